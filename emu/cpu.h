@@ -1,0 +1,157 @@
+// One z/Architecture CPU (an I-stream): registers, PSW, counters, the storage
+// fast path and the interpreter loop. It runs in 64-bit addressing mode.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "emu/address_space.h"
+#include "emu/isa/insn.h"
+#include "emu/program_check.h"
+
+namespace emu {
+
+class Cpu;
+
+// What the layer above does with SUPERVISOR CALL: emu/ only knows that an SVC
+// hands control to it.
+class SvcHandler {
+ public:
+  virtual ~SvcHandler() = default;
+  virtual void supervisor_call(Cpu& cpu, uint8_t number) = 0;
+};
+
+enum class StopReason { Limit, Requested, ProgramCheck };
+
+struct ProgramCheckInfo {
+  ProgramInterrupt interrupt;
+  uint64_t insn_address = 0;  // address of the instruction that caused it
+  uint8_t insn_bytes[6] = {};
+  unsigned insn_length = 0;  // 0 when the instruction itself could not be fetched
+  std::string mnemonic;      // empty when the opcode is not implemented
+};
+
+struct RunResult {
+  StopReason reason;
+  ProgramCheckInfo check;  // valid when reason == ProgramCheck
+};
+
+class Cpu {
+ public:
+  explicit Cpu(AddressSpace& space) : space_(&space) { flush_tlb(); }
+  ~Cpu();
+
+  // --- architected state -------------------------------------------------------
+  uint64_t gr[17] = {};  // gr[16] is the always-zero register (kZeroReg)
+  uint64_t fpr[16] = {};
+  uint32_t ar[16] = {};
+  uint64_t psw_addr = 0;
+  uint8_t cc = 0;
+  uint8_t prog_mask = 0;  // PSW bits 20-23: fixed-point overflow, decimal, HFP exp., significance
+
+  // --- counters -----------------------------------------------------------------
+  uint64_t instructions = 0;
+  uint64_t cycles = 0;
+  double clock_ghz = 5.2;  // simulated clock, for STCK (z15 runs at 5.2 GHz)
+
+  void set_svc_handler(SvcHandler* h) { svc_ = h; }
+  SvcHandler* svc_handler() const { return svc_; }
+  AddressSpace& space() { return *space_; }
+
+  // Runs until `limit` more instructions have executed, a stop is requested, or a
+  // program check occurs.
+  RunResult run(uint64_t limit);
+  void request_stop() { stop_at_ = 0; }
+
+  // --- operand helpers for handlers -----------------------------------------
+  uint64_t ea2(const Insn& i) const { return gr[i.x2] + gr[i.b2] + int64_t(i.d2); }
+  uint64_t ea1(const Insn& i) const { return gr[i.b1] + int64_t(i.d1); }
+  uint32_t r32(unsigned r) const { return uint32_t(gr[r]); }
+  uint32_t h32(unsigned r) const { return uint32_t(gr[r] >> 32); }
+  void set_r32(unsigned r, uint32_t v) { gr[r] = (gr[r] & 0xFFFFFFFF00000000ull) | v; }
+  void set_h32(unsigned r, uint32_t v) { gr[r] = (gr[r] & 0xFFFFFFFFull) | (uint64_t(v) << 32); }
+
+  // --- storage: big-endian guest values through a per-CPU micro-TLB -------------
+  template <class T> T read(uint64_t a) {
+    uint64_t vp = a >> 12;
+    const TlbEntry& e = tlb_[vp & (kTlbSize - 1)];
+    if (e.rtag == vp && (a & kPageMask) <= kPageSize - sizeof(T)) [[likely]]
+      return load_be<T>(e.host + (a & kPageMask));
+    return read_slow<T>(a);
+  }
+  template <class T> void write(uint64_t a, T v) {
+    uint64_t vp = a >> 12;
+    const TlbEntry& e = tlb_[vp & (kTlbSize - 1)];
+    if (e.wtag == vp && (a & kPageMask) <= kPageSize - sizeof(T)) [[likely]]
+      return store_be<T>(e.host + (a & kPageMask), v);
+    write_slow<T>(a, v);
+  }
+  // Host pointer to [a, a+len) when it lies in one page (len <= 4096), else nullptr.
+  // Raises the same exceptions as read/write would.
+  uint8_t* span(uint64_t a, uint64_t len, bool for_write);
+
+  // The Time-Of-Day clock as STCK stores it, from the simulated cycles.
+  uint64_t tod_clock() const;
+
+  void flush_tlb();
+  // Decoded instruction at the current PSW address (for EX targets and tests).
+  Insn decode_at(uint64_t addr, const uint8_t* override_bytes = nullptr);
+
+  template <class T> static T load_be(const uint8_t* p) {
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return bswap(v);
+  }
+  template <class T> static void store_be(uint8_t* p, T v) {
+    v = bswap(v);
+    std::memcpy(p, &v, sizeof v);
+  }
+
+ private:
+  static constexpr size_t kTlbSize = 256;
+  struct TlbEntry {
+    uint64_t rtag, wtag;  // virtual page numbers valid for reads / writes
+    uint8_t* host;
+  };
+
+  template <class T> static T bswap(T v) {
+    if constexpr (sizeof(T) == 1) return v;
+    else if constexpr (sizeof(T) == 2) return T(__builtin_bswap16(uint16_t(v)));
+    else if constexpr (sizeof(T) == 4) return T(__builtin_bswap32(uint32_t(v)));
+    else return T(__builtin_bswap64(uint64_t(v)));
+  }
+
+  template <class T> T read_slow(uint64_t a) {
+    uint8_t buf[sizeof(T)];
+    for (unsigned k = 0; k < sizeof(T); ++k) buf[k] = *byte_ptr(a + k, false);
+    return load_be<T>(buf);
+  }
+  template <class T> void write_slow(uint64_t a, T v) {
+    uint8_t* p[sizeof(T)];  // translate every byte first: a store is all or nothing
+    for (unsigned k = 0; k < sizeof(T); ++k) p[k] = byte_ptr(a + k, true);
+    uint8_t buf[sizeof(T)];
+    store_be<T>(buf, v);
+    for (unsigned k = 0; k < sizeof(T); ++k) *p[k] = buf[k];
+  }
+  uint8_t* byte_ptr(uint64_t a, bool for_write);
+  Page& fill_tlb(uint64_t vpage, bool for_write);
+  void enter_code_page(uint64_t a);
+  void decode_into(Insn& in, uint64_t a);
+  void invalidate_code(Page& p);
+
+  AddressSpace* space_;
+  SvcHandler* svc_ = nullptr;
+  uint64_t stop_at_ = 0;
+  TlbEntry tlb_[kTlbSize];
+  uint64_t code_vpage_ = ~0ull;  // page the decode slots below belong to
+  DecodedPage* code_ = nullptr;
+  std::vector<std::unique_ptr<DecodedPage>> retired_code_;  // freed after the current insn
+};
+
+// Fills `out` with the fields of the instruction in `bytes` (its first bytes give the
+// length). Returns false when the opcode is not in the table.
+bool decode(const uint8_t* bytes, uint64_t address, Insn& out);
+
+}  // namespace emu

@@ -1,0 +1,92 @@
+// Field extraction for every instruction format (Principles of Operation, chapter 5,
+// "Instruction Formats"). Runs once per instruction address.
+#include "emu/cpu.h"
+#include "emu/isa/table.h"
+
+namespace emu {
+namespace {
+
+uint8_t base(unsigned field) { return field ? uint8_t(field) : kZeroReg; }
+int32_t disp12(const uint8_t* b, int at) { return ((b[at] & 0xF) << 8) | b[at + 1]; }
+// Long displacement: DL (12 bits) at `at`, DH (8 bits, signed) two bytes later.
+int32_t disp20(const uint8_t* b, int at) {
+  return int32_t(int8_t(b[at + 2])) * 4096 + disp12(b, at);
+}
+int64_t i16(const uint8_t* b, int at) { return int16_t((b[at] << 8) | b[at + 1]); }
+int64_t i32(const uint8_t* b, int at) {
+  return int32_t(uint32_t(b[at]) << 24 | uint32_t(b[at + 1]) << 16 | uint32_t(b[at + 2]) << 8 | b[at + 3]);
+}
+
+}  // namespace
+
+bool decode(const uint8_t* b, uint64_t a, Insn& in) {
+  uint16_t id = lookup_opcode(b);
+  if (id == kNoInsn) return false;
+  const InsnDef& def = instruction_table()[id];
+  in = Insn{};
+  in.fn = def.handler;
+  in.id = id;
+  in.cycles = def.cycles;
+  in.len = uint8_t(insn_length(b[0]));
+  const unsigned hi1 = b[1] >> 4, lo1 = b[1] & 0xF;
+  auto relative = [&](int64_t halfwords) { in.target = a + uint64_t(halfwords * 2); };
+
+  switch (def.format) {
+    case Format::E: break;
+    case Format::I: in.imm = b[1]; break;
+    case Format::RR: in.r1 = hi1, in.r2 = lo1; break;
+    case Format::RRE: in.r1 = b[3] >> 4, in.r2 = b[3] & 0xF; break;
+    case Format::RRF:
+      in.r3 = in.m3 = b[2] >> 4, in.m4 = b[2] & 0xF;
+      in.r1 = b[3] >> 4, in.r2 = b[3] & 0xF;
+      break;
+    case Format::RX:
+    case Format::RXE:
+      in.r1 = hi1, in.x2 = base(lo1), in.b2 = base(b[2] >> 4), in.d2 = disp12(b, 2);
+      in.m3 = b[4] >> 4;
+      break;
+    case Format::RXY:
+      in.r1 = hi1, in.x2 = base(lo1), in.b2 = base(b[2] >> 4), in.d2 = disp20(b, 2);
+      break;
+    case Format::RS:
+      in.r1 = hi1, in.r3 = in.m3 = lo1, in.b2 = base(b[2] >> 4), in.d2 = disp12(b, 2);
+      break;
+    case Format::RSY:
+      in.r1 = hi1, in.r3 = in.m3 = lo1, in.b2 = base(b[2] >> 4), in.d2 = disp20(b, 2);
+      break;
+    case Format::RSL: in.l1 = hi1, in.b1 = base(b[2] >> 4), in.d1 = disp12(b, 2); break;
+    case Format::RI: in.r1 = hi1, in.imm = i16(b, 2), relative(in.imm); break;
+    case Format::RIL: in.r1 = hi1, in.imm = i32(b, 2), relative(in.imm); break;
+    case Format::RIS:
+      in.r1 = hi1, in.m3 = lo1, in.b2 = base(b[2] >> 4), in.d2 = disp12(b, 2);
+      in.imm = int8_t(b[4]);
+      break;
+    case Format::RRS:
+      in.r1 = hi1, in.r2 = lo1, in.b2 = base(b[2] >> 4), in.d2 = disp12(b, 2);
+      in.m3 = b[4] >> 4;
+      break;
+    case Format::RIE_a: in.r1 = hi1, in.imm = i16(b, 2), in.m3 = b[4] >> 4; break;
+    case Format::RIE_b: in.r1 = hi1, in.r2 = lo1, relative(i16(b, 2)), in.m3 = b[4] >> 4; break;
+    case Format::RIE_c: in.r1 = hi1, in.m3 = lo1, relative(i16(b, 2)), in.imm = int8_t(b[4]); break;
+    case Format::RIE_d: in.r1 = hi1, in.r3 = lo1, in.imm = i16(b, 2); break;
+    case Format::RIE_e: in.r1 = hi1, in.r3 = lo1, relative(i16(b, 2)); break;
+    case Format::RIE_f: in.r1 = hi1, in.r2 = lo1, in.i3 = b[2], in.i4 = b[3], in.i5 = b[4]; break;
+    case Format::RIE_g: in.r1 = hi1, in.m3 = lo1, in.imm = i16(b, 2); break;
+    case Format::SI: in.imm = int8_t(b[1]), in.b1 = base(b[2] >> 4), in.d1 = disp12(b, 2); break;
+    case Format::SIY: in.imm = int8_t(b[1]), in.b1 = base(b[2] >> 4), in.d1 = disp20(b, 2); break;
+    case Format::SIL: in.b1 = base(b[2] >> 4), in.d1 = disp12(b, 2), in.imm = i16(b, 4); break;
+    case Format::SS:
+      in.l1 = b[1], in.r1 = hi1, in.r3 = lo1;
+      in.b1 = base(b[2] >> 4), in.d1 = disp12(b, 2);
+      in.b2 = base(b[4] >> 4), in.d2 = disp12(b, 4);
+      break;
+    case Format::SSE:
+      in.b1 = base(b[2] >> 4), in.d1 = disp12(b, 2);
+      in.b2 = base(b[4] >> 4), in.d2 = disp12(b, 4);
+      break;
+    case Format::S: in.b2 = base(b[2] >> 4), in.d2 = disp12(b, 2); break;
+  }
+  return true;
+}
+
+}  // namespace emu

@@ -1,0 +1,180 @@
+#include "emu/elf_loader.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <iterator>
+
+namespace emu {
+
+ElfError::ElfError(const std::string& what, uint64_t off)
+    : std::runtime_error(fmt::format("{} (at file offset {:#x})", what, off)), offset(off) {}
+
+SymbolTable::SymbolTable(std::vector<Symbol> symbols) : symbols_(std::move(symbols)) {
+  std::stable_sort(symbols_.begin(), symbols_.end(),
+                   [](const Symbol& a, const Symbol& b) { return a.address < b.address; });
+}
+
+const Symbol* SymbolTable::find(uint64_t address) const {
+  auto it = std::upper_bound(symbols_.begin(), symbols_.end(), address,
+                             [](uint64_t a, const Symbol& s) { return a < s.address; });
+  if (it == symbols_.begin()) return nullptr;
+  // The nearest symbol at or before the address that contains it; a label without
+  // a size (assembler code) extends to the next symbol.
+  for (auto p = it; p != symbols_.begin();) {
+    --p;
+    if (p->size == 0 || address < p->address + p->size) return &*p;
+  }
+  return &*std::prev(it);
+}
+
+const Symbol* SymbolTable::find(const std::string& name) const {
+  for (const auto& s : symbols_)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+namespace {
+
+constexpr uint16_t kEmS390 = 22;
+constexpr uint32_t kPtLoad = 1;
+constexpr uint32_t kShtSymtab = 2;
+
+// Big-endian reads with bounds checks that name the offset.
+class Reader {
+ public:
+  explicit Reader(const std::vector<uint8_t>& b) : b_(b) {}
+  uint64_t get(uint64_t off, unsigned n, const char* what) const {
+    if (off > b_.size() || n > b_.size() - off)
+      throw ElfError(fmt::format("truncated ELF file: {} needs {} bytes, file has {}", what,
+                                 off + n, b_.size()),
+                     off);
+    uint64_t v = 0;
+    for (unsigned k = 0; k < n; ++k) v = v << 8 | b_[off + k];
+    return v;
+  }
+  void need(uint64_t off, uint64_t len, const std::string& what) const {
+    if (off > b_.size() || len > b_.size() - off)
+      throw ElfError(fmt::format("{} extends past the end of the file ({} bytes at {:#x}, file has {})",
+                                 what, len, off, b_.size()),
+                     off);
+  }
+
+ private:
+  const std::vector<uint8_t>& b_;
+};
+
+std::vector<Symbol> read_symbols(const Reader& r, const std::vector<uint8_t>& bytes, uint64_t shoff,
+                                 unsigned shnum, unsigned shentsize) {
+  std::vector<Symbol> out;
+  if (shoff == 0 || shnum == 0) return out;
+  if (shentsize < 64) throw ElfError(fmt::format("section header entry size {} is too small", shentsize), 0x3A);
+  r.need(shoff, uint64_t(shnum) * shentsize, "section header table");
+  for (unsigned s = 0; s < shnum; ++s) {
+    uint64_t sh = shoff + uint64_t(s) * shentsize;
+    if (r.get(sh + 4, 4, "section type") != kShtSymtab) continue;
+    uint64_t off = r.get(sh + 24, 8, "symtab offset"), size = r.get(sh + 32, 8, "symtab size");
+    unsigned link = unsigned(r.get(sh + 40, 4, "symtab link"));
+    if (link >= shnum) throw ElfError(fmt::format("symbol table links to section {} of {}", link, shnum), sh + 40);
+    uint64_t strsh = shoff + uint64_t(link) * shentsize;
+    uint64_t stroff = r.get(strsh + 24, 8, "strtab offset"), strsize = r.get(strsh + 32, 8, "strtab size");
+    r.need(off, size, fmt::format("symbol table (section {})", s));
+    r.need(stroff, strsize, fmt::format("string table (section {})", link));
+    for (uint64_t e = off; e + 24 <= off + size; e += 24) {
+      uint32_t name = uint32_t(r.get(e, 4, "symbol name"));
+      unsigned type = r.get(e + 4, 1, "symbol info") & 0xF;
+      uint64_t value = r.get(e + 8, 8, "symbol value"), sz = r.get(e + 16, 8, "symbol size");
+      if (type != 0 && type != 1 && type != 2) continue;  // NOTYPE, OBJECT, FUNC
+      if (name == 0 || name >= strsize || value == 0) continue;
+      const char* p = reinterpret_cast<const char*>(bytes.data() + stroff + name);
+      size_t n = strnlen(p, strsize - name);
+      std::string sym(p, n);
+      if (sym.empty() || sym[0] == '.' || sym[0] == '$') continue;  // local labels
+      out.push_back({sym, value, sz});
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+ElfImage parse_elf(std::vector<uint8_t> bytes, const std::string& name) {
+  Reader r(bytes);
+  r.need(0, 64, "ELF header");
+  if (!(bytes[0] == 0x7F && bytes[1] == 'E' && bytes[2] == 'L' && bytes[3] == 'F'))
+    throw ElfError("not an ELF file (bad magic number)", 0);
+  if (bytes[4] != 2) throw ElfError(fmt::format("ELF class {} is not ELFCLASS64", bytes[4]), 4);
+  if (bytes[5] != 2) throw ElfError("ELF data encoding is not big-endian (ELFDATA2MSB)", 5);
+  uint16_t type = uint16_t(r.get(16, 2, "e_type"));
+  uint16_t machine = uint16_t(r.get(18, 2, "e_machine"));
+  if (machine != kEmS390)
+    throw ElfError(fmt::format("wrong machine {} in e_machine (EM_S390 is 22)", machine), 18);
+  if (type != 2)
+    throw ElfError(fmt::format("ELF type {} is not a static executable (ET_EXEC); link with -static -no-pie", type), 16);
+
+  ElfImage img;
+  img.name = name;
+  img.entry = r.get(24, 8, "e_entry");
+  uint64_t phoff = r.get(32, 8, "e_phoff"), shoff = r.get(40, 8, "e_shoff");
+  unsigned phentsize = unsigned(r.get(54, 2, "e_phentsize")), phnum = unsigned(r.get(56, 2, "e_phnum"));
+  unsigned shentsize = unsigned(r.get(58, 2, "e_shentsize")), shnum = unsigned(r.get(60, 2, "e_shnum"));
+  if (phnum == 0) throw ElfError("no program headers", 56);
+  if (phentsize < 56) throw ElfError(fmt::format("program header entry size {} is too small", phentsize), 54);
+  r.need(phoff, uint64_t(phnum) * phentsize, "program header table");
+
+  for (unsigned k = 0; k < phnum; ++k) {
+    uint64_t ph = phoff + uint64_t(k) * phentsize;
+    if (r.get(ph, 4, "p_type") != kPtLoad) continue;
+    uint32_t flags = uint32_t(r.get(ph + 4, 4, "p_flags"));
+    ElfSegment s;
+    s.offset = r.get(ph + 8, 8, "p_offset");
+    s.vaddr = r.get(ph + 16, 8, "p_vaddr");
+    s.filesz = r.get(ph + 32, 8, "p_filesz");
+    s.memsz = r.get(ph + 40, 8, "p_memsz");
+    s.prot = uint8_t((flags & 4 ? kProtRead : 0) | (flags & 2 ? kProtWrite : 0) | (flags & 1 ? kProtExec : 0));
+    if (s.filesz > s.memsz)
+      throw ElfError(fmt::format("segment {} has p_filesz {:#x} larger than p_memsz {:#x}", k, s.filesz, s.memsz), ph + 32);
+    if (s.vaddr + s.memsz < s.vaddr)
+      throw ElfError(fmt::format("segment {} wraps around the address space", k), ph + 16);
+    r.need(s.offset, s.filesz, fmt::format("segment {} (program header at {:#x})", k, ph));
+    for (size_t j = 0; j < img.segments.size(); ++j) {
+      const ElfSegment& o = img.segments[j];
+      if (s.memsz && o.memsz && s.vaddr < o.vaddr + o.memsz && o.vaddr < s.vaddr + s.memsz)
+        throw ElfError(fmt::format("segment {} [{:#x}, {:#x}) overlaps an earlier loadable segment [{:#x}, {:#x})",
+                                   k, s.vaddr, s.vaddr + s.memsz, o.vaddr, o.vaddr + o.memsz),
+                       ph + 16);
+    }
+    img.image_end = std::max(img.image_end, s.vaddr + s.memsz);
+    img.segments.push_back(s);
+  }
+  if (img.segments.empty()) throw ElfError("no loadable (PT_LOAD) segment", phoff);
+  bool entry_ok = std::any_of(img.segments.begin(), img.segments.end(), [&](const ElfSegment& s) {
+    return (s.prot & kProtExec) && img.entry >= s.vaddr && img.entry < s.vaddr + s.memsz;
+  });
+  if (!entry_ok)
+    throw ElfError(fmt::format("entry point {:#x} is not inside an executable segment", img.entry), 24);
+  img.symbols = SymbolTable(read_symbols(r, bytes, shoff, shnum, shentsize));
+  img.bytes = std::move(bytes);
+  return img;
+}
+
+ElfImage read_elf_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ElfError(fmt::format("cannot open {}", path), 0);
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return parse_elf(std::move(bytes), std::filesystem::path(path).stem().string());
+}
+
+void load_elf(const ElfImage& img, AddressSpace& space) {
+  // Segments sharing a page get the union of their rights, as Linux maps them.
+  for (const auto& s : img.segments) {
+    uint8_t prot = s.prot;
+    for (uint64_t vp = s.vaddr / kPageSize; vp <= (s.vaddr + s.memsz - 1) / kPageSize; ++vp)
+      if (Page* p = space.page(vp)) prot |= p->prot;
+    space.map(s.vaddr, s.memsz, prot);
+    space.write_bytes(s.vaddr, img.bytes.data() + s.offset, s.filesz);
+  }
+}
+
+}  // namespace emu

@@ -1,0 +1,61 @@
+// Helpers shared by the instruction handlers: condition codes and operand access
+// as the Principles of Operation defines them. Included only by isa/*.cpp.
+#pragma once
+#include <cstdint>
+
+#include "emu/cpu.h"
+
+namespace emu::isa {
+
+// CC of a signed result: 0 zero, 1 negative, 2 positive.
+template <class S> inline uint8_t cc_signed(S v) { return v == 0 ? 0 : v < 0 ? 1 : 2; }
+// CC of a comparison: 0 equal, 1 first low, 2 first high.
+template <class T> inline uint8_t cc_compare(T a, T b) { return a == b ? 0 : a < b ? 1 : 2; }
+
+// ADD / SUBTRACT (arithmetic): CC 0/1/2 by result sign, 3 on overflow. A fixed-point
+// overflow interrupts only when the PSW program mask allows it (Linux leaves it off).
+void fixed_point_overflow(Cpu& c);
+template <class S> inline S add_signed(Cpu& c, S a, S b) {
+  S r;
+  if (__builtin_add_overflow(a, b, &r)) {
+    c.cc = 3;
+    fixed_point_overflow(c);
+  } else {
+    c.cc = cc_signed(r);
+  }
+  return r;
+}
+template <class S> inline S sub_signed(Cpu& c, S a, S b) {
+  S r;
+  if (__builtin_sub_overflow(a, b, &r)) {
+    c.cc = 3;
+    fixed_point_overflow(c);
+  } else {
+    c.cc = cc_signed(r);
+  }
+  return r;
+}
+// ADD LOGICAL (with carry in): CC = (result != 0) | carry << 1.
+template <class U> inline U add_logical(Cpu& c, U a, U b, unsigned carry_in = 0) {
+  U r1, r;
+  bool c1 = __builtin_add_overflow(a, b, &r1);
+  bool c2 = __builtin_add_overflow(r1, U(carry_in), &r);
+  c.cc = uint8_t((r != 0) | ((c1 | c2) << 1));
+  return r;
+}
+// SUBTRACT LOGICAL (with borrow in): CC = (result != 0) | (no borrow) << 1.
+template <class U> inline U sub_logical(Cpu& c, U a, U b, unsigned borrow_in = 0) {
+  U r1, r;
+  bool b1 = __builtin_sub_overflow(a, b, &r1);
+  bool b2 = __builtin_sub_overflow(r1, U(borrow_in), &r);
+  c.cc = uint8_t((r != 0) | (!(b1 | b2) << 1));
+  return r;
+}
+
+// Does branch mask M (4 bits, CC0 = 8) select the current CC?
+inline bool cc_matches(const Cpu& c, unsigned mask) { return (mask >> (3 - c.cc)) & 1; }
+
+// Operand 2 at the storage address of an RX/RXY/RS/RSY instruction.
+template <class T> inline T mem2(Cpu& c, const Insn& i) { return c.read<T>(c.ea2(i)); }
+
+}  // namespace emu::isa

@@ -1,0 +1,53 @@
+// The decoded form of one instruction, and the shape of one line of the
+// instruction table. Decoding happens once per instruction address; the run
+// loop then only reads these records.
+#pragma once
+#include <cstdint>
+
+namespace emu {
+
+class Cpu;
+struct Insn;
+using Handler = void (*)(Cpu&, const Insn&);
+
+// Instruction formats of the z/Architecture Principles of Operation. The variants
+// of RRF, RS and SS put their fields in the same places, so one decoder fills them
+// all and the handler reads the fields its variant defines; the RIE variants place
+// fields differently and are told apart.
+enum class Format : uint8_t {
+  E, I, RR, RRE, RRF, RX, RXE, RXY, RS, RSY, RSL, RI, RIL, RIS, RRS,
+  RIE_a, RIE_b, RIE_c, RIE_d, RIE_e, RIE_f, RIE_g,
+  SI, SIY, SIL, SS, SSE, S,
+};
+const char* format_name(Format f);
+
+// One line of the instruction table: the single definition of an instruction.
+struct InsnDef {
+  const char* mnemonic;
+  uint32_t opcode;     // as the Principles of Operation writes it: 0x18, 0xB904, 0xA7B, 0xE304
+  Format format;
+  Handler handler;
+  uint8_t cycles;      // base cycles, before storage (cache, TLB) costs
+};
+
+// Register field value 16 names the always-zero register, so that an effective
+// address is gr[x2] + gr[b2] + d2 without tests for "no base" / "no index".
+constexpr uint8_t kZeroReg = 16;
+
+struct Insn {
+  Handler fn = nullptr;
+  uint64_t count = 0;    // executions of the instruction at this address
+  uint64_t target = 0;   // relative operand: branch target or relative-long address
+  int64_t imm = 0;       // main immediate, sign-extended from its field width
+  int32_t d1 = 0, d2 = 0;  // displacements (long ones sign-extended from 20 bits)
+  uint8_t r1 = 0, r2 = 0, r3 = 0;  // r3 also holds M3 of RS-b/RRF-c/RIE-c
+  uint8_t m3 = 0, m4 = 0;
+  uint8_t x2 = kZeroReg, b1 = kZeroReg, b2 = kZeroReg;
+  uint8_t i3 = 0, i4 = 0, i5 = 0;  // RIE-f (RISBG and friends)
+  uint8_t l1 = 0;        // SS: the whole length byte (L, or L1|L2 nibbles)
+  uint8_t len = 0;       // 2, 4 or 6 bytes
+  uint8_t cycles = 0;
+  uint16_t id = 0;       // index of the table line
+};
+
+}  // namespace emu

@@ -1,0 +1,60 @@
+#include "emu/program_check.h"
+
+#include <fmt/format.h>
+
+#include "emu/cpu.h"
+#include "emu/elf_loader.h"
+
+namespace emu {
+
+const char* pic_name(Pic code) {
+  switch (code) {
+    case Pic::Operation: return "operation exception";
+    case Pic::PrivilegedOperation: return "privileged-operation exception";
+    case Pic::Execute: return "execute exception";
+    case Pic::Protection: return "protection exception";
+    case Pic::Addressing: return "addressing exception";
+    case Pic::Specification: return "specification exception";
+    case Pic::Data: return "data exception";
+    case Pic::FixedPointOverflow: return "fixed-point-overflow exception";
+    case Pic::FixedPointDivide: return "fixed-point-divide exception";
+    case Pic::PageTranslation: return "page-translation exception";
+  }
+  return "program interruption";
+}
+
+int linux_signal_for(Pic code) {
+  switch (code) {
+    case Pic::Protection: case Pic::Addressing: case Pic::PageTranslation: return 11;  // SIGSEGV
+    case Pic::FixedPointOverflow: case Pic::FixedPointDivide: return 8;                // SIGFPE
+    default: return 4;                                                                 // SIGILL
+  }
+}
+
+std::string format_program_check(const Cpu& cpu, const ProgramCheckInfo& info,
+                                 const SymbolTable* symbols, const std::string& object) {
+  const ProgramInterrupt& pi = info.interrupt;
+  std::string where;
+  if (symbols)
+    if (const Symbol* s = symbols->find(info.insn_address))
+      where = fmt::format("{}+{:#x}", s->name, info.insn_address - s->address);
+  // z/Architecture PSW of a problem-state program in 64-bit mode: DAT, I/O, external
+  // and machine-check masks on, CC and program mask in byte 2, EA and BA set.
+  uint64_t mask = 0x0705000180000000ull | uint64_t(cpu.cc) << 44 | uint64_t(cpu.prog_mask) << 40;
+  std::string out = fmt::format("PROGRAM CHECK {:04X} ({}) in {}\n", uint16_t(pi.code), pic_name(pi.code), object);
+  out += fmt::format("  PSW          {:016X} {:016X}\n", mask, cpu.psw_addr);
+  std::string bytes;
+  for (unsigned k = 0; k < info.insn_length; ++k) bytes += fmt::format("{:02X}", info.insn_bytes[k]);
+  out += fmt::format("  INSTRUCTION  {:016X}  {:<12}  {:<8}  {}\n", info.insn_address,
+                     bytes.empty() ? "(no fetch)" : bytes,
+                     info.mnemonic.empty() ? (bytes.empty() ? "?" : "(not implemented)") : info.mnemonic,
+                     where);
+  if (pi.has_address) out += fmt::format("  FAILING ADDR {:016X}\n", pi.address);
+  out += fmt::format("  CC {}   INSTRUCTIONS {}   CYCLES {}\n", cpu.cc, cpu.instructions, cpu.cycles);
+  for (unsigned r = 0; r < 16; r += 4)
+    out += fmt::format("  GR{:<2}-{:<2}     {:016X} {:016X} {:016X} {:016X}\n", r, r + 3, cpu.gr[r],
+                       cpu.gr[r + 1], cpu.gr[r + 2], cpu.gr[r + 3]);
+  return out;
+}
+
+}  // namespace emu

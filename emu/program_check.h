@@ -1,0 +1,49 @@
+// Program interruptions: how a guest error stops an instruction, and the
+// dump-style report that tells a user what happened and where.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace emu {
+
+// Interruption codes of the Principles of Operation, chapter 6.
+enum class Pic : uint16_t {
+  Operation = 0x0001,
+  PrivilegedOperation = 0x0002,
+  Execute = 0x0003,
+  Protection = 0x0004,
+  Addressing = 0x0005,
+  Specification = 0x0006,
+  Data = 0x0007,
+  FixedPointOverflow = 0x0008,
+  FixedPointDivide = 0x0009,
+  PageTranslation = 0x0011,
+};
+const char* pic_name(Pic code);
+
+// Thrown by a handler or a storage access; the run loop catches it, so it never
+// leaves the CPU core. `address` is the failing storage address when `has_address`.
+struct ProgramInterrupt {
+  Pic code;
+  uint64_t address = 0;
+  bool has_address = false;
+};
+
+[[noreturn]] inline void program_check(Pic code) { throw ProgramInterrupt{code}; }
+[[noreturn]] inline void program_check(Pic code, uint64_t address) {
+  throw ProgramInterrupt{code, address, true};
+}
+
+}  // namespace emu
+
+namespace emu {
+class Cpu;
+class SymbolTable;
+struct ProgramCheckInfo;
+// Dump-style report: interruption, PSW, the instruction (bytes, mnemonic, where it
+// lies), failing address, condition code and registers.
+std::string format_program_check(const Cpu& cpu, const ProgramCheckInfo& info,
+                                 const SymbolTable* symbols, const std::string& object);
+// Linux would end the process with this signal for the interruption (exec mode).
+int linux_signal_for(Pic code);
+}  // namespace emu
