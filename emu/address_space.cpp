@@ -25,7 +25,9 @@ bool AddressSpace::write_bytes(uint64_t addr, const void* src, uint64_t len) {
     if (!p) return false;
     uint64_t off = addr & kPageMask, n = std::min(len, kPageSize - off);
     std::memcpy(p->data.get() + off, s, n);
-    p->code.reset();  // host writes into text invalidate its decode cache
+    // Host writes into text forget its decoded instructions; the page object stays,
+    // because a CPU may hold a pointer to it.
+    if (p->code) *p->code = DecodedPage{};
     addr += n, s += n, len -= n;
   }
   return true;
