@@ -54,6 +54,7 @@ bool decode(const uint8_t* b, uint64_t a, Insn& in) {
     case Format::RSY:
       in.r1 = hi1, in.r3 = in.m3 = lo1, in.b2 = base(b[2] >> 4), in.d2 = disp20(b, 2);
       break;
+    case Format::RSI: in.r1 = hi1, in.r3 = lo1, relative(i16(b, 2)); break;
     case Format::RSL: in.l1 = hi1, in.b1 = base(b[2] >> 4), in.d1 = disp12(b, 2); break;
     case Format::RI: in.r1 = hi1, in.imm = i16(b, 2), relative(in.imm); break;
     case Format::RIL: in.r1 = hi1, in.imm = i32(b, 2), relative(in.imm); break;

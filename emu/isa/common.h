@@ -12,29 +12,11 @@ template <class S> inline uint8_t cc_signed(S v) { return v == 0 ? 0 : v < 0 ? 1
 // CC of a comparison: 0 equal, 1 first low, 2 first high.
 template <class T> inline uint8_t cc_compare(T a, T b) { return a == b ? 0 : a < b ? 1 : 2; }
 
-// ADD / SUBTRACT (arithmetic): CC 0/1/2 by result sign, 3 on overflow. A fixed-point
-// overflow interrupts only when the PSW program mask allows it (Linux leaves it off).
+// Raises a fixed-point-overflow interruption when the PSW program mask enables it
+// (Linux leaves it off). The PoO completes the operation first: call this after the
+// result is stored and CC 3 set.
 void fixed_point_overflow(Cpu& c);
-template <class S> inline S add_signed(Cpu& c, S a, S b) {
-  S r;
-  if (__builtin_add_overflow(a, b, &r)) {
-    c.cc = 3;
-    fixed_point_overflow(c);
-  } else {
-    c.cc = cc_signed(r);
-  }
-  return r;
-}
-template <class S> inline S sub_signed(Cpu& c, S a, S b) {
-  S r;
-  if (__builtin_sub_overflow(a, b, &r)) {
-    c.cc = 3;
-    fixed_point_overflow(c);
-  } else {
-    c.cc = cc_signed(r);
-  }
-  return r;
-}
+
 // ADD LOGICAL (with carry in): CC = (result != 0) | carry << 1.
 template <class U> inline U add_logical(Cpu& c, U a, U b, unsigned carry_in = 0) {
   U r1, r;
@@ -54,6 +36,13 @@ template <class U> inline U sub_logical(Cpu& c, U a, U b, unsigned borrow_in = 0
 
 // Does branch mask M (4 bits, CC0 = 8) select the current CC?
 inline bool cc_matches(const Cpu& c, unsigned mask) { return (mask >> (3 - c.cc)) & 1; }
+
+// Relative-long storage operands must be aligned on their size (specification
+// exception otherwise).
+template <class T> inline uint64_t aligned_target(const Insn& i) {
+  if (i.target & (sizeof(T) - 1)) program_check(Pic::Specification, i.target);
+  return i.target;
+}
 
 // Operand 2 at the storage address of an RX/RXY/RS/RSY instruction.
 template <class T> inline T mem2(Cpu& c, const Insn& i) { return c.read<T>(c.ea2(i)); }

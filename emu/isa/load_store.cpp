@@ -136,11 +136,6 @@ void stmh(Cpu& c, const Insn& i) { store_multiple<uint32_t>(c, i, [&](unsigned r
 void la(Cpu& c, const Insn& i) { c.gr[i.r1] = c.ea2(i); }
 void larl(Cpu& c, const Insn& i) { c.gr[i.r1] = i.target; }
 
-// Relative-long operands must be aligned on their size (specification exception).
-template <class T> static uint64_t aligned_target(const Insn& i) {
-  if (i.target & (sizeof(T) - 1)) program_check(Pic::Specification, i.target);
-  return i.target;
-}
 void lrl(Cpu& c, const Insn& i) { c.set_r32(i.r1, c.read<uint32_t>(aligned_target<uint32_t>(i))); }
 void lgrl(Cpu& c, const Insn& i) { c.gr[i.r1] = c.read<uint64_t>(aligned_target<uint64_t>(i)); }
 void lgfrl(Cpu& c, const Insn& i) { c.gr[i.r1] = uint64_t(int64_t(c.read<int32_t>(aligned_target<int32_t>(i)))); }

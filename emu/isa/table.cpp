@@ -79,7 +79,7 @@ const Index& index() {
 
 const char* format_name(Format f) {
   static constexpr const char* kNames[] = {"E", "I", "RR", "RRE", "RRF", "RX", "RXE", "RXY",
-                                           "RS", "RSY", "RSL", "RI", "RIL", "RIS", "RRS", "RIE-a",
+                                           "RS", "RSY", "RSI", "RSL", "RI", "RIL", "RIS", "RRS", "RIE-a",
                                            "RIE-b", "RIE-c", "RIE-d", "RIE-e", "RIE-f", "RIE-g",
                                            "SI", "SIY", "SIL", "SS", "SSE", "S"};
   return kNames[static_cast<int>(f)];
