@@ -11,6 +11,7 @@ void AddressSpace::map(uint64_t addr, uint64_t len, uint8_t prot) {
   for (uint64_t vp = first; vp <= last; ++vp) {
     Page& p = pages_[vp];
     if (!p.data) {
+      index_[vp] = &p;
       p.data = std::make_unique<uint8_t[]>(kPageSize);
       std::memset(p.data.get(), 0, kPageSize);
     }

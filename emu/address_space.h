@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <unordered_map>
 
 #include "emu/isa/insn.h"
 
@@ -33,8 +34,8 @@ class AddressSpace {
   void map(uint64_t addr, uint64_t len, uint8_t prot);
   bool is_mapped(uint64_t addr) const { return pages_.count(addr / kPageSize) != 0; }
   Page* page(uint64_t vpage) {
-    auto it = pages_.find(vpage);
-    return it == pages_.end() ? nullptr : &it->second;
+    auto it = index_.find(vpage);
+    return it == index_.end() ? nullptr : it->second;
   }
   // Host-side access for loaders and services; false if a page is not mapped.
   bool write_bytes(uint64_t addr, const void* src, uint64_t len);
@@ -45,7 +46,8 @@ class AddressSpace {
   uint64_t mapped_pages() const { return pages_.size(); }
 
  private:
-  std::map<uint64_t, Page> pages_;
+  std::map<uint64_t, Page> pages_;               // owns the pages, in address order
+  std::unordered_map<uint64_t, Page*> index_;    // lookup only; never iterated
 };
 
 }  // namespace emu

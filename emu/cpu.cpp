@@ -41,6 +41,7 @@ uint8_t* Cpu::span(uint64_t a, uint64_t len, bool for_write) {
 
 void Cpu::invalidate_code(Page& p) {
   if (code_ == p.code.get()) code_vpage_ = ~0ull, code_ = nullptr;
+  leave_block_ = true;
   retired_code_.push_back(std::move(p.code));  // the current handler may still read its Insn
 }
 
@@ -103,26 +104,39 @@ uint64_t Cpu::tod_clock() const {
 }
 
 RunResult Cpu::run(uint64_t limit) {
-  stop_at_ = instructions + limit < instructions ? ~0ull : instructions + limit;
+  stop_requested_ = false;
+  uint64_t n = 0;  // instructions this call; added to `instructions` on the way out
   uint64_t a = psw_addr;
   Insn* cur = nullptr;
   try {
-    while (instructions < stop_at_) {
+    while (n < limit) {
       a = psw_addr;
       cur = nullptr;
       if (((a >> 12) != code_vpage_) | (a & 1)) [[unlikely]]
         enter_code_page(a);
-      Insn& in = code_->slot[(a & kPageMask) >> 1];
-      if (!in.fn) [[unlikely]]
-        decode_into(in, a);
-      cur = &in;
-      psw_addr = a + in.len;
-      ++in.count;
-      ++instructions;
-      cycles += in.cycles;
-      in.fn(*this, in);
+      Insn* in = &code_->slot[(a & kPageMask) >> 1];
+      leave_block_ = false;
+      // Straight-line code steps from slot to slot. Whether the handler branched is a
+      // (well predicted) test, not a data dependency of the next instruction's lookup.
+      for (;;) {
+        if (!in->fn) [[unlikely]]
+          decode_into(*in, a);
+        cur = in;
+        const uint64_t next = a + in->len;
+        psw_addr = next;
+        ++in->count;
+        ++n;
+        cycles += in->cycles;
+        in->fn(*this, *in);
+        const bool crossed = (next & kPageMask) < in->len;
+        if ((psw_addr != next) | crossed | leave_block_ | (n >= limit)) break;
+        in += in->len >> 1;
+        a = next;
+      }
+      if (stop_requested_) break;
     }
   } catch (const ProgramInterrupt& pi) {
+    instructions += n;
     RunResult r{StopReason::ProgramCheck, {}};
     r.check.interrupt = pi;
     r.check.insn_address = a;
@@ -137,7 +151,8 @@ RunResult Cpu::run(uint64_t limit) {
       r.check.mnemonic = mnemonic(lookup_opcode(r.check.insn_bytes));
     return r;
   }
-  return RunResult{stop_at_ == 0 ? StopReason::Requested : StopReason::Limit, {}};
+  instructions += n;
+  return RunResult{stop_requested_ ? StopReason::Requested : StopReason::Limit, {}};
 }
 
 }  // namespace emu

@@ -63,7 +63,7 @@ class Cpu {
   // Runs until `limit` more instructions have executed, a stop is requested, or a
   // program check occurs.
   RunResult run(uint64_t limit);
-  void request_stop() { stop_at_ = 0; }
+  void request_stop() { stop_requested_ = true, leave_block_ = true; }
 
   // --- operand helpers for handlers -----------------------------------------
   uint64_t ea2(const Insn& i) const { return gr[i.x2] + gr[i.b2] + int64_t(i.d2); }
@@ -110,7 +110,7 @@ class Cpu {
   }
 
  private:
-  static constexpr size_t kTlbSize = 256;
+  static constexpr size_t kTlbSize = 1024;  // 4 MB of reach; misses walk the page index
   struct TlbEntry {
     uint64_t rtag, wtag;  // virtual page numbers valid for reads / writes
     uint8_t* host;
@@ -143,7 +143,8 @@ class Cpu {
 
   AddressSpace* space_;
   SvcHandler* svc_ = nullptr;
-  uint64_t stop_at_ = 0;
+  bool stop_requested_ = false;
+  bool leave_block_ = false;  // leave the straight-line loop: a stop or a code change
   TlbEntry tlb_[kTlbSize];
   uint64_t code_vpage_ = ~0ull;  // page the decode slots below belong to
   DecodedPage* code_ = nullptr;
