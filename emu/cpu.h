@@ -92,6 +92,12 @@ class Cpu {
   // Raises the same exceptions as read/write would.
   uint8_t* span(uint64_t a, uint64_t len, bool for_write);
 
+  // Bits 0-63 of the PSW of a problem-state program in 64-bit mode: DAT, I/O,
+  // external and machine-check masks on, CC and program mask in byte 2, EA and BA.
+  uint64_t psw_mask() const {
+    return 0x0705000180000000ull | uint64_t(cc) << 44 | uint64_t(prog_mask) << 40;
+  }
+
   // The Time-Of-Day clock as STCK stores it, from the simulated cycles.
   uint64_t tod_clock() const;
 

@@ -38,9 +38,7 @@ std::string format_program_check(const Cpu& cpu, const ProgramCheckInfo& info,
   if (symbols)
     if (const Symbol* s = symbols->find(info.insn_address))
       where = fmt::format("{}+{:#x}", s->name, info.insn_address - s->address);
-  // z/Architecture PSW of a problem-state program in 64-bit mode: DAT, I/O, external
-  // and machine-check masks on, CC and program mask in byte 2, EA and BA set.
-  uint64_t mask = 0x0705000180000000ull | uint64_t(cpu.cc) << 44 | uint64_t(cpu.prog_mask) << 40;
+  uint64_t mask = cpu.psw_mask();
   std::string out = fmt::format("PROGRAM CHECK {:04X} ({}) in {}\n", uint16_t(pi.code), pic_name(pi.code), object);
   out += fmt::format("  PSW          {:016X} {:016X}\n", mask, cpu.psw_addr);
   std::string bytes;

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "emu/isa/common.h"
 #include "emu/isa/table.h"
 
@@ -59,6 +61,42 @@ void ipm(Cpu& c, const Insn& i) {
 void spm(Cpu& c, const Insn& i) {
   c.cc = (c.gr[i.r1] >> 28) & 3;
   c.prog_mask = (c.gr[i.r1] >> 24) & 0xF;
+}
+
+// EXTRACT PSW: bits 0-31 of the PSW into R1, bits 32-63 into R2 (unless R2 is 0).
+void epsw(Cpu& c, const Insn& i) {
+  uint64_t m = c.psw_mask();
+  c.set_r32(i.r1, uint32_t(m >> 32));
+  if (i.r2) c.set_r32(i.r2, uint32_t(m));
+}
+
+// The core runs in 64-bit addressing mode only: TEST ADDRESSING MODE says so (CC 3),
+// SET ADDRESSING MODE 64 keeps it; SAM24/SAM31 are not implemented.
+void tam(Cpu& c, const Insn&) { c.cc = 3; }
+void sam64(Cpu&, const Insn&) {}
+
+// LOAD COUNT TO BLOCK BOUNDARY: bytes from the address to the next 64 << M3 byte
+// boundary, at most 16; CC 0 when 16, 3 when fewer.
+void lcbb(Cpu& c, const Insn& i) {
+  if (i.m3 > 6) program_check(Pic::Specification);
+  uint64_t block = 64ull << i.m3, a = c.ea2(i);
+  uint32_t n = uint32_t(std::min<uint64_t>(16, block - (a & (block - 1))));
+  c.set_r32(i.r1, n);
+  c.cc = n == 16 ? 0 : 3;
+}
+
+// TEST DECIMAL: a packed field of L1+1 bytes, digits 0-9 and a sign A-F in the last
+// nibble. CC 0 valid, 1 bad sign, 2 bad digit, 3 both.
+void tp(Cpu& c, const Insn& i) {
+  uint64_t a = c.ea1(i);
+  bool bad_digit = false, bad_sign = false;
+  for (unsigned k = 0; k <= i.l1; ++k) {
+    uint8_t b = c.read<uint8_t>(a + k);
+    bad_digit |= (b >> 4) > 9;
+    if (k == i.l1) bad_sign = (b & 0xF) < 0xA;
+    else bad_digit |= (b & 0xF) > 9;
+  }
+  c.cc = uint8_t(bad_sign | bad_digit << 1);
 }
 
 void ear(Cpu& c, const Insn& i) { c.set_r32(i.r1, c.ar[i.r2]); }
