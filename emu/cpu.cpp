@@ -12,9 +12,9 @@ void Cpu::flush_tlb() {
   code_ = nullptr;
 }
 
-Page& Cpu::fill_tlb(uint64_t vpage, bool for_write) {
+Page& Cpu::fill_tlb(uint64_t addr, bool for_write) {
+  uint64_t vpage = addr >> 12;
   Page* p = space_->page(vpage);
-  uint64_t addr = vpage << 12;
   if (!p) program_check(Pic::Addressing, addr);
   if (for_write && !(p->prot & kProtWrite)) program_check(Pic::Protection, addr);
   TlbEntry& e = tlb_[vpage & (kTlbSize - 1)];
@@ -26,10 +26,10 @@ Page& Cpu::fill_tlb(uint64_t vpage, bool for_write) {
 }
 
 uint8_t* Cpu::byte_ptr(uint64_t a, bool for_write) {
-  Page& p = fill_tlb(a >> 12, for_write);
+  Page& p = fill_tlb(a, for_write);
   if (for_write && p.code) {
     invalidate_code(p);
-    fill_tlb(a >> 12, true);
+    fill_tlb(a, true);
   }
   return p.data.get() + (a & kPageMask);
 }

@@ -142,7 +142,7 @@ class Cpu {
     for (unsigned k = 0; k < sizeof(T); ++k) *p[k] = buf[k];
   }
   uint8_t* byte_ptr(uint64_t a, bool for_write);
-  Page& fill_tlb(uint64_t vpage, bool for_write);
+  Page& fill_tlb(uint64_t addr, bool for_write);
   void enter_code_page(uint64_t a);
   void decode_into(Insn& in, uint64_t a);
   void invalidate_code(Page& p);

@@ -137,7 +137,7 @@ static int format(struct sink *s, const char *f, va_list ap) {
     const char *prefix = "";
     if (is_signed) prefix = neg ? "-" : plus ? "+" : space ? " " : "";
     else if (alt && base == 16 && (nd || c == 'p')) prefix = upper ? "0X" : "0x";
-    else if (alt && base == 8 && ndig <= nd) prefix = "0", ndig = nd + 1;
+    else if (alt && base == 8 && ndig <= nd) ndig = nd + 1; /* one leading zero */
     int plen = (int)strlen(prefix), total = plen + ndig;
     if (!left && !zero) pad(s, ' ', width - total);
     for (const char *p = prefix; *p; ++p) put(s, *p);

@@ -73,9 +73,14 @@ void *realloc(void *p, size_t n) {
 int abs(int v) { return v < 0 ? -v : v; }
 long labs(long v) { return v < 0 ? -v : v; }
 
+static int is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
 unsigned long strtoul(const char *s, char **end, int base) {
   while (*s == ' ' || *s == '\t' || *s == '\n') ++s;
-  if ((base == 0 || base == 16) && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s += 2, base = 16;
+  int neg = *s == '-';
+  if (*s == '-' || *s == '+') ++s;
+  if ((base == 0 || base == 16) && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && is_hex(s[2]))
+    s += 2, base = 16;
   else if (base == 0 && s[0] == '0') base = 8;
   else if (base == 0) base = 10;
   unsigned long v = 0;
@@ -86,16 +91,10 @@ unsigned long strtoul(const char *s, char **end, int base) {
     v = v * (unsigned long)base + (unsigned long)d;
   }
   if (end) *end = (char *)s;
-  return v;
+  return neg ? -v : v;
 }
 
-long strtol(const char *s, char **end, int base) {
-  while (*s == ' ' || *s == '\t' || *s == '\n') ++s;
-  int neg = *s == '-';
-  if (*s == '-' || *s == '+') ++s;
-  unsigned long v = strtoul(s, end, base);
-  return neg ? -(long)v : (long)v;
-}
+long strtol(const char *s, char **end, int base) { return (long)strtoul(s, end, base); }
 
 int atoi(const char *s) { return (int)strtol(s, 0, 10); }
 
