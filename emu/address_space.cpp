@@ -5,30 +5,135 @@
 
 namespace emu {
 
-void AddressSpace::map(uint64_t addr, uint64_t len, uint8_t prot) {
-  if (len == 0) return;
-  uint64_t first = addr / kPageSize, last = (addr + len - 1) / kPageSize;
-  for (uint64_t vp = first; vp <= last; ++vp) {
-    Page& p = pages_[vp];
-    if (!p.data) {
-      index_[vp] = &p;
-      p.data = std::make_unique<uint8_t[]>(kPageSize);
-      std::memset(p.data.get(), 0, kPageSize);
+AddressSpace::AddressSpace(Storage& storage, uint64_t limit) : storage_(storage), limit_(limit) {}
+
+AddressSpace::~AddressSpace() {
+  for (auto& [vseg, s] : segments_) {
+    if (s->large) {
+      if (s->owned[0]) storage_.free_1m(s->frame[0]);
+      continue;
     }
-    p.prot = prot;
+    for (unsigned k = 0; k < kPagesPerSegment; ++k) release(*s, k);
   }
+}
+
+void AddressSpace::release(Segment& s, unsigned k) {
+  if (s.frame[k] && s.owned[k]) storage_.free_4k(s.frame[k]);
+  s.frame[k] = 0, s.resolved[k] = nullptr, s.prot[k] = 0, s.owned[k] = false;
+}
+
+AddressSpace::Segment& AddressSpace::segment(uint64_t vseg) {
+  auto& s = segments_[vseg];
+  if (!s) s = std::make_unique<Segment>();
+  return *s;
+}
+
+std::vector<uint64_t> AddressSpace::sorted_segments() const {
+  std::vector<uint64_t> keys;
+  keys.reserve(segments_.size());
+  for (const auto& kv : segments_) keys.push_back(kv.first);
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
+bool AddressSpace::map(uint64_t addr, uint64_t len, uint8_t prot) {
+  if (len == 0) return true;
+  for (uint64_t vp = addr / kPageSize; vp <= (addr + len - 1) / kPageSize; ++vp) {
+    Segment& s = segment(vp / kPagesPerSegment);
+    unsigned k = unsigned(vp % kPagesPerSegment);
+    if (s.large) {
+      s.prot[k] = prot;
+      continue;
+    }
+    if (!s.frame[k]) {
+      auto f = storage_.allocate_4k();
+      if (!f) return false;
+      s.frame[k] = *f, s.owned[k] = true;
+      std::memset(storage_.frame(*f).data.get(), 0, kPageSize);  // reused frames come back clean
+      s.resolved[k] = &storage_.frame(*f);
+    }
+    s.prot[k] = prot;
+  }
+  ++generation_;
+  return true;
+}
+
+unsigned AddressSpace::map_large(uint64_t addr, uint64_t len, uint8_t prot) {
+  unsigned large = 0;
+  if (len == 0) return 0;
+  for (uint64_t vs = addr / kSegmentSize; vs <= (addr + len - 1) / kSegmentSize; ++vs) {
+    Segment& s = segment(vs);
+    bool empty = !s.large && std::all_of(s.frame.begin(), s.frame.end(), [](uint64_t f) { return f == 0; });
+    auto first = empty ? storage_.allocate_1m() : std::nullopt;
+    if (!first) {
+      map(vs * kSegmentSize, kSegmentSize, prot);  // fall back to 4 KB frames
+      continue;
+    }
+    s.large = true;
+    for (unsigned k = 0; k < kPagesPerSegment; ++k) {
+      s.frame[k] = *first + k, s.prot[k] = prot, s.owned[k] = k == 0;
+      s.resolved[k] = nullptr;  // touched lazily: a 1 MB page costs host memory as used
+      if (storage_.touched().count(*first + k)) std::memset(storage_.frame(*first + k).data.get(), 0, kPageSize);
+    }
+    ++large;
+  }
+  ++generation_;
+  return large;
+}
+
+void AddressSpace::map_shared(uint64_t vaddr, uint64_t frame_number, uint8_t prot) {
+  uint64_t vp = vaddr / kPageSize;
+  Segment& s = segment(vp / kPagesPerSegment);
+  unsigned k = unsigned(vp % kPagesPerSegment);
+  release(s, k);
+  s.frame[k] = frame_number, s.prot[k] = prot;
+  ++generation_;
+}
+
+void AddressSpace::unmap(uint64_t addr, uint64_t len) {
+  if (len == 0) return;
+  for (uint64_t vp = addr / kPageSize; vp <= (addr + len - 1) / kPageSize; ++vp) {
+    auto it = segments_.find(vp / kPagesPerSegment);
+    if (it == segments_.end()) continue;
+    Segment& s = *it->second;
+    if (s.large) {
+      if (s.owned[0]) storage_.free_1m(s.frame[0]);
+      segments_.erase(it);
+      vp = (vp / kPagesPerSegment + 1) * kPagesPerSegment - 1;
+      continue;
+    }
+    release(s, unsigned(vp % kPagesPerSegment));
+  }
+  ++generation_;
+}
+
+Translate AddressSpace::translate(uint64_t vaddr, Translation& out) {
+  if (vaddr >= limit_) return Translate::OutOfRange;
+  auto it = segments_.find(vaddr / kSegmentSize);
+  if (it == segments_.end()) return Translate::NotPresent;
+  Segment& s = *it->second;
+  unsigned k = unsigned((vaddr / kPageSize) % kPagesPerSegment);
+  if (!s.frame[k]) return Translate::NotPresent;
+  if (!s.resolved[k]) s.resolved[k] = &storage_.frame(s.frame[k]);
+  out = Translation{s.resolved[k], s.prot[k], s.large};
+  return Translate::Ok;
+}
+
+bool AddressSpace::is_mapped(uint64_t vaddr) {
+  Translation t;
+  return translate(vaddr, t) == Translate::Ok;
 }
 
 bool AddressSpace::write_bytes(uint64_t addr, const void* src, uint64_t len) {
   auto* s = static_cast<const uint8_t*>(src);
   while (len) {
-    Page* p = page(addr / kPageSize);
-    if (!p) return false;
+    Translation t;
+    if (translate(addr, t) != Translate::Ok) return false;
     uint64_t off = addr & kPageMask, n = std::min(len, kPageSize - off);
-    std::memcpy(p->data.get() + off, s, n);
-    // Host writes into text forget its decoded instructions; the page object stays,
+    std::memcpy(t.frame->data.get() + off, s, n);
+    // Host writes into text forget its decoded instructions; the decode page stays,
     // because a CPU may hold a pointer to it.
-    if (p->code) *p->code = DecodedPage{};
+    if (t.frame->code) *t.frame->code = DecodedPage{};
     addr += n, s += n, len -= n;
   }
   return true;
@@ -37,13 +142,26 @@ bool AddressSpace::write_bytes(uint64_t addr, const void* src, uint64_t len) {
 bool AddressSpace::read_bytes(uint64_t addr, void* dst, uint64_t len) {
   auto* d = static_cast<uint8_t*>(dst);
   while (len) {
-    Page* p = page(addr / kPageSize);
-    if (!p) return false;
+    Translation t;
+    if (translate(addr, t) != Translate::Ok) return false;
     uint64_t off = addr & kPageMask, n = std::min(len, kPageSize - off);
-    std::memcpy(d, p->data.get() + off, n);
+    std::memcpy(d, t.frame->data.get() + off, n);
     addr += n, d += n, len -= n;
   }
   return true;
+}
+
+uint64_t AddressSpace::mapped_pages() const {
+  uint64_t n = 0;
+  for (const auto& kv : segments_)
+    for (uint64_t f : kv.second->frame) n += f != 0;
+  return n;
+}
+
+uint64_t AddressSpace::large_segments() const {
+  uint64_t n = 0;
+  for (const auto& kv : segments_) n += kv.second->large;
+  return n;
 }
 
 }  // namespace emu

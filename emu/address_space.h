@@ -1,53 +1,89 @@
-// A guest virtual address space of 4 KB pages over sparse host memory: only
-// touched pages cost host storage. Each page also carries the decode cache of the
-// instructions fetched from it, so shared program pages are decoded once.
+// DAT: a virtual address space mapping 4 KB pages and 1 MB segments (large pages)
+// to absolute frames of Storage. A page that is not present is a page-translation
+// exception for the layer above to resolve; an address beyond the space's limit is
+// an addressing exception.
 #pragma once
+#include <array>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <unordered_map>
+#include <vector>
 
-#include "emu/isa/insn.h"
+#include "emu/storage.h"
 
 namespace emu {
 
 enum Prot : uint8_t { kProtRead = 1, kProtWrite = 2, kProtExec = 4 };
 
-constexpr uint64_t kPageSize = 4096;
-constexpr uint64_t kPageMask = kPageSize - 1;
-
-// Decoded instructions of one page, one slot per halfword.
-struct DecodedPage {
-  Insn slot[kPageSize / 2];
-};
-
-struct Page {
-  std::unique_ptr<uint8_t[]> data;  // kPageSize bytes, guest (big-endian) byte order
+struct Translation {
+  Frame* frame = nullptr;
   uint8_t prot = 0;
-  std::unique_ptr<DecodedPage> code;  // set once an instruction was fetched from the page
+  bool large = false;  // translated through a 1 MB segment
 };
+
+enum class Translate : uint8_t { Ok, NotPresent, OutOfRange };
 
 class AddressSpace {
  public:
-  // Maps every page touching [addr, addr+len) with `prot`, zero-filled; pages
-  // already mapped keep their contents and get `prot`.
-  void map(uint64_t addr, uint64_t len, uint8_t prot);
-  bool is_mapped(uint64_t addr) const { return pages_.count(addr / kPageSize) != 0; }
-  Page* page(uint64_t vpage) {
-    auto it = index_.find(vpage);
-    return it == index_.end() ? nullptr : it->second;
-  }
+  static constexpr uint64_t kDefaultLimit = 1ull << 53;
+
+  explicit AddressSpace(Storage& storage, uint64_t limit = kDefaultLimit);
+  ~AddressSpace();  // returns the frames it allocated
+  AddressSpace(const AddressSpace&) = delete;
+  AddressSpace& operator=(const AddressSpace&) = delete;
+
+  Storage& storage() { return storage_; }
+  uint64_t limit() const { return limit_; }
+
+  // Maps every 4 KB page touching [addr, addr+len) to a new zero-filled frame with
+  // `prot`; pages already mapped keep their frames and get `prot`. Returns false when
+  // storage has no frames left (the pages mapped so far stay).
+  bool map(uint64_t addr, uint64_t len, uint8_t prot);
+  // Maps the 1 MB segments covering the range with 1 MB frames, each falling back to
+  // 4 KB frames when no 1 MB frame is left. Returns how many segments got a 1 MB frame.
+  unsigned map_large(uint64_t addr, uint64_t len, uint8_t prot);
+  // Maps one page to an existing frame that this space does not own (shared storage).
+  void map_shared(uint64_t vaddr, uint64_t frame_number, uint8_t prot);
+  // Removes the mappings of the range (whole 1 MB segments for large pages) and returns
+  // owned frames. CPUs must flush their TLBs afterwards: see generation().
+  void unmap(uint64_t addr, uint64_t len);
+  uint64_t generation() const { return generation_; }
+
+  Translate translate(uint64_t vaddr, Translation& out);
+  bool is_mapped(uint64_t vaddr);
+
   // Host-side access for loaders and services; false if a page is not mapped.
   bool write_bytes(uint64_t addr, const void* src, uint64_t len);
   bool read_bytes(uint64_t addr, void* dst, uint64_t len);
 
-  // Pages in address order (deterministic iteration for reports).
-  const std::map<uint64_t, Page>& pages() const { return pages_; }
-  uint64_t mapped_pages() const { return pages_.size(); }
+  // Every mapped page in address order (resolving its frame), for reports.
+  template <class F> void for_each_page(F&& f) {
+    for (uint64_t seg : sorted_segments())
+      for (unsigned k = 0; k < kPagesPerSegment; ++k) {
+        uint64_t va = seg * kSegmentSize + k * kPageSize;
+        Translation t;
+        if (translate(va, t) == Translate::Ok) f(va, *t.frame);
+      }
+  }
+  uint64_t mapped_pages() const;
+  uint64_t large_segments() const;
 
  private:
-  std::map<uint64_t, Page> pages_;               // owns the pages, in address order
-  std::unordered_map<uint64_t, Page*> index_;    // lookup only; never iterated
+  struct Segment {
+    bool large = false;
+    std::array<uint64_t, kPagesPerSegment> frame{};  // frame numbers; 0 = not present
+    std::array<Frame*, kPagesPerSegment> resolved{};  // frames touched so far
+    std::array<uint8_t, kPagesPerSegment> prot{};
+    std::array<bool, kPagesPerSegment> owned{};
+  };
+  Segment& segment(uint64_t vseg);
+  std::vector<uint64_t> sorted_segments() const;
+  void release(Segment& s, unsigned k);
+
+  Storage& storage_;
+  uint64_t limit_;
+  std::unordered_map<uint64_t, std::unique_ptr<Segment>> segments_;  // lookup; iterate sorted
+  uint64_t generation_ = 0;
 };
 
 }  // namespace emu

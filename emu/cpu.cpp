@@ -6,71 +6,139 @@ namespace emu {
 
 Cpu::~Cpu() = default;
 
-void Cpu::flush_tlb() {
-  for (auto& e : tlb_) e = TlbEntry{~0ull, ~0ull, nullptr};
-  code_vpage_ = ~0ull;
-  code_ = nullptr;
+void Cpu::set_timing(const CpuTiming& t) {
+  caches_ = t.caches;
+  istream_ = t.istream;
+  tlb_walk_ = t.tlb_walk;
+  tlb4k_.configure(t.tlb4k.entries, t.tlb4k.ways);
+  tlb1m_.configure(t.tlb1m.entries, t.tlb1m.ways);
+  flush_tlb();
 }
 
-Page& Cpu::fill_tlb(uint64_t addr, bool for_write) {
+void Cpu::set_address_space(AddressSpace& space) {
+  space_ = &space;
+  flush_tlb();
+}
+
+void Cpu::flush_tlb() {
+  for (auto& e : tlb_) e = TlbEntry{~0ull, ~0ull, nullptr, 0};
+  if (tlb4k_.configured()) tlb4k_.flush(), tlb1m_.flush();
+  code_vpage_ = ~0ull;
+  code_ = nullptr;
+  space_generation_ = space_->generation();
+  leave_block_ = true;
+}
+
+void Cpu::drop_micro_tlb(uint64_t key, bool large) {
+  uint64_t first = large ? key << 8 : key, n = large ? kPagesPerSegment : 1;
+  for (uint64_t vp = first; vp < first + n; ++vp) {
+    TlbEntry& e = tlb_[vp & (kTlbSize - 1)];
+    if (e.rtag == vp) e = TlbEntry{~0ull, ~0ull, nullptr, 0};
+  }
+}
+
+const Cpu::TlbEntry& Cpu::fill_tlb(uint64_t addr, bool for_write) {
+  if (space_->generation() != space_generation_) flush_tlb();  // mappings were removed
   uint64_t vpage = addr >> 12;
-  Page* p = space_->page(vpage);
-  if (!p) program_check(Pic::Addressing, addr);
-  if (for_write && !(p->prot & kProtWrite)) program_check(Pic::Protection, addr);
+  Translation t;
+  switch (space_->translate(addr, t)) {
+    case Translate::Ok: break;
+    case Translate::NotPresent: program_check(Pic::PageTranslation, addr);
+    case Translate::OutOfRange: program_check(Pic::Addressing, addr);
+  }
+  if (for_write && !(t.prot & kProtWrite)) program_check(Pic::Protection, addr);
   TlbEntry& e = tlb_[vpage & (kTlbSize - 1)];
-  if (e.rtag != vpage) e = TlbEntry{vpage, ~0ull, p->data.get()};
-  // Stores to a page holding decoded instructions take the slow path, which
-  // drops the page's decode cache before the store lands.
-  if ((p->prot & kProtWrite) && !p->code) e.wtag = vpage;
-  return *p;
+  if (e.rtag != vpage) {
+    // A new micro-TLB entry: the modelled TLB decides whether DAT walked the tables.
+    if (tlb4k_.configured()) {
+      TlbModel& m = t.large ? tlb1m_ : tlb4k_;
+      uint64_t key = t.large ? addr >> 20 : vpage, evicted;
+      if (!m.access(key, evicted)) {
+        cycles += tlb_walk_;
+        if (evicted != TlbModel::kEmpty) drop_micro_tlb(evicted, t.large);
+      }
+    }
+    e = TlbEntry{vpage, ~0ull, t.frame->data.get(), t.frame->absolute()};
+  }
+  // Stores to a frame holding decoded instructions take the slow path, which drops
+  // the frame's decode cache before the store lands.
+  if ((t.prot & kProtWrite) && !t.frame->code) e.wtag = vpage;
+  return e;
 }
 
 uint8_t* Cpu::byte_ptr(uint64_t a, bool for_write) {
-  Page& p = fill_tlb(a, for_write);
-  if (for_write && p.code) {
-    invalidate_code(p);
-    fill_tlb(a, true);
+  const TlbEntry* e = &fill_tlb(a, for_write);
+  if (for_write && e->wtag != a >> 12) {
+    Translation t;
+    space_->translate(a, t);
+    if (t.frame->code) invalidate_code(*t.frame);
+    e = &fill_tlb(a, true);
   }
-  return p.data.get() + (a & kPageMask);
+  if (caches_) touch(e->abs + (a & kPageMask), 1, for_write);
+  return e->host + (a & kPageMask);
 }
 
 uint8_t* Cpu::span(uint64_t a, uint64_t len, bool for_write) {
   if (len == 0 || (a & kPageMask) + len > kPageSize) return nullptr;
-  return byte_ptr(a, for_write);
+  uint8_t* p = byte_ptr(a, for_write);
+  if (caches_ && len > 1) touch(tlb_[(a >> 12) & (kTlbSize - 1)].abs + (a & kPageMask), len, for_write);
+  return p;
 }
 
-void Cpu::invalidate_code(Page& p) {
-  if (code_ == p.code.get()) code_vpage_ = ~0ull, code_ = nullptr;
+void Cpu::touch_lines(uint64_t first, uint64_t last, bool store) {
+  for (uint64_t line = first; line <= last; ++line)
+    cycles += caches_->access(istream_, line, store ? AccessKind::Store : AccessKind::Load);
+  last_rline_ = last;
+  if (store) last_wline_ = last;
+}
+
+void Cpu::invalidate_code(Frame& f) {
+  DecodedPage* old = f.code.get();
+  on_code_invalidated(old);
+  if (group_) group_->code_invalidated(old);
+  retired_code_.push_back(std::move(f.code));  // the current handler may still read its Insn
+}
+
+void Cpu::on_code_invalidated(const DecodedPage* old) {
+  if (code_ == old) code_vpage_ = ~0ull, code_ = nullptr;
   leave_block_ = true;
-  retired_code_.push_back(std::move(p.code));  // the current handler may still read its Insn
+}
+
+void Cpu::on_code_created(const Frame& f) {
+  for (auto& e : tlb_)
+    if (e.rtag != ~0ull && e.abs == f.absolute()) e.wtag = ~0ull;
+}
+
+Frame& Cpu::frame_for_fetch(uint64_t a) {
+  Translation t;
+  switch (space_->translate(a, t)) {
+    case Translate::Ok: return *t.frame;
+    case Translate::NotPresent: program_check(Pic::PageTranslation, a);
+    case Translate::OutOfRange: program_check(Pic::Addressing, a);
+  }
+  program_check(Pic::Addressing, a);
 }
 
 void Cpu::enter_code_page(uint64_t a) {
   retired_code_.clear();
   if (a & 1) program_check(Pic::Specification, a);
-  uint64_t vp = a >> 12;
-  Page* p = space_->page(vp);
-  if (!p) program_check(Pic::Addressing, a);
-  if (!p->code) {
-    p->code = std::make_unique<DecodedPage>();
-    TlbEntry& e = tlb_[vp & (kTlbSize - 1)];
-    if (e.wtag == vp) e.wtag = ~0ull;
+  if (space_->generation() != space_generation_) flush_tlb();
+  Frame& f = frame_for_fetch(a);
+  if (!f.code) {
+    f.code = std::make_unique<DecodedPage>();
+    on_code_created(f);
+    if (group_) group_->code_created(f);
   }
-  code_vpage_ = vp;
-  code_ = p->code.get();
+  code_vpage_ = a >> 12;
+  code_ = f.code.get();
 }
 
-static void fetch_bytes(Cpu& cpu, AddressSpace& space, uint64_t a, uint8_t* out, unsigned& len) {
-  // Fetch the first halfword, then the rest once the length is known; a fetch
-  // that runs into an unmapped page is an addressing exception at that byte.
+// Fetch the first halfword, then the rest once the length is known; a fetch that
+// runs into a missing page faults at that byte.
+void Cpu::fetch_bytes(uint64_t a, uint8_t* out, unsigned& len) {
   len = 0;
   auto fetch = [&](unsigned n) {
-    for (; len < n; ++len) {
-      uint64_t b = a + len;
-      Page* p = space.page(b >> 12);
-      if (!p) program_check(Pic::Addressing, b);
-      out[len] = p->data[b & kPageMask];
-    }
+    for (; len < n; ++len) out[len] = frame_for_fetch(a + len).data[(a + len) & kPageMask];
   };
   fetch(2);
   fetch(insn_length(out[0]));
@@ -79,7 +147,7 @@ static void fetch_bytes(Cpu& cpu, AddressSpace& space, uint64_t a, uint8_t* out,
 void Cpu::decode_into(Insn& in, uint64_t a) {
   uint8_t bytes[6];
   unsigned n;
-  fetch_bytes(*this, *space_, a, bytes, n);
+  fetch_bytes(a, bytes, n);
   Insn tmp;
   if (!decode(bytes, a, tmp)) program_check(Pic::Operation);
   in = tmp;
@@ -88,7 +156,7 @@ void Cpu::decode_into(Insn& in, uint64_t a) {
 Insn Cpu::decode_at(uint64_t a, const uint8_t* override_bytes) {
   uint8_t bytes[6];
   unsigned n;
-  fetch_bytes(*this, *space_, a, bytes, n);
+  fetch_bytes(a, bytes, n);
   if (override_bytes) std::memcpy(bytes, override_bytes, n);
   Insn tmp;
   if (!decode(bytes, a, tmp)) program_check(Pic::Operation);
@@ -103,13 +171,13 @@ uint64_t Cpu::tod_clock() const {
   return kEpoch + uint64_t(us * 4096.0);
 }
 
-RunResult Cpu::run(uint64_t limit) {
+RunResult Cpu::run(uint64_t limit, uint64_t cycle_end) {
   stop_requested_ = false;
   uint64_t n = 0;  // instructions this call; added to `instructions` on the way out
   uint64_t a = psw_addr;
   Insn* cur = nullptr;
   try {
-    while (n < limit) {
+    while (n < limit && cycles < cycle_end) {
       a = psw_addr;
       cur = nullptr;
       if (((a >> 12) != code_vpage_) | (a & 1)) [[unlikely]]
@@ -129,7 +197,7 @@ RunResult Cpu::run(uint64_t limit) {
         cycles += in->cycles;
         in->fn(*this, *in);
         const bool crossed = (next & kPageMask) < in->len;
-        if ((psw_addr != next) | crossed | leave_block_ | (n >= limit)) break;
+        if ((psw_addr != next) | crossed | leave_block_ | (n >= limit) | (cycles >= cycle_end)) break;
         in += in->len >> 1;
         a = next;
       }
@@ -140,14 +208,14 @@ RunResult Cpu::run(uint64_t limit) {
     RunResult r{StopReason::ProgramCheck, {}};
     r.check.interrupt = pi;
     r.check.insn_address = a;
-    unsigned n = 0;
+    unsigned len = 0;
     try {
-      fetch_bytes(*this, *space_, a, r.check.insn_bytes, n);
+      fetch_bytes(a, r.check.insn_bytes, len);
     } catch (const ProgramInterrupt&) {
     }
-    r.check.insn_length = n;
+    r.check.insn_length = len;
     if (cur) r.check.mnemonic = mnemonic(cur->id);
-    else if (n && lookup_opcode(r.check.insn_bytes) != kNoInsn)
+    else if (len && lookup_opcode(r.check.insn_bytes) != kNoInsn)
       r.check.mnemonic = mnemonic(lookup_opcode(r.check.insn_bytes));
     return r;
   }

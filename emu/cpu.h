@@ -8,8 +8,11 @@
 #include <vector>
 
 #include "emu/address_space.h"
+#include "emu/cache.h"
 #include "emu/isa/insn.h"
+#include "emu/machine_config.h"
 #include "emu/program_check.h"
+#include "emu/tlb.h"
 
 namespace emu {
 
@@ -21,6 +24,24 @@ class SvcHandler {
  public:
   virtual ~SvcHandler() = default;
   virtual void supervisor_call(Cpu& cpu, uint8_t number) = 0;
+};
+
+// The machine an I-stream belongs to: what one I-stream's actions on shared storage
+// mean for the others' host-side shortcuts (decode cache, micro-TLB).
+class CpuGroup {
+ public:
+  virtual ~CpuGroup() = default;
+  virtual void code_created(const Frame& f) = 0;      // stop fast stores into f
+  virtual void code_invalidated(const DecodedPage* old) = 0;  // stop executing old
+};
+
+// The timing model an I-stream charges its storage references to. Without it (fast
+// exec mode) instructions cost their base cycles only.
+struct CpuTiming {
+  MemoryHierarchy* caches = nullptr;
+  unsigned istream = 0;
+  TlbConfig tlb4k, tlb1m;
+  unsigned tlb_walk = 0;
 };
 
 enum class StopReason { Limit, Requested, ProgramCheck };
@@ -41,6 +62,11 @@ struct RunResult {
 class Cpu {
  public:
   explicit Cpu(AddressSpace& space) : space_(&space) { flush_tlb(); }
+  void set_timing(const CpuTiming& t);
+  void set_group(CpuGroup* g) { group_ = g; }
+  unsigned istream() const { return istream_; }
+  // Switches to another address space (an ECB's): the TLBs are flushed.
+  void set_address_space(AddressSpace& space);
   ~Cpu();
 
   // --- architected state -------------------------------------------------------
@@ -60,9 +86,9 @@ class Cpu {
   SvcHandler* svc_handler() const { return svc_; }
   AddressSpace& space() { return *space_; }
 
-  // Runs until `limit` more instructions have executed, a stop is requested, or a
-  // program check occurs.
-  RunResult run(uint64_t limit);
+  // Runs until `limit` more instructions have executed, the clock reaches
+  // `cycle_end`, a stop is requested, or a program check occurs.
+  RunResult run(uint64_t limit, uint64_t cycle_end = ~0ull);
   void request_stop() { stop_requested_ = true, leave_block_ = true; }
 
   // --- operand helpers for handlers -----------------------------------------
@@ -77,15 +103,19 @@ class Cpu {
   template <class T> T read(uint64_t a) {
     uint64_t vp = a >> 12;
     const TlbEntry& e = tlb_[vp & (kTlbSize - 1)];
-    if (e.rtag == vp && (a & kPageMask) <= kPageSize - sizeof(T)) [[likely]]
+    if (e.rtag == vp && (a & kPageMask) <= kPageSize - sizeof(T)) [[likely]] {
+      if (caches_) touch(e.abs + (a & kPageMask), sizeof(T), false);
       return load_be<T>(e.host + (a & kPageMask));
+    }
     return read_slow<T>(a);
   }
   template <class T> void write(uint64_t a, T v) {
     uint64_t vp = a >> 12;
     const TlbEntry& e = tlb_[vp & (kTlbSize - 1)];
-    if (e.wtag == vp && (a & kPageMask) <= kPageSize - sizeof(T)) [[likely]]
+    if (e.wtag == vp && (a & kPageMask) <= kPageSize - sizeof(T)) [[likely]] {
+      if (caches_) touch(e.abs + (a & kPageMask), sizeof(T), true);
       return store_be<T>(e.host + (a & kPageMask), v);
+    }
     write_slow<T>(a, v);
   }
   // Host pointer to [a, a+len) when it lies in one page (len <= 4096), else nullptr.
@@ -102,6 +132,16 @@ class Cpu {
   uint64_t tod_clock() const;
 
   void flush_tlb();
+  // The cache model took `line` from this I-stream (or its exclusivity).
+  void forget_line(uint64_t line) {
+    if (last_rline_ == line) last_rline_ = ~0ull;
+    if (last_wline_ == line) last_wline_ = ~0ull;
+  }
+  // Called by the group: another I-stream decoded or rewrote instructions in a frame.
+  void on_code_created(const Frame& f);
+  void on_code_invalidated(const DecodedPage* old);
+  const TlbModel& tlb4k() const { return tlb4k_; }
+  const TlbModel& tlb1m() const { return tlb1m_; }
   // Decoded instruction at the current PSW address (for EX targets and tests).
   Insn decode_at(uint64_t addr, const uint8_t* override_bytes = nullptr);
 
@@ -120,7 +160,19 @@ class Cpu {
   struct TlbEntry {
     uint64_t rtag, wtag;  // virtual page numbers valid for reads / writes
     uint8_t* host;
+    uint64_t abs;         // absolute address of the page (for the cache model)
   };
+
+  // Charges the lines of [abs, abs+n) to the cache model, unless it is the line this
+  // I-stream touched last with the same right (then it is still in its L1: free).
+  void touch(uint64_t abs, uint64_t n, bool store) {
+    uint64_t line = abs >> kLineShift, last = (abs + n - 1) >> kLineShift;
+    if (line == last && (line == last_wline_ || (!store && line == last_rline_))) [[likely]]
+      return;
+    touch_lines(line, last, store);
+  }
+  void touch_lines(uint64_t first, uint64_t last, bool store);
+  void drop_micro_tlb(uint64_t key, bool large);
 
   template <class T> static T bswap(T v) {
     if constexpr (sizeof(T) == 1) return v;
@@ -142,13 +194,22 @@ class Cpu {
     for (unsigned k = 0; k < sizeof(T); ++k) *p[k] = buf[k];
   }
   uint8_t* byte_ptr(uint64_t a, bool for_write);
-  Page& fill_tlb(uint64_t addr, bool for_write);
+  const TlbEntry& fill_tlb(uint64_t addr, bool for_write);
+  Frame& frame_for_fetch(uint64_t a);
   void enter_code_page(uint64_t a);
   void decode_into(Insn& in, uint64_t a);
-  void invalidate_code(Page& p);
+  void fetch_bytes(uint64_t a, uint8_t* out, unsigned& len);
+  void invalidate_code(Frame& f);
 
   AddressSpace* space_;
+  uint64_t space_generation_ = 0;
   SvcHandler* svc_ = nullptr;
+  CpuGroup* group_ = nullptr;
+  MemoryHierarchy* caches_ = nullptr;
+  unsigned istream_ = 0;
+  TlbModel tlb4k_, tlb1m_;
+  unsigned tlb_walk_ = 0;
+  uint64_t last_rline_ = ~0ull, last_wline_ = ~0ull;
   bool stop_requested_ = false;
   bool leave_block_ = false;  // leave the straight-line loop: a stop or a code change
   TlbEntry tlb_[kTlbSize];

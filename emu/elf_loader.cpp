@@ -166,15 +166,18 @@ ElfImage read_elf_file(const std::string& path) {
   return parse_elf(std::move(bytes), std::filesystem::path(path).stem().string());
 }
 
-void load_elf(const ElfImage& img, AddressSpace& space) {
+bool load_elf(const ElfImage& img, AddressSpace& space) {
   // Segments sharing a page get the union of their rights, as Linux maps them.
   for (const auto& s : img.segments) {
     uint8_t prot = s.prot;
-    for (uint64_t vp = s.vaddr / kPageSize; vp <= (s.vaddr + s.memsz - 1) / kPageSize; ++vp)
-      if (Page* p = space.page(vp)) prot |= p->prot;
-    space.map(s.vaddr, s.memsz, prot);
+    for (uint64_t vp = s.vaddr / kPageSize; vp <= (s.vaddr + s.memsz - 1) / kPageSize; ++vp) {
+      Translation t;
+      if (space.translate(vp * kPageSize, t) == Translate::Ok) prot |= t.prot;
+    }
+    if (!space.map(s.vaddr, s.memsz, prot)) return false;
     space.write_bytes(s.vaddr, img.bytes.data() + s.offset, s.filesz);
   }
+  return true;
 }
 
 }  // namespace emu

@@ -51,6 +51,7 @@ struct ElfImage {
 
 ElfImage parse_elf(std::vector<uint8_t> bytes, const std::string& name);
 ElfImage read_elf_file(const std::string& path);  // throws ElfError (offset 0) if unreadable
-void load_elf(const ElfImage& image, AddressSpace& space);
+// Maps and fills the segments; false when storage ran out of frames.
+bool load_elf(const ElfImage& image, AddressSpace& space);
 
 }  // namespace emu

@@ -10,17 +10,17 @@
 
 namespace emu {
 
-std::vector<ProfileRow> collect_profile(const AddressSpace& space, const SymbolTable& symbols,
+std::vector<ProfileRow> collect_profile(AddressSpace& space, const SymbolTable& symbols,
                                         const std::string& fallback_prog) {
   std::vector<ProfileRow> rows;
   auto table = instruction_table();
-  for (const auto& [vpage, page] : space.pages()) {
-    if (!page.code) continue;
+  space.for_each_page([&](uint64_t vaddr, const Frame& frame) {
+    if (!frame.code) return;
     for (unsigned k = 0; k < kPageSize / 2; ++k) {
-      const Insn& in = page.code->slot[k];
+      const Insn& in = frame.code->slot[k];
       if (!in.fn || !in.count) continue;
       ProfileRow r;
-      r.address = vpage * kPageSize + 2 * k;
+      r.address = vaddr + 2 * k;
       const Symbol* s = symbols.find(r.address);
       r.prog = s ? s->name : fallback_prog;
       r.disp = s ? r.address - s->address : r.address;
@@ -29,7 +29,7 @@ std::vector<ProfileRow> collect_profile(const AddressSpace& space, const SymbolT
       r.cycles = in.count * table[in.id].cycles;
       rows.push_back(std::move(r));
     }
-  }
+  });
   return rows;
 }
 

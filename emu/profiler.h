@@ -22,7 +22,7 @@ struct ProfileRow {
 };
 
 // Rows for every executed instruction, in address order.
-std::vector<ProfileRow> collect_profile(const AddressSpace& space, const SymbolTable& symbols,
+std::vector<ProfileRow> collect_profile(AddressSpace& space, const SymbolTable& symbols,
                                         const std::string& fallback_prog);
 
 struct EtimHeader {

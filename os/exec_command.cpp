@@ -8,19 +8,20 @@
 
 #include "emu/cpu.h"
 #include "emu/elf_loader.h"
+#include "emu/machine.h"
 #include "emu/profiler.h"
 #include "os/linux_process.h"
 
 namespace os {
 namespace {
 
-void write_profile(const std::string& path, const emu::AddressSpace& space, const emu::ElfImage& img,
-                   const emu::Cpu& cpu) {
+void write_profile(const std::string& path, emu::AddressSpace& space, const emu::ElfImage& img,
+                   emu::Machine& m) {
   auto rows = emu::collect_profile(space, img.symbols, img.name);
   emu::EtimHeader h;
   h.object = img.name + ".elf";
-  h.instructions = cpu.instructions;
-  h.cycles = cpu.cycles;
+  h.instructions = m.instructions();
+  h.cycles = m.elapsed_cycles();
   std::ofstream text(path);
   std::string json_path = path.size() > 4 && path.ends_with(".txt") ? path.substr(0, path.size() - 4) + ".json"
                                                                      : path + ".json";
@@ -33,6 +34,27 @@ void write_profile(const std::string& path, const emu::AddressSpace& space, cons
   emu::write_etim_json(json, h, rows);
 }
 
+void print_counters(emu::Machine& m) {
+  fmt::print(stderr, "elapsed_cycles={} simulated_seconds={:.6f}\n", m.elapsed_cycles(),
+             double(m.elapsed_cycles()) / (m.config().clock_ghz * 1e9));
+  for (unsigned i = 0; i < m.istreams(); ++i) {
+    auto k = m.counters(i);
+    const emu::Cpu& c = m.cpu(i);
+    fmt::print(stderr, "istream={} instructions={} busy_cycles={} idle_cycles={} utilization={:.3f} "
+                       "tlb4k_misses={} tlb1m_misses={}",
+               i, k.instructions, k.busy_cycles, k.idle_cycles, k.utilization, c.tlb4k().misses,
+               c.tlb1m().misses);
+    if (auto* mh = m.caches()) {
+      const auto& s = mh->stats(i);
+      fmt::print(stderr, " l1_hits={} l2_hits={} l3_hits={} memory={} transfers_in={} invalidations_sent={}",
+                 s.l1_hits, s.l2_hits, s.l3_hits, s.memory, s.transfers_in, s.invalidations_sent);
+    }
+    fmt::print(stderr, "\n");
+  }
+  if (auto* mh = m.caches())
+    fmt::print(stderr, "line_transfers={} invalidations={}\n", mh->line_transfers(), mh->invalidations());
+}
+
 }  // namespace
 
 int run_exec(const ExecOptions& opts) {
@@ -43,35 +65,46 @@ int run_exec(const ExecOptions& opts) {
     fmt::print(stderr, "tpfemu: {}: {}\n", opts.program, e.what());
     return 2;
   }
-  emu::AddressSpace space;
-  emu::Cpu cpu(space);
+  emu::Machine machine(opts.machine, opts.timing);
+  emu::AddressSpace space(machine.storage());
+  machine.start(space);
+  std::vector<emu::Cpu*> cpus;
+  for (unsigned i = 0; i < machine.istreams(); ++i) cpus.push_back(&machine.cpu(i));
   std::vector<std::string> argv{opts.program};
   argv.insert(argv.end(), opts.args.begin(), opts.args.end());
   LinuxProcess proc(space, img, argv);
-  proc.start(cpu);
+  proc.set_large_pages(opts.large_pages);
+  if (!proc.start(cpus)) {
+    fmt::print(stderr, "tpfemu: {}: storage ({} bytes) is too small for the program\n", opts.program,
+               opts.machine.storage);
+    return 2;
+  }
 
   // Host time only measures the emulator's own speed for --stats; the model never sees it.
   auto t0 = std::chrono::steady_clock::now();
-  uint64_t limit = opts.max_instructions ? opts.max_instructions : ~0ull;
-  emu::RunResult r = cpu.run(limit);
+  emu::MachineRunResult r = machine.run(opts.max_instructions ? opts.max_instructions : ~0ull);
   double host_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::fflush(stdout);
 
   int status;
-  if (r.reason == emu::StopReason::ProgramCheck) {
-    fmt::print(stderr, "{}", emu::format_program_check(cpu, r.check, &img.symbols, img.name + ".elf"));
-    status = 128 + emu::linux_signal_for(r.check.interrupt.code);
+  if (r.reason == emu::MachineRunResult::Reason::ProgramCheck) {
+    std::string where = machine.istreams() > 1 ? fmt::format("{} (I-stream {})", img.name + ".elf", r.istream)
+                                               : img.name + ".elf";
+    fmt::print(stderr, "{}", emu::format_program_check(machine.cpu(r.istream), r.check.check, &img.symbols, where));
+    status = 128 + emu::linux_signal_for(r.check.check.interrupt.code);
   } else if (proc.exited()) {
     status = proc.exit_code();
   } else {
     fmt::print(stderr, "tpfemu: stopped after {} instructions (--max-instructions); PSW address {:016X}\n",
-               cpu.instructions, cpu.psw_addr);
+               machine.instructions(), machine.cpu(0).psw_addr);
     status = 124;
   }
+  uint64_t n = machine.instructions();
   if (opts.stats)
-    fmt::print(stderr, "instructions={} host_seconds={:.3f} mips={:.1f}\n", cpu.instructions, host_s,
-               host_s > 0 ? double(cpu.instructions) / host_s / 1e6 : 0.0);
-  if (!opts.profile.empty()) write_profile(opts.profile, space, img, cpu);
+    fmt::print(stderr, "instructions={} host_seconds={:.3f} mips={:.1f}\n", n, host_s,
+               host_s > 0 ? double(n) / host_s / 1e6 : 0.0);
+  if (opts.counters) print_counters(machine);
+  if (!opts.profile.empty()) write_profile(opts.profile, space, img, machine);
   return status;
 }
 

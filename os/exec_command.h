@@ -1,8 +1,11 @@
-// `tpfemu exec PROGRAM.elf`: one standalone guest program in Linux-compatible mode.
+// `tpfemu exec PROGRAM.elf`: one standalone guest program in Linux-compatible mode,
+// on one or more I-streams of the machine model.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "emu/machine_config.h"
 
 namespace os {
 
@@ -10,8 +13,12 @@ struct ExecOptions {
   std::string program;
   std::vector<std::string> args;     // argv[1..] for the guest
   bool stats = false;                // one line of counts and speed on stderr
+  bool counters = false;             // per-I-stream, cache and TLB counters on stderr
   std::string profile;               // ETIM report path; JSON beside it (.json)
   uint64_t max_instructions = 0;     // 0: no limit
+  bool timing = true;                // cache and TLB model (false: base cycles only)
+  bool large_pages = false;          // program break in 1 MB pages
+  emu::MachineConfig machine;        // defaults, a --config file and --set overrides
 };
 
 // Exit status: the guest's own on exit; 128+signal for a program check (as if Linux

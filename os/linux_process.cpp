@@ -18,13 +18,19 @@ LinuxProcess::LinuxProcess(emu::AddressSpace& space, const emu::ElfImage& image,
                            std::vector<std::string> argv, std::FILE* out, std::FILE* err)
     : space_(space), image_(image), argv_(std::move(argv)), out_(out), err_(err) {}
 
-void LinuxProcess::start(emu::Cpu& cpu) {
-  emu::load_elf(image_, space_);
+bool LinuxProcess::start(const std::vector<emu::Cpu*>& cpus) {
+  cpus_ = cpus;
+  if (!emu::load_elf(image_, space_)) return false;
   brk_start_ = brk_ = brk_mapped_ = page_up(image_.image_end);
+  for (unsigned k = 0; k < cpus.size(); ++k)
+    if (!build_stack(*cpus[k], kStackTop - k * 2 * kStackSize)) return false;
+  return true;
+}
 
-  space_.map(kStackTop - kStackSize, kStackSize, emu::kProtRead | emu::kProtWrite);
+bool LinuxProcess::build_stack(emu::Cpu& cpu, uint64_t top) {
+  if (!space_.map(top - kStackSize, kStackSize, emu::kProtRead | emu::kProtWrite)) return false;
   // Strings at the top, then auxv, envp, argv and argc below them (8-byte aligned).
-  uint64_t sp = kStackTop;
+  uint64_t sp = top;
   std::vector<uint64_t> argv_ptrs;
   for (const auto& a : argv_) {
     sp -= a.size() + 1;
@@ -47,6 +53,7 @@ void LinuxProcess::start(emu::Cpu& cpu) {
   cpu.gr[15] = sp;
   cpu.psw_addr = image_.entry;
   cpu.set_svc_handler(this);
+  return true;
 }
 
 void LinuxProcess::supervisor_call(emu::Cpu& cpu, uint8_t number) {
@@ -56,11 +63,15 @@ void LinuxProcess::supervisor_call(emu::Cpu& cpu, uint8_t number) {
   int64_t rc;
   switch (nr) {
     case kExit:
-    case kExitGroup:
-      exited_ = true;
-      exit_code_ = int(a[0] & 0xFF);
+      if (&cpu == cpus_.front() && !exited_) exited_ = true, exit_code_ = int(a[0] & 0xFF);
       cpu.request_stop();
       return;
+    case kExitGroup:
+      if (!exited_) exited_ = true, exit_code_ = int(a[0] & 0xFF);
+      for (emu::Cpu* c : cpus_) c->request_stop();
+      return;
+    case kSysIStream: rc = int64_t(std::find(cpus_.begin(), cpus_.end(), &cpu) - cpus_.begin()); break;
+    case kSysIStreams: rc = int64_t(cpus_.size()); break;
     case kWrite: rc = sys_write(cpu, a[0], a[1], a[2]); break;
     case kBrk: rc = sys_brk(a[0]); break;
     default:
@@ -85,8 +96,18 @@ int64_t LinuxProcess::sys_write(emu::Cpu& cpu, uint64_t fd, uint64_t buf, uint64
 int64_t LinuxProcess::sys_brk(uint64_t addr) {
   if (addr < brk_start_ || addr > brk_start_ + kBrkLimit) return int64_t(brk_);
   if (addr > brk_mapped_) {
-    space_.map(brk_mapped_, page_up(addr) - brk_mapped_, emu::kProtRead | emu::kProtWrite);
-    brk_mapped_ = page_up(addr);
+    const uint8_t rw = emu::kProtRead | emu::kProtWrite;
+    uint64_t end = page_up(addr);
+    if (large_pages_) {
+      // 4 KB pages up to the first 1 MB boundary, 1 MB pages from there.
+      uint64_t seg = (brk_mapped_ + emu::kSegmentSize - 1) & ~(emu::kSegmentSize - 1);
+      if (seg > brk_mapped_ && !space_.map(brk_mapped_, std::min(seg, end) - brk_mapped_, rw)) return int64_t(brk_);
+      end = std::max(end, (end + emu::kSegmentSize - 1) & ~(emu::kSegmentSize - 1));
+      if (end > seg) space_.map_large(seg, end - seg, rw);
+    } else if (!space_.map(brk_mapped_, end - brk_mapped_, rw)) {
+      return int64_t(brk_);
+    }
+    brk_mapped_ = end;
   }
   brk_ = addr;
   return int64_t(brk_);

@@ -48,6 +48,21 @@ int exec_main(int argc, char** argv, int i) {
       const char* v = value("--profile");
       if (!v) return usage_error("--profile needs a file name");
       o.profile = v;
+    } else if (a == "--timing") {
+      const char* v = value("--timing");
+      if (!v || (std::strcmp(v, "full") && std::strcmp(v, "base")))
+        return usage_error("--timing needs full or base");
+      o.timing = std::strcmp(v, "full") == 0;
+    } else if (a == "--counters") {
+      o.counters = true;
+    } else if (a == "--large-pages") {
+      o.large_pages = true;
+    } else if (a == "--istreams") {
+      const char* v = value("--istreams");
+      uint64_t n = 0;
+      if (!v || !parse_u64(v, n) || n < 1 || n > emu::kMaxIStreams)
+        return usage_error("--istreams needs a number from 1 to 64");
+      o.machine.istreams = unsigned(n);
     } else if (a == "--max-instructions") {
       const char* v = value("--max-instructions");
       if (!v || !parse_u64(v, o.max_instructions) || o.max_instructions == 0)

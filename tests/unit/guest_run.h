@@ -6,26 +6,50 @@
 
 #include "emu/cpu.h"
 #include "emu/elf_loader.h"
+#include "emu/machine.h"
 #include "os/linux_process.h"
 
 namespace test {
 
 inline std::string guest_path(const std::string& name) { return std::string(TPFEMU_GUEST_DIR) + "/" + name + ".elf"; }
 
+// One guest program on a machine of `istreams` I-streams, with the full cache and
+// TLB model unless `timing` is false.
 struct GuestRun {
   emu::ElfImage image;
-  emu::AddressSpace space;
-  emu::Cpu cpu{space};
-  emu::RunResult result{};
+  emu::MachineConfig config;
+  std::unique_ptr<emu::Machine> machine;
+  std::unique_ptr<emu::AddressSpace> space_ptr;
+  emu::MachineRunResult result{};
   std::string out;
   bool exited = false;
   int exit_code = -1;
 
-  explicit GuestRun(const std::string& name, uint64_t limit = 2'000'000'000) : image(emu::read_elf_file(guest_path(name))) {
+  struct Options {
+    uint64_t limit = 2'000'000'000;
+    unsigned istreams = 1;
+    bool timing = false;
+    bool large_pages = false;
+    std::vector<std::string> args;
+    emu::MachineConfig config;
+  };
+
+  explicit GuestRun(const std::string& name, uint64_t limit = 2'000'000'000)
+      : GuestRun(name, Options{limit}) {}
+  GuestRun(const std::string& name, Options o) : image(emu::read_elf_file(guest_path(name))), config(o.config) {
+    config.istreams = o.istreams;
+    machine = std::make_unique<emu::Machine>(config, o.timing);
+    space_ptr = std::make_unique<emu::AddressSpace>(machine->storage());
+    machine->start(*space_ptr);
+    std::vector<emu::Cpu*> cpus;
+    for (unsigned i = 0; i < machine->istreams(); ++i) cpus.push_back(&machine->cpu(i));
     std::FILE* f = std::tmpfile();
-    os::LinuxProcess proc(space, image, {name}, f, f);
-    proc.start(cpu);
-    result = cpu.run(limit);
+    std::vector<std::string> argv{name};
+    argv.insert(argv.end(), o.args.begin(), o.args.end());
+    os::LinuxProcess proc(*space_ptr, image, argv, f, f);
+    proc.set_large_pages(o.large_pages);
+    proc.start(cpus);
+    result = machine->run(o.limit);
     exited = proc.exited();
     exit_code = proc.exit_code();
     std::fflush(f);
@@ -35,6 +59,9 @@ struct GuestRun {
     while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
     std::fclose(f);
   }
+  emu::Cpu& cpu(unsigned i = 0) { return machine->cpu(i); }
+  emu::AddressSpace& space() { return *space_ptr; }
+  emu::RunResult& check() { return result.check; }
 };
 
 }  // namespace test

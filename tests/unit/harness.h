@@ -94,7 +94,8 @@ class TestMachine {
   static constexpr uint64_t kCode = 0x10000;  // code page(s), read/execute
   static constexpr uint64_t kData = 0x40000;  // 64 KB of data, read/write
 
-  emu::AddressSpace space;
+  emu::Storage storage{1ull << 30};
+  emu::AddressSpace space{storage};
   emu::Cpu cpu{space};
 
   TestMachine() {

@@ -18,45 +18,45 @@ TEST_CASE("exec mode: output, arguments and exit status reach the host", "[exec]
 
 TEST_CASE("exec mode: a program check stops the program with a report, not the host", "[exec]") {
   test::GuestRun g("case_divzero");
-  REQUIRE(g.result.reason == emu::StopReason::ProgramCheck);
-  CHECK(g.result.check.interrupt.code == emu::Pic::FixedPointDivide);
+  REQUIRE(g.result.reason == emu::MachineRunResult::Reason::ProgramCheck);
+  CHECK(g.check().check.interrupt.code == emu::Pic::FixedPointDivide);
   CHECK(g.out.empty());  // stdout was still buffered: lost, as when Linux delivers SIGFPE
-  std::string report = emu::format_program_check(g.cpu, g.result.check, &g.image.symbols, "case_divzero.elf");
+  std::string report = emu::format_program_check(g.cpu(), g.check().check, &g.image.symbols, "case_divzero.elf");
   CHECK_THAT(report, Contains("PROGRAM CHECK 0009 (fixed-point-divide exception)"));
   CHECK_THAT(report, Contains("main+0x"));
   CHECK_THAT(report, Contains("GR0 -3"));
-  CHECK(emu::linux_signal_for(g.result.check.interrupt.code) == 8);
+  CHECK(emu::linux_signal_for(g.check().check.interrupt.code) == 8);
 }
 
 TEST_CASE("exec mode: an unimplemented opcode names its bytes", "[exec]") {
   test::GuestRun g("case_badop");
-  REQUIRE(g.result.reason == emu::StopReason::ProgramCheck);
-  CHECK(g.result.check.interrupt.code == emu::Pic::Operation);
-  CHECK(g.result.check.insn_length == 4);
-  CHECK(g.result.check.insn_bytes[0] == 0xB2);
-  CHECK(g.result.check.insn_bytes[1] == 0xFF);
-  CHECK(g.result.check.mnemonic.empty());
-  CHECK(g.image.symbols.find(g.result.check.insn_address)->name == "main");
+  REQUIRE(g.result.reason == emu::MachineRunResult::Reason::ProgramCheck);
+  CHECK(g.check().check.interrupt.code == emu::Pic::Operation);
+  CHECK(g.check().check.insn_length == 4);
+  CHECK(g.check().check.insn_bytes[0] == 0xB2);
+  CHECK(g.check().check.insn_bytes[1] == 0xFF);
+  CHECK(g.check().check.mnemonic.empty());
+  CHECK(g.image.symbols.find(g.check().check.insn_address)->name == "main");
 }
 
 TEST_CASE("exec mode: an instruction limit stops a runaway program", "[exec]") {
   test::GuestRun g("case_spin", 100000);
-  CHECK(g.result.reason == emu::StopReason::Limit);
+  CHECK(g.result.reason == emu::MachineRunResult::Reason::Limit);
   CHECK_FALSE(g.exited);
-  CHECK(g.cpu.instructions == 100000);
+  CHECK(g.cpu().instructions == 100000);
 }
 
 TEST_CASE("the profile counts every executed instruction exactly", "[exec][profile]") {
   test::GuestRun g("demo");
   REQUIRE(g.exited);
   CHECK(g.exit_code == 0);
-  auto rows = emu::collect_profile(g.space, g.image.symbols, "demo");
+  auto rows = emu::collect_profile(g.space(), g.image.symbols, "demo");
   uint64_t total = 0, in_main = 0;
   for (const auto& r : rows) {
     total += r.count;
     if (r.prog == "main") in_main += r.count;
   }
-  CHECK(total == g.cpu.instructions);
+  CHECK(total == g.cpu().instructions);
   CHECK(in_main > 0);
   std::ostringstream text;
   emu::EtimHeader h;
@@ -71,12 +71,12 @@ TEST_CASE("the same program twice gives identical counts, cycles and profile", "
   test::GuestRun a("bench_alloc"), b("bench_alloc");
   REQUIRE(a.exited);
   CHECK(a.exit_code == 0);
-  CHECK(a.cpu.instructions == b.cpu.instructions);
-  CHECK(a.cpu.cycles == b.cpu.cycles);
+  CHECK(a.cpu().instructions == b.cpu().instructions);
+  CHECK(a.cpu().cycles == b.cpu().cycles);
   CHECK(a.out == b.out);
   std::ostringstream ja, jb;
   emu::EtimHeader h;
-  emu::write_etim_json(ja, h, emu::collect_profile(a.space, a.image.symbols, "x"));
-  emu::write_etim_json(jb, h, emu::collect_profile(b.space, b.image.symbols, "x"));
+  emu::write_etim_json(ja, h, emu::collect_profile(a.space(), a.image.symbols, "x"));
+  emu::write_etim_json(jb, h, emu::collect_profile(b.space(), b.image.symbols, "x"));
   CHECK(ja.str() == jb.str());
 }

@@ -82,13 +82,22 @@ TEST_CASE("a store to a read-only page is a protection exception", "[load_store]
   CHECK(r.check.mnemonic == "STG");
 }
 
-TEST_CASE("a reference to an unmapped page is an addressing exception", "[load_store]") {
+TEST_CASE("a reference to a page that is not present is a page-translation exception", "[load_store]") {
   TestMachine m;
   m.cpu.gr[2] = 0x7000000;
   auto r = m.run(RXY(0xE304, 1, 0, 2, 8));
   REQUIRE(r.reason == emu::StopReason::ProgramCheck);
-  CHECK(r.check.interrupt.code == emu::Pic::Addressing);
+  CHECK(r.check.interrupt.code == emu::Pic::PageTranslation);
   CHECK(r.check.interrupt.address == 0x7000008);  // the byte, not its page
+}
+
+TEST_CASE("a reference beyond the address space is an addressing exception", "[load_store]") {
+  TestMachine m;
+  m.cpu.gr[2] = emu::AddressSpace::kDefaultLimit;
+  auto r = m.run(RXY(0xE304, 1, 0, 2, 0));
+  REQUIRE(r.reason == emu::StopReason::ProgramCheck);
+  CHECK(r.check.interrupt.code == emu::Pic::Addressing);
+  CHECK(r.check.interrupt.address == emu::AddressSpace::kDefaultLimit);
 }
 
 TEST_CASE("relative-long loads need natural alignment", "[load_store]") {

@@ -71,7 +71,7 @@ TEST_CASE("MVC into an unmapped page stores nothing", "[storage]") {
   m.cpu.gr[1] = end - 8, m.cpu.gr[2] = kData;
   auto r = m.run(SS(0xD2, 15, 1, 0, 2, 0));
   REQUIRE(r.reason == emu::StopReason::ProgramCheck);
-  CHECK(r.check.interrupt.code == emu::Pic::Addressing);
+  CHECK(r.check.interrupt.code == emu::Pic::PageTranslation);
   CHECK(r.check.interrupt.address == end);
   CHECK(peek_bytes(m, end - 8, 8) == Bytes(8, 0x11));
 }

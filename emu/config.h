@@ -1,0 +1,209 @@
+// Configuration: a schema of keys, each declared once, and the values a run uses.
+//
+// A key has a dotted path (`machine.cache.l1.size`), a type, a default, a unit, a
+// range or a list of choices, a one-line description and the source or reasoning
+// of its default. A Config starts from the defaults; YAML files and `--set
+// key.path=value` overrides change it; cross-field checks run last. Every error is
+// a ConfigError whose message names the place, the key and the problem:
+//
+//   configs/x.yaml:12: machine.cache.l1.sise: unknown key (did you mean size?)
+//   configs/x.yaml:7: machine.istreams: 65 is out of range 1..64
+//   --set: machine.clock: "5.2 Ghz" is not a frequency (use e.g. 5.2GHz)
+//
+// Sections plug in the same way: each subsystem has a `declare_<section>_schema(
+// Schema&)` that adds its keys and checks, and a function that turns a Config
+// into its own value struct (see machine_config.cpp for `machine:`). A program
+// builds one Schema from all the sections it knows; a top-level key that no
+// declared key starts with is an unknown section.
+//
+// Units (see parse_size and parse_frequency_hz below):
+//   size       a whole number of bytes, or one followed by K, M, G or T (either case),
+//              optionally followed by B or iB: 256, 4K, 4KB, 4KiB, 4k, 1M, 16G, 1T.
+//              K, M, G and T are all powers of 1024. No spaces, no fractions, and no
+//              lower-case b (that would mean bits).
+//   frequency  a decimal number followed by GHz, MHz, kHz or Hz, written exactly so
+//              and without a space: 5.2GHz, 800MHz. Held in Hz; read as GHz.
+//   cycles, integer   a plain decimal whole number: 40. (integer may be negative.)
+//   bool       true or false (any case).
+//   enum       one of the declared choices, exactly.
+//   string     any scalar.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <iosfwd>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace emu {
+
+// Bad input: a message for the user, naming the place and the key.
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class ValueType { Integer, Size, Frequency, Cycles, Bool, String, Enum };
+
+// "integer", "size", ...; and the noun used in messages ("a whole number", "a size").
+std::string_view type_name(ValueType t);
+
+// Unit parsing on its own. Each throws ConfigError with a message that names the
+// text but no place or key (the loader adds those), e.g.
+//   "4Kb" is not a size (use e.g. 256, 4K, 1M, 16G or 1T)
+uint64_t parse_size(std::string_view text);
+uint64_t parse_frequency_hz(std::string_view text);
+uint64_t parse_cycles(std::string_view text);
+int64_t parse_integer(std::string_view text);
+bool parse_bool(std::string_view text);
+
+// The shortest exact spelling: 4096 -> "4K", 1536 KiB -> "1536K", 300 -> "300";
+// 5200000000 Hz -> "5.2GHz", 800000000 Hz -> "800MHz".
+std::string format_size(uint64_t bytes);
+std::string format_frequency(uint64_t hz);
+
+// One key of the schema. Default, min and max are written as they would be in
+// YAML ("128K", "5.2GHz", "8", "true"); min and max may be empty (unbounded).
+struct KeyDecl {
+  std::string path;
+  ValueType type = ValueType::Integer;
+  std::string default_value;
+  std::string min, max;
+  std::vector<std::string> choices;  // Enum only
+  std::string unit;                  // for people: "bytes", "GHz", "cycles", "ways", ...
+  std::string description;           // one line: what it is
+  std::string source;                // where the default comes from, or "estimate: why"
+};
+
+// A parsed value: Integer -> int64_t; Size (bytes), Cycles, Frequency (Hz) -> uint64_t;
+// Bool -> bool; String, Enum -> std::string.
+using ConfigValue = std::variant<int64_t, uint64_t, bool, std::string>;
+
+class Config;
+using ConfigCheck = std::function<void(const Config&)>;
+
+// The declarations. Adding a key that is malformed (duplicate path, default out of
+// range, no description, ...) is a programming error: std::logic_error.
+class Schema {
+ public:
+  static constexpr size_t npos = size_t(-1);
+
+  // Keys of one section must be added together: once another key has been added
+  // after a section's keys, that section is closed (so listings nest cleanly).
+  Schema& add(KeyDecl decl);
+  // A one-line description of a section (an interior path such as `machine.cache`),
+  // shown in listings and example files. The section must already have keys.
+  Schema& describe(std::string_view section, std::string description);
+  // A cross-field check, run by Config::validate after all values are in. It throws
+  // Config::error(...) naming the keys involved.
+  Schema& check(std::string name, ConfigCheck fn);
+
+  size_t index(std::string_view path) const;  // npos if not a key
+  const KeyDecl* find(std::string_view path) const;
+  const std::vector<KeyDecl>& keys() const { return keys_; }
+  const ConfigValue& default_value(size_t i) const { return defaults_[i]; }
+  // True for an interior path (a section or sub-section) such as "machine.cache".
+  bool is_section(std::string_view path) const;
+  // The names one level below `section` ("" for top-level), in declaration order.
+  const std::vector<std::string>& children(std::string_view section) const;
+  std::string_view section_description(std::string_view section) const;
+  size_t check_count() const { return checks_.size(); }
+
+  // Every key with its default, type, unit, range, description and source, in
+  // declaration order. For `tpfemu config --list` and the configuration docs.
+  void write_listing(std::ostream& out) const;
+  // A YAML file that sets every key to its default, each commented with its
+  // description, unit, range and source. `header` lines are written first as comments.
+  void write_example(std::ostream& out, std::string_view header = {}) const;
+
+ private:
+  friend class Config;
+  ConfigValue parse(size_t i, std::string_view text) const;  // type and range; ConfigError
+  std::string range_text(size_t i) const;
+
+  struct Bound {
+    bool set = false;
+    ConfigValue value;
+  };
+  std::vector<KeyDecl> keys_;
+  std::vector<ConfigValue> defaults_;
+  std::vector<Bound> min_, max_;
+  std::map<std::string, size_t, std::less<>> index_;
+  std::map<std::string, std::vector<std::string>, std::less<>> children_;  // "" = top level
+  std::map<std::string, std::string, std::less<>> section_text_;
+  std::vector<std::pair<std::string, ConfigCheck>> checks_;
+};
+
+// The values of one run. Keeps a pointer to its schema, which must outlive it.
+class Config {
+ public:
+  explicit Config(const Schema& schema);  // every key at its default
+
+  // Apply a YAML document; `name` is used in messages (usually the file's path).
+  // Keys not mentioned keep their values. Throws ConfigError.
+  void load_yaml(std::string_view text, std::string_view name);
+  void load_file(const std::string& path);
+  // One `--set` override: "machine.istreams=8". Place in messages: "--set".
+  void set(std::string_view assignment);
+  // Set one key from text, with the place to name in messages.
+  void set(std::string_view path, std::string_view text, std::string_view place);
+  // Run the schema's cross-field checks. Throws ConfigError.
+  void validate() const;
+
+  // Typed reads. Asking for a key that does not exist, or with the wrong type, is a
+  // programming error (std::logic_error).
+  int64_t get_int(std::string_view path) const;        // Integer
+  uint64_t get_uint(std::string_view path) const;      // Size (bytes), Cycles, Frequency (Hz)
+  double get_ghz(std::string_view path) const;         // Frequency
+  bool get_bool(std::string_view path) const;          // Bool
+  const std::string& get_string(std::string_view path) const;  // String, Enum
+  const ConfigValue& value(std::string_view path) const;
+
+  // The value as it was written ("128K"), and where ("x.yaml:12", "--set", or "" for
+  // the default).
+  const std::string& text(std::string_view path) const;
+  const std::string& origin(std::string_view path) const;
+  bool is_default(std::string_view path) const { return origin(path).empty(); }
+
+  // The error a cross-field check throws. It names the first of `keys` that was set
+  // by the user (or the first key if all are defaults) and the place it was set:
+  //   x.yaml:9: machine.quantum: <message>
+  ConfigError error(std::initializer_list<std::string_view> keys, std::string_view message) const;
+
+  const Schema& schema() const { return *schema_; }
+
+ private:
+  struct Entry {
+    ConfigValue value;
+    std::string text;
+    std::string origin;
+  };
+  size_t require(std::string_view path) const;
+  [[noreturn]] void unknown_key(std::string_view path, std::string_view place) const;
+
+  const Schema* schema_;
+  std::vector<Entry> entries_;
+};
+
+// Default values, then each file in turn, then each `--set`, then the checks.
+Config load_config(const Schema& schema, const std::vector<std::string>& files,
+                   const std::vector<std::string>& sets = {});
+
+// ---- The `machine:` section (machine_config.cpp) -------------------------------
+
+struct MachineConfig;
+
+void declare_machine_schema(Schema& schema);
+// A schema with only the `machine:` section.
+const Schema& machine_schema();
+// The MachineConfig a validated Config describes.
+MachineConfig machine_config(const Config& config);
+// Load files and overrides against machine_schema() and return the machine.
+MachineConfig load_machine_config(const std::vector<std::string>& files,
+                                  const std::vector<std::string>& sets = {});
+
+}  // namespace emu

@@ -1,0 +1,100 @@
+#include "emu/machine.h"
+
+#include <algorithm>
+
+namespace emu {
+
+Machine::Machine(const MachineConfig& config, bool timing)
+    : config_(config), storage_(config.storage), timing_(timing) {
+  if (timing_) {
+    caches_ = std::make_unique<MemoryHierarchy>(config_);
+    caches_->set_listener(this);
+  }
+}
+
+Machine::~Machine() = default;
+
+void Machine::start(AddressSpace& space) {
+  cpus_.clear();
+  for (unsigned i = 0; i < config_.istreams; ++i) {
+    auto cpu = std::make_unique<Cpu>(space);
+    cpu->clock_ghz = config_.clock_ghz;
+    cpu->set_group(this);
+    if (timing_) cpu->set_timing(CpuTiming{caches_.get(), i, config_.tlb4k, config_.tlb1m, config_.tlb_walk});
+    cpus_.push_back(std::move(cpu));
+  }
+  state_.assign(cpus_.size(), IStreamState::Running);
+  idle_.assign(cpus_.size(), 0);
+}
+
+MachineRunResult Machine::run(uint64_t max_instructions) {
+  uint64_t done = 0;
+  for (;;) {
+    // The running I-stream with the smallest clock; ties to the lower number.
+    int next = -1;
+    for (unsigned i = 0; i < cpus_.size(); ++i)
+      if (state_[i] == IStreamState::Running && (next < 0 || cpus_[i]->cycles < cpus_[next]->cycles))
+        next = int(i);
+    if (!events_.empty() && (next < 0 || events_.next_time() <= cpus_[next]->cycles)) {
+      uint64_t t = events_.next_time();
+      for (unsigned i = 0; i < cpus_.size(); ++i)  // idle clocks jump to the event
+        if (state_[i] == IStreamState::Idle && cpus_[i]->cycles < t) {
+          idle_[i] += t - cpus_[i]->cycles;
+          cpus_[i]->cycles = t;
+        }
+      events_.fire_next();
+      continue;
+    }
+    if (next < 0) return MachineRunResult{MachineRunResult::Reason::AllStopped, 0, {}};
+    if (done >= max_instructions) return MachineRunResult{MachineRunResult::Reason::Limit, 0, {}};
+    Cpu& c = *cpus_[next];
+    uint64_t before = c.instructions;
+    // A lone running I-stream has no one to interleave with: it runs to the next event.
+    bool alone = std::count(state_.begin(), state_.end(), IStreamState::Running) == 1;
+    uint64_t end = !alone ? c.cycles + config_.quantum : events_.empty() ? ~0ull : events_.next_time();
+    RunResult r = c.run(max_instructions - done, end);
+    done += c.instructions - before;
+    if (r.reason == StopReason::ProgramCheck)
+      return MachineRunResult{MachineRunResult::Reason::ProgramCheck, unsigned(next), r};
+    if (r.reason == StopReason::Requested && state_[next] == IStreamState::Running)
+      state_[next] = IStreamState::Stopped;
+  }
+}
+
+uint64_t Machine::elapsed_cycles() const {
+  uint64_t e = 0;
+  for (const auto& c : cpus_) e = std::max(e, c->cycles);
+  return e;
+}
+
+IStreamCounters Machine::counters(unsigned i) const {
+  IStreamCounters k;
+  const Cpu& c = *cpus_[i];
+  uint64_t elapsed = elapsed_cycles();
+  k.instructions = c.instructions;
+  k.cycles = elapsed;
+  k.busy_cycles = c.cycles - idle_[i];
+  k.idle_cycles = elapsed - k.busy_cycles;  // includes the time after it stopped
+  k.utilization = elapsed ? double(k.busy_cycles) / double(elapsed) : 0.0;
+  return k;
+}
+
+uint64_t Machine::instructions() const {
+  uint64_t n = 0;
+  for (const auto& c : cpus_) n += c->instructions;
+  return n;
+}
+
+void Machine::code_created(const Frame& f) {
+  for (auto& c : cpus_) c->on_code_created(f);
+}
+
+void Machine::code_invalidated(const DecodedPage* old) {
+  for (auto& c : cpus_) c->on_code_invalidated(old);
+}
+
+void Machine::line_lost(unsigned istream, uint64_t line) {
+  if (istream < cpus_.size()) cpus_[istream]->forget_line(line);
+}
+
+}  // namespace emu

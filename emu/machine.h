@@ -1,0 +1,102 @@
+// The machine: I-streams over one absolute storage and one cache hierarchy,
+// interleaved deterministically on one host thread, and the event queue.
+//
+// Scheduling: the running I-stream with the smallest clock runs next, for at most
+// `quantum` cycles; ties go to the lower number. Events (device completions,
+// timers, arrivals) are ordered by (time, sequence) and fire when the smallest
+// clock among running I-streams reaches their time (or at once when every
+// I-stream is idle: idle clocks jump to the event). The same inputs give the same
+// interleaving, bit for bit.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <queue>
+#include <vector>
+
+#include "emu/cache.h"
+#include "emu/cpu.h"
+#include "emu/machine_config.h"
+#include "emu/storage.h"
+
+namespace emu {
+
+enum class IStreamState : uint8_t { Running, Idle, Stopped };
+
+struct IStreamCounters {
+  uint64_t instructions = 0, cycles = 0, busy_cycles = 0, idle_cycles = 0;
+  double utilization = 0;  // busy over elapsed
+};
+
+class EventQueue {
+ public:
+  void schedule(uint64_t time, std::function<void()> fn) { q_.push(Event{time, seq_++, std::move(fn)}); }
+  bool empty() const { return q_.empty(); }
+  uint64_t next_time() const { return q_.top().time; }
+  void fire_next() {
+    Event e = q_.top();
+    q_.pop();
+    e.fn();
+  }
+
+ private:
+  struct Event {
+    uint64_t time, seq;
+    std::function<void()> fn;
+    bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
+  };
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> q_;
+  uint64_t seq_ = 0;
+};
+
+struct MachineRunResult {
+  enum class Reason { AllStopped, Limit, ProgramCheck } reason = Reason::AllStopped;
+  unsigned istream = 0;  // the one that took the program check
+  RunResult check;
+};
+
+class Machine : public CpuGroup, public CacheListener {
+ public:
+  // `timing` false: instructions cost base cycles only (no cache or TLB model), the
+  // fast mode of `tpfemu exec`.
+  Machine(const MachineConfig& config, bool timing);
+  ~Machine() override;
+
+  const MachineConfig& config() const { return config_; }
+  Storage& storage() { return storage_; }
+  MemoryHierarchy* caches() { return caches_.get(); }
+  EventQueue& events() { return events_; }
+
+  // Creates the I-streams, all in `space` (each can switch later).
+  void start(AddressSpace& space);
+  unsigned istreams() const { return unsigned(cpus_.size()); }
+  Cpu& cpu(unsigned i) { return *cpus_[i]; }
+  IStreamState state(unsigned i) const { return state_[i]; }
+  void set_state(unsigned i, IStreamState s) { state_[i] = s; }
+
+  // Runs until every I-stream has stopped, `max_instructions` in total have run, or
+  // an I-stream takes a program check (which ends the run: the caller reports it).
+  MachineRunResult run(uint64_t max_instructions = ~0ull);
+
+  // Elapsed simulated cycles (the largest clock) and per-I-stream accounting.
+  uint64_t elapsed_cycles() const;
+  IStreamCounters counters(unsigned i) const;
+  uint64_t instructions() const;
+
+  // CpuGroup / CacheListener
+  void code_created(const Frame& f) override;
+  void code_invalidated(const DecodedPage* old) override;
+  void line_lost(unsigned istream, uint64_t line) override;
+
+ private:
+  MachineConfig config_;
+  Storage storage_;
+  std::unique_ptr<MemoryHierarchy> caches_;
+  bool timing_;
+  std::vector<std::unique_ptr<Cpu>> cpus_;
+  std::vector<IStreamState> state_;
+  std::vector<uint64_t> idle_;
+  EventQueue events_;
+};
+
+}  // namespace emu

@@ -1,0 +1,63 @@
+// Absolute storage: sparse 4 KB frames (only touched frames cost host memory),
+// and the frame allocator the control program uses for 4 KB and 1 MB frames.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "emu/isa/insn.h"
+
+namespace emu {
+
+constexpr uint64_t kPageSize = 4096;
+constexpr uint64_t kPageMask = kPageSize - 1;
+constexpr uint64_t kSegmentSize = 1ull << 20;  // a 1 MB frame / large page
+constexpr unsigned kPagesPerSegment = unsigned(kSegmentSize / kPageSize);
+
+// Decoded instructions of one frame, one slot per halfword.
+struct DecodedPage {
+  Insn slot[kPageSize / 2];
+};
+
+struct Frame {
+  uint64_t number = 0;  // absolute address >> 12
+  std::unique_ptr<uint8_t[]> data;  // kPageSize bytes, guest (big-endian) byte order
+  std::unique_ptr<DecodedPage> code;  // set once an instruction was fetched from the frame
+  uint64_t absolute() const { return number << 12; }
+};
+
+class Storage {
+ public:
+  explicit Storage(uint64_t size);
+  uint64_t size() const { return size_; }
+  uint64_t frames() const { return size_ / kPageSize; }
+
+  // The frame with this number, zero-filled on first touch.
+  Frame& frame(uint64_t number);
+  uint64_t touched_frames() const { return frames_.size(); }
+  // Frames in address order, for reports (deterministic).
+  const std::map<uint64_t, std::unique_ptr<Frame>>& touched() const { return frames_; }
+
+  // Frame allocation. 4 KB frames come from the bottom of storage, 1 MB frames
+  // (256 contiguous 4 KB frames on a 1 MB boundary) from the top; freed frames are
+  // reused last-in first-out. nullopt when storage is exhausted (for 1 MB: when no
+  // contiguous 1 MB frame is left; the caller may fall back to 4 KB frames).
+  std::optional<uint64_t> allocate_4k();
+  std::optional<uint64_t> allocate_1m();  // returns the first frame number
+  void free_4k(uint64_t number);
+  void free_1m(uint64_t first);
+  uint64_t allocated_4k() const { return allocated_4k_; }
+  uint64_t allocated_1m() const { return allocated_1m_; }
+
+ private:
+  uint64_t size_;
+  std::map<uint64_t, std::unique_ptr<Frame>> frames_;
+  uint64_t low_ = 1;   // next never-used 4 KB frame (frame 0 holds the prefix area)
+  uint64_t high_;      // first frame of the lowest 1 MB frame handed out so far
+  std::vector<uint64_t> free_4k_, free_1m_;
+  uint64_t allocated_4k_ = 0, allocated_1m_ = 0;
+};
+
+}  // namespace emu
