@@ -180,6 +180,8 @@ RunResult Cpu::run(uint64_t limit, uint64_t cycle_end) {
     while (n < limit && cycles < cycle_end) {
       a = psw_addr;
       cur = nullptr;
+      if (space_->generation() != space_generation_) [[unlikely]]
+        flush_tlb();  // mappings were removed (by a service or the host)
       if (((a >> 12) != code_vpage_) | (a & 1)) [[unlikely]]
         enter_code_page(a);
       Insn* in = &code_->slot[(a & kPageMask) >> 1];

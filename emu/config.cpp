@@ -1,0 +1,706 @@
+#include "emu/config.h"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <ostream>
+#include <sstream>
+
+namespace emu {
+
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+char lower(char c) { return (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c; }
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (lower(a[i]) != lower(b[i])) return false;
+  return true;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+// Leading decimal digits of `s` as an unsigned number. Returns the digit count (0 if
+// none); sets `overflow` if they do not fit.
+size_t leading_uint(std::string_view s, uint64_t& value, bool& overflow) {
+  size_t n = 0;
+  while (n < s.size() && is_digit(s[n])) ++n;
+  overflow = false;
+  value = 0;
+  if (n == 0) return 0;
+  auto r = std::from_chars(s.data(), s.data() + n, value);
+  overflow = r.ec == std::errc::result_out_of_range;
+  return n;
+}
+
+ConfigError too_large(std::string_view text, std::string_view what) {
+  return ConfigError(fmt::format("\"{}\" is too large for {}", text, what));
+}
+
+std::string join(const std::vector<std::string>& items, std::string_view sep = ", ") {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) out += sep;
+    out += items[i];
+  }
+  return out;
+}
+
+std::vector<std::string> split_path(std::string_view path) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (;;) {
+    size_t dot = path.find('.', start);
+    parts.emplace_back(path.substr(start, dot == std::string_view::npos ? dot : dot - start));
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  return parts;
+}
+
+std::string parent_of(std::string_view path) {
+  size_t dot = path.rfind('.');
+  return dot == std::string_view::npos ? std::string() : std::string(path.substr(0, dot));
+}
+
+std::string join_path(std::string_view prefix, std::string_view name) {
+  return prefix.empty() ? std::string(name) : std::string(prefix) + "." + std::string(name);
+}
+
+// Optimal string alignment distance (Levenshtein plus adjacent transpositions),
+// ignoring case.
+size_t edit_distance(std::string_view a, std::string_view b) {
+  const size_t n = a.size(), m = b.size();
+  std::vector<std::vector<size_t>> d(n + 1, std::vector<size_t>(m + 1));
+  for (size_t i = 0; i <= n; ++i) d[i][0] = i;
+  for (size_t j = 0; j <= m; ++j) d[0][j] = j;
+  for (size_t i = 1; i <= n; ++i)
+    for (size_t j = 1; j <= m; ++j) {
+      size_t cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && lower(a[i - 1]) == lower(b[j - 2]) && lower(a[i - 2]) == lower(b[j - 1]))
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[n][m];
+}
+
+// The candidate closest to `word`, if it is close enough to be a likely typo; the
+// first declared wins a tie.
+std::string suggest(std::string_view word, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t best_d = std::numeric_limits<size_t>::max();
+  for (const auto& c : candidates) {
+    size_t d = edit_distance(word, c);
+    size_t len = std::max(word.size(), c.size());
+    if (d <= std::max<size_t>(1, len / 3) && 2 * d < len && d < best_d) best = c, best_d = d;
+  }
+  return best;
+}
+
+std::string place_of(std::string_view name, const YAML::Mark& mark) {
+  if (mark.line < 0) return std::string(name);
+  return fmt::format("{}:{}", name, mark.line + 1);
+}
+
+std::string at(std::string_view place, std::string_view path, std::string_view msg) {
+  std::string out;
+  if (!place.empty()) out += std::string(place) + ": ";
+  if (!path.empty()) out += std::string(path) + ": ";
+  out += msg;
+  return out;
+}
+
+std::string_view kind_of(const YAML::Node& n) {
+  switch (n.Type()) {
+    case YAML::NodeType::Map: return "map";
+    case YAML::NodeType::Sequence: return "sequence";
+    case YAML::NodeType::Scalar: return "scalar";
+    case YAML::NodeType::Null: return "null";
+    default: return "undefined node";
+  }
+}
+
+std::string_view noun(ValueType t) {
+  switch (t) {
+    case ValueType::Integer: return "a whole number";
+    case ValueType::Size: return "a size";
+    case ValueType::Frequency: return "a frequency";
+    case ValueType::Cycles: return "a number of cycles";
+    case ValueType::Bool: return "true or false";
+    case ValueType::String: return "a string";
+    case ValueType::Enum: return "one of the choices";
+  }
+  return "a value";
+}
+
+// Parse text as type `t`, without the range check.
+ConfigValue parse_as(ValueType t, const std::vector<std::string>& choices, std::string_view text) {
+  switch (t) {
+    case ValueType::Integer: return parse_integer(text);
+    case ValueType::Size: return parse_size(text);
+    case ValueType::Frequency: return parse_frequency_hz(text);
+    case ValueType::Cycles: return parse_cycles(text);
+    case ValueType::Bool: return parse_bool(text);
+    case ValueType::String: return std::string(text);
+    case ValueType::Enum: {
+      for (const auto& c : choices)
+        if (c == text) return std::string(text);
+      std::string hint = suggest(text, choices);
+      throw ConfigError(fmt::format("\"{}\" is not one of: {}{}", text, join(choices),
+                                    hint.empty() ? "" : fmt::format(" (did you mean {}?)", hint)));
+    }
+  }
+  throw std::logic_error("config: unknown value type");
+}
+
+std::string format_value(ValueType t, const ConfigValue& v) {
+  switch (t) {
+    case ValueType::Integer: return std::to_string(std::get<int64_t>(v));
+    case ValueType::Size: return format_size(std::get<uint64_t>(v));
+    case ValueType::Frequency: return format_frequency(std::get<uint64_t>(v));
+    case ValueType::Cycles: return std::to_string(std::get<uint64_t>(v));
+    case ValueType::Bool: return std::get<bool>(v) ? "true" : "false";
+    default: return std::get<std::string>(v);
+  }
+}
+
+bool valid_component(std::string_view c) {
+  if (c.empty()) return false;
+  for (char ch : c)
+    if (!((ch >= 'a' && ch <= 'z') || is_digit(ch) || ch == '_')) return false;
+  return true;
+}
+
+std::string yaml_scalar(ValueType t, std::string_view s) {
+  if (t != ValueType::String) return std::string(s);
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+// ---- Units ---------------------------------------------------------------------
+
+std::string_view type_name(ValueType t) {
+  switch (t) {
+    case ValueType::Integer: return "integer";
+    case ValueType::Size: return "size";
+    case ValueType::Frequency: return "frequency";
+    case ValueType::Cycles: return "cycles";
+    case ValueType::Bool: return "bool";
+    case ValueType::String: return "string";
+    case ValueType::Enum: return "enum";
+  }
+  return "?";
+}
+
+uint64_t parse_size(std::string_view text) {
+  auto bad = [&] {
+    return ConfigError(fmt::format("\"{}\" is not a size (use e.g. 256, 4K, 1M, 16G or 1T)", text));
+  };
+  uint64_t n;
+  bool overflow;
+  size_t digits = leading_uint(text, n, overflow);
+  if (digits == 0) throw bad();
+  std::string_view rest = text.substr(digits);
+  unsigned shift = 0;
+  if (!rest.empty()) {
+    switch (rest.front()) {
+      case 'k': case 'K': shift = 10; break;
+      case 'm': case 'M': shift = 20; break;
+      case 'g': case 'G': shift = 30; break;
+      case 't': case 'T': shift = 40; break;
+      default: break;
+    }
+    if (shift) rest.remove_prefix(1);
+    if (!(rest.empty() || rest == "B" || (shift && rest == "iB"))) throw bad();
+  }
+  if (overflow || n > (std::numeric_limits<uint64_t>::max() >> shift)) throw too_large(text, "a size");
+  return n << shift;
+}
+
+uint64_t parse_frequency_hz(std::string_view text) {
+  auto bad = [&] {
+    return ConfigError(fmt::format("\"{}\" is not a frequency (use e.g. 5.2GHz or 800MHz)", text));
+  };
+  uint64_t whole;
+  bool overflow;
+  size_t digits = leading_uint(text, whole, overflow);
+  if (digits == 0) throw bad();
+  std::string_view rest = text.substr(digits);
+  std::string_view frac;
+  if (!rest.empty() && rest.front() == '.') {
+    rest.remove_prefix(1);
+    size_t f = 0;
+    while (f < rest.size() && is_digit(rest[f])) ++f;
+    if (f == 0) throw bad();
+    frac = rest.substr(0, f);
+    rest.remove_prefix(f);
+  }
+  unsigned exp;
+  if (rest == "GHz") exp = 9;
+  else if (rest == "MHz") exp = 6;
+  else if (rest == "kHz") exp = 3;
+  else if (rest == "Hz") exp = 0;
+  else throw bad();
+  uint64_t scale = 1;
+  for (unsigned i = 0; i < exp; ++i) scale *= 10;
+  // Fraction digits beyond the unit's resolution must be zeros: the value is whole Hz.
+  for (size_t i = exp; i < frac.size(); ++i)
+    if (frac[i] != '0') throw ConfigError(fmt::format("\"{}\" is finer than 1 Hz", text));
+  uint64_t part = 0;
+  for (size_t i = 0; i < exp; ++i) part = part * 10 + (i < frac.size() ? uint64_t(frac[i] - '0') : 0);
+  if (overflow || whole > (std::numeric_limits<uint64_t>::max() - part) / scale)
+    throw too_large(text, "a frequency");
+  return whole * scale + part;
+}
+
+uint64_t parse_cycles(std::string_view text) {
+  uint64_t n;
+  bool overflow;
+  size_t digits = leading_uint(text, n, overflow);
+  if (digits == 0 || digits != text.size())
+    throw ConfigError(fmt::format("\"{}\" is not a whole number of cycles (use e.g. 40)", text));
+  if (overflow) throw too_large(text, "a number of cycles");
+  return n;
+}
+
+int64_t parse_integer(std::string_view text) {
+  bool negative = !text.empty() && text.front() == '-';
+  std::string_view body = negative ? text.substr(1) : text;
+  uint64_t n;
+  bool overflow;
+  size_t digits = leading_uint(body, n, overflow);
+  if (digits == 0 || digits != body.size())
+    throw ConfigError(fmt::format("\"{}\" is not a whole number (use e.g. 8)", text));
+  const uint64_t limit = negative ? uint64_t(std::numeric_limits<int64_t>::max()) + 1
+                                  : uint64_t(std::numeric_limits<int64_t>::max());
+  if (overflow || n > limit) throw too_large(text, "a whole number");
+  return negative ? int64_t(0 - n) : int64_t(n);
+}
+
+bool parse_bool(std::string_view text) {
+  if (iequals(text, "true")) return true;
+  if (iequals(text, "false")) return false;
+  throw ConfigError(fmt::format("\"{}\" is not true or false", text));
+}
+
+std::string format_size(uint64_t bytes) {
+  static constexpr std::pair<unsigned, char> units[] = {{40, 'T'}, {30, 'G'}, {20, 'M'}, {10, 'K'}};
+  if (bytes != 0)
+    for (auto [shift, letter] : units)
+      if (bytes % (uint64_t(1) << shift) == 0) return fmt::format("{}{}", bytes >> shift, letter);
+  return std::to_string(bytes);
+}
+
+std::string format_frequency(uint64_t hz) {
+  static constexpr std::pair<uint64_t, const char*> units[] = {
+      {1000000000, "GHz"}, {1000000, "MHz"}, {1000, "kHz"}, {1, "Hz"}};
+  for (auto [scale, name] : units) {
+    if (hz < scale && scale != 1) continue;
+    std::string out = std::to_string(hz / scale);
+    if (uint64_t rem = hz % scale) {
+      std::string frac = std::to_string(rem);
+      frac.insert(0, std::to_string(scale).size() - 1 - frac.size(), '0');
+      while (frac.back() == '0') frac.pop_back();
+      out += "." + frac;
+    }
+    return out + name;
+  }
+  return "0Hz";
+}
+
+// ---- Schema --------------------------------------------------------------------
+
+Schema& Schema::add(KeyDecl decl) {
+  auto fail = [&](std::string_view why) {
+    throw std::logic_error(fmt::format("config schema: {}: {}", decl.path, why));
+  };
+  std::vector<std::string> parts = split_path(decl.path);
+  for (const auto& p : parts)
+    if (!valid_component(p)) fail("each part of a path is lower-case letters, digits and _");
+  if (parts.size() < 2) fail("a key lives in a section (section.key)");
+  if (index_.count(decl.path)) fail("declared twice");
+  if (children_.count(decl.path)) fail("already a section");
+  // No ancestor may be a key; a section closed by later keys may not be reopened.
+  std::string prefix;
+  for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    prefix = join_path(prefix, parts[i]);
+    if (index_.count(prefix)) fail(fmt::format("{} is a key, not a section", prefix));
+    if (children_.count(prefix) && !keys_.empty() && keys_.back().path.rfind(prefix + ".", 0) != 0)
+      fail(fmt::format("the keys of section {} must be declared together", prefix));
+  }
+  if (decl.description.empty()) fail("no description");
+  if (decl.default_value.empty()) fail("no default");
+  if (decl.type == ValueType::Enum && decl.choices.empty()) fail("an enum needs choices");
+  const bool ordered = decl.type == ValueType::Integer || decl.type == ValueType::Size ||
+                       decl.type == ValueType::Frequency || decl.type == ValueType::Cycles;
+  if (!ordered && (!decl.min.empty() || !decl.max.empty())) fail("only numbers have a range");
+
+  Bound lo, hi;
+  try {
+    if (!decl.min.empty()) lo = {true, parse_as(decl.type, decl.choices, decl.min)};
+    if (!decl.max.empty()) hi = {true, parse_as(decl.type, decl.choices, decl.max)};
+  } catch (const ConfigError& e) {
+    fail(fmt::format("bad range: {}", e.what()));
+  }
+  if (lo.set && hi.set && hi.value < lo.value) fail("min is above max");
+
+  const size_t i = keys_.size();
+  keys_.push_back(std::move(decl));
+  min_.push_back(std::move(lo));
+  max_.push_back(std::move(hi));
+  try {
+    defaults_.push_back(parse(i, keys_[i].default_value));
+  } catch (const ConfigError& e) {
+    std::string path = keys_[i].path;
+    keys_.pop_back(), min_.pop_back(), max_.pop_back();
+    throw std::logic_error(fmt::format("config schema: {}: bad default: {}", path, e.what()));
+  }
+  index_.emplace(keys_[i].path, i);
+  prefix.clear();
+  for (const auto& p : parts) {
+    auto& kids = children_[prefix];
+    if (std::find(kids.begin(), kids.end(), p) == kids.end()) kids.push_back(p);
+    prefix = join_path(prefix, p);
+  }
+  return *this;
+}
+
+Schema& Schema::describe(std::string_view section, std::string description) {
+  if (!is_section(section))
+    throw std::logic_error(fmt::format("config schema: {}: not a section", section));
+  section_text_[std::string(section)] = std::move(description);
+  return *this;
+}
+
+Schema& Schema::check(std::string name, ConfigCheck fn) {
+  checks_.emplace_back(std::move(name), std::move(fn));
+  return *this;
+}
+
+size_t Schema::index(std::string_view path) const {
+  auto it = index_.find(path);
+  return it == index_.end() ? npos : it->second;
+}
+
+const KeyDecl* Schema::find(std::string_view path) const {
+  size_t i = index(path);
+  return i == npos ? nullptr : &keys_[i];
+}
+
+bool Schema::is_section(std::string_view path) const {
+  return !path.empty() && children_.find(path) != children_.end();
+}
+
+const std::vector<std::string>& Schema::children(std::string_view section) const {
+  static const std::vector<std::string> none;
+  auto it = children_.find(section);
+  return it == children_.end() ? none : it->second;
+}
+
+std::string_view Schema::section_description(std::string_view section) const {
+  auto it = section_text_.find(section);
+  return it == section_text_.end() ? std::string_view() : std::string_view(it->second);
+}
+
+std::string Schema::range_text(size_t i) const {
+  const KeyDecl& k = keys_[i];
+  if (min_[i].set && max_[i].set) return k.min + ".." + k.max;
+  if (min_[i].set) return "at least " + k.min;
+  if (max_[i].set) return "at most " + k.max;
+  return {};
+}
+
+ConfigValue Schema::parse(size_t i, std::string_view text) const {
+  const KeyDecl& k = keys_[i];
+  ConfigValue v = parse_as(k.type, k.choices, text);
+  if ((min_[i].set && v < min_[i].value) || (max_[i].set && max_[i].value < v)) {
+    if (min_[i].set && max_[i].set)
+      throw ConfigError(fmt::format("{} is out of range {}..{}", text, k.min, k.max));
+    if (min_[i].set) throw ConfigError(fmt::format("{} is below the minimum {}", text, k.min));
+    throw ConfigError(fmt::format("{} is above the maximum {}", text, k.max));
+  }
+  return v;
+}
+
+void Schema::write_listing(std::ostream& out) const {
+  std::string open;  // the section whose description was printed last
+  for (size_t i = 0; i < keys_.size(); ++i) {
+    const KeyDecl& k = keys_[i];
+    // Describe each enclosing section the first time we enter it.
+    std::vector<std::string> parts = split_path(k.path);
+    std::string prefix;
+    for (size_t j = 0; j + 1 < parts.size(); ++j) {
+      prefix = join_path(prefix, parts[j]);
+      bool entered = open != prefix && open.rfind(prefix + ".", 0) != 0;
+      if (entered && !section_description(prefix).empty())
+        out << "\n[" << prefix << "] " << section_description(prefix) << "\n";
+    }
+    open = parent_of(k.path);
+    out << "\n" << k.path << " = " << format_value(k.type, defaults_[i]) << "\n";
+    std::string info(type_name(k.type));
+    if (!k.unit.empty()) info += ", " + k.unit;
+    if (std::string r = range_text(i); !r.empty()) info += ", " + r;
+    if (!k.choices.empty()) info += ", one of: " + join(k.choices);
+    out << "    " << k.description << "\n";
+    out << "    " << info << "\n";
+    if (!k.source.empty()) out << "    source: " << k.source << "\n";
+  }
+}
+
+void Schema::write_example(std::ostream& out, std::string_view header) const {
+  std::istringstream lines{std::string(header)};
+  for (std::string line; std::getline(lines, line);) out << (line.empty() ? "#" : "# " + line) << "\n";
+  std::vector<std::string> open;
+  for (size_t i = 0; i < keys_.size(); ++i) {
+    const KeyDecl& k = keys_[i];
+    std::vector<std::string> parts = split_path(k.path);
+    std::vector<std::string> section(parts.begin(), parts.end() - 1);
+    size_t common = 0;
+    while (common < open.size() && common < section.size() && open[common] == section[common]) ++common;
+    for (size_t j = common; j < section.size(); ++j) {
+      std::string indent(2 * j, ' ');
+      std::string path;
+      for (size_t p = 0; p <= j; ++p) path = join_path(path, section[p]);
+      out << "\n";
+      if (auto d = section_description(path); !d.empty()) out << indent << "# " << d << "\n";
+      out << indent << section[j] << ":\n";
+    }
+    if (common == section.size() && i != 0) out << "\n";
+    open = section;
+    std::string indent(2 * section.size(), ' ');
+    std::string info(type_name(k.type));
+    if (!k.unit.empty()) info += " (" + k.unit + ")";
+    if (std::string r = range_text(i); !r.empty()) info += ", " + r;
+    if (!k.choices.empty()) info += ", one of: " + join(k.choices);
+    out << indent << "# " << k.description << "\n";
+    out << indent << "# " << info << "\n";
+    if (!k.source.empty()) out << indent << "# Source: " << k.source << "\n";
+    out << indent << parts.back() << ": " << yaml_scalar(k.type, k.default_value) << "\n";
+  }
+}
+
+// ---- Config --------------------------------------------------------------------
+
+Config::Config(const Schema& schema) : schema_(&schema) {
+  entries_.reserve(schema.keys().size());
+  for (size_t i = 0; i < schema.keys().size(); ++i)
+    entries_.push_back({schema.default_value(i), schema.keys()[i].default_value, std::string()});
+}
+
+void Config::unknown_key(std::string_view path, std::string_view place) const {
+  std::vector<std::string> parts = split_path(path);
+  std::string prefix;
+  size_t j = 0;
+  for (; j < parts.size(); ++j) {
+    std::string next = join_path(prefix, parts[j]);
+    if (!schema_->is_section(next)) {
+      if (schema_->index(next) != Schema::npos)
+        throw ConfigError(at(place, path, fmt::format("{} is a key, not a section", next)));
+      break;
+    }
+    prefix = next;
+  }
+  if (j == parts.size())  // every part names a section: the caller meant a key
+    throw ConfigError(at(place, path, fmt::format("is a section, not a key (keys below it: {})",
+                                                 join(schema_->children(path)))));
+  const auto& known = schema_->children(prefix);
+  std::string hint = suggest(parts[j], known);
+  std::string what = j == 0 ? "unknown section" : "unknown key";
+  if (j + 1 < parts.size() && j != 0) what += " " + parts[j];
+  if (j == 0 && parts.size() > 1) what += " " + parts[0];
+  if (!hint.empty()) {
+    std::string corrected = hint;
+    if (j + 1 < parts.size() && j != 0) corrected = join_path(prefix, hint);
+    throw ConfigError(at(place, path, fmt::format("{} (did you mean {}?)", what, corrected)));
+  }
+  throw ConfigError(at(place, path, fmt::format("{} (known {}: {})", what,
+                                               j == 0 ? "sections" : "here", join(known))));
+}
+
+namespace {
+
+struct Walker {
+  Config& config;
+  const Schema& schema;
+  std::string_view name;
+  std::map<size_t, std::string> set_at;  // key index -> place, within this document
+
+  std::string place(const YAML::Node& n) const { return place_of(name, n.Mark()); }
+
+  void walk(const YAML::Node& node, const std::string& prefix) {
+    if (node.IsNull()) return;  // `machine:` with nothing under it
+    if (!node.IsMap()) {
+      if (prefix.empty())
+        throw ConfigError(at(place(node), "", fmt::format("the top level must be a map of sections ({}:), got a {}",
+                                                          join(schema.children(""), ":, "), kind_of(node))));
+      throw ConfigError(at(place(node), prefix, fmt::format("expected a map of keys ({}), got a {}",
+                                                            join(schema.children(prefix)), kind_of(node))));
+    }
+    std::map<std::string, int, std::less<>> seen;  // key -> 1-based line
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      const YAML::Node& key = it->first;
+      const YAML::Node& value = it->second;
+      const std::string where = place(key);
+      if (!key.IsScalar())
+        throw ConfigError(at(where, prefix, fmt::format("a key must be a plain name, got a {}", kind_of(key))));
+      const std::string& name_text = key.Scalar();
+      const std::string full = join_path(prefix, name_text);
+      if (auto s = seen.find(name_text); s != seen.end())
+        throw ConfigError(at(where, full, fmt::format("duplicate key (first at line {})", s->second)));
+      seen.emplace(name_text, key.Mark().line + 1);
+
+      if (size_t i = schema.index(full); i != Schema::npos) {
+        const KeyDecl& k = schema.keys()[i];
+        if (value.IsNull())
+          throw ConfigError(at(where, full, fmt::format("no value given (the default is {})", k.default_value)));
+        if (!value.IsScalar())
+          throw ConfigError(at(where, full, fmt::format("expected {}, got a {}", noun(k.type), kind_of(value))));
+        if (auto s = set_at.find(i); s != set_at.end())
+          throw ConfigError(at(where, full, fmt::format("set twice (first at {})", s->second)));
+        set_at.emplace(i, where);
+        config.set(full, value.Scalar(), where);
+      } else if (schema.is_section(full)) {
+        walk(value, full);
+      } else {
+        config.set(full, "", where);  // neither key nor section: reports the unknown key
+      }
+    }
+  }
+};
+
+}  // namespace
+
+void Config::load_yaml(std::string_view text, std::string_view name) {
+  std::vector<YAML::Node> docs;
+  try {
+    docs = YAML::LoadAll(std::string(text));
+  } catch (const YAML::Exception& e) {
+    std::string msg = e.msg;
+    if (e.mark.column >= 0) msg += fmt::format(" (column {})", e.mark.column + 1);
+    throw ConfigError(at(place_of(name, e.mark), "", "YAML syntax error: " + msg));
+  }
+  if (docs.empty()) return;
+  if (docs.size() > 1)
+    throw ConfigError(at(place_of(name, docs[1].Mark()), "",
+                         "more than one YAML document; put every section in the first"));
+  Walker w{*this, *schema_, name, {}};
+  w.walk(docs[0], "");
+}
+
+void Config::load_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw ConfigError(fmt::format("{}: cannot read", path));
+  load_yaml(text.str(), path);
+}
+
+void Config::set(std::string_view assignment) {
+  size_t eq = assignment.find('=');
+  if (eq == std::string_view::npos)
+    throw ConfigError(fmt::format("--set: \"{}\" is not key=value (e.g. machine.istreams=8)", assignment));
+  set(trim(assignment.substr(0, eq)), trim(assignment.substr(eq + 1)), "--set");
+}
+
+void Config::set(std::string_view path, std::string_view text, std::string_view place) {
+  size_t i = schema_->index(path);
+  if (i == Schema::npos) unknown_key(path, place);
+  const KeyDecl& k = schema_->keys()[i];
+  if (text.empty())
+    throw ConfigError(at(place, path, fmt::format("no value given (the default is {})", k.default_value)));
+  try {
+    entries_[i] = {schema_->parse(i, text), std::string(text), std::string(place)};
+  } catch (const ConfigError& e) {
+    throw ConfigError(at(place, path, e.what()));
+  }
+}
+
+void Config::validate() const {
+  for (const auto& [name, fn] : schema_->checks_) fn(*this);
+}
+
+size_t Config::require(std::string_view path) const {
+  size_t i = schema_->index(path);
+  if (i == Schema::npos) throw std::logic_error(fmt::format("config: no key {}", path));
+  return i;
+}
+
+const ConfigValue& Config::value(std::string_view path) const { return entries_[require(path)].value; }
+
+int64_t Config::get_int(std::string_view path) const {
+  const ConfigValue& v = value(path);
+  if (!std::holds_alternative<int64_t>(v)) throw std::logic_error(fmt::format("config: {} is not an integer", path));
+  return std::get<int64_t>(v);
+}
+
+uint64_t Config::get_uint(std::string_view path) const {
+  const ConfigValue& v = value(path);
+  if (!std::holds_alternative<uint64_t>(v))
+    throw std::logic_error(fmt::format("config: {} is not a size, cycle count or frequency", path));
+  return std::get<uint64_t>(v);
+}
+
+double Config::get_ghz(std::string_view path) const {
+  size_t i = require(path);
+  if (schema_->keys()[i].type != ValueType::Frequency)
+    throw std::logic_error(fmt::format("config: {} is not a frequency", path));
+  return double(std::get<uint64_t>(entries_[i].value)) / 1e9;
+}
+
+bool Config::get_bool(std::string_view path) const {
+  const ConfigValue& v = value(path);
+  if (!std::holds_alternative<bool>(v)) throw std::logic_error(fmt::format("config: {} is not a bool", path));
+  return std::get<bool>(v);
+}
+
+const std::string& Config::get_string(std::string_view path) const {
+  const ConfigValue& v = value(path);
+  if (!std::holds_alternative<std::string>(v))
+    throw std::logic_error(fmt::format("config: {} is not a string", path));
+  return std::get<std::string>(v);
+}
+
+const std::string& Config::text(std::string_view path) const { return entries_[require(path)].text; }
+
+const std::string& Config::origin(std::string_view path) const { return entries_[require(path)].origin; }
+
+ConfigError Config::error(std::initializer_list<std::string_view> keys, std::string_view message) const {
+  if (keys.size() == 0) throw std::logic_error("config: error() needs a key");
+  std::string_view blamed = *keys.begin();
+  for (std::string_view k : keys)
+    if (!is_default(k)) {
+      blamed = k;
+      break;
+    }
+  return ConfigError(at(origin(blamed), blamed, message));
+}
+
+Config load_config(const Schema& schema, const std::vector<std::string>& files, const std::vector<std::string>& sets) {
+  Config config(schema);
+  for (const auto& f : files) config.load_file(f);
+  for (const auto& s : sets) config.set(s);
+  config.validate();
+  return config;
+}
+
+}  // namespace emu

@@ -1,0 +1,354 @@
+// The `machine:` section: every field of MachineConfig declared once, with its
+// default, unit, range, description and the source or reasoning of the default.
+//
+// Sources used below:
+//  [TG]   IBM z15 (8561) Technical Guide, SG24-8851: 5.2 GHz; per core L1 128 KB I +
+//         128 KB D, L2 4 MB I + 4 MB D; 256 MB L3 per CP chip shared by its 12 cores;
+//         256-byte lines; up to 40 TB of memory.
+//  [ECAG] the cache geometry a z15 reports through EXTRACT CPU ATTRIBUTE, as recorded
+//         in valgrind's test expectations (none/tests/s390x/ecag.stdout.exp-z15):
+//         L1D 128 KB 8-way, L2D 4 MB 8-way, L3 256 MB 32-way, all 256-byte lines.
+//  [Telum] IBM's Hot Chips 2024 presentation of Telum II (the z17 processor), as
+//         reported by Chips and Cheese: a 36 MB private L2 at 3.6 ns, about 19 cycles
+//         at 5.5 GHz - an upper bound for the much smaller z15 L2.
+// IBM does not publish load-to-use latencies per level for the z15, nor TLB entry
+// counts per page size; those defaults are estimates, marked so, with the reasoning.
+#include <fmt/format.h>
+
+#include "emu/config.h"
+#include "emu/machine_config.h"
+
+namespace emu {
+
+namespace {
+
+void check_cache_geometry(const Config& c, const std::string& level) {
+  const std::string size_key = "machine.cache." + level + ".size";
+  const std::string ways_key = "machine.cache." + level + ".ways";
+  const uint64_t size = c.get_uint(size_key);
+  const uint64_t ways = uint64_t(c.get_int(ways_key));
+  const uint64_t set_bytes = ways * kLineSize;
+  if (size % set_bytes != 0)
+    throw c.error({size_key, ways_key},
+                  fmt::format("{} with {} ways is not a whole number of sets: the size must be a multiple of "
+                              "ways x {}-byte line = {}",
+                              c.text(size_key), ways, kLineSize, format_size(set_bytes)));
+}
+
+void check_tlb_geometry(const Config& c, const std::string& page) {
+  const std::string entries_key = "machine.tlb." + page + ".entries";
+  const std::string ways_key = "machine.tlb." + page + ".ways";
+  const int64_t entries = c.get_int(entries_key), ways = c.get_int(ways_key);
+  if (entries % ways != 0)
+    throw c.error({entries_key, ways_key},
+                  fmt::format("{} entries do not divide into sets of {} ways (entries must be a multiple of ways)",
+                              entries, ways));
+}
+
+// Each level outward must be no faster than the one inside it.
+void check_latency_order(const Config& c, const char* inner_key, const char* inner_name, const char* outer_key,
+                         const char* outer_name,
+                         const char* why = "a level further out cannot be faster than the one inside it") {
+  const uint64_t inner = c.get_uint(inner_key), outer = c.get_uint(outer_key);
+  if (outer < inner)
+    throw c.error({outer_key, inner_key},
+                  fmt::format("the {} latency ({} cycles) is less than the {} latency ({} cycles); {}", outer_name,
+                              outer, inner_name, inner, why));
+}
+
+void check_size_order(const Config& c, const char* inner_key, const char* inner_name, const char* outer_key,
+                      const char* outer_name) {
+  const uint64_t inner = c.get_uint(inner_key), outer = c.get_uint(outer_key);
+  if (outer < inner)
+    throw c.error({outer_key, inner_key},
+                  fmt::format("the {} ({}) is smaller than the {} ({}); each level must hold at least what the "
+                              "level inside it holds",
+                              outer_name, c.text(outer_key), inner_name, c.text(inner_key)));
+}
+
+}  // namespace
+
+void declare_machine_schema(Schema& s) {
+  using T = ValueType;
+  s.add({.path = "machine.istreams",
+         .type = T::Integer,
+         .default_value = "1",
+         .min = "1",
+         .max = "64",
+         .unit = "I-streams",
+         .description = "Number of I-streams (processors) that share storage and run ECBs.",
+         .source = "chosen per experiment; 64 is the emulator's limit (kMaxIStreams). A z15 CP chip has 12 "
+                   "cores [TG]."});
+  s.add({.path = "machine.clock",
+         .type = T::Frequency,
+         .default_value = "5.2GHz",
+         .min = "1MHz",
+         .max = "10GHz",
+         .unit = "GHz",
+         .description = "Clock rate of every I-stream; turns cycles into simulated time.",
+         .source = "z15: 5.2 GHz [TG]."});
+  s.add({.path = "machine.storage",
+         .type = T::Size,
+         .default_value = "1T",
+         .min = "16M",
+         .max = "16T",
+         .unit = "bytes",
+         .description = "Absolute storage size. Sparse: only the frames a run touches cost host memory.",
+         .source = "1 TB, a large z/TPF LPAR (estimate); a z15 holds up to 40 TB [TG], 16T is the emulator's "
+                   "bound. Must be a whole number of 1 MB frames."});
+  s.add({.path = "machine.quantum",
+         .type = T::Cycles,
+         .default_value = "40",
+         .min = "1",
+         .max = "1000000",
+         .unit = "cycles",
+         .description = "Longest run of one I-stream before the scheduler picks the I-stream with the smallest "
+                        "clock again.",
+         .source = "scheduler choice, not hardware: below one line transfer "
+                   "(machine.coherence.transfer_latency) so lock hand-offs are not distorted (DESIGN.md, "
+                   "Scheduler); smaller costs host time."});
+
+  s.add({.path = "machine.cache.l1.size",
+         .type = T::Size,
+         .default_value = "128K",
+         .min = "1K",
+         .max = "16G",
+         .unit = "bytes",
+         .description = "Private L1 data cache of each I-stream.",
+         .source = "z15: L1 data cache 128 KB per core [TG, ECAG]."});
+  s.add({.path = "machine.cache.l1.ways",
+         .type = T::Integer,
+         .default_value = "8",
+         .min = "1",
+         .max = "256",
+         .unit = "ways",
+         .description = "Associativity of the L1.",
+         .source = "z15: L1D 8-way [ECAG]."});
+  s.add({.path = "machine.cache.l1.latency",
+         .type = T::Cycles,
+         .default_value = "4",
+         .min = "0",
+         .max = "1000",
+         .unit = "cycles",
+         .description = "Load-to-use cycles of an access served by the L1 (0 if base cycles include it).",
+         .source = "estimate: the 4-cycle load-to-use of IBM Z L1 pipelines at 5+ GHz; no z15 figure is "
+                   "published."});
+
+  s.add({.path = "machine.cache.l2.size",
+         .type = T::Size,
+         .default_value = "4M",
+         .min = "1K",
+         .max = "16G",
+         .unit = "bytes",
+         .description = "Private L2 (data) cache of each I-stream.",
+         .source = "z15: L2 data cache 4 MB per core [TG, ECAG]."});
+  s.add({.path = "machine.cache.l2.ways",
+         .type = T::Integer,
+         .default_value = "8",
+         .min = "1",
+         .max = "256",
+         .unit = "ways",
+         .description = "Associativity of the L2.",
+         .source = "z15: L2D 8-way [ECAG]."});
+  s.add({.path = "machine.cache.l2.latency",
+         .type = T::Cycles,
+         .default_value = "16",
+         .min = "1",
+         .max = "10000",
+         .unit = "cycles",
+         .description = "Load-to-use cycles of an access that misses the L1 and is served by the L2.",
+         .source = "estimate: below the ~19 cycles (3.6 ns) of Telum II's 9x larger 36 MB L2 [Telum]."});
+
+  s.add({.path = "machine.cache.l3.size",
+         .type = T::Size,
+         .default_value = "256M",
+         .min = "1K",
+         .max = "16G",
+         .unit = "bytes",
+         .description = "L3 cache shared by all I-streams.",
+         .source = "z15: 256 MB eDRAM L3 per CP chip, shared by its 12 cores [TG, ECAG]; here one L3 serves "
+                   "all I-streams."});
+  s.add({.path = "machine.cache.l3.ways",
+         .type = T::Integer,
+         .default_value = "32",
+         .min = "1",
+         .max = "256",
+         .unit = "ways",
+         .description = "Associativity of the L3.",
+         .source = "z15: L3 32-way [ECAG]."});
+  s.add({.path = "machine.cache.l3.latency",
+         .type = T::Cycles,
+         .default_value = "50",
+         .min = "1",
+         .max = "10000",
+         .unit = "cycles",
+         .description = "Load-to-use cycles of an access that misses the L2 and is served by the L3.",
+         .source = "estimate: about 10 ns for the on-chip eDRAM L3 at 5.2 GHz."});
+
+  s.add({.path = "machine.memory_latency",
+         .type = T::Cycles,
+         .default_value = "350",
+         .min = "1",
+         .max = "100000",
+         .unit = "cycles",
+         .description = "Cycles to fetch a line that no cache level holds (the L4 and memory together).",
+         .source = "estimate: about 67 ns at 5.2 GHz, an L4 or local-drawer memory fetch; remote-drawer "
+                   "fetches cost more and are not modelled."});
+
+  s.add({.path = "machine.coherence.transfer_latency",
+         .type = T::Cycles,
+         .default_value = "110",
+         .min = "1",
+         .max = "100000",
+         .unit = "cycles",
+         .description = "Cycles to take a line that another I-stream holds (exclusive, or shared for a store).",
+         .source = "estimate: an L3 access plus a cross-interrogate of the owning core and the line's "
+                   "return, about twice the L3 latency."});
+  s.add({.path = "machine.coherence.invalidate_latency",
+         .type = T::Cycles,
+         .default_value = "40",
+         .min = "0",
+         .max = "100000",
+         .unit = "cycles",
+         .description = "Cycles to invalidate the copies other I-streams hold when a store takes a line "
+                        "exclusive.",
+         .source = "estimate: a cross-interrogate without data, a little under the L3 latency."});
+
+  s.add({.path = "machine.tlb.4k.entries",
+         .type = T::Integer,
+         .default_value = "2048",
+         .min = "1",
+         .max = "65536",
+         .unit = "entries",
+         .description = "Entries of each I-stream's TLB for 4 KB pages.",
+         .source = "estimate: z14/z15 pair a first-level TLB in the L1 directory with a larger second-level "
+                   "TLB; IBM does not publish entry counts per page size."});
+  s.add({.path = "machine.tlb.4k.ways",
+         .type = T::Integer,
+         .default_value = "8",
+         .min = "1",
+         .max = "65536",
+         .unit = "ways",
+         .description = "Associativity of the 4 KB TLB.",
+         .source = "estimate, as machine.tlb.4k.entries."});
+  s.add({.path = "machine.tlb.1m.entries",
+         .type = T::Integer,
+         .default_value = "128",
+         .min = "1",
+         .max = "65536",
+         .unit = "entries",
+         .description = "Entries of each I-stream's TLB for 1 MB pages.",
+         .source = "estimate: 128 entries map 128 MB, several times the working set of the experiments' "
+                   "heaps."});
+  s.add({.path = "machine.tlb.1m.ways",
+         .type = T::Integer,
+         .default_value = "4",
+         .min = "1",
+         .max = "65536",
+         .unit = "ways",
+         .description = "Associativity of the 1 MB TLB.",
+         .source = "estimate, as machine.tlb.1m.entries."});
+  s.add({.path = "machine.tlb.walk",
+         .type = T::Cycles,
+         .default_value = "60",
+         .min = "0",
+         .max = "100000",
+         .unit = "cycles",
+         .description = "Cycles of a DAT table walk after a TLB miss (the table entries assumed cached).",
+         .source = "estimate: a few dependent accesses to region, segment and page tables held in the L2 "
+                   "(about 4 x machine.cache.l2.latency)."});
+
+  s.describe("machine", "The machine: I-streams, clock, storage, caches and coherence, TLBs, scheduler.");
+  s.describe("machine.cache", "Caches: 256-byte lines; L1 and L2 private to each I-stream, L3 shared.");
+  s.describe("machine.cache.l1", "L1 data cache, private to each I-stream.");
+  s.describe("machine.cache.l2", "L2 cache, private to each I-stream.");
+  s.describe("machine.cache.l3", "L3 cache, shared by all I-streams.");
+  s.describe("machine.coherence", "Moving lines between I-streams: one exclusive owner or many sharers.");
+  s.describe("machine.tlb", "Per-I-stream TLBs for 4 KB and 1 MB pages, and the cost of a miss.");
+  s.describe("machine.tlb.4k", "TLB for 4 KB pages.");
+  s.describe("machine.tlb.1m", "TLB for 1 MB pages.");
+
+  s.check("machine.storage is whole 1 MB frames", [](const Config& c) {
+    if (c.get_uint("machine.storage") % (uint64_t(1) << 20) != 0)
+      throw c.error({"machine.storage"},
+                    fmt::format("{} is not a whole number of 1M frames", c.text("machine.storage")));
+  });
+  s.check("cache geometry", [](const Config& c) {
+    for (const char* level : {"l1", "l2", "l3"}) check_cache_geometry(c, level);
+  });
+  s.check("cache sizes grow outward", [](const Config& c) {
+    check_size_order(c, "machine.cache.l1.size", "L1", "machine.cache.l2.size", "L2");
+    check_size_order(c, "machine.cache.l2.size", "L2", "machine.cache.l3.size", "L3");
+  });
+  s.check("latencies grow outward", [](const Config& c) {
+    check_latency_order(c, "machine.cache.l1.latency", "L1", "machine.cache.l2.latency", "L2");
+    check_latency_order(c, "machine.cache.l2.latency", "L2", "machine.cache.l3.latency", "L3");
+    check_latency_order(c, "machine.cache.l3.latency", "L3", "machine.memory_latency", "memory");
+    check_latency_order(c, "machine.cache.l1.latency", "L1", "machine.coherence.transfer_latency",
+                        "line-transfer", "taking a line from another I-stream cannot cost less than an L1 hit");
+  });
+  s.check("TLB geometry", [](const Config& c) {
+    check_tlb_geometry(c, "4k");
+    check_tlb_geometry(c, "1m");
+  });
+  s.check("quantum below a line transfer", [](const Config& c) {
+    const uint64_t q = c.get_uint("machine.quantum");
+    const uint64_t t = c.get_uint("machine.coherence.transfer_latency");
+    if (q >= t)
+      throw c.error({"machine.quantum", "machine.coherence.transfer_latency"},
+                    fmt::format("the quantum ({} cycles) must be less than the line-transfer latency "
+                                "machine.coherence.transfer_latency ({} cycles): a longer quantum lets an I-stream "
+                                "run past the moment another I-stream's line transfer completes, which distorts "
+                                "lock hand-offs",
+                                q, t));
+  });
+}
+
+const Schema& machine_schema() {
+  static const Schema schema = [] {
+    Schema s;
+    declare_machine_schema(s);
+    return s;
+  }();
+  return schema;
+}
+
+MachineConfig machine_config(const Config& c) {
+  c.validate();
+  auto level = [&](const std::string& name) {
+    const std::string p = "machine.cache." + name;
+    CacheLevelConfig l;
+    l.size = c.get_uint(p + ".size");
+    l.ways = unsigned(c.get_int(p + ".ways"));
+    l.latency = unsigned(c.get_uint(p + ".latency"));
+    return l;
+  };
+  auto tlb = [&](const std::string& name) {
+    const std::string p = "machine.tlb." + name;
+    TlbConfig t;
+    t.entries = unsigned(c.get_int(p + ".entries"));
+    t.ways = unsigned(c.get_int(p + ".ways"));
+    return t;
+  };
+  MachineConfig m;
+  m.istreams = unsigned(c.get_int("machine.istreams"));
+  m.clock_ghz = c.get_ghz("machine.clock");
+  m.storage = c.get_uint("machine.storage");
+  m.quantum = c.get_uint("machine.quantum");
+  m.l1 = level("l1");
+  m.l2 = level("l2");
+  m.l3 = level("l3");
+  m.memory_latency = unsigned(c.get_uint("machine.memory_latency"));
+  m.transfer_latency = unsigned(c.get_uint("machine.coherence.transfer_latency"));
+  m.invalidate_latency = unsigned(c.get_uint("machine.coherence.invalidate_latency"));
+  m.tlb4k = tlb("4k");
+  m.tlb1m = tlb("1m");
+  m.tlb_walk = unsigned(c.get_uint("machine.tlb.walk"));
+  return m;
+}
+
+MachineConfig load_machine_config(const std::vector<std::string>& files, const std::vector<std::string>& sets) {
+  return machine_config(load_config(machine_schema(), files, sets));
+}
+
+}  // namespace emu
