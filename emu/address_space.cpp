@@ -49,8 +49,8 @@ bool AddressSpace::map(uint64_t addr, uint64_t len, uint8_t prot) {
       auto f = storage_.allocate_4k();
       if (!f) return false;
       s.frame[k] = *f, s.owned[k] = true;
-      std::memset(storage_.frame(*f).data.get(), 0, kPageSize);  // reused frames come back clean
-      s.resolved[k] = &storage_.frame(*f);
+      // A frame never touched is created zeroed when first used; a reused one is cleared.
+      if (storage_.touched().count(*f)) std::memset(storage_.frame(*f).data.get(), 0, kPageSize);
     }
     s.prot[k] = prot;
   }

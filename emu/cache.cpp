@@ -20,8 +20,9 @@ uint32_t extra(unsigned latency, unsigned l1, const char* name) {
 
 }  // namespace
 
-void MemoryHierarchy::Level::init(const CacheLevelConfig& c, const char* name) {
+void MemoryHierarchy::Level::init(const CacheLevelConfig& c, const char* name, unsigned words_per_way) {
   ways = c.ways;
+  stride = words_per_way;
   sets = ways ? c.size / (uint64_t(kLineSize) * ways) : 0;
   if (sets == 0)
     throw std::invalid_argument(std::string("cache model: ") + name +
@@ -29,19 +30,21 @@ void MemoryHierarchy::Level::init(const CacheLevelConfig& c, const char* name) {
   pow2 = (sets & (sets - 1)) == 0;
   set_mask = sets - 1;
   tick = 0;
-  tag.assign(sets * ways, kInvalid);
-  stamp.assign(sets * ways, 0);
-  state.assign(sets * ways, 0);
+  data.assign(sets * stride * ways, 0);
+  for (uint64_t s = 0; s < sets; ++s)
+    for (unsigned w = 0; w < ways; ++w) data[s * stride * ways + w] = kInvalid;
 }
 
 uint64_t MemoryHierarchy::Level::victim(uint64_t line) const {
   const uint64_t b = base(line);
-  uint64_t best = b;
+  const uint64_t* t = data.data() + b;
+  const uint64_t* meta = t + ways;
+  unsigned best = 0;
   for (unsigned w = 0; w < ways; ++w) {
-    if (tag[b + w] == kInvalid) return b + w;
-    if (stamp[b + w] < stamp[best]) best = b + w;
+    if (t[w] == kInvalid) return b + w;
+    if (meta[w] < meta[best]) best = w;
   }
-  return best;
+  return b + best;
 }
 
 MemoryHierarchy::MemoryHierarchy(const MachineConfig& config) {
@@ -55,11 +58,10 @@ MemoryHierarchy::MemoryHierarchy(const MachineConfig& config) {
   c_inval_ = config.invalidate_latency;
   priv_.resize(config.istreams);
   for (auto& p : priv_) {
-    p.l1.init(config.l1, "L1");
-    p.l2.init(config.l2, "L2");
+    p.l1.init(config.l1, "L1", 2);
+    p.l2.init(config.l2, "L2", 2);
   }
-  l3_.init(config.l3, "L3");
-  l3_sharers_.assign(l3_.tag.size(), 0);
+  l3_.init(config.l3, "L3", 3);
 }
 
 void MemoryHierarchy::reset_stats() {
@@ -78,14 +80,14 @@ uint32_t MemoryHierarchy::access(unsigned istream, uint64_t line, AccessKind kin
   const int64_t x = p.l1.find(line);
   if (x >= 0) {
     p.l1.touch(uint64_t(x));
-    const uint8_t st = p.l1.state[x];
+    const uint8_t st = p.l1.state(uint64_t(x));
     if (!store || st == kM) {
       ++p.stats.l1_hits;
       return 0;
     }
     if (st == kE) {  // first store to an exclusive line: only mark it modified
-      p.l1.state[x] = kM;
-      p.l2.state[uint64_t(p.l2.find(line))] = kM;
+      p.l1.set_state(uint64_t(x), kM);
+      p.l2.set_state(uint64_t(p.l2.find(line)), kM);
       ++p.stats.l1_hits;
       return 0;
     }
@@ -95,9 +97,9 @@ uint32_t MemoryHierarchy::access(unsigned istream, uint64_t line, AccessKind kin
   const int64_t y = p.l2.find(line);
   if (y >= 0) {
     p.l2.touch(uint64_t(y));
-    uint8_t st = p.l2.state[y];
+    uint8_t st = p.l2.state(uint64_t(y));
     if (!store || st != kS) {
-      if (store) st = p.l2.state[y] = kM;
+      if (store) p.l2.set_state(uint64_t(y), st = kM);
       fill_l1(istream, line, st);
       ++p.stats.l2_hits;
       return c_l2_;
@@ -109,16 +111,16 @@ uint32_t MemoryHierarchy::access(unsigned istream, uint64_t line, AccessKind kin
 
 uint32_t MemoryHierarchy::upgrade(unsigned istream, uint64_t line, bool in_l1) {
   Private& p = priv_[istream];
-  const uint64_t z = uint64_t(l3_.find(line));  // present: L3 includes L2
+  const uint64_t z = uint64_t(l3_.find(line));  // present: the L3 includes the L2
   l3_.touch(z);
   uint32_t cost = c_l3_;
-  const uint64_t others = l3_sharers_[z] & ~bit(istream);
+  const uint64_t others = l3_.mask(z) & ~bit(istream);
   if (others) {
     p.stats.invalidations_sent += invalidate_others(others, line);
     cost += c_inval_;
   }
-  l3_sharers_[z] = bit(istream);
-  l3_.state[z] = 1;
+  l3_.mask(z) = bit(istream);
+  l3_.set_state(z, 1);
   set_private_state(istream, line, kM);
   if (!in_l1) fill_l1(istream, line, kM);
   ++p.stats.upgrades;
@@ -131,21 +133,22 @@ uint32_t MemoryHierarchy::miss(unsigned istream, uint64_t line, AccessKind kind)
   const uint64_t me = bit(istream);
   uint32_t cost;
   uint8_t st;
-  int64_t zi = l3_.find(line);
+  const int64_t zi = l3_.find(line);
   if (zi < 0) {
     const uint64_t z = fill_l3(line);
-    l3_sharers_[z] = me;
-    l3_.state[z] = 1;
+    l3_.mask(z) = me;
+    l3_.set_state(z, 1);
     cost = c_mem_;
     st = store ? kM : kE;
     ++p.stats.memory;
   } else {
     const uint64_t z = uint64_t(zi);
     l3_.touch(z);
-    const uint64_t others = l3_sharers_[z];  // `me` is not in it: the line is not in my L2
-    if (l3_.state[z]) {  // one other I-stream holds it exclusive
+    const uint64_t others = l3_.mask(z);  // `me` is not in it: the line is not in my L2
+    if (l3_.state(z)) {  // one other I-stream holds it exclusive
       const unsigned owner = unsigned(std::countr_zero(others));
-      const bool modified = priv_[owner].l2.state[uint64_t(priv_[owner].l2.find(line))] == kM;
+      const Level& ol2 = priv_[owner].l2;
+      const bool modified = ol2.state(uint64_t(ol2.find(line))) == kM;
       if (modified) {  // the data is in the owner's cache: a line transfer
         cost = c_xfer_;
         ++p.stats.transfers_in;
@@ -161,29 +164,29 @@ uint32_t MemoryHierarchy::miss(unsigned istream, uint64_t line, AccessKind kind)
           ++p.stats.invalidations_sent;
           ++invalidations_;
         }
-        l3_sharers_[z] = me;
+        l3_.mask(z) = me;
         st = kM;
       } else {
         demote_private(owner, line);
-        l3_sharers_[z] = others | me;
-        l3_.state[z] = 0;
+        l3_.mask(z) = others | me;
+        l3_.set_state(z, 0);
         st = kS;
       }
     } else {
       cost = c_l3_;
       ++p.stats.l3_hits;
       if (others == 0) {  // nobody else has it: granted exclusive
-        l3_sharers_[z] = me;
-        l3_.state[z] = 1;
+        l3_.mask(z) = me;
+        l3_.set_state(z, 1);
         st = store ? kM : kE;
       } else if (store) {
         p.stats.invalidations_sent += invalidate_others(others, line);
         cost += c_inval_;
-        l3_sharers_[z] = me;
-        l3_.state[z] = 1;
+        l3_.mask(z) = me;
+        l3_.set_state(z, 1);
         st = kM;
       } else {
-        l3_sharers_[z] = others | me;
+        l3_.mask(z) = others | me;
         st = kS;
       }
     }
@@ -206,77 +209,67 @@ void MemoryHierarchy::drop_private(unsigned istream, uint64_t line) {
   Private& p = priv_[istream];
   const int64_t x = p.l1.find(line);
   if (x >= 0) {
-    p.l1.tag[x] = kInvalid;
+    p.l1.tag(uint64_t(x)) = kInvalid;
     notify(istream, line);
   }
   const int64_t y = p.l2.find(line);
-  if (y >= 0) p.l2.tag[y] = kInvalid;
+  if (y >= 0) p.l2.tag(uint64_t(y)) = kInvalid;
 }
 
 void MemoryHierarchy::demote_private(unsigned istream, uint64_t line) {
   Private& p = priv_[istream];
-  p.l2.state[uint64_t(p.l2.find(line))] = kS;
+  p.l2.set_state(uint64_t(p.l2.find(line)), kS);
   const int64_t x = p.l1.find(line);
   if (x >= 0) {
-    p.l1.state[x] = kS;
+    p.l1.set_state(uint64_t(x), kS);
     notify(istream, line);
   }
 }
 
 void MemoryHierarchy::set_private_state(unsigned istream, uint64_t line, uint8_t st) {
   Private& p = priv_[istream];
-  p.l2.state[uint64_t(p.l2.find(line))] = st;
+  p.l2.set_state(uint64_t(p.l2.find(line)), st);
   const int64_t x = p.l1.find(line);
-  if (x >= 0) p.l1.state[x] = st;
+  if (x >= 0) p.l1.set_state(uint64_t(x), st);
 }
 
 void MemoryHierarchy::fill_l1(unsigned istream, uint64_t line, uint8_t st) {
   Level& l1 = priv_[istream].l1;
   const uint64_t x = l1.victim(line);
-  if (l1.tag[x] != kInvalid) {
-    const uint64_t v = l1.tag[x];
-    l1.tag[x] = kInvalid;
-    notify(istream, v);  // still in L2, with the same state
-  }
-  l1.tag[x] = line;
-  l1.state[x] = st;
-  l1.touch(x);
+  const uint64_t v = l1.tag(x);
+  l1.put(x, line, st);
+  if (v != kInvalid) notify(istream, v);  // still in the L2, with the same state
 }
 
 void MemoryHierarchy::fill_private(unsigned istream, uint64_t line, uint8_t st) {
   Private& p = priv_[istream];
   const uint64_t y = p.l2.victim(line);
-  if (p.l2.tag[y] != kInvalid) {
-    const uint64_t v = p.l2.tag[y];
+  const uint64_t v = p.l2.tag(y);
+  if (v != kInvalid) {
     const int64_t x = p.l1.find(v);
     if (x >= 0) {
-      p.l1.tag[x] = kInvalid;
+      p.l1.tag(uint64_t(x)) = kInvalid;
       notify(istream, v);
     }
     const uint64_t z = uint64_t(l3_.find(v));
-    l3_sharers_[z] &= ~bit(istream);
-    if (p.l2.state[y] != kS) l3_.state[z] = 0;  // the exclusive holder left (write-back if M)
-    p.l2.tag[y] = kInvalid;
+    l3_.mask(z) &= ~bit(istream);
+    if (p.l2.state(y) != kS) l3_.set_state(z, 0);  // the exclusive holder left (write-back if M)
   }
-  p.l2.tag[y] = line;
-  p.l2.state[y] = st;
-  p.l2.touch(y);
+  p.l2.put(y, line, st);
   fill_l1(istream, line, st);
 }
 
 uint64_t MemoryHierarchy::fill_l3(uint64_t line) {
   const uint64_t z = l3_.victim(line);
-  if (l3_.tag[z] != kInvalid) {
-    const uint64_t v = l3_.tag[z];
-    for (uint64_t m = l3_sharers_[z]; m; m &= m - 1) {
+  const uint64_t v = l3_.tag(z);
+  if (v != kInvalid) {
+    for (uint64_t m = l3_.mask(z); m; m &= m - 1) {
       drop_private(unsigned(std::countr_zero(m)), v);
       ++back_invalidations_;
     }
   }
-  l3_.tag[z] = line;
-  l3_sharers_[z] = 0;
-  l3_.state[z] = 0;
-  l3_.touch(z);
+  l3_.put(z, line, 0);
+  l3_.mask(z) = 0;
   return z;
 }
 
@@ -284,7 +277,7 @@ bool MemoryHierarchy::holds(unsigned istream, uint64_t line, AccessKind kind) co
   const Level& l1 = priv_[istream].l1;
   const int64_t x = l1.find(line);
   if (x < 0) return false;
-  return kind == AccessKind::Load || l1.state[x] == kM;
+  return kind == AccessKind::Load || l1.state(uint64_t(x)) == kM;
 }
 
 bool MemoryHierarchy::in_l1(unsigned istream, uint64_t line) const {
@@ -296,7 +289,7 @@ bool MemoryHierarchy::in_l2(unsigned istream, uint64_t line) const {
 bool MemoryHierarchy::in_l3(uint64_t line) const { return l3_.find(line) >= 0; }
 uint64_t MemoryHierarchy::sharers(uint64_t line) const {
   const int64_t z = l3_.find(line);
-  return z < 0 ? 0 : l3_sharers_[z];
+  return z < 0 ? 0 : l3_.mask(uint64_t(z));
 }
 
 std::string MemoryHierarchy::check_invariants() const {
@@ -305,56 +298,59 @@ std::string MemoryHierarchy::check_invariants() const {
     std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(v));
     return std::string(buf);
   };
-  auto dup_free = [&](const Level& lv, const std::string& name) -> std::string {
-    for (uint64_t s = 0; s < lv.sets; ++s)
-      for (unsigned a = 0; a < lv.ways; ++a) {
-        const uint64_t t = lv.tag[s * lv.ways + a];
-        if (t == kInvalid) continue;
-        if (lv.base(t) != s * lv.ways) return name + ": line " + hex(t) + " in the wrong set";
-        for (unsigned b = a + 1; b < lv.ways; ++b)
-          if (lv.tag[s * lv.ways + b] == t) return name + ": line " + hex(t) + " twice";
-      }
-    return {};
+  std::string err;
+  auto fail = [&](const std::string& e) {
+    if (err.empty()) err = e;
   };
-  if (auto e = dup_free(l3_, "L3"); !e.empty()) return e;
+  auto placement = [&](const Level& lv, const std::string& name) {
+    lv.for_each_valid([&](uint64_t s, uint64_t way) {
+      const uint64_t t = lv.tag(way);
+      if (lv.base(t) != s * lv.stride * lv.ways) fail(name + ": line " + hex(t) + " in the wrong set");
+      if (lv.find(t) != int64_t(way)) fail(name + ": line " + hex(t) + " twice in its set");
+    });
+  };
+  placement(l3_, "L3");
   for (unsigned i = 0; i < priv_.size(); ++i) {
     const Private& p = priv_[i];
     const std::string who = "I-stream " + std::to_string(i);
-    if (auto e = dup_free(p.l1, who + " L1"); !e.empty()) return e;
-    if (auto e = dup_free(p.l2, who + " L2"); !e.empty()) return e;
-    for (uint64_t x = 0; x < p.l1.tag.size(); ++x) {
-      const uint64_t t = p.l1.tag[x];
-      if (t == kInvalid) continue;
+    placement(p.l1, who + " L1");
+    placement(p.l2, who + " L2");
+    p.l1.for_each_valid([&](uint64_t, uint64_t x) {
+      const uint64_t t = p.l1.tag(x);
       const int64_t y = p.l2.find(t);
-      if (y < 0) return who + ": line " + hex(t) + " in L1 but not in L2";
-      if (p.l2.state[y] != p.l1.state[x]) return who + ": line " + hex(t) + " L1/L2 states differ";
-    }
-    for (uint64_t y = 0; y < p.l2.tag.size(); ++y) {
-      const uint64_t t = p.l2.tag[y];
-      if (t == kInvalid) continue;
-      const uint8_t st = p.l2.state[y];
-      if (st != kS && st != kE && st != kM) return who + ": line " + hex(t) + " bad state";
+      if (y < 0)
+        fail(who + ": line " + hex(t) + " in L1 but not in L2");
+      else if (p.l2.state(uint64_t(y)) != p.l1.state(x))
+        fail(who + ": line " + hex(t) + " L1/L2 states differ");
+    });
+    p.l2.for_each_valid([&](uint64_t, uint64_t y) {
+      const uint64_t t = p.l2.tag(y);
+      const uint8_t st = p.l2.state(y);
       const int64_t z = l3_.find(t);
-      if (z < 0) return who + ": line " + hex(t) + " in L2 but not in L3";
-      if (!(l3_sharers_[z] & bit(i))) return who + ": line " + hex(t) + " missing from the directory";
-      if (st != kS && (!l3_.state[z] || l3_sharers_[z] != bit(i)))
-        return who + ": line " + hex(t) + " exclusive but the directory disagrees";
-      if (st == kS && l3_.state[z]) return who + ": line " + hex(t) + " read-only but directory says exclusive";
-    }
+      if (st != kS && st != kE && st != kM)
+        fail(who + ": line " + hex(t) + " bad state");
+      else if (z < 0)
+        fail(who + ": line " + hex(t) + " in L2 but not in L3");
+      else if (!(l3_.mask(uint64_t(z)) & bit(i)))
+        fail(who + ": line " + hex(t) + " missing from the directory");
+      else if (st != kS && (!l3_.state(uint64_t(z)) || l3_.mask(uint64_t(z)) != bit(i)))
+        fail(who + ": line " + hex(t) + " exclusive but the directory disagrees");
+      else if (st == kS && l3_.state(uint64_t(z)))
+        fail(who + ": line " + hex(t) + " read-only but the directory says exclusive");
+    });
   }
-  for (uint64_t z = 0; z < l3_.tag.size(); ++z) {
-    const uint64_t t = l3_.tag[z];
-    if (t == kInvalid) continue;
-    const uint64_t m = l3_sharers_[z];
-    if (priv_.size() < 64 && (m >> priv_.size())) return "L3: line " + hex(t) + " has sharers beyond the I-streams";
-    if (l3_.state[z] && std::popcount(m) != 1) return "L3: line " + hex(t) + " exclusive with " +
-                                                      std::to_string(std::popcount(m)) + " holders";
+  l3_.for_each_valid([&](uint64_t, uint64_t z) {
+    const uint64_t t = l3_.tag(z);
+    const uint64_t m = l3_.mask(z);
+    if (priv_.size() < 64 && (m >> priv_.size())) fail("L3: line " + hex(t) + " has sharers beyond the I-streams");
+    if (l3_.state(z) && std::popcount(m) != 1)
+      fail("L3: line " + hex(t) + " exclusive with " + std::to_string(std::popcount(m)) + " holders");
     for (uint64_t r = m; r; r &= r - 1)
       if (priv_[std::countr_zero(r)].l2.find(t) < 0)
-        return "L3: line " + hex(t) + " directory names I-stream " + std::to_string(std::countr_zero(r)) +
-               " which does not hold it";
-  }
-  return {};
+        fail("L3: line " + hex(t) + " directory names I-stream " + std::to_string(std::countr_zero(r)) +
+             " which does not hold it");
+  });
+  return err;
 }
 
 }  // namespace emu

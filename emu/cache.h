@@ -142,30 +142,51 @@ class MemoryHierarchy {
   static constexpr uint64_t kInvalid = ~uint64_t(0);
   enum : uint8_t { kS = 1, kE = 2, kM = 3 };
 
+  // One set-associative array. Each set is one block of `stride` x `ways` words:
+  // the tags, then the meta words ((LRU tick << 2) | state), then for the L3 the
+  // directory masks, so a lookup touches one small stretch of host memory. A way is
+  // named by the offset of its tag word in `data`.
   struct Level {
     unsigned ways = 0;
+    unsigned stride = 2;
     uint64_t sets = 0;
     uint64_t set_mask = 0;  // sets - 1 when sets is a power of two
     bool pow2 = true;
     uint64_t tick = 0;
-    std::vector<uint64_t> tag;    // sets * ways, kInvalid when empty
-    std::vector<uint64_t> stamp;  // LRU age: larger is more recent
-    std::vector<uint8_t> state;   // private: kS/kE/kM; L3: 1 when held exclusive
+    std::vector<uint64_t> data;
 
-    void init(const CacheLevelConfig& c, const char* name);
+    void init(const CacheLevelConfig& c, const char* name, unsigned words_per_way);
     uint64_t base(uint64_t line) const {
-      return (pow2 ? (line & set_mask) : (line % sets)) * ways;
+      return (pow2 ? (line & set_mask) : (line % sets)) * stride * ways;
     }
-    // Index of the way holding `line`, or -1.
+    // Offset of the way holding `line`, or -1.
     int64_t find(uint64_t line) const {
       const uint64_t b = base(line);
-      const uint64_t* t = tag.data() + b;
+      const uint64_t* t = data.data() + b;
       for (unsigned w = 0; w < ways; ++w)
         if (t[w] == line) return int64_t(b + w);
       return -1;
     }
-    void touch(uint64_t idx) { stamp[idx] = ++tick; }
-    uint64_t victim(uint64_t line) const;  // index of the way to replace in line's set
+    uint64_t& tag(uint64_t way) { return data[way]; }
+    uint64_t tag(uint64_t way) const { return data[way]; }
+    uint8_t state(uint64_t way) const { return uint8_t(data[way + ways] & 3); }
+    void set_state(uint64_t way, uint8_t st) { data[way + ways] = (data[way + ways] & ~uint64_t(3)) | st; }
+    void touch(uint64_t way) { data[way + ways] = (++tick << 2) | (data[way + ways] & 3); }
+    // Install `line` in `way` with state `st`, as most recently used.
+    void put(uint64_t way, uint64_t line, uint8_t st) {
+      data[way] = line;
+      data[way + ways] = (++tick << 2) | st;
+    }
+    uint64_t& mask(uint64_t way) { return data[way + 2 * ways]; }  // L3 only
+    uint64_t mask(uint64_t way) const { return data[way + 2 * ways]; }
+    uint64_t victim(uint64_t line) const;  // the way to replace in line's set
+    template <class F> void for_each_valid(F f) const {
+      for (uint64_t s = 0; s < sets; ++s)
+        for (unsigned w = 0; w < ways; ++w) {
+          const uint64_t way = s * stride * ways + w;
+          if (data[way] != kInvalid) f(s, way);
+        }
+    }
   };
 
   struct Private {
@@ -195,8 +216,7 @@ class MemoryHierarchy {
   uint32_t upgrade(unsigned istream, uint64_t line, bool in_l1);
 
   std::vector<Private> priv_;
-  Level l3_;
-  std::vector<uint64_t> l3_sharers_;  // directory mask per L3 way
+  Level l3_;  // state: 1 when the single holder holds the line exclusive
   uint32_t c_l2_, c_l3_, c_mem_, c_xfer_, c_inval_;
   uint64_t line_transfers_ = 0, invalidations_ = 0, back_invalidations_ = 0;
   CacheListener* listener_ = nullptr;

@@ -35,7 +35,12 @@ struct GuestRun {
   };
 
   explicit GuestRun(const std::string& name, uint64_t limit = 2'000'000'000)
-      : GuestRun(name, Options{limit}) {}
+      : GuestRun(name, with_limit(limit)) {}
+  static Options with_limit(uint64_t limit) {
+    Options o;
+    o.limit = limit;
+    return o;
+  }
   GuestRun(const std::string& name, Options o) : image(emu::read_elf_file(guest_path(name))), config(o.config) {
     config.istreams = o.istreams;
     machine = std::make_unique<emu::Machine>(config, o.timing);
