@@ -166,17 +166,6 @@ ConfigValue parse_as(ValueType t, const std::vector<std::string>& choices, std::
   throw std::logic_error("config: unknown value type");
 }
 
-std::string format_value(ValueType t, const ConfigValue& v) {
-  switch (t) {
-    case ValueType::Integer: return std::to_string(std::get<int64_t>(v));
-    case ValueType::Size: return format_size(std::get<uint64_t>(v));
-    case ValueType::Frequency: return format_frequency(std::get<uint64_t>(v));
-    case ValueType::Cycles: return std::to_string(std::get<uint64_t>(v));
-    case ValueType::Bool: return std::get<bool>(v) ? "true" : "false";
-    default: return std::get<std::string>(v);
-  }
-}
-
 bool valid_component(std::string_view c) {
   if (c.empty()) return false;
   for (char ch : c)
@@ -455,9 +444,9 @@ void Schema::write_listing(std::ostream& out) const {
         out << "\n[" << prefix << "] " << section_description(prefix) << "\n";
     }
     open = parent_of(k.path);
-    out << "\n" << k.path << " = " << format_value(k.type, defaults_[i]) << "\n";
+    out << "\n" << k.path << " = " << k.default_value << "\n";
     std::string info(type_name(k.type));
-    if (!k.unit.empty()) info += ", " + k.unit;
+    if (!k.unit.empty() && k.unit != info) info += ", " + k.unit;
     if (std::string r = range_text(i); !r.empty()) info += ", " + r;
     if (!k.choices.empty()) info += ", one of: " + join(k.choices);
     out << "    " << k.description << "\n";
@@ -480,7 +469,7 @@ void Schema::write_example(std::ostream& out, std::string_view header) const {
       std::string indent(2 * j, ' ');
       std::string path;
       for (size_t p = 0; p <= j; ++p) path = join_path(path, section[p]);
-      out << "\n";
+      if (j == common) out << "\n";  // a blank line before a new section, not inside its header
       if (auto d = section_description(path); !d.empty()) out << indent << "# " << d << "\n";
       out << indent << section[j] << ":\n";
     }
@@ -488,7 +477,7 @@ void Schema::write_example(std::ostream& out, std::string_view header) const {
     open = section;
     std::string indent(2 * section.size(), ' ');
     std::string info(type_name(k.type));
-    if (!k.unit.empty()) info += " (" + k.unit + ")";
+    if (!k.unit.empty() && k.unit != info) info += " (" + k.unit + ")";
     if (std::string r = range_text(i); !r.empty()) info += ", " + r;
     if (!k.choices.empty()) info += ", one of: " + join(k.choices);
     out << indent << "# " << k.description << "\n";
@@ -557,8 +546,9 @@ struct Walker {
     }
     std::map<std::string, int, std::less<>> seen;  // key -> 1-based line
     for (auto it = node.begin(); it != node.end(); ++it) {
-      const YAML::Node& key = it->first;
-      const YAML::Node& value = it->second;
+      // Copies: it-> returns a proxy, and a reference into it would dangle.
+      const YAML::Node key = it->first;
+      const YAML::Node value = it->second;
       const std::string where = place(key);
       if (!key.IsScalar())
         throw ConfigError(at(where, prefix, fmt::format("a key must be a plain name, got a {}", kind_of(key))));
@@ -617,7 +607,7 @@ void Config::load_file(const std::string& path) {
 
 void Config::set(std::string_view assignment) {
   size_t eq = assignment.find('=');
-  if (eq == std::string_view::npos)
+  if (eq == std::string_view::npos || trim(assignment.substr(0, eq)).empty())
     throw ConfigError(fmt::format("--set: \"{}\" is not key=value (e.g. machine.istreams=8)", assignment));
   set(trim(assignment.substr(0, eq)), trim(assignment.substr(eq + 1)), "--set");
 }

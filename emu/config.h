@@ -68,15 +68,16 @@ std::string format_frequency(uint64_t hz);
 
 // One key of the schema. Default, min and max are written as they would be in
 // YAML ("128K", "5.2GHz", "8", "true"); min and max may be empty (unbounded).
+// Every member has an initializer so designated initializers may leave any out.
 struct KeyDecl {
-  std::string path;
+  std::string path{};
   ValueType type = ValueType::Integer;
-  std::string default_value;
-  std::string min, max;
-  std::vector<std::string> choices;  // Enum only
-  std::string unit;                  // for people: "bytes", "GHz", "cycles", "ways", ...
-  std::string description;           // one line: what it is
-  std::string source;                // where the default comes from, or "estimate: why"
+  std::string default_value{};
+  std::string min{}, max{};
+  std::vector<std::string> choices{};  // Enum only
+  std::string unit{};                  // for people: "bytes", "GHz", "cycles", "ways", ...
+  std::string description{};           // one line: what it is
+  std::string source{};                // where the default comes from, or "estimate: why"
 };
 
 // A parsed value: Integer -> int64_t; Size (bytes), Cycles, Frequency (Hz) -> uint64_t;

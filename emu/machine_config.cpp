@@ -2,13 +2,13 @@
 // default, unit, range, description and the source or reasoning of the default.
 //
 // Sources used below:
-//  [TG]   IBM z15 (8561) Technical Guide, SG24-8851: 5.2 GHz; per core L1 128 KB I +
+//  kTG    IBM z15 (8561) Technical Guide, SG24-8851: 5.2 GHz; per core L1 128 KB I +
 //         128 KB D, L2 4 MB I + 4 MB D; 256 MB L3 per CP chip shared by its 12 cores;
 //         256-byte lines; up to 40 TB of memory.
-//  [ECAG] the cache geometry a z15 reports through EXTRACT CPU ATTRIBUTE, as recorded
+//  kECAG  the cache geometry a z15 reports through EXTRACT CPU ATTRIBUTE, as recorded
 //         in valgrind's test expectations (none/tests/s390x/ecag.stdout.exp-z15):
 //         L1D 128 KB 8-way, L2D 4 MB 8-way, L3 256 MB 32-way, all 256-byte lines.
-//  [Telum] IBM's Hot Chips 2024 presentation of Telum II (the z17 processor), as
+//  kTelum IBM's Hot Chips 2024 presentation of Telum II (the z17 processor), as
 //         reported by Chips and Cheese: a 36 MB private L2 at 3.6 ns, about 19 cycles
 //         at 5.5 GHz - an upper bound for the much smaller z15 L2.
 // IBM does not publish load-to-use latencies per level for the z15, nor TLB entry
@@ -21,6 +21,10 @@
 namespace emu {
 
 namespace {
+
+const std::string kTG = "IBM z15 Technical Guide, SG24-8851";
+const std::string kECAG = "z15 ECAG cache attributes, valgrind none/tests/s390x/ecag.stdout.exp-z15";
+const std::string kTelum = "Hot Chips 2024, reported by Chips and Cheese";
 
 void check_cache_geometry(const Config& c, const std::string& level) {
   const std::string size_key = "machine.cache." + level + ".size";
@@ -78,7 +82,7 @@ void declare_machine_schema(Schema& s) {
          .unit = "I-streams",
          .description = "Number of I-streams (processors) that share storage and run ECBs.",
          .source = "chosen per experiment; 64 is the emulator's limit (kMaxIStreams). A z15 CP chip has 12 "
-                   "cores [TG]."});
+                   "cores (" + kTG + ")."});
   s.add({.path = "machine.clock",
          .type = T::Frequency,
          .default_value = "5.2GHz",
@@ -86,7 +90,7 @@ void declare_machine_schema(Schema& s) {
          .max = "10GHz",
          .unit = "GHz",
          .description = "Clock rate of every I-stream; turns cycles into simulated time.",
-         .source = "z15: 5.2 GHz [TG]."});
+         .source = "z15: 5.2 GHz (" + kTG + ")."});
   s.add({.path = "machine.storage",
          .type = T::Size,
          .default_value = "1T",
@@ -94,8 +98,8 @@ void declare_machine_schema(Schema& s) {
          .max = "16T",
          .unit = "bytes",
          .description = "Absolute storage size. Sparse: only the frames a run touches cost host memory.",
-         .source = "1 TB, a large z/TPF LPAR (estimate); a z15 holds up to 40 TB [TG], 16T is the emulator's "
-                   "bound. Must be a whole number of 1 MB frames."});
+         .source = "estimate: 1 TB, a large z/TPF LPAR; a z15 holds up to 40 TB (" + kTG + "); 16T is the "
+                   "emulator's bound. Must be a whole number of 1 MB frames."});
   s.add({.path = "machine.quantum",
          .type = T::Cycles,
          .default_value = "40",
@@ -115,7 +119,7 @@ void declare_machine_schema(Schema& s) {
          .max = "16G",
          .unit = "bytes",
          .description = "Private L1 data cache of each I-stream.",
-         .source = "z15: L1 data cache 128 KB per core [TG, ECAG]."});
+         .source = "z15: L1 data cache 128 KB per core (" + kTG + "; " + kECAG + ")."});
   s.add({.path = "machine.cache.l1.ways",
          .type = T::Integer,
          .default_value = "8",
@@ -123,7 +127,7 @@ void declare_machine_schema(Schema& s) {
          .max = "256",
          .unit = "ways",
          .description = "Associativity of the L1.",
-         .source = "z15: L1D 8-way [ECAG]."});
+         .source = "z15: L1 data cache 8-way (" + kECAG + ")."});
   s.add({.path = "machine.cache.l1.latency",
          .type = T::Cycles,
          .default_value = "4",
@@ -131,8 +135,8 @@ void declare_machine_schema(Schema& s) {
          .max = "1000",
          .unit = "cycles",
          .description = "Load-to-use cycles of an access served by the L1 (0 if base cycles include it).",
-         .source = "estimate: the 4-cycle load-to-use of IBM Z L1 pipelines at 5+ GHz; no z15 figure is "
-                   "published."});
+         .source = "estimate: 4 cycles load-to-use, usual for an L1 data cache at 5 GHz; IBM publishes no z15 "
+                   "figure."});
 
   s.add({.path = "machine.cache.l2.size",
          .type = T::Size,
@@ -141,7 +145,7 @@ void declare_machine_schema(Schema& s) {
          .max = "16G",
          .unit = "bytes",
          .description = "Private L2 (data) cache of each I-stream.",
-         .source = "z15: L2 data cache 4 MB per core [TG, ECAG]."});
+         .source = "z15: L2 data cache 4 MB per core (" + kTG + "; " + kECAG + ")."});
   s.add({.path = "machine.cache.l2.ways",
          .type = T::Integer,
          .default_value = "8",
@@ -149,7 +153,7 @@ void declare_machine_schema(Schema& s) {
          .max = "256",
          .unit = "ways",
          .description = "Associativity of the L2.",
-         .source = "z15: L2D 8-way [ECAG]."});
+         .source = "z15: L2 data cache 8-way (" + kECAG + ")."});
   s.add({.path = "machine.cache.l2.latency",
          .type = T::Cycles,
          .default_value = "16",
@@ -157,7 +161,7 @@ void declare_machine_schema(Schema& s) {
          .max = "10000",
          .unit = "cycles",
          .description = "Load-to-use cycles of an access that misses the L1 and is served by the L2.",
-         .source = "estimate: below the ~19 cycles (3.6 ns) of Telum II's 9x larger 36 MB L2 [Telum]."});
+         .source = "estimate: below the 3.6 ns (~19 cycles) of the 9x larger 36 MB L2 of Telum II (" + kTelum + ")."});
 
   s.add({.path = "machine.cache.l3.size",
          .type = T::Size,
@@ -166,8 +170,8 @@ void declare_machine_schema(Schema& s) {
          .max = "16G",
          .unit = "bytes",
          .description = "L3 cache shared by all I-streams.",
-         .source = "z15: 256 MB eDRAM L3 per CP chip, shared by its 12 cores [TG, ECAG]; here one L3 serves "
-                   "all I-streams."});
+         .source = "z15: 256 MB eDRAM L3 per CP chip, shared by its 12 cores (" + kTG + "; " + kECAG +
+                   "); here one L3 serves all I-streams."});
   s.add({.path = "machine.cache.l3.ways",
          .type = T::Integer,
          .default_value = "32",
@@ -175,7 +179,7 @@ void declare_machine_schema(Schema& s) {
          .max = "256",
          .unit = "ways",
          .description = "Associativity of the L3.",
-         .source = "z15: L3 32-way [ECAG]."});
+         .source = "z15: L3 32-way (" + kECAG + ")."});
   s.add({.path = "machine.cache.l3.latency",
          .type = T::Cycles,
          .default_value = "50",
@@ -238,8 +242,7 @@ void declare_machine_schema(Schema& s) {
          .max = "65536",
          .unit = "entries",
          .description = "Entries of each I-stream's TLB for 1 MB pages.",
-         .source = "estimate: 128 entries map 128 MB, several times the working set of the experiments' "
-                   "heaps."});
+         .source = "estimate: 128 entries map 128 MB; a large-page TLB has fewer entries than a 4 KB one."});
   s.add({.path = "machine.tlb.1m.ways",
          .type = T::Integer,
          .default_value = "4",
@@ -349,6 +352,11 @@ MachineConfig machine_config(const Config& c) {
 
 MachineConfig load_machine_config(const std::vector<std::string>& files, const std::vector<std::string>& sets) {
   return machine_config(load_config(machine_schema(), files, sets));
+}
+
+MachineConfig default_machine_config() {
+  static const MachineConfig m = machine_config(Config(machine_schema()));
+  return m;
 }
 
 }  // namespace emu

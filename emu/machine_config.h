@@ -1,6 +1,4 @@
 // The machine's parameters: what the `machine:` section of a configuration sets.
-// Defaults, units, checks and sources are declared once, in machine_config.cpp's
-// schema; this struct only carries the values.
 #pragma once
 #include <cstdint>
 
@@ -10,6 +8,8 @@ constexpr unsigned kLineSize = 256;  // IBM Z cache line
 constexpr unsigned kLineShift = 8;
 constexpr unsigned kMaxIStreams = 64;
 
+// Values only: defaults, units, checks and sources are declared once, in the schema
+// (machine_config.cpp). Take a default machine from default_machine_config().
 struct CacheLevelConfig {
   uint64_t size = 0;     // bytes
   unsigned ways = 0;     // associativity
@@ -22,19 +22,19 @@ struct TlbConfig {
 };
 
 struct MachineConfig {
-  unsigned istreams = 1;
-  double clock_ghz = 5.2;
-  uint64_t storage = 1ull << 40;       // absolute storage size, bytes (sparse)
-  uint64_t quantum = 40;               // cycles an I-stream runs before the scheduler looks again
-  CacheLevelConfig l1{128 << 10, 8, 4};    // private, per I-stream (data)
-  CacheLevelConfig l2{4 << 20, 8, 16};     // private, per I-stream
-  CacheLevelConfig l3{256 << 20, 16, 50};  // shared by all I-streams
-  unsigned memory_latency = 350;       // cycles to fetch a line from memory
-  unsigned transfer_latency = 110;     // move a line held by another I-stream
-  unsigned invalidate_latency = 40;    // invalidate copies held by other I-streams
-  TlbConfig tlb4k{2048, 8};
-  TlbConfig tlb1m{128, 4};
-  unsigned tlb_walk = 60;              // cycles for a DAT table walk on a TLB miss
+  unsigned istreams = 0;
+  double clock_ghz = 0;
+  uint64_t storage = 0;            // absolute storage size, bytes (sparse)
+  uint64_t quantum = 0;            // cycles an I-stream runs before the scheduler looks again
+  CacheLevelConfig l1, l2, l3;     // l1 and l2 private per I-stream, l3 shared
+  unsigned memory_latency = 0;     // cycles to fetch a line from memory
+  unsigned transfer_latency = 0;   // move a line held by another I-stream
+  unsigned invalidate_latency = 0; // invalidate copies held by other I-streams
+  TlbConfig tlb4k, tlb1m;
+  unsigned tlb_walk = 0;           // cycles for a DAT table walk on a TLB miss
 };
+
+// The machine with every `machine:` key at its schema default (a z15-like I-stream).
+MachineConfig default_machine_config();
 
 }  // namespace emu

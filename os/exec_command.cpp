@@ -7,6 +7,7 @@
 #include <spdlog/spdlog.h>
 
 #include "emu/cpu.h"
+#include "emu/config.h"
 #include "emu/elf_loader.h"
 #include "emu/machine.h"
 #include "emu/profiler.h"
@@ -65,7 +66,14 @@ int run_exec(const ExecOptions& opts) {
     fmt::print(stderr, "tpfemu: {}: {}\n", opts.program, e.what());
     return 2;
   }
-  emu::Machine machine(opts.machine, opts.timing);
+  emu::MachineConfig config;
+  try {
+    config = emu::load_machine_config(opts.config_files, opts.sets);
+  } catch (const emu::ConfigError& e) {
+    fmt::print(stderr, "tpfemu: {}\n", e.what());
+    return 2;
+  }
+  emu::Machine machine(config, opts.timing);
   emu::AddressSpace space(machine.storage());
   machine.start(space);
   std::vector<emu::Cpu*> cpus;
@@ -76,7 +84,7 @@ int run_exec(const ExecOptions& opts) {
   proc.set_large_pages(opts.large_pages);
   if (!proc.start(cpus)) {
     fmt::print(stderr, "tpfemu: {}: storage ({} bytes) is too small for the program\n", opts.program,
-               opts.machine.storage);
+               config.storage);
     return 2;
   }
 

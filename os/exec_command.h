@@ -18,7 +18,8 @@ struct ExecOptions {
   uint64_t max_instructions = 0;     // 0: no limit
   bool timing = true;                // cache and TLB model (false: base cycles only)
   bool large_pages = false;          // program break in 1 MB pages
-  emu::MachineConfig machine;        // defaults, a --config file and --set overrides
+  std::vector<std::string> config_files;  // YAML files, applied in order over the defaults
+  std::vector<std::string> sets;          // key.path=value overrides, applied last
 };
 
 // Exit status: the guest's own on exit; 128+signal for a program check (as if Linux

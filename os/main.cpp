@@ -1,5 +1,6 @@
 // tpfemu: the command line.
 #include <charconv>
+#include <iostream>
 #include <cstdio>
 #include <cstring>
 #include <fmt/format.h>
@@ -7,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "emu/config.h"
 #include "os/exec_command.h"
 
 namespace {
@@ -20,6 +22,18 @@ commands:
       --profile FILE        write the ETIM instruction count report to FILE and
                             the same rows as JSON to FILE with .json
       --max-instructions N  stop a runaway program after N instructions
+      --istreams N          run the program on N I-streams (each from the start;
+                            see os/guest/include/tpfemu.h)
+      --config FILE         machine configuration (YAML; repeatable, applied in order)
+      --set KEY=VALUE       override one key, e.g. --set machine.quantum=20
+      --timing full|base    full: caches, coherence and TLBs (default);
+                            base: each instruction costs its base cycles only
+      --counters            per-I-stream, cache and TLB counters on stderr
+      --large-pages         back the program break with 1 MB pages
+
+  config [--list | --example] [--config FILE] [--set KEY=VALUE]
+      --list: every key with default, unit, range and source; --example: a
+      commented YAML file with every key; otherwise check the files and overrides.
 
   --log-level: trace, debug, info, warn (default), error, off
 )";
@@ -59,10 +73,16 @@ int exec_main(int argc, char** argv, int i) {
       o.large_pages = true;
     } else if (a == "--istreams") {
       const char* v = value("--istreams");
-      uint64_t n = 0;
-      if (!v || !parse_u64(v, n) || n < 1 || n > emu::kMaxIStreams)
-        return usage_error("--istreams needs a number from 1 to 64");
-      o.machine.istreams = unsigned(n);
+      if (!v) return usage_error("--istreams needs a number");
+      o.sets.push_back(std::string("machine.istreams=") + v);
+    } else if (a == "--config") {
+      const char* v = value("--config");
+      if (!v) return usage_error("--config needs a YAML file");
+      o.config_files.push_back(v);
+    } else if (a == "--set") {
+      const char* v = value("--set");
+      if (!v) return usage_error("--set needs key.path=value");
+      o.sets.push_back(v);
     } else if (a == "--max-instructions") {
       const char* v = value("--max-instructions");
       if (!v || !parse_u64(v, o.max_instructions) || o.max_instructions == 0)
@@ -81,6 +101,34 @@ int exec_main(int argc, char** argv, int i) {
   return os::run_exec(o);
 }
 
+int config_main(int argc, char** argv, int i) {
+  bool list = false, example = false;
+  std::vector<std::string> files, sets;
+  for (; i < argc; ++i) {
+    std::string_view a = argv[i];
+    if (a == "--list") list = true;
+    else if (a == "--example") example = true;
+    else if ((a == "--config" || a == "--set") && i + 1 < argc) (a == "--config" ? files : sets).push_back(argv[++i]);
+    else return usage_error(fmt::format("config: unexpected argument {}", a));
+  }
+  if (list) {
+    emu::machine_schema().write_listing(std::cout);
+    return 0;
+  }
+  if (example) {
+    emu::machine_schema().write_example(std::cout);
+    return 0;
+  }
+  try {
+    emu::load_machine_config(files, sets);
+  } catch (const emu::ConfigError& e) {
+    fmt::print(stderr, "tpfemu: {}\n", e.what());
+    return 2;
+  }
+  fmt::print("configuration is valid\n");
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -97,6 +145,7 @@ int main(int argc, char** argv) {
   if (i >= argc) return usage_error("no command");
   std::string_view cmd = argv[i];
   if (cmd == "exec") return exec_main(argc, argv, i + 1);
+  if (cmd == "config") return config_main(argc, argv, i + 1);
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
     fmt::print("{}", kUsage);
     return 0;

@@ -31,7 +31,7 @@ struct GuestRun {
     bool timing = false;
     bool large_pages = false;
     std::vector<std::string> args;
-    emu::MachineConfig config;
+    emu::MachineConfig config = emu::default_machine_config();
   };
 
   explicit GuestRun(const std::string& name, uint64_t limit = 2'000'000'000)

@@ -23,7 +23,7 @@ constexpr AccessKind S = AccessKind::Store;
 //   L2: 4 sets x 4 ways (set = line & 3)
 //   L3: 16 sets x 4 ways (set = line & 15)
 MachineConfig small(unsigned istreams) {
-  MachineConfig c;
+  MachineConfig c = emu::default_machine_config();
   c.istreams = istreams;
   c.l1 = {4 * 256, 2, 4};
   c.l2 = {16 * 256, 4, 16};
@@ -88,7 +88,7 @@ TEST_CASE("each level costs its latency beyond the L1's; a repeated access is an
 }
 
 TEST_CASE("the default configuration: z15-sized caches, costs from the configured latencies", "[cache]") {
-  MachineConfig c;  // L1 128K/8, L2 4M/8, L3 256M/16
+  MachineConfig c = emu::default_machine_config();  // L1 128K/8, L2 4M/8, L3 256M/32
   c.istreams = 2;
   MemoryHierarchy m(c);
   const uint32_t l1 = c.l1.latency;

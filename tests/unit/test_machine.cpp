@@ -166,7 +166,7 @@ TEST_CASE("unmap returns frames and makes CPUs drop stale translations", "[machi
 }
 
 TEST_CASE("events fire in (time, sequence) order; idle I-streams jump to them", "[machine][scheduler]") {
-  emu::MachineConfig cfg;
+  emu::MachineConfig cfg = emu::default_machine_config();
   cfg.istreams = 2;
   emu::Machine m(cfg, false);
   emu::AddressSpace as(m.storage());
