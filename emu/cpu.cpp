@@ -176,7 +176,8 @@ RunResult Cpu::run(uint64_t limit, uint64_t cycle_end) {
   uint64_t n = 0;  // instructions this call; added to `instructions` on the way out
   uint64_t a = psw_addr;
   Insn* cur = nullptr;
-  try {
+  uint64_t retried_at = ~0ull, retried_n = 0;  // a retry that made no progress fails
+  for (;;) try {
     while (n < limit && cycles < cycle_end) {
       a = psw_addr;
       cur = nullptr;
@@ -189,8 +190,10 @@ RunResult Cpu::run(uint64_t limit, uint64_t cycle_end) {
       // Straight-line code steps from slot to slot. Whether the handler branched is a
       // (well predicted) test, not a data dependency of the next instruction's lookup.
       for (;;) {
-        if (!in->fn) [[unlikely]]
+        if (!in->fn) [[unlikely]] {
+          cur = nullptr;  // a fault while fetching belongs to no decoded instruction
           decode_into(*in, a);
+        }
         cur = in;
         const uint64_t next = a + in->len;
         psw_addr = next;
@@ -205,7 +208,19 @@ RunResult Cpu::run(uint64_t limit, uint64_t cycle_end) {
       }
       if (stop_requested_) break;
     }
+    break;
   } catch (const ProgramInterrupt& pi) {
+    bool again = pi.address == retried_at && n == retried_n;
+    if (pi.code == Pic::PageTranslation && page_fault_ && !again &&
+        page_fault_->page_fault(*this, pi.address) == PageFaultHandler::Action::Retry) {
+      retried_at = pi.address, retried_n = n;
+      // Nullified: the instruction runs again from the start, and counts once.
+      psw_addr = a;
+      if (cur) --cur->count, --n;
+      ++page_faults;
+      flush_tlb();
+      continue;
+    }
     instructions += n;
     RunResult r{StopReason::ProgramCheck, {}};
     r.check.interrupt = pi;

@@ -35,6 +35,16 @@ class CpuGroup {
   virtual void code_invalidated(const DecodedPage* old) = 0;  // stop executing old
 };
 
+// What the layer above does when DAT finds a page not present. Retry: the page is
+// there now; the instruction is nullified and executed again. Fail: the run stops
+// with the page-translation exception reported.
+class PageFaultHandler {
+ public:
+  enum class Action { Retry, Fail };
+  virtual ~PageFaultHandler() = default;
+  virtual Action page_fault(Cpu& cpu, uint64_t address) = 0;
+};
+
 // The timing model an I-stream charges its storage references to. Without it (fast
 // exec mode) instructions cost their base cycles only.
 struct CpuTiming {
@@ -83,6 +93,8 @@ class Cpu {
   double clock_ghz = 5.2;  // simulated clock, for STCK (z15 runs at 5.2 GHz)
 
   void set_svc_handler(SvcHandler* h) { svc_ = h; }
+  void set_page_fault_handler(PageFaultHandler* h) { page_fault_ = h; }
+  uint64_t page_faults = 0;  // resolved by the handler
   SvcHandler* svc_handler() const { return svc_; }
   AddressSpace& space() { return *space_; }
 
@@ -204,6 +216,7 @@ class Cpu {
   AddressSpace* space_;
   uint64_t space_generation_ = 0;
   SvcHandler* svc_ = nullptr;
+  PageFaultHandler* page_fault_ = nullptr;
   CpuGroup* group_ = nullptr;
   MemoryHierarchy* caches_ = nullptr;
   unsigned istream_ = 0;

@@ -117,3 +117,58 @@ TEST_CASE("load on condition loads only when the mask selects the CC", "[load_st
   m.run(RRF(0xB9E2, 1, 2, 0x2));  // mask 2 (CC2): yes
   CHECK(m.cpu.gr[1] == 2);
 }
+
+namespace {
+// Resolves a fault by mapping the page, as the control program will (or not at all).
+struct MapOnFault : emu::PageFaultHandler {
+  emu::AddressSpace* space;
+  bool resolve = true;
+  std::vector<uint64_t> faults;
+  Action page_fault(emu::Cpu&, uint64_t address) override {
+    faults.push_back(address);
+    if (!resolve) return Action::Fail;
+    space->map(address & ~emu::kPageMask, emu::kPageSize, emu::kProtRead | emu::kProtWrite);
+    return Action::Retry;
+  }
+};
+}  // namespace
+
+TEST_CASE("a page fault exits to the layer above, which can resolve it and retry", "[load_store][dat]") {
+  TestMachine m;
+  MapOnFault h;
+  h.space = &m.space;
+  m.cpu.set_page_fault_handler(&h);
+  m.cpu.gr[2] = 0x7000000;
+  m.cpu.gr[3] = 0x1122334455667788ull;
+  // STG r3,8(r2) then LG r4,8(r2): one fault, resolved; the store is not lost.
+  auto r = m.run(RXY(0xE324, 3, 0, 2, 8) + RXY(0xE304, 4, 0, 2, 8));
+  REQUIRE(r.reason != emu::StopReason::ProgramCheck);
+  CHECK(h.faults == std::vector<uint64_t>{0x7000008});
+  CHECK(m.cpu.gr[4] == 0x1122334455667788ull);
+  CHECK(m.cpu.page_faults == 1);
+  CHECK(m.cpu.instructions == 2);  // the nullified attempt does not count
+
+  TestMachine f;
+  MapOnFault refuse;
+  refuse.space = &f.space;
+  refuse.resolve = false;
+  f.cpu.set_page_fault_handler(&refuse);
+  f.cpu.gr[2] = 0x9000000;
+  auto rf = f.run(RXY(0xE304, 1, 0, 2, 0));
+  REQUIRE(rf.reason == emu::StopReason::ProgramCheck);
+  CHECK(rf.check.interrupt.code == emu::Pic::PageTranslation);
+}
+
+TEST_CASE("a handler that claims a fault resolved without mapping cannot loop forever", "[load_store][dat]") {
+  struct Liar : emu::PageFaultHandler {
+    int calls = 0;
+    Action page_fault(emu::Cpu&, uint64_t) override { return ++calls, Action::Retry; }
+  } liar;
+  TestMachine m;
+  m.cpu.set_page_fault_handler(&liar);
+  m.cpu.gr[2] = 0x9000000;
+  auto r = m.run(RXY(0xE304, 1, 0, 2, 0));
+  REQUIRE(r.reason == emu::StopReason::ProgramCheck);
+  CHECK(r.check.interrupt.code == emu::Pic::PageTranslation);
+  CHECK(liar.calls == 1);
+}
