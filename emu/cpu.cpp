@@ -66,7 +66,7 @@ const Cpu::TlbEntry& Cpu::fill_tlb(uint64_t addr, bool for_write) {
   return e;
 }
 
-uint8_t* Cpu::byte_ptr(uint64_t a, bool for_write) {
+uint8_t* Cpu::byte_ptr(uint64_t a, bool for_write, uint64_t len) {
   const TlbEntry* e = &fill_tlb(a, for_write);
   if (for_write && e->wtag != a >> 12) {
     Translation t;
@@ -74,15 +74,13 @@ uint8_t* Cpu::byte_ptr(uint64_t a, bool for_write) {
     if (t.frame->code) invalidate_code(*t.frame);
     e = &fill_tlb(a, true);
   }
-  if (caches_) touch(e->abs + (a & kPageMask), 1, for_write);
+  if (caches_) touch(e->abs + (a & kPageMask), len, for_write);
   return e->host + (a & kPageMask);
 }
 
 uint8_t* Cpu::span(uint64_t a, uint64_t len, bool for_write) {
   if (len == 0 || (a & kPageMask) + len > kPageSize) return nullptr;
-  uint8_t* p = byte_ptr(a, for_write);
-  if (caches_ && len > 1) touch(tlb_[(a >> 12) & (kTlbSize - 1)].abs + (a & kPageMask), len, for_write);
-  return p;
+  return byte_ptr(a, for_write, len);
 }
 
 void Cpu::touch_lines(uint64_t first, uint64_t last, bool store) {

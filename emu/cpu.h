@@ -205,7 +205,8 @@ class Cpu {
     store_be<T>(buf, v);
     for (unsigned k = 0; k < sizeof(T); ++k) *p[k] = buf[k];
   }
-  uint8_t* byte_ptr(uint64_t a, bool for_write);
+  // Host pointer for `a` after translation; charges [a, a+len) to the cache model.
+  uint8_t* byte_ptr(uint64_t a, bool for_write, uint64_t len = 1);
   const TlbEntry& fill_tlb(uint64_t addr, bool for_write);
   Frame& frame_for_fetch(uint64_t a);
   void enter_code_page(uint64_t a);
