@@ -1,0 +1,48 @@
+/* The control program's services as guest code calls them: SVC numbers and register
+   conventions. One place for the ABI, shared by the host (os/control_program.cpp) and
+   the guest runtime (os/guest/tpf/).
+
+   Calling convention: arguments in r2, r3, r4 (and r5), result in r2, like a C call.
+   Numbers 100..127 are the TPF services. The Linux-compatible numbers the C runtime
+   uses are served too, so ordinary C runs inside an ECB:
+     SVC 4  write(fd, buf, len)  -> appended to the run's log (fd 1 and 2)
+     SVC 1 / SVC 248 exit        -> the ECB exits (same as TPF_SVC_EXIT)
+     SVC 0 with r1 = 45, brk     -> grows the ECB's (or thread process's) private heap
+                                    in its 31-bit heap area
+
+   Program entry: an ECB (or thread) starts at the entry of its program with
+     r2 = the input message's address in the ECB's storage (0 if none),
+     r3 = its length, r14 = the address of __tpf_ecb_return (returning from the
+     program exits the ECB with the returned value), r15 = stack top - 160. */
+#ifndef TPF_SVC_H
+#define TPF_SVC_H
+
+#define TPF_SVC_EXIT 100          /* r2 = return code; does not return */
+#define TPF_SVC_ENTER 101         /* r2 = program name (C string) -> r2 = entry address, 0 if unknown */
+#define TPF_SVC_BACK 102          /* after an entered program returns (linkage accounting) */
+#define TPF_SVC_CREATE 103        /* r2 = program name, r3 = message address, r4 = its length,
+                                     r5 = TPF_CREATE_* -> r2 = new ECB number, or -1 */
+#define TPF_SVC_DEFER 104         /* give up control: to the bottom of the deferred list */
+#define TPF_SVC_DELAY 105         /* r2 = microseconds: give up control for at least that long */
+#define TPF_SVC_GETSTOR 106       /* r2 = bytes -> r2 = address of zeroed system storage (4 KB
+                                     multiples, in the ECB's 31-bit area), 0 if none left */
+#define TPF_SVC_RELSTOR 107       /* r2 = address returned by GETSTOR */
+#define TPF_SVC_THREAD_CREATE 108 /* r2 = function, r3 = argument -> r2 = thread id, or -1 */
+#define TPF_SVC_THREAD_JOIN 109   /* r2 = thread id -> r2 = the thread's return value */
+#define TPF_SVC_THREAD_EXIT 110   /* r2 = return value; does not return */
+#define TPF_SVC_WAIT 111          /* r2 = event number: wait until it is posted (count > 0) */
+#define TPF_SVC_POST 112          /* r2 = event number: post once (wakes one waiter) */
+#define TPF_SVC_LOG 113           /* r2 = address, r3 = length: one line to the run's log */
+#define TPF_SVC_ECB_INFO 114      /* r2 = TPF_INFO_* -> r2 = the value */
+
+#define TPF_CREATE_IMMEDIATE 0    /* to this I-stream's ready list */
+#define TPF_CREATE_DEFERRED 1     /* to this I-stream's deferred list */
+#define TPF_CREATE_ANY 2          /* to the shared cross list: any I-stream takes it */
+
+#define TPF_INFO_ECB 0            /* this ECB's number */
+#define TPF_INFO_ISTREAM 1        /* the I-stream running it */
+#define TPF_INFO_ISTREAMS 2       /* how many I-streams */
+#define TPF_INFO_THREAD 3         /* thread id within its process (0: not a thread) */
+#define TPF_INFO_TIME_US 4        /* simulated time in microseconds */
+
+#endif

@@ -1,0 +1,58 @@
+// The control program's settings (`system:`) and the workload (`workload:`): values
+// only; defaults, units, checks and sources are declared once in run_config.cpp's
+// schema, like the machine's.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "emu/config.h"
+#include "emu/machine_config.h"
+
+namespace os {
+
+struct SystemConfig {
+  std::string image;            // guest ELF holding the application programs (path, relative to the repo or the YAML)
+  double time_slice_ms = 0;     // an ECB running this long without giving up control is sliced
+  double timeout_ms = 0;        // CPU time an ECB may use in all before the CTL-10-style timeout
+  unsigned svc_cost = 0;        // cycles of SVC entry and exit (every service pays it)
+  unsigned service_cost = 0;    // cycles of a host-implemented service's own work (default for all)
+  unsigned create_cost = 0;     // creating an ECB (address space, ECB block)
+  unsigned exit_cost = 0;       // ECB exit (returning its storage)
+  unsigned dispatch_cost = 0;   // CPU loop: taking an ECB from a list and loading it
+  uint64_t stack_size = 0;      // bytes of stack per ECB or thread
+  uint64_t heap31_size = 0;     // bytes of the 31-bit heap area per ECB (private storage, brk)
+  uint64_t heap64_size = 0;     // bytes of the 64-bit heap area per ECB
+  unsigned max_threads = 0;     // threads per process
+};
+
+enum class Arrivals { Closed, Open };
+
+struct WorkloadConfig {
+  std::string program;          // the program each input message enters
+  Arrivals arrivals = Arrivals::Closed;
+  unsigned terminals = 0;       // closed: this many terminals, one message outstanding each
+  double think_ms = 0;          // closed: mean think time (exponential); 0: none
+  double rate = 0;              // open: messages per second (Poisson arrivals)
+  uint64_t message_size = 0;    // bytes of each input message (min)
+  uint64_t message_size_max = 0;// uniform between message_size and this (0: fixed size)
+  uint64_t messages = 0;        // stop after this many messages complete (0: use seconds)
+  double seconds = 0;           // or after this many simulated seconds
+  uint64_t warmup_messages = 0; // completed messages excluded from the figures
+  uint64_t seed = 0;            // the deterministic generator's seed
+};
+
+struct RunConfig {
+  emu::MachineConfig machine;
+  SystemConfig system;
+  WorkloadConfig workload;
+  std::string source;  // the YAML file it came from (for relative paths)
+};
+
+// The schema of a run: machine, system and workload sections.
+const emu::Schema& run_schema();
+RunConfig run_config(const emu::Config& config);
+// Defaults, then the files in order, then the overrides; throws emu::ConfigError.
+RunConfig load_run_config(const std::vector<std::string>& files, const std::vector<std::string>& sets = {});
+
+}  // namespace os
