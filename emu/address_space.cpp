@@ -5,7 +5,12 @@
 
 namespace emu {
 
-AddressSpace::AddressSpace(Storage& storage, uint64_t limit) : storage_(storage), limit_(limit) {}
+namespace {
+uint64_t next_serial = 1;  // only compared for equality, so its values never reach a report
+}
+
+AddressSpace::AddressSpace(Storage& storage, uint64_t limit)
+    : storage_(storage), limit_(limit), serial_(next_serial++) {}
 
 AddressSpace::~AddressSpace() {
   for (auto& [vseg, s] : segments_) {

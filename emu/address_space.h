@@ -33,6 +33,8 @@ class AddressSpace {
   AddressSpace& operator=(const AddressSpace&) = delete;
 
   Storage& storage() { return storage_; }
+  // Never reused, unlike the object's address: tells a CPU whether it may keep its TLB.
+  uint64_t serial() const { return serial_; }
   uint64_t limit() const { return limit_; }
 
   // Maps every 4 KB page touching [addr, addr+len) to a new zero-filled frame with
@@ -84,6 +86,7 @@ class AddressSpace {
   uint64_t limit_;
   std::unordered_map<uint64_t, std::unique_ptr<Segment>> segments_;  // lookup; iterate sorted
   uint64_t generation_ = 0;
+  uint64_t serial_;
 };
 
 }  // namespace emu

@@ -142,6 +142,7 @@ std::string_view noun(ValueType t) {
     case ValueType::Bool: return "true or false";
     case ValueType::String: return "a string";
     case ValueType::Enum: return "one of the choices";
+    case ValueType::Duration: return "a duration";
   }
   return "a value";
 }
@@ -155,6 +156,7 @@ ConfigValue parse_as(ValueType t, const std::vector<std::string>& choices, std::
     case ValueType::Cycles: return parse_cycles(text);
     case ValueType::Bool: return parse_bool(text);
     case ValueType::String: return std::string(text);
+    case ValueType::Duration: return parse_duration_ns(text);
     case ValueType::Enum: {
       for (const auto& c : choices)
         if (c == text) return std::string(text);
@@ -196,6 +198,7 @@ std::string_view type_name(ValueType t) {
     case ValueType::Bool: return "bool";
     case ValueType::String: return "string";
     case ValueType::Enum: return "enum";
+    case ValueType::Duration: return "duration";
   }
   return "?";
 }
@@ -261,6 +264,42 @@ uint64_t parse_frequency_hz(std::string_view text) {
   return whole * scale + part;
 }
 
+uint64_t parse_duration_ns(std::string_view text) {
+  auto bad = [&] {
+    return ConfigError(fmt::format("\"{}\" is not a duration (use e.g. 2s, 1ms, 0.5ms, 500us or 40ns)", text));
+  };
+  if (text == "0") return 0;  // zero needs no unit
+  uint64_t whole;
+  bool overflow;
+  size_t digits = leading_uint(text, whole, overflow);
+  if (digits == 0) throw bad();
+  std::string_view rest = text.substr(digits);
+  std::string_view frac;
+  if (!rest.empty() && rest.front() == '.') {
+    rest.remove_prefix(1);
+    size_t f = 0;
+    while (f < rest.size() && is_digit(rest[f])) ++f;
+    if (f == 0) throw bad();
+    frac = rest.substr(0, f);
+    rest.remove_prefix(f);
+  }
+  unsigned exp;  // nanoseconds per unit, as a power of ten
+  if (rest == "s") exp = 9;
+  else if (rest == "ms") exp = 6;
+  else if (rest == "us") exp = 3;
+  else if (rest == "ns") exp = 0;
+  else throw bad();
+  uint64_t scale = 1;
+  for (unsigned i = 0; i < exp; ++i) scale *= 10;
+  for (size_t i = exp; i < frac.size(); ++i)
+    if (frac[i] != '0') throw ConfigError(fmt::format("\"{}\" is finer than 1 ns", text));
+  uint64_t part = 0;
+  for (size_t i = 0; i < exp; ++i) part = part * 10 + (i < frac.size() ? uint64_t(frac[i] - '0') : 0);
+  if (overflow || whole > (std::numeric_limits<uint64_t>::max() - part) / scale)
+    throw too_large(text, "a duration");
+  return whole * scale + part;
+}
+
 uint64_t parse_cycles(std::string_view text) {
   uint64_t n;
   bool overflow;
@@ -316,6 +355,24 @@ std::string format_frequency(uint64_t hz) {
   return "0Hz";
 }
 
+std::string format_duration(uint64_t ns) {
+  static constexpr std::pair<uint64_t, const char*> units[] = {
+      {1000000000, "s"}, {1000000, "ms"}, {1000, "us"}, {1, "ns"}};
+  if (ns == 0) return "0";
+  for (auto [scale, name] : units) {
+    if (ns < scale) continue;
+    std::string out = std::to_string(ns / scale);
+    if (uint64_t rem = ns % scale) {
+      std::string frac = std::to_string(rem);
+      frac.insert(0, std::to_string(scale).size() - 1 - frac.size(), '0');
+      while (frac.back() == '0') frac.pop_back();
+      out += "." + frac;
+    }
+    return out + name;
+  }
+  return "0";
+}
+
 // ---- Schema --------------------------------------------------------------------
 
 Schema& Schema::add(KeyDecl decl) {
@@ -340,7 +397,8 @@ Schema& Schema::add(KeyDecl decl) {
   if (decl.default_value.empty()) fail("no default");
   if (decl.type == ValueType::Enum && decl.choices.empty()) fail("an enum needs choices");
   const bool ordered = decl.type == ValueType::Integer || decl.type == ValueType::Size ||
-                       decl.type == ValueType::Frequency || decl.type == ValueType::Cycles;
+                       decl.type == ValueType::Frequency || decl.type == ValueType::Cycles ||
+                       decl.type == ValueType::Duration;
   if (!ordered && (!decl.min.empty() || !decl.max.empty())) fail("only numbers have a range");
 
   Bound lo, hi;
@@ -646,7 +704,7 @@ int64_t Config::get_int(std::string_view path) const {
 uint64_t Config::get_uint(std::string_view path) const {
   const ConfigValue& v = value(path);
   if (!std::holds_alternative<uint64_t>(v))
-    throw std::logic_error(fmt::format("config: {} is not a size, cycle count or frequency", path));
+    throw std::logic_error(fmt::format("config: {} is not a size, cycle count, frequency or duration", path));
   return std::get<uint64_t>(v);
 }
 
@@ -655,6 +713,13 @@ double Config::get_ghz(std::string_view path) const {
   if (schema_->keys()[i].type != ValueType::Frequency)
     throw std::logic_error(fmt::format("config: {} is not a frequency", path));
   return double(std::get<uint64_t>(entries_[i].value)) / 1e9;
+}
+
+double Config::get_ms(std::string_view path) const {
+  size_t i = require(path);
+  if (schema_->keys()[i].type != ValueType::Duration)
+    throw std::logic_error(fmt::format("config: {} is not a duration", path));
+  return double(std::get<uint64_t>(entries_[i].value)) / 1e6;
 }
 
 bool Config::get_bool(std::string_view path) const {

@@ -16,13 +16,16 @@
 // builds one Schema from all the sections it knows; a top-level key that no
 // declared key starts with is an unknown section.
 //
-// Units (see parse_size and parse_frequency_hz below):
+// Units (see parse_size, parse_frequency_hz and parse_duration_ns below):
 //   size       a whole number of bytes, or one followed by K, M, G or T (either case),
 //              optionally followed by B or iB: 256, 4K, 4KB, 4KiB, 4k, 1M, 16G, 1T.
 //              K, M, G and T are all powers of 1024. No spaces, no fractions, and no
 //              lower-case b (that would mean bits).
 //   frequency  a decimal number followed by GHz, MHz, kHz or Hz, written exactly so
 //              and without a space: 5.2GHz, 800MHz. Held in Hz; read as GHz.
+//   duration   a decimal number followed by s, ms, us or ns, written exactly so and
+//              without a space: 2s, 0.5ms, 500us, 40ns; or a bare 0. Held in whole
+//              nanoseconds (finer fractions are an error).
 //   cycles, integer   a plain decimal whole number: 40. (integer may be negative.)
 //   bool       true or false (any case).
 //   enum       one of the declared choices, exactly.
@@ -47,7 +50,7 @@ class ConfigError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class ValueType { Integer, Size, Frequency, Cycles, Bool, String, Enum };
+enum class ValueType { Integer, Size, Frequency, Cycles, Bool, String, Enum, Duration };
 
 // "integer", "size", ...; and the noun used in messages ("a whole number", "a size").
 std::string_view type_name(ValueType t);
@@ -57,14 +60,17 @@ std::string_view type_name(ValueType t);
 //   "4Kb" is not a size (use e.g. 256, 4K, 1M, 16G or 1T)
 uint64_t parse_size(std::string_view text);
 uint64_t parse_frequency_hz(std::string_view text);
+uint64_t parse_duration_ns(std::string_view text);
 uint64_t parse_cycles(std::string_view text);
 int64_t parse_integer(std::string_view text);
 bool parse_bool(std::string_view text);
 
 // The shortest exact spelling: 4096 -> "4K", 1536 KiB -> "1536K", 300 -> "300";
-// 5200000000 Hz -> "5.2GHz", 800000000 Hz -> "800MHz".
+// 5200000000 Hz -> "5.2GHz", 800000000 Hz -> "800MHz";
+// 1000000 ns -> "1ms", 1500 ns -> "1.5us", 0 -> "0".
 std::string format_size(uint64_t bytes);
 std::string format_frequency(uint64_t hz);
+std::string format_duration(uint64_t ns);
 
 // One key of the schema. Default, min and max are written as they would be in
 // YAML ("128K", "5.2GHz", "8", "true"); min and max may be empty (unbounded).
@@ -80,7 +86,8 @@ struct KeyDecl {
   std::string source{};                // where the default comes from, or "estimate: why"
 };
 
-// A parsed value: Integer -> int64_t; Size (bytes), Cycles, Frequency (Hz) -> uint64_t;
+// A parsed value: Integer -> int64_t; Size (bytes), Cycles, Frequency (Hz),
+// Duration (ns) -> uint64_t;
 // Bool -> bool; String, Enum -> std::string.
 using ConfigValue = std::variant<int64_t, uint64_t, bool, std::string>;
 
@@ -158,7 +165,8 @@ class Config {
   // Typed reads. Asking for a key that does not exist, or with the wrong type, is a
   // programming error (std::logic_error).
   int64_t get_int(std::string_view path) const;        // Integer
-  uint64_t get_uint(std::string_view path) const;      // Size (bytes), Cycles, Frequency (Hz)
+  uint64_t get_uint(std::string_view path) const;      // Size (bytes), Cycles, Frequency (Hz), Duration (ns)
+  double get_ms(std::string_view path) const;          // Duration, in milliseconds
   double get_ghz(std::string_view path) const;         // Frequency
   bool get_bool(std::string_view path) const;          // Bool
   const std::string& get_string(std::string_view path) const;  // String, Enum

@@ -17,6 +17,7 @@ void Cpu::set_timing(const CpuTiming& t) {
 
 void Cpu::set_address_space(AddressSpace& space) {
   space_ = &space;
+  space_serial_ = space.serial();
   flush_tlb();
 }
 

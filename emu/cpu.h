@@ -71,12 +71,16 @@ struct RunResult {
 
 class Cpu {
  public:
-  explicit Cpu(AddressSpace& space) : space_(&space) { flush_tlb(); }
+  explicit Cpu(AddressSpace& space) : space_(&space), space_serial_(space.serial()) { flush_tlb(); }
   void set_timing(const CpuTiming& t);
   void set_group(CpuGroup* g) { group_ = g; }
   unsigned istream() const { return istream_; }
   // Switches to another address space (an ECB's): the TLBs are flushed.
   void set_address_space(AddressSpace& space);
+  // Switches only if `space` is not the one loaded (by serial): keeps the TLBs warm.
+  void switch_address_space(AddressSpace& space) {
+    if (space.serial() != space_serial_) set_address_space(space);
+  }
   ~Cpu();
 
   // --- architected state -------------------------------------------------------
@@ -216,6 +220,7 @@ class Cpu {
 
   AddressSpace* space_;
   uint64_t space_generation_ = 0;
+  uint64_t space_serial_ = 0;
   SvcHandler* svc_ = nullptr;
   PageFaultHandler* page_fault_ = nullptr;
   CpuGroup* group_ = nullptr;

@@ -25,11 +25,21 @@ void Machine::start(AddressSpace& space) {
   }
   state_.assign(cpus_.size(), IStreamState::Running);
   idle_.assign(cpus_.size(), 0);
+  deadline_.assign(cpus_.size(), ~0ull);
+}
+
+void Machine::wake(unsigned i, uint64_t now) {
+  if (state_[i] != IStreamState::Idle) return;
+  Cpu& c = *cpus_[i];
+  if (c.cycles < now) idle_[i] += now - c.cycles, c.cycles = now;
+  if (dispatcher_ && dispatcher_->dispatch(i, Dispatcher::Why::Woken)) state_[i] = IStreamState::Running;
 }
 
 MachineRunResult Machine::run(uint64_t max_instructions) {
   uint64_t done = 0;
+  end_ = false;
   for (;;) {
+    if (end_) return MachineRunResult{MachineRunResult::Reason::Ended, 0, {}};
     // The running I-stream with the smallest clock; ties to the lower number.
     int next = -1;
     for (unsigned i = 0; i < cpus_.size(); ++i)
@@ -52,13 +62,26 @@ MachineRunResult Machine::run(uint64_t max_instructions) {
     // A lone running I-stream has no one to interleave with: it runs to the next event.
     bool alone = std::count(state_.begin(), state_.end(), IStreamState::Running) == 1;
     uint64_t end = !alone ? c.cycles + config_.quantum : events_.empty() ? ~0ull : events_.next_time();
+    end = std::min(end, deadline_[next]);
     RunResult r = c.run(max_instructions - done, end);
     done += c.instructions - before;
-    if (r.reason == StopReason::ProgramCheck)
-      return MachineRunResult{MachineRunResult::Reason::ProgramCheck, unsigned(next), r};
-    if (r.reason == StopReason::Requested && state_[next] == IStreamState::Running)
-      state_[next] = IStreamState::Stopped;
+    unsigned i = unsigned(next);
+    if (r.reason == StopReason::ProgramCheck) {
+      if (!dispatcher_ || !dispatcher_->program_check(i, r))
+        return MachineRunResult{MachineRunResult::Reason::ProgramCheck, i, r};
+      redispatch(i, Dispatcher::Why::GaveUp);
+    } else if (r.reason == StopReason::Requested) {
+      if (dispatcher_) redispatch(i, Dispatcher::Why::GaveUp);
+      else state_[i] = IStreamState::Stopped;
+    } else if (dispatcher_ && c.cycles >= deadline_[i]) {
+      redispatch(i, Dispatcher::Why::TimeUp);
+    }
   }
+}
+
+void Machine::redispatch(unsigned i, Dispatcher::Why why) {
+  deadline_[i] = ~0ull;
+  state_[i] = dispatcher_->dispatch(i, why) ? IStreamState::Running : IStreamState::Idle;
 }
 
 uint64_t Machine::elapsed_cycles() const {

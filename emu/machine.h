@@ -49,8 +49,22 @@ class EventQueue {
   uint64_t seq_ = 0;
 };
 
+// What keeps the I-streams busy: the layer above (the control program) hands out
+// work. emu/ only knows that an I-stream needs something to run.
+class Dispatcher {
+ public:
+  enum class Why { GaveUp, TimeUp, Woken };
+  virtual ~Dispatcher() = default;
+  // The I-stream's program gave up control (its SVC asked to stop), its deadline
+  // passed, or it was woken while idle: load work and return true, or false to idle.
+  virtual bool dispatch(unsigned istream, Why why) = 0;
+  // A program check on the I-stream: deal with it (end the work) and return true to go
+  // on (the I-stream is then dispatched), false to end the run with it.
+  virtual bool program_check(unsigned istream, const RunResult& r) = 0;
+};
+
 struct MachineRunResult {
-  enum class Reason { AllStopped, Limit, ProgramCheck } reason = Reason::AllStopped;
+  enum class Reason { AllStopped, Limit, ProgramCheck, Ended } reason = Reason::AllStopped;
   unsigned istream = 0;  // the one that took the program check
   RunResult check;
 };
@@ -73,6 +87,13 @@ class Machine : public CpuGroup, public CacheListener {
   Cpu& cpu(unsigned i) { return *cpus_[i]; }
   IStreamState state(unsigned i) const { return state_[i]; }
   void set_state(unsigned i, IStreamState s) { state_[i] = s; }
+  void set_dispatcher(Dispatcher* d) { dispatcher_ = d; }
+  // The I-stream's current work runs until this clock at most (a time slice).
+  void set_deadline(unsigned i, uint64_t cycle) { deadline_[i] = cycle; }
+  // New work for an idle I-stream: its clock jumps to `now` and it is dispatched.
+  void wake(unsigned i, uint64_t now);
+  // Ends run() after the current step (the workload is done).
+  void end_run() { end_ = true; }
 
   // Runs until every I-stream has stopped, `max_instructions` in total have run, or
   // an I-stream takes a program check (which ends the run: the caller reports it).
@@ -89,6 +110,8 @@ class Machine : public CpuGroup, public CacheListener {
   void line_lost(unsigned istream, uint64_t line) override;
 
  private:
+  void redispatch(unsigned i, Dispatcher::Why why);
+
   MachineConfig config_;
   Storage storage_;
   std::unique_ptr<MemoryHierarchy> caches_;
@@ -96,7 +119,10 @@ class Machine : public CpuGroup, public CacheListener {
   std::vector<std::unique_ptr<Cpu>> cpus_;
   std::vector<IStreamState> state_;
   std::vector<uint64_t> idle_;
+  std::vector<uint64_t> deadline_;
   EventQueue events_;
+  Dispatcher* dispatcher_ = nullptr;
+  bool end_ = false;
 };
 
 }  // namespace emu

@@ -10,12 +10,20 @@
 
 #include "emu/config.h"
 #include "os/exec_command.h"
+#include "os/run_command.h"
 
 namespace {
 
 constexpr const char* kUsage = R"(usage: tpfemu [--log-level LEVEL] COMMAND ...
 
 commands:
+  run CONFIG.yaml [CONFIG.yaml ...] [--out DIR] [--set KEY=VALUE ...] [--no-progress]
+      Run a workload on the machine and the control program; writes summary.txt,
+      summary.json, run.log and dumps.txt to DIR (default out/<config name>).
+
+  compare DIR_A DIR_B
+      Two runs' summaries side by side with the ratio B/A of each figure.
+
   exec PROGRAM.elf [options] [-- guest args...]
       Run a static s390x Linux program (Linux-compatible mode).
       --stats               print instructions=N host_seconds=S mips=M on stderr
@@ -101,6 +109,20 @@ int exec_main(int argc, char** argv, int i) {
   return os::run_exec(o);
 }
 
+int run_main(int argc, char** argv, int i) {
+  os::RunOptions o;
+  for (; i < argc; ++i) {
+    std::string_view a = argv[i];
+    if (a == "--out" && i + 1 < argc) o.out = argv[++i];
+    else if (a == "--set" && i + 1 < argc) o.sets.push_back(argv[++i]);
+    else if (a == "--no-progress") o.progress = false;
+    else if (a.starts_with("--")) return usage_error(fmt::format("run: unknown option {}", a));
+    else o.configs.push_back(std::string(a));
+  }
+  if (o.configs.empty()) return usage_error("run needs a configuration file");
+  return os::run_workload(o);
+}
+
 int config_main(int argc, char** argv, int i) {
   bool list = false, example = false;
   std::vector<std::string> files, sets;
@@ -146,6 +168,11 @@ int main(int argc, char** argv) {
   std::string_view cmd = argv[i];
   if (cmd == "exec") return exec_main(argc, argv, i + 1);
   if (cmd == "config") return config_main(argc, argv, i + 1);
+  if (cmd == "run") return run_main(argc, argv, i + 1);
+  if (cmd == "compare") {
+    if (argc - i != 3) return usage_error("compare needs two output directories");
+    return os::compare_runs(argv[i + 1], argv[i + 2]);
+  }
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
     fmt::print("{}", kUsage);
     return 0;

@@ -21,11 +21,12 @@ struct RunSummary {
   double ms_per_message = 0;    // CPU (busy) milliseconds per message, all I-streams
   double response_mean_ms = 0, response_p50_ms = 0, response_p90_ms = 0, response_p99_ms = 0;
   double cpu_utilization = 0;   // busy over elapsed, all I-streams
-  uint64_t instructions = 0, cycles = 0;  // in the window, all I-streams
+  uint64_t instructions = 0, cycles = 0;  // in the window, summed over all I-streams
   std::vector<IStreamSummary> istreams;
   // Control program counters (whole run).
   uint64_t ecbs_created = 0, ecbs_exited = 0, ecb_timeouts = 0, ecb_program_checks = 0;
   uint64_t svcs = 0, time_slices = 0, dispatches = 0;
+  uint64_t static_page_copies = 0;    // writable image pages copied into processes
   uint64_t frames_in_use_at_end = 0;  // 4 KB frames still allocated when the run ended
 };
 

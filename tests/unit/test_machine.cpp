@@ -184,3 +184,27 @@ TEST_CASE("events fire in (time, sequence) order; idle I-streams jump to them", 
   CHECK(m.counters(0).idle_cycles == 500);
   CHECK(m.counters(0).busy_cycles == 0);
 }
+
+TEST_CASE("a new address space never inherits a TLB, even at a freed one's host address", "[machine][dat]") {
+  emu::Storage s(1ull << 30);
+  auto first = std::make_unique<emu::AddressSpace>(s);
+  emu::Cpu cpu(*first);
+  REQUIRE(first->map(0x10000, 4096, emu::kProtRead | emu::kProtExec));
+  REQUIRE(first->map(0x20000, 4096, emu::kProtRead | emu::kProtWrite));
+  uint8_t code[] = {0xE3, 0x10, 0x20, 0x00, 0x00, 0x04};  // lg %r1,0(%r2)
+  first->write_bytes(0x10000, code, sizeof code);
+  cpu.gr[2] = 0x20000;
+  cpu.psw_addr = 0x10000;
+  REQUIRE(cpu.run(1).reason == emu::StopReason::Limit);
+  uint64_t old_serial = first->serial();
+  first.reset();
+  auto second = std::make_unique<emu::AddressSpace>(s);  // may well reuse the same memory
+  CHECK(second->serial() != old_serial);
+  REQUIRE(second->map(0x10000, 4096, emu::kProtRead | emu::kProtExec));
+  second->write_bytes(0x10000, code, sizeof code);
+  cpu.switch_address_space(*second);
+  cpu.psw_addr = 0x10000;
+  auto r = cpu.run(1);
+  REQUIRE(r.reason == emu::StopReason::ProgramCheck);  // 0x20000 is not mapped in the new space
+  CHECK(r.check.interrupt.code == emu::Pic::PageTranslation);
+}

@@ -10,10 +10,14 @@
      SVC 0 with r1 = 45, brk     -> grows the ECB's (or thread process's) private heap
                                     in its 31-bit heap area
 
-   Program entry: an ECB (or thread) starts at the entry of its program with
+   Program entry: an ECB starts at the entry of its program with
      r2 = the input message's address in the ECB's storage (0 if none),
      r3 = its length, r14 = the address of __tpf_ecb_return (returning from the
-     program exits the ECB with the returned value), r15 = stack top - 160. */
+     program exits the ECB with the returned value), r15 = stack top - 160.
+   A thread starts at its function with r2 = the argument, r3 = 0 and r14 = the
+   address of __tpf_thread_return (returning exits the thread with r2).
+   Writable static storage (.data, .bss) is the process's own: each ECB (with its
+   threads) starts from the image's initial values. */
 #ifndef TPF_SVC_H
 #define TPF_SVC_H
 

@@ -1,0 +1,169 @@
+// The z/TPF-like control program: ECBs with their own address spaces (EVM), the
+// CPU loop's lists per I-stream, the SVC services, thread processes, and the
+// workload driver that turns arrivals into input messages. It uses the machine
+// (emu/) through its small interfaces: Dispatcher, SvcHandler, EventQueue.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "emu/elf_loader.h"
+#include "emu/machine.h"
+#include "os/run_config.h"
+#include "os/summary.h"
+
+namespace os {
+
+// EVM layout, the same in every ECB's address space.
+struct Evm {
+  static constexpr uint64_t kMessage = 0x00100000;   // the input message (ECB block area)
+  static constexpr uint64_t kHeap31 = 0x10000000;    // 31-bit heap area: brk grows up from here
+  static constexpr uint64_t kSystem = 0x40000000;    // system storage (GETSTOR)
+  static constexpr uint64_t kStackTop = 0x7F000000;  // first stack; thread stacks below it
+  static constexpr uint64_t kHeap64 = 0x100000000;   // 64-bit heap area
+};
+
+struct Process;
+
+struct Ecb {
+  uint64_t id = 0;
+  std::string program;
+  std::shared_ptr<Process> process;
+  unsigned thread = 0;  // 0: the process's own ECB; otherwise its thread id
+  unsigned home = 0;    // I-stream whose lists it returns to
+  // Saved state while it is not running.
+  uint64_t gr[16] = {}, fpr[16] = {};
+  uint32_t ar[16] = {};
+  uint64_t psw = 0;
+  uint8_t cc = 0, prog_mask = 0;
+  uint64_t cpu_cycles = 0;   // CPU time used, for the timeout
+  uint64_t dispatched_at = 0;
+  // The input message it serves (0: none).
+  uint64_t message = 0, arrival = 0;
+  unsigned terminal = 0;
+  unsigned joiner_of = 0;  // waiting in THREAD_JOIN for this thread id (0: not waiting)
+};
+
+struct Process {
+  std::unique_ptr<emu::AddressSpace> space;
+  uint64_t brk = Evm::kHeap31, brk_mapped = Evm::kHeap31;
+  uint64_t system_next = Evm::kSystem;
+  std::map<uint64_t, uint64_t> system_blocks;  // GETSTOR address -> bytes
+  unsigned next_thread = 1, live_threads = 0;
+  std::map<unsigned, uint64_t> thread_results;  // exited threads' return values
+  std::vector<Ecb*> joiners;
+};
+
+struct InputMessage {
+  uint64_t seq = 0, arrival = 0;
+  unsigned terminal = 0;
+  std::vector<uint8_t> bytes;
+};
+
+class ControlProgram : public emu::Dispatcher, public emu::SvcHandler, public emu::PageFaultHandler {
+ public:
+  ControlProgram(emu::Machine& machine, const RunConfig& config);
+  ~ControlProgram() override;
+
+  // Starts the workload and runs until it is done; returns the figures.
+  RunSummary run();
+  const std::string& log() const { return log_; }
+  const std::string& dumps() const { return dumps_; }
+  uint64_t frames_in_use() const;
+
+  // Dispatcher / SvcHandler
+  bool dispatch(unsigned istream, Why why) override;
+  bool program_check(unsigned istream, const emu::RunResult& r) override;
+  void supervisor_call(emu::Cpu& cpu, uint8_t number) override;
+  // A process touching a writable page of the program image gets its own copy.
+  Action page_fault(emu::Cpu& cpu, uint64_t address) override;
+
+  // Called after each completed message (host-side display only).
+  void set_progress(std::function<void(uint64_t done, uint64_t target, double simulated_s)> f) {
+    progress_ = std::move(f);
+  }
+
+  // For tests: the lists' contents (ECB numbers, top first) and the ECBs in flight.
+  std::vector<uint64_t> list_contents(unsigned istream, const char* which) const;
+  size_t ecbs_in_flight() const { return ecbs_.size(); }
+
+ private:
+  Ecb* new_ecb(const std::string& program, std::shared_ptr<Process> process, unsigned home);
+  std::shared_ptr<Process> new_process();
+  bool start_program(Ecb& e, uint64_t entry, uint64_t r2, uint64_t r3, uint64_t r14);
+  Ecb* take_next(unsigned istream);
+  void load(unsigned istream, Ecb& e);
+  void save(unsigned istream, Ecb& e);
+  void give_up(emu::Cpu& cpu);
+  void finish(unsigned istream, Ecb& e, int64_t rc);
+  void end_ecb(Ecb& e);
+  void make_ready(Ecb& e, bool cross, uint64_t now);
+  void timeout(unsigned istream, Ecb& e);
+  uint64_t entry_of(const std::string& program) const;
+  std::string read_string(Ecb& e, uint64_t addr);
+  uint64_t now(unsigned istream) const { return machine_.cpu(istream).cycles; }
+  void charge(emu::Cpu& cpu, unsigned cycles) { cpu.cycles += cycles; }
+
+  // Services
+  int64_t svc_write(Ecb& e, uint64_t fd, uint64_t buf, uint64_t len);
+  int64_t svc_brk(Ecb& e, uint64_t addr);
+  int64_t svc_create(emu::Cpu& cpu, Ecb& e);
+  int64_t svc_getstor(Ecb& e, uint64_t bytes);
+  int64_t svc_relstor(Ecb& e, uint64_t addr);
+  int64_t svc_thread_create(emu::Cpu& cpu, Ecb& e);
+  void svc_thread_join(emu::Cpu& cpu, Ecb& e);
+  void svc_wait(emu::Cpu& cpu, Ecb& e);
+  void svc_post(emu::Cpu& cpu, Ecb& e);
+  void append_log(std::string line);
+
+  // Workload
+  void arrive(unsigned terminal, uint64_t time);
+  void schedule_arrival(unsigned terminal, uint64_t after);
+  void message_done(const Ecb& e, uint64_t time);
+  double uniform();
+  uint64_t cycles_of_ms(double ms) const;
+
+  emu::Machine& machine_;
+  RunConfig config_;
+  emu::ElfImage image_;
+  emu::AddressSpace image_space_;
+  struct ImagePage {
+    uint64_t vaddr, frame;
+    uint8_t prot;
+  };
+  std::vector<ImagePage> image_pages_;           // read-only: shared by every process
+  std::map<uint64_t, ImagePage> image_data_;     // writable: copied into a process on first touch
+  uint64_t ecb_return_ = 0, thread_return_ = 0;
+
+  std::vector<Ecb*> current_;  // per I-stream: the ECB it runs
+  std::deque<Ecb*> cross_;
+  std::vector<std::deque<Ecb*>> ready_, deferred_;
+  std::vector<std::deque<InputMessage>> input_;
+  std::map<uint64_t, std::unique_ptr<Ecb>> ecbs_;
+  struct EventCount {
+    uint64_t posts = 0;
+    std::deque<Ecb*> waiters;
+  };
+  std::map<uint64_t, EventCount> events_;
+  uint64_t next_ecb_ = 1;
+
+  // Workload state and figures.
+  std::mt19937_64 rng_;
+  uint64_t next_message_ = 1, next_input_istream_ = 0;
+  uint64_t completed_ = 0, window_start_ = 0;
+  bool window_open_ = false;
+  std::vector<uint64_t> window_busy0_, window_insns0_;
+  std::vector<double> responses_ms_;
+  uint64_t last_completion_ = 0;
+  RunSummary stats_;
+  std::string log_, dumps_;
+  uint64_t frames_at_start_ = 0;
+  std::function<void(uint64_t, uint64_t, double)> progress_;
+};
+
+}  // namespace os

@@ -1,0 +1,76 @@
+/* The TPF services as C calls (tpf.h), each one SVC with the ABI of tpf_svc.h.
+   Nothing here keeps static data: programs are shared by every ECB, and a wrapper
+   must not make an ECB touch writable storage it does not own. */
+#include <stdio.h>
+#include <tpf.h>
+
+#include "svc.h"
+
+void tpf_exit(int rc) {
+  TPF_SVC1(TPF_SVC_EXIT, rc);
+  __builtin_trap(); /* not reached: if the host ever returned, fail here, loudly */
+}
+
+int tpf_enter(const char *name, void *msg, long len) {
+  tpf_program *prog = name ? (tpf_program *)TPF_SVC1(TPF_SVC_ENTER, name) : 0;
+  if (!prog) {
+    tpf_log("tpf_enter: %.32s is not a program", name ? name : "(null)");
+    return -1;
+  }
+  int rc = prog(msg, len);
+  /* BACK tells the control program the entered program has returned (its linkage
+     accounting); it gets the return value in r2 for a trace to show. */
+  TPF_SVC1(TPF_SVC_BACK, rc);
+  return rc;
+}
+
+long tpf_create(const char *name, const void *msg, long len, int how) {
+  if (!name) return -1;
+  return TPF_SVC4(TPF_SVC_CREATE, name, msg, len, how);
+}
+
+void tpf_defrc(void) { TPF_SVC0(TPF_SVC_DEFER); }
+
+void tpf_delay_us(unsigned long us) { TPF_SVC1(TPF_SVC_DELAY, us); }
+
+void *tpf_getstor(unsigned long bytes) { return (void *)TPF_SVC1(TPF_SVC_GETSTOR, bytes); }
+
+int tpf_relstor(void *block) { return (int)TPF_SVC1(TPF_SVC_RELSTOR, block); }
+
+long tpf_thread_create(void *(*fn)(void *), void *arg) {
+  if (!fn) return -1;
+  return TPF_SVC2(TPF_SVC_THREAD_CREATE, fn, arg);
+}
+
+void *tpf_thread_join(long tid) { return (void *)TPF_SVC1(TPF_SVC_THREAD_JOIN, tid); }
+
+void tpf_thread_exit(void *value) {
+  TPF_SVC1(TPF_SVC_THREAD_EXIT, value);
+  __builtin_trap(); /* not reached */
+}
+
+void tpf_wait(long event) { TPF_SVC1(TPF_SVC_WAIT, event); }
+
+void tpf_post(long event) { TPF_SVC1(TPF_SVC_POST, event); }
+
+long tpf_ecb_info(int what) { return TPF_SVC1(TPF_SVC_ECB_INFO, what); }
+
+/* Formats on the stack (no static buffer: ECBs on other I-streams log at the same
+   time) and hands the line to the control program in one SVC. */
+int tpf_vlog(const char *fmt, va_list ap) {
+  char line[TPF_LOG_MAX];
+  int n = vsnprintf(line, sizeof line, fmt, ap);
+  if (n < 0) n = 0;
+  if (n > (int)sizeof line - 1) n = (int)sizeof line - 1; /* vsnprintf truncated it */
+  while (n > 0 && line[n - 1] == '\n') --n;
+  TPF_SVC2(TPF_SVC_LOG, line, n);
+  return n;
+}
+
+int tpf_log(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = tpf_vlog(fmt, ap);
+  va_end(ap);
+  return n;
+}

@@ -1,0 +1,100 @@
+#include "os/run_command.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include "emu/config.h"
+#include "emu/machine.h"
+#include "os/control_program.h"
+#include "os/run_config.h"
+#include "os/summary.h"
+
+namespace os {
+namespace {
+
+bool write_file(const std::filesystem::path& p, const std::string& text) {
+  std::ofstream out(p);
+  out << text;
+  return bool(out);
+}
+
+}  // namespace
+
+int run_workload(const RunOptions& opts) {
+  RunConfig config;
+  try {
+    config = load_run_config(opts.configs, opts.sets);
+  } catch (const emu::ConfigError& e) {
+    fmt::print(stderr, "tpfemu: {}\n", e.what());
+    return 2;
+  }
+  std::filesystem::path out = opts.out;
+  if (out.empty())
+    out = std::filesystem::path("out") /
+          (opts.configs.empty() ? std::string("default") : std::filesystem::path(opts.configs.back()).stem().string());
+  std::error_code ec;
+  std::filesystem::create_directories(out, ec);
+  if (ec) {
+    fmt::print(stderr, "tpfemu: cannot create the output directory {}: {}\n", out.string(), ec.message());
+    return 2;
+  }
+
+  emu::Machine machine(config.machine, true);
+  std::unique_ptr<ControlProgram> cp;
+  try {
+    cp = std::make_unique<ControlProgram>(machine, config);
+  } catch (const emu::ElfError& e) {
+    fmt::print(stderr, "tpfemu: system.image: {}: {}\n", config.system.image, e.what());
+    return 2;
+  } catch (const std::runtime_error& e) {
+    fmt::print(stderr, "tpfemu: {}\n", e.what());
+    return 2;
+  }
+
+  // Progress on a terminal only, for runs that take more than a second of host time;
+  // it reads the host clock for the display and never feeds the model.
+  bool tty = opts.progress && isatty(fileno(stderr));
+  auto t0 = std::chrono::steady_clock::now();
+  if (tty)
+    cp->set_progress([&](uint64_t done, uint64_t target, double sim_s) {
+      double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (host > 1.0)
+        fmt::print(stderr, "\r{} messages of {}, {:.4f} s simulated, {:.1f} s   ", done, target, sim_s, host);
+    });
+  RunSummary s = cp->run();
+  if (tty) fmt::print(stderr, "\r\033[K");
+  s.config = opts.configs.empty() ? "(defaults)" : opts.configs.back();
+
+  std::ostringstream text, json;
+  write_summary_text(text, s);
+  write_summary_json(json, s);
+  if (!write_file(out / "summary.txt", text.str()) || !write_file(out / "summary.json", json.str()) ||
+      !write_file(out / "run.log", cp->log()) || !write_file(out / "dumps.txt", cp->dumps())) {
+    fmt::print(stderr, "tpfemu: cannot write the reports to {}\n", out.string());
+    return 2;
+  }
+  std::cout << text.str();
+  fmt::print("reports: {}/summary.txt, summary.json, run.log, dumps.txt\n", out.string());
+  return 0;
+}
+
+int compare_runs(const std::string& dir_a, const std::string& dir_b) {
+  try {
+    RunSummary a = read_summary_json((std::filesystem::path(dir_a) / "summary.json").string());
+    RunSummary b = read_summary_json((std::filesystem::path(dir_b) / "summary.json").string());
+    write_comparison(std::cout, dir_a, a, dir_b, b);
+  } catch (const std::runtime_error& e) {
+    fmt::print(stderr, "tpfemu: {}\n", e.what());
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace os

@@ -1,0 +1,21 @@
+// `tpfemu run CONFIG.yaml [--out DIR] [--set key.path=value ...]` and
+// `tpfemu compare DIR_A DIR_B`.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace os {
+
+struct RunOptions {
+  std::vector<std::string> configs;  // YAML files, applied in order
+  std::vector<std::string> sets;     // overrides, applied last
+  std::string out;                   // output directory (default out/<config name>)
+  bool progress = true;              // a progress line on a terminal for long runs
+};
+
+// Writes summary.txt, summary.json, run.log and dumps.txt to the output directory.
+// Exit status 0, or 2 for bad configuration (the message names the place).
+int run_workload(const RunOptions& opts);
+int compare_runs(const std::string& dir_a, const std::string& dir_b);
+
+}  // namespace os

@@ -1,0 +1,363 @@
+// The run's reports: summary.txt (for people), summary.json (for scripts) and the
+// side-by-side comparison of `tpfemu compare`.
+//
+// Formatting is deterministic: every number is written by fmt with a fixed precision
+// (no locale, no shortest-round-trip guessing), the keys come in a fixed order, and
+// nothing is read from the host. The same RunSummary gives the same bytes.
+//
+// Units: utilizations are fractions (0..1) in JSON and percentages in the text;
+// times are milliseconds except simulated_seconds. A figure that is not finite (a
+// division by zero upstream) is written as null in JSON and "n/a" in the text.
+#include "os/summary.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace os {
+
+namespace {
+
+// The control program's counters: key in JSON, label in text, the field. One place.
+struct Counter {
+  const char* key;
+  const char* label;
+  uint64_t RunSummary::*field;
+};
+constexpr Counter kCounters[] = {
+    {"ecbs_created", "ECBs created", &RunSummary::ecbs_created},
+    {"ecbs_exited", "ECBs exited", &RunSummary::ecbs_exited},
+    {"ecb_timeouts", "ECB timeouts (CTL-10)", &RunSummary::ecb_timeouts},
+    {"ecb_program_checks", "ECB program checks", &RunSummary::ecb_program_checks},
+    {"svcs", "SVCs", &RunSummary::svcs},
+    {"time_slices", "time slices", &RunSummary::time_slices},
+    {"dispatches", "dispatches", &RunSummary::dispatches},
+    {"static_page_copies", "static pages copied", &RunSummary::static_page_copies},
+    {"frames_in_use_at_end", "4K frames in use at end", &RunSummary::frames_in_use_at_end},
+};
+
+using nlohmann::json;
+
+// Digits after the point for each kind of decimal figure.
+constexpr int kSecondsDigits = 9;  // simulated seconds: nanosecond resolution
+constexpr int kRateDigits = 3;     // messages per second
+constexpr int kMsDigits = 6;       // milliseconds: nanosecond resolution
+constexpr int kFractionDigits = 6; // utilizations (0..1)
+
+std::string fixed(double v, int digits, std::string_view not_finite) {
+  if (!std::isfinite(v)) return std::string(not_finite);
+  std::string out = fmt::format("{:.{}f}", v, digits);
+  if (out.rfind("-0.", 0) == 0 && out.find_first_not_of("-0.") == std::string::npos) out.erase(0, 1);  // no "-0.000"
+  return out;
+}
+
+std::string json_number(double v, int digits) { return fixed(v, digits, "null"); }
+
+// A JSON string: escaped, and any byte that is not valid UTF-8 replaced, so the file
+// always parses.
+std::string json_string(const std::string& s) { return json(s).dump(-1, ' ', false, json::error_handler_t::replace); }
+
+// 1234567 -> "1,234,567".
+std::string grouped(uint64_t v) {
+  std::string digits = std::to_string(v), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i != 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string percent(double fraction) {
+  if (!std::isfinite(fraction)) return "n/a";
+  return fixed(100.0 * fraction, 1, "n/a") + "%";
+}
+
+// ---- The figures, flattened (for the comparison) --------------------------------
+
+struct Figure {
+  std::string name;  // as in summary.json, dotted
+  bool whole;        // uint64 (grouped) or double (fixed digits)
+  double value;      // NaN when one side has no such figure
+  uint64_t count;
+  int digits;
+};
+
+Figure whole(std::string name, uint64_t v) { return {std::move(name), true, double(v), v, 0}; }
+Figure decimal(std::string name, double v, int digits) { return {std::move(name), false, v, 0, digits}; }
+
+std::vector<Figure> figures(const RunSummary& s, size_t istreams) {
+  std::vector<Figure> f = {
+      whole("messages", s.messages),
+      decimal("simulated_seconds", s.simulated_seconds, kSecondsDigits),
+      decimal("messages_per_second", s.messages_per_second, kRateDigits),
+      decimal("ms_per_message", s.ms_per_message, kMsDigits),
+      decimal("response_ms.mean", s.response_mean_ms, kMsDigits),
+      decimal("response_ms.p50", s.response_p50_ms, kMsDigits),
+      decimal("response_ms.p90", s.response_p90_ms, kMsDigits),
+      decimal("response_ms.p99", s.response_p99_ms, kMsDigits),
+      decimal("cpu_utilization", s.cpu_utilization, kFractionDigits),
+      whole("instructions", s.instructions),
+      whole("cycles", s.cycles),
+  };
+  for (size_t i = 0; i < istreams; ++i) {
+    const std::string p = fmt::format("istreams[{}].", i);
+    if (i < s.istreams.size()) {
+      const IStreamSummary& is = s.istreams[i];
+      f.push_back(whole(p + "instructions", is.instructions));
+      f.push_back(whole(p + "cycles", is.cycles));
+      f.push_back(whole(p + "busy_cycles", is.busy_cycles));
+      f.push_back(whole(p + "idle_cycles", is.idle_cycles));
+      f.push_back(decimal(p + "utilization", is.utilization, kFractionDigits));
+    } else {  // the other run has more I-streams
+      const double none = std::numeric_limits<double>::quiet_NaN();
+      for (const char* k : {"instructions", "cycles", "busy_cycles", "idle_cycles"})
+        f.push_back({p + k, true, none, 0, 0});
+      f.push_back(decimal(p + "utilization", none, kFractionDigits));
+    }
+  }
+  for (const Counter& c : kCounters) f.push_back(whole(std::string("control_program.") + c.key, s.*c.field));
+  return f;
+}
+
+std::string show(const Figure& f) {
+  if (std::isnan(f.value)) return "-";
+  return f.whole ? grouped(f.count) : fixed(f.value, f.digits, "n/a");
+}
+
+// B/A: "-" when both are 0 or a side is missing, "n/a" when only A is 0 or a value
+// is not finite.
+std::string ratio(const Figure& a, const Figure& b) {
+  if (std::isnan(a.value) || std::isnan(b.value)) return "-";
+  if (!std::isfinite(a.value) || !std::isfinite(b.value)) return "n/a";
+  const bool a_zero = a.whole ? a.count == 0 : a.value == 0;
+  const bool b_zero = b.whole ? b.count == 0 : b.value == 0;
+  if (a_zero) return b_zero ? "-" : "n/a";
+  return fixed(b.value / a.value, 3, "n/a");
+}
+
+// ---- Text tables ----------------------------------------------------------------
+
+// Columns padded to their widest cell; `align` has one letter per column, 'l' or 'r'
+// (columns past its end are right-aligned, the first defaults to left).
+void write_table(std::ostream& out, const std::vector<std::vector<std::string>>& rows, const std::string& indent,
+                 std::string_view align = "l") {
+  if (rows.empty()) return;
+  size_t columns = 0;
+  for (const auto& r : rows) columns = std::max(columns, r.size());
+  std::vector<size_t> width(columns, 0);
+  for (const auto& r : rows)
+    for (size_t c = 0; c < r.size(); ++c) width[c] = std::max(width[c], r[c].size());
+  for (const auto& r : rows) {
+    std::string line = indent;
+    for (size_t c = 0; c < r.size(); ++c) {
+      if (c) line += "  ";
+      const bool left = c < align.size() ? align[c] == 'l' : false;
+      line += left ? fmt::format("{:<{}}", r[c], width[c]) : fmt::format("{:>{}}", r[c], width[c]);
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out << line << "\n";
+  }
+}
+
+// ---- Reading summary.json -------------------------------------------------------
+
+[[noreturn]] void fail(const std::string& path, const std::string& what) {
+  throw std::runtime_error(fmt::format("{}: {}", path, what));
+}
+
+const json& member(const json& obj, const char* key, const std::string& prefix, const std::string& path) {
+  auto it = obj.find(key);
+  if (it == obj.end()) fail(path, fmt::format("missing key \"{}{}\"", prefix, key));
+  return *it;
+}
+
+uint64_t read_uint(const json& obj, const char* key, const std::string& prefix, const std::string& path) {
+  const json& v = member(obj, key, prefix, path);
+  if (!v.is_number_unsigned())
+    fail(path, fmt::format("\"{}{}\" is not a whole number >= 0 (got {})", prefix, key,
+                           v.dump(-1, ' ', false, json::error_handler_t::replace)));
+  return v.get<uint64_t>();
+}
+
+double read_double(const json& obj, const char* key, const std::string& prefix, const std::string& path) {
+  const json& v = member(obj, key, prefix, path);
+  if (v.is_null()) return std::numeric_limits<double>::quiet_NaN();  // written for a figure that was not finite
+  if (!v.is_number())
+    fail(path, fmt::format("\"{}{}\" is not a number (got {})", prefix, key,
+                           v.dump(-1, ' ', false, json::error_handler_t::replace)));
+  return v.get<double>();
+}
+
+const json& read_object(const json& obj, const char* key, const std::string& path) {
+  const json& v = member(obj, key, "", path);
+  if (!v.is_object()) fail(path, fmt::format("\"{}\" is not an object", key));
+  return v;
+}
+
+}  // namespace
+
+// ---- summary.txt ----------------------------------------------------------------
+
+void write_summary_text(std::ostream& out, const RunSummary& s) {
+  auto ms = [](double v) { return fixed(v, kMsDigits, "n/a"); };
+  out << "tpfemu run summary\n";
+  out << "  configuration  " << (s.config.empty() ? "(defaults)" : s.config) << "\n";
+  out << "\nThroughput (measurement window, after warm-up)\n";
+  write_table(out,
+              {{"messages", grouped(s.messages)},
+               {"simulated time", fixed(s.simulated_seconds, kSecondsDigits, "n/a"), "s"},
+               {"messages per second", fixed(s.messages_per_second, kRateDigits, "n/a")},
+               {"CPU per message", ms(s.ms_per_message), "ms (busy time of all I-streams / messages)"}},
+              "  ", "lrl");
+  out << "\nResponse time (ms, from a message's arrival to its completion)\n";
+  write_table(out,
+              {{"mean", "p50", "p90", "p99"},
+               {ms(s.response_mean_ms), ms(s.response_p50_ms), ms(s.response_p90_ms), ms(s.response_p99_ms)}},
+              "  ", "rrrr");
+  out << fmt::format("\nCPU ({} I-stream{}; utilization is busy over elapsed cycles)\n", s.istreams.size(),
+                     s.istreams.size() == 1 ? "" : "s");
+  write_table(out,
+              {{"utilization", percent(s.cpu_utilization)},
+               {"instructions", grouped(s.instructions)},
+               {"cycles", grouped(s.cycles)}},
+              "  ", "lr");
+  if (!s.istreams.empty()) {
+    out << "\n";
+    std::vector<std::vector<std::string>> rows = {
+        {"I-STREAM", "INSTRUCTIONS", "CYCLES", "BUSY CYCLES", "IDLE CYCLES", "UTILIZATION"}};
+    IStreamSummary total;
+    for (size_t i = 0; i < s.istreams.size(); ++i) {
+      const IStreamSummary& is = s.istreams[i];
+      rows.push_back({std::to_string(i), grouped(is.instructions), grouped(is.cycles), grouped(is.busy_cycles),
+                      grouped(is.idle_cycles), percent(is.utilization)});
+      total.instructions += is.instructions;
+      total.cycles += is.cycles;
+      total.busy_cycles += is.busy_cycles;
+      total.idle_cycles += is.idle_cycles;
+    }
+    rows.push_back({"all", grouped(total.instructions), grouped(total.cycles), grouped(total.busy_cycles),
+                    grouped(total.idle_cycles), percent(s.cpu_utilization)});
+    write_table(out, rows, "  ", "l");
+  }
+  out << "\nControl program (whole run)\n";
+  std::vector<std::vector<std::string>> counters;
+  for (const Counter& c : kCounters) counters.push_back({c.label, grouped(s.*c.field)});
+  write_table(out, counters, "  ", "lr");
+}
+
+// ---- summary.json ---------------------------------------------------------------
+
+void write_summary_json(std::ostream& out, const RunSummary& s) {
+  out << "{\n";
+  out << "  \"config\": " << json_string(s.config) << ",\n";
+  out << "  \"messages\": " << s.messages << ",\n";
+  out << "  \"simulated_seconds\": " << json_number(s.simulated_seconds, kSecondsDigits) << ",\n";
+  out << "  \"messages_per_second\": " << json_number(s.messages_per_second, kRateDigits) << ",\n";
+  out << "  \"ms_per_message\": " << json_number(s.ms_per_message, kMsDigits) << ",\n";
+  out << "  \"response_ms\": {\"mean\": " << json_number(s.response_mean_ms, kMsDigits)
+      << ", \"p50\": " << json_number(s.response_p50_ms, kMsDigits)
+      << ", \"p90\": " << json_number(s.response_p90_ms, kMsDigits)
+      << ", \"p99\": " << json_number(s.response_p99_ms, kMsDigits) << "},\n";
+  out << "  \"cpu_utilization\": " << json_number(s.cpu_utilization, kFractionDigits) << ",\n";
+  out << "  \"instructions\": " << s.instructions << ",\n";
+  out << "  \"cycles\": " << s.cycles << ",\n";
+  out << "  \"istreams\": [";
+  for (size_t i = 0; i < s.istreams.size(); ++i) {
+    const IStreamSummary& is = s.istreams[i];
+    out << (i ? ",\n" : "\n") << "    {\"instructions\": " << is.instructions << ", \"cycles\": " << is.cycles
+        << ", \"busy_cycles\": " << is.busy_cycles << ", \"idle_cycles\": " << is.idle_cycles
+        << ", \"utilization\": " << json_number(is.utilization, kFractionDigits) << "}";
+  }
+  out << (s.istreams.empty() ? "],\n" : "\n  ],\n");
+  out << "  \"control_program\": {\n";
+  for (size_t k = 0; k < std::size(kCounters); ++k)
+    out << "    \"" << kCounters[k].key << "\": " << s.*kCounters[k].field << (k + 1 < std::size(kCounters) ? ",\n" : "\n");
+  out << "  }\n";
+  out << "}\n";
+}
+
+RunSummary read_summary_json(const std::string& given) {
+  // A run's directory is accepted too: DIR/summary.json.
+  std::string path = given;
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) path = (std::filesystem::path(path) / "summary.json").string();
+
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(path, fmt::format("cannot open: {}", std::strerror(errno)));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) fail(path, "cannot read");
+
+  json doc;
+  try {
+    doc = json::parse(text.str());
+  } catch (const json::exception& e) {
+    fail(path, fmt::format("not valid JSON: {}", e.what()));
+  }
+  if (!doc.is_object()) fail(path, "not a summary (the top level is not a JSON object)");
+
+  RunSummary s;
+  const json& config = member(doc, "config", "", path);
+  if (!config.is_string()) fail(path, "\"config\" is not a string");
+  s.config = config.get<std::string>();
+  s.messages = read_uint(doc, "messages", "", path);
+  s.simulated_seconds = read_double(doc, "simulated_seconds", "", path);
+  s.messages_per_second = read_double(doc, "messages_per_second", "", path);
+  s.ms_per_message = read_double(doc, "ms_per_message", "", path);
+  const json& r = read_object(doc, "response_ms", path);
+  s.response_mean_ms = read_double(r, "mean", "response_ms.", path);
+  s.response_p50_ms = read_double(r, "p50", "response_ms.", path);
+  s.response_p90_ms = read_double(r, "p90", "response_ms.", path);
+  s.response_p99_ms = read_double(r, "p99", "response_ms.", path);
+  s.cpu_utilization = read_double(doc, "cpu_utilization", "", path);
+  s.instructions = read_uint(doc, "instructions", "", path);
+  s.cycles = read_uint(doc, "cycles", "", path);
+  const json& list = member(doc, "istreams", "", path);
+  if (!list.is_array()) fail(path, "\"istreams\" is not an array");
+  for (size_t i = 0; i < list.size(); ++i) {
+    const json& e = list[i];
+    const std::string p = fmt::format("istreams[{}].", i);
+    if (!e.is_object()) fail(path, fmt::format("\"istreams[{}]\" is not an object", i));
+    IStreamSummary is;
+    is.instructions = read_uint(e, "instructions", p, path);
+    is.cycles = read_uint(e, "cycles", p, path);
+    is.busy_cycles = read_uint(e, "busy_cycles", p, path);
+    is.idle_cycles = read_uint(e, "idle_cycles", p, path);
+    is.utilization = read_double(e, "utilization", p, path);
+    s.istreams.push_back(is);
+  }
+  const json& cp = read_object(doc, "control_program", path);
+  const std::string p = "control_program.";
+  for (const Counter& c : kCounters) s.*c.field = read_uint(cp, c.key, p, path);
+  return s;
+}
+
+// ---- tpfemu compare -------------------------------------------------------------
+
+void write_comparison(std::ostream& out, const std::string& name_a, const RunSummary& a, const std::string& name_b,
+                      const RunSummary& b) {
+  const size_t n = std::max(a.istreams.size(), b.istreams.size());
+  const std::vector<Figure> fa = figures(a, n), fb = figures(b, n);
+  out << "A: " << name_a << (a.config.empty() ? "" : " (" + a.config + ")") << "\n";
+  out << "B: " << name_b << (b.config.empty() ? "" : " (" + b.config + ")") << "\n\n";
+  std::vector<std::vector<std::string>> rows = {{"FIGURE", "A", "B", "B/A"}};
+  for (size_t i = 0; i < fa.size(); ++i) rows.push_back({fa[i].name, show(fa[i]), show(fb[i]), ratio(fa[i], fb[i])});
+  write_table(out, rows, "", "lrrr");
+  out << "\nB/A: \"-\" when both are 0 or a run has no such I-stream; \"n/a\" when only A is 0.\n";
+}
+
+}  // namespace os

@@ -1,0 +1,126 @@
+// The control program end to end: real guest programs (os/guest/apps) in ECBs on the
+// machine model, driven by the workload generator.
+#include <catch2/catch.hpp>
+#include <sstream>
+
+#include "emu/machine.h"
+#include "os/control_program.h"
+#include "os/run_config.h"
+#include "os/summary.h"
+
+using Catch::Matchers::Contains;
+
+namespace {
+
+struct CpRun {
+  os::RunSummary s;
+  std::string log, dumps, json;
+  explicit CpRun(std::vector<std::string> sets) {
+    sets.insert(sets.begin(), std::string("system.image=") + TPFEMU_GUEST_DIR + "/tpf_apps.elf");
+    os::RunConfig cfg = os::load_run_config({}, sets);
+    emu::Machine m(cfg.machine, true);
+    os::ControlProgram cp(m, cfg);
+    s = cp.run();
+    log = cp.log();
+    dumps = cp.dumps();
+    std::ostringstream j;
+    os::write_summary_json(j, s);
+    json = j.str();
+  }
+};
+
+size_t count(const std::string& hay, const std::string& needle) {
+  size_t n = 0;
+  for (size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("control program: the demo transaction runs on 4 I-streams and returns every frame", "[cp]") {
+  CpRun r({"machine.istreams=4", "workload.program=QZZ0", "workload.messages=400"});
+  CHECK(r.s.messages == 400);
+  CHECK(r.s.ecb_program_checks == 0);
+  CHECK(r.s.ecb_timeouts == 0);
+  CHECK(r.s.frames_in_use_at_end == 0);
+  CHECK(r.s.istreams.size() == 4);
+  CHECK(r.s.instructions / r.s.messages > 9000);  // QZZ0 runs about 10,000 instructions a message
+  CHECK(r.s.instructions / r.s.messages < 11000);
+  CHECK(r.s.svcs >= 7 * 400);  // GETSTOR, ENTER, BACK, DEFRC, RELSTOR, LOG?, exit
+  CHECK(r.s.cpu_utilization > 0.9);  // 16 terminals, no think time: the I-streams are busy
+}
+
+TEST_CASE("control program: no frame leaks after 100,000 messages", "[cp]") {
+  CpRun r({"machine.istreams=2", "workload.program=QZZ1", "workload.message_size=32", "workload.terminals=8",
+           "workload.messages=100000"});
+  CHECK(r.s.messages == 100000);
+  CHECK(r.s.ecbs_created >= 100000);
+  CHECK(r.s.ecbs_created - r.s.ecbs_exited <= 8);  // at most one in flight per terminal at the end
+  CHECK(r.s.frames_in_use_at_end == 0);
+}
+
+TEST_CASE("control program: the CPU loop serves cross, ready, input, then deferred", "[cp]") {
+  // One I-stream, one terminal: QCRE creates ECB 2 immediate (ready list), ECB 3 deferred,
+  // ECB 4 any (cross list); then it exits and the next input message waits.
+  CpRun r({"machine.istreams=1", "workload.program=QCRE", "workload.terminals=1", "workload.messages=2"});
+  size_t cross = r.log.find("ECB 4      QZZ2"), ready = r.log.find("ECB 2      QZZ2"),
+         input = r.log.find("ECB 5      QCRE"), deferred = r.log.find("ECB 3      QZZ2");
+  REQUIRE(cross != std::string::npos);
+  REQUIRE(ready != std::string::npos);
+  REQUIRE(input != std::string::npos);
+  CHECK(cross < ready);
+  CHECK(ready < input);
+  CHECK((deferred == std::string::npos || deferred > input));  // the deferred list comes last
+}
+
+TEST_CASE("control program: looping ECBs are time-sliced, then ended CTL-10 style; the run goes on",
+          "[cp]") {
+  CpRun r({"machine.istreams=1", "workload.program=QSPN", "workload.terminals=2", "workload.messages=4",
+           "system.time_slice=100us", "system.timeout=1ms"});
+  CHECK(r.s.messages == 4);
+  CHECK(r.s.ecb_timeouts >= 4);
+  CHECK(r.s.time_slices >= 4 * 9);  // each runs 1 ms in slices of 0.1 ms, two taking turns
+  CHECK_THAT(r.dumps, Contains("CTL-10 PROGRAM TIMEOUT: ECB 1 (program QSPN"));
+  CHECK_THAT(r.dumps, Contains("QSPN+0x"));
+  CHECK(r.s.frames_in_use_at_end == 0);
+}
+
+TEST_CASE("control program: a program check ends that ECB with a report; the run goes on", "[cp]") {
+  CpRun r({"machine.istreams=2", "workload.program=QPCK", "workload.messages=20"});
+  CHECK(r.s.messages == 20);
+  CHECK(r.s.ecb_program_checks >= 20);
+  CHECK_THAT(r.dumps, Contains("PROGRAM CHECK"));
+  CHECK_THAT(r.dumps, Contains("(program QPCK, I-stream"));
+  CHECK(r.s.frames_in_use_at_end == 0);
+}
+
+TEST_CASE("control program: threads of one process share its heap, on any I-stream", "[cp]") {
+  CpRun r({"machine.istreams=4", "workload.program=QTHR", "workload.terminals=2", "workload.messages=8"});
+  CHECK(r.s.messages == 8);
+  CHECK(r.s.ecb_program_checks == 0);
+  CHECK(count(r.log, "expected 400: right") == 8);
+  CHECK(r.s.static_page_copies > 0);  // each process got its own C library state
+  bool other_istream = r.log.find("on I-stream 1") != std::string::npos || r.log.find("on I-stream 2") != std::string::npos ||
+                       r.log.find("on I-stream 3") != std::string::npos;
+  CHECK(other_istream);
+}
+
+TEST_CASE("control program: closed arrivals obey Little's law, open arrivals their rate", "[cp]") {
+  CpRun closed({"machine.istreams=1", "workload.program=QZZ0", "workload.terminals=4", "workload.think_time=1ms",
+                "workload.messages=400", "workload.warmup=40"});
+  // N = X (R + Z): throughput times (response + think) gives the terminal count.
+  double n = closed.s.messages_per_second * (closed.s.response_mean_ms + 1.0) / 1000.0;
+  CHECK(n == Approx(4.0).epsilon(0.15));
+  CpRun open({"machine.istreams=1", "workload.program=QZZ0", "workload.arrivals=open", "workload.rate=5000",
+              "workload.messages=500"});
+  CHECK(open.s.messages_per_second == Approx(5000).epsilon(0.15));
+  CHECK(open.s.cpu_utilization < 0.5);  // 5,000/s of ~20 us messages leaves the I-stream mostly idle
+}
+
+TEST_CASE("control program: the same configuration twice gives identical summary.json", "[cp][determinism]") {
+  std::vector<std::string> sets{"machine.istreams=4", "workload.program=QZZ0", "workload.messages=300",
+                                "workload.think_time=50us"};
+  CpRun a(sets), b(sets);
+  CHECK(a.json == b.json);
+  CHECK(a.log == b.log);
+}
