@@ -8,15 +8,19 @@ set(GUEST_LDFLAGS -static -no-pie -nostdlib -Wl,--build-id=none)
 set(GUEST_INCLUDE_DIR ${CMAKE_SOURCE_DIR}/os/guest/include)
 set(GUEST_OUT_DIR ${CMAKE_BINARY_DIR}/guest)
 
-# guest_compile(OUTVAR SOURCES src... [CFLAGS flag...]): one object per source,
-# header dependencies tracked through the compiler's depfile.
+# guest_compile(OUTVAR SOURCES src... [CFLAGS flag...] [GROUP name]): one object per
+# source under obj/<group>/ (a source may be built into several images), header
+# dependencies tracked through the compiler's depfile.
 function(guest_compile outvar)
-  cmake_parse_arguments(G "" "" "SOURCES;CFLAGS" ${ARGN})
+  cmake_parse_arguments(G "" "GROUP" "SOURCES;CFLAGS" ${ARGN})
+  if(NOT G_GROUP)
+    set(G_GROUP common)
+  endif()
   set(objs)
   foreach(src ${G_SOURCES})
     get_filename_component(abs ${src} ABSOLUTE)
     file(RELATIVE_PATH rel ${CMAKE_SOURCE_DIR} ${abs})
-    set(obj ${GUEST_OUT_DIR}/obj/${rel}.o)
+    set(obj ${GUEST_OUT_DIR}/obj/${G_GROUP}/${rel}.o)
     get_filename_component(objdir ${obj} DIRECTORY)
     add_custom_command(
       OUTPUT ${obj}
@@ -36,7 +40,7 @@ endfunction()
 # linked with the guest runtime (start code, libc subset) and libgcc.
 function(add_guest_executable name)
   cmake_parse_arguments(G "" "" "SOURCES;CFLAGS" ${ARGN})
-  guest_compile(objs SOURCES ${G_SOURCES} CFLAGS ${G_CFLAGS})
+  guest_compile(objs SOURCES ${G_SOURCES} CFLAGS ${G_CFLAGS} GROUP ${name})
   set(elf ${GUEST_OUT_DIR}/${name}.elf)
   get_property(rt_objs GLOBAL PROPERTY GUEST_RUNTIME_OBJECTS)
   add_custom_command(
