@@ -124,3 +124,10 @@ TEST_CASE("control program: the same configuration twice gives identical summary
   CHECK(a.json == b.json);
   CHECK(a.log == b.log);
 }
+
+TEST_CASE("control program: DELAY gives up control for at least the time asked", "[cp]") {
+  CpRun r({"machine.istreams=1", "workload.program=QDLY", "workload.terminals=1", "workload.messages=5"});
+  CHECK(r.s.messages == 5);
+  CHECK(count(r.log, "QDLY waited 10") == 5);  // 100 or 101 us: the delay plus the SVCs around it
+  CHECK(r.s.cpu_utilization < 0.5);           // the I-stream idles while the ECB waits
+}

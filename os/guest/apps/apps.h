@@ -15,7 +15,8 @@ tpf_program QCRE; /* creates ECBs: immediate, deferred and on the cross list */
 tpf_program QLST; /* logs its dispatches, deferring between them (list order) */
 tpf_program QSPN; /* never ends: for the time slice and CTL-10 timeout */
 tpf_program QPCK; /* takes a program check on every message */
-tpf_program QTHR; /* four threads sharing the process's heap under a spin lock */
+tpf_program QTHR;
+tpf_program QDLY; /* delays 100 us and logs how long it waited */ /* four threads sharing the process's heap under a spin lock */
 
 /* QZZ1 prices a request leg by leg: a leg is this many bytes of it. */
 #define LEG_BYTES 16
