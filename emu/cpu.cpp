@@ -1,5 +1,7 @@
 #include "emu/cpu.h"
 
+#include <algorithm>
+
 #include "emu/isa/table.h"
 
 namespace emu {
@@ -178,6 +180,7 @@ RunResult Cpu::run(uint64_t limit, uint64_t cycle_end) {
   uint64_t retried_at = ~0ull, retried_n = 0;  // a retry that made no progress fails
   for (;;) try {
     while (n < limit && cycles < cycle_end) {
+      const uint64_t stop_cycle = std::min(cycle_end, next_sample_);
       a = psw_addr;
       cur = nullptr;
       if (space_->generation() != space_generation_) [[unlikely]]
@@ -198,10 +201,17 @@ RunResult Cpu::run(uint64_t limit, uint64_t cycle_end) {
         psw_addr = next;
         ++in->count;
         ++n;
+        const uint64_t started = cycles;
         cycles += in->cycles;
         in->fn(*this, *in);
+        in->spent += cycles - started;
         const bool crossed = (next & kPageMask) < in->len;
-        if ((psw_addr != next) | crossed | leave_block_ | (n >= limit) | (cycles >= cycle_end)) break;
+        if ((psw_addr != next) | crossed | leave_block_ | (n >= limit) | (cycles >= stop_cycle)) [[unlikely]] {
+          // The instruction that was executing when the clock passed a sample point
+          // takes the sample (one per interval it covered: a stall shows up often).
+          while (cycles >= next_sample_) in->samples += 1, next_sample_ += sample_interval_;
+          break;
+        }
         in += in->len >> 1;
         a = next;
       }

@@ -98,6 +98,12 @@ class Cpu {
 
   void set_svc_handler(SvcHandler* h) { svc_ = h; }
   void set_page_fault_handler(PageFaultHandler* h) { page_fault_ = h; }
+  // Sampling (the ZTRAP EI profiler): every `interval` cycles from `first`, the
+  // instruction executing at that moment gets a sample (Insn::samples). 0: off.
+  void set_sampling(uint64_t interval, uint64_t first) {
+    sample_interval_ = interval ? interval : 1;
+    next_sample_ = interval ? first : ~0ull;
+  }
   uint64_t page_faults = 0;  // resolved by the handler
   SvcHandler* svc_handler() const { return svc_; }
   AddressSpace& space() { return *space_; }
@@ -229,6 +235,7 @@ class Cpu {
   TlbModel tlb4k_, tlb1m_;
   unsigned tlb_walk_ = 0;
   uint64_t last_rline_ = ~0ull, last_wline_ = ~0ull;
+  uint64_t next_sample_ = ~0ull, sample_interval_ = 1;
   bool stop_requested_ = false;
   bool leave_block_ = false;  // leave the straight-line loop: a stop or a code change
   TlbEntry tlb_[kTlbSize];

@@ -42,6 +42,13 @@ ControlProgram::ControlProgram(emu::Machine& machine, const RunConfig& config)
                                            config.system.image, sym));
     return s->address;
   };
+  if (!image_space_.map(Evm::kShared, config.system.shared_size, kRW))
+    throw std::runtime_error("storage is too small for the shared system area");
+  for (uint64_t va = Evm::kShared; va < Evm::kShared + config.system.shared_size; va += emu::kPageSize) {
+    emu::Translation t;
+    image_space_.translate(va, t);
+    image_pages_.push_back({va, t.frame->number, kRW});  // mapped shared and writable in every process
+  }
   ecb_return_ = need("__tpf_ecb_return");
   thread_return_ = need("__tpf_thread_return");
   if (!entry_of(config.workload.program))
@@ -70,6 +77,14 @@ uint64_t ControlProgram::entry_of(const std::string& program) const {
 
 uint64_t ControlProgram::cycles_of_ms(double ms) const {
   return uint64_t(ms * machine_.config().clock_ghz * 1e6);
+}
+
+bool ControlProgram::set_image_value(const std::string& symbol, uint64_t value, unsigned size) {
+  const emu::Symbol* s = image_.symbols.find(symbol);
+  if (!s || size > 8) return false;
+  uint8_t be[8];
+  emu::Cpu::store_be<uint64_t>(be, value);
+  return image_space_.write_bytes(s->address, be + 8 - size, size);
 }
 
 uint64_t ControlProgram::frames_in_use() const {
@@ -340,6 +355,7 @@ void ControlProgram::supervisor_call(emu::Cpu& cpu, uint8_t number) {
         case TPF_INFO_ISTREAMS: a[0] = machine_.istreams(); return;
         case TPF_INFO_THREAD: a[0] = e.thread; return;
         case TPF_INFO_TIME_US: a[0] = uint64_t(double(cpu.cycles) / (machine_.config().clock_ghz * 1e3)); return;
+        case TPF_INFO_SHARED_SIZE: a[0] = config_.system.shared_size; return;
         default: a[0] = uint64_t(-kEnosys); return;
       }
     default:

@@ -24,6 +24,7 @@ struct Evm {
   static constexpr uint64_t kMessage = 0x00100000;   // the input message (ECB block area)
   static constexpr uint64_t kHeap31 = 0x10000000;    // 31-bit heap area: brk grows up from here
   static constexpr uint64_t kSystem = 0x40000000;    // system storage (GETSTOR)
+  static constexpr uint64_t kShared = 0x60000000;    // system storage shared by all ECBs
   static constexpr uint64_t kStackTop = 0x7F000000;  // first stack; thread stacks below it
   static constexpr uint64_t kHeap64 = 0x100000000;   // 64-bit heap area
 };
@@ -75,6 +76,11 @@ class ControlProgram : public emu::Dispatcher, public emu::SvcHandler, public em
   const std::string& log() const { return log_; }
   const std::string& dumps() const { return dumps_; }
   uint64_t frames_in_use() const;
+  // Sets a variable of the program image before any ECB runs (each process's copy of
+  // static storage starts from it). False if the image has no such symbol.
+  bool set_image_value(const std::string& symbol, uint64_t value, unsigned size);
+  // The shared system area, for host-side services that read or write it.
+  emu::AddressSpace& system_space() { return image_space_; }
 
   // Dispatcher / SvcHandler
   bool dispatch(unsigned istream, Why why) override;

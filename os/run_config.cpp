@@ -156,6 +156,14 @@ void declare_system_schema(emu::Schema& s) {
          .unit = "threads",
          .description = "Most threads one thread process may have (threads share its heap and address space).",
          .source = "estimate: enough for the threaded SSL driver of " + kSeed0 + "."});
+  s.add({.path = "system.shared_size",
+         .type = T::Size,
+         .default_value = "1M",
+         .min = "4K",
+         .max = "256M",
+         .unit = "bytes",
+         .description = "System storage shared by every ECB at TPF_SHARED_AREA (the syslog buffer and its lock live there).",
+         .source = "estimate: room for the syslog buffer and the system's locks."});
   s.describe("system", "The control program: guest image, time slice and timeout, service costs, ECB storage.");
 
   s.check("system.time_slice is below system.timeout", [](const emu::Config& c) {
@@ -342,6 +350,7 @@ RunConfig run_config(const emu::Config& c) {
   s.heap31_size = c.get_uint("system.heap31_size");
   s.heap64_size = c.get_uint("system.heap64_size");
   s.max_threads = unsigned(c.get_int("system.max_threads"));
+  s.shared_size = c.get_uint("system.shared_size");
 
   WorkloadConfig& w = r.workload;
   w.program = c.get_string("workload.program");

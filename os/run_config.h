@@ -24,6 +24,7 @@ struct SystemConfig {
   uint64_t heap31_size = 0;     // bytes of the 31-bit heap area per ECB (private storage, brk)
   uint64_t heap64_size = 0;     // bytes of the 64-bit heap area per ECB
   unsigned max_threads = 0;     // threads per process
+  uint64_t shared_size = 0;     // bytes of system storage shared by all ECBs (TPF_SHARED_AREA)
 };
 
 enum class Arrivals { Closed, Open };

@@ -37,6 +37,8 @@ constexpr uint8_t kZeroReg = 16;
 struct Insn {
   Handler fn = nullptr;
   uint64_t count = 0;    // executions of the instruction at this address
+  uint64_t spent = 0;    // cycles those executions took, storage references included
+  uint64_t samples = 0;  // profiler samples that found it executing (time-weighted)
   uint64_t target = 0;   // relative operand: branch target or relative-long address
   int64_t imm = 0;       // main immediate, sign-extended from its field width
   int32_t d1 = 0, d2 = 0;  // displacements (long ones sign-extended from 20 bits)

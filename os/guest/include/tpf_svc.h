@@ -48,5 +48,10 @@
 #define TPF_INFO_ISTREAMS 2       /* how many I-streams */
 #define TPF_INFO_THREAD 3         /* thread id within its process (0: not a thread) */
 #define TPF_INFO_TIME_US 4        /* simulated time in microseconds */
+#define TPF_INFO_SHARED_SIZE 5    /* bytes of the shared system area */
+
+/* System storage shared by every ECB (system.shared_size bytes, zeroed at start):
+   where system-wide structures live, such as the syslog buffer and its lock. */
+#define TPF_SHARED_AREA 0x60000000UL
 
 #endif
