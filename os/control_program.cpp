@@ -586,6 +586,8 @@ RunSummary ControlProgram::run() {
     s.instructions += is.instructions;
   }
   s.cycles = window * n;  // all I-streams, like instructions
+  if (const emu::MemoryHierarchy* mh = machine_.caches())
+    s.line_transfers = mh->line_transfers(), s.invalidations = mh->invalidations();
   s.cpu_utilization = window ? double(busy_total) / double(window * n) : 0;
   s.messages_per_second = s.simulated_seconds > 0 ? double(s.messages) / s.simulated_seconds : 0;
   s.ms_per_message = s.messages ? double(busy_total) / hz * 1e3 / double(s.messages) : 0;

@@ -48,6 +48,8 @@ constexpr Counter kCounters[] = {
     {"dispatches", "dispatches", &RunSummary::dispatches},
     {"static_page_copies", "static pages copied", &RunSummary::static_page_copies},
     {"frames_in_use_at_end", "4K frames in use at end", &RunSummary::frames_in_use_at_end},
+    {"line_transfers", "line transfers", &RunSummary::line_transfers},
+    {"invalidations", "line invalidations", &RunSummary::invalidations},
 };
 
 using nlohmann::json;

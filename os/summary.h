@@ -28,6 +28,8 @@ struct RunSummary {
   uint64_t svcs = 0, time_slices = 0, dispatches = 0;
   uint64_t static_page_copies = 0;    // writable image pages copied into processes
   uint64_t frames_in_use_at_end = 0;  // 4 KB frames still allocated when the run ended
+  // The machine's coherence traffic (whole run).
+  uint64_t line_transfers = 0, invalidations = 0;
 };
 
 void write_summary_text(std::ostream& out, const RunSummary& s);
