@@ -56,12 +56,13 @@ MemoryHierarchy::MemoryHierarchy(const MachineConfig& config) {
   c_mem_ = extra(config.memory_latency, l1, "memory");
   c_xfer_ = extra(config.transfer_latency, l1, "transfer");
   c_inval_ = config.invalidate_latency;
+  serialize_ = config.serialize_lines;
   priv_.resize(config.istreams);
   for (auto& p : priv_) {
     p.l1.init(config.l1, "L1", 2);
     p.l2.init(config.l2, "L2", 2);
   }
-  l3_.init(config.l3, "L3", 3);
+  l3_.init(config.l3, "L3", 4);
 }
 
 void MemoryHierarchy::reset_stats() {
@@ -69,7 +70,21 @@ void MemoryHierarchy::reset_stats() {
   line_transfers_ = invalidations_ = back_invalidations_ = 0;
 }
 
-uint32_t MemoryHierarchy::access(unsigned istream, uint64_t line, AccessKind kind) {
+uint32_t MemoryHierarchy::owner_change(unsigned istream, uint64_t z, uint32_t cost) {
+  if (!serialize_ || now_ == kNoTime) return cost;
+  uint64_t& ready = l3_.ready(z);
+  const uint64_t start = ready > now_ ? ready : now_;
+  const uint64_t wait = start - now_;
+  ready = start + cost;
+  if (wait) {
+    ++priv_[istream].stats.queued;
+    priv_[istream].stats.queued_cycles += wait;
+  }
+  return uint32_t(wait > 0xFFFFFFFFu - cost ? 0xFFFFFFFFu : wait + cost);
+}
+
+uint32_t MemoryHierarchy::access(unsigned istream, uint64_t line, AccessKind kind, uint64_t now) {
+  now_ = now;
   Private& p = priv_[istream];
   const bool store = kind == AccessKind::Store;
   if (store)
@@ -117,7 +132,7 @@ uint32_t MemoryHierarchy::upgrade(unsigned istream, uint64_t line, bool in_l1) {
   const uint64_t others = l3_.mask(z) & ~bit(istream);
   if (others) {
     p.stats.invalidations_sent += invalidate_others(others, line);
-    cost += c_inval_;
+    cost = owner_change(istream, z, cost + c_inval_);
   }
   l3_.mask(z) = bit(istream);
   l3_.set_state(z, 1);
@@ -166,7 +181,9 @@ uint32_t MemoryHierarchy::miss(unsigned istream, uint64_t line, AccessKind kind)
         }
         l3_.mask(z) = me;
         st = kM;
-      } else {
+      }
+      if (store || modified) cost = owner_change(istream, z, cost);
+      if (!store) {
         demote_private(owner, line);
         l3_.mask(z) = others | me;
         l3_.set_state(z, 0);
@@ -181,7 +198,7 @@ uint32_t MemoryHierarchy::miss(unsigned istream, uint64_t line, AccessKind kind)
         st = store ? kM : kE;
       } else if (store) {
         p.stats.invalidations_sent += invalidate_others(others, line);
-        cost += c_inval_;
+        cost = owner_change(istream, z, cost + c_inval_);
         l3_.mask(z) = me;
         l3_.set_state(z, 1);
         st = kM;
@@ -270,6 +287,7 @@ uint64_t MemoryHierarchy::fill_l3(uint64_t line) {
   }
   l3_.put(z, line, 0);
   l3_.mask(z) = 0;
+  l3_.ready(z) = 0;
   return z;
 }
 

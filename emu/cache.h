@@ -47,6 +47,16 @@
 //     cross-invalidates), so an upgrade costs an L3 round trip without the data.
 //   first store to an E line (held in L1 or L2) .......... as the hit: it only
 //       marks the line modified.
+//   Serialization (machine.coherence.serialize_lines): a line changes owner one
+//   request at a time. Each L3 line keeps the time its last ownership change
+//   completes; a request that moves ownership (a transfer, or an exclusive request
+//   that invalidates other copies) and comes before that time first waits for it,
+//   and the line is busy for the request's own latency after it starts. So N
+//   I-streams retrying CSG on one line queue behind each other, and a holder's
+//   releasing store waits behind the waiters' CSGs, as on a real machine. Loads
+//   served from the L3 (shared) and hits do not wait. `now` is the requester's clock
+//   at the access; I-streams interleave by quantum, so a request may be handled a
+//   quantum out of time order (the error is at most a quantum, deterministic).
 //   An interlocked update (CS, CSG, CDSG) or an SS destination is ONE access of kind
 //   Store: it fetches the line exclusive (as z does), so it never pays a separate
 //   upgrade after a read-only fetch.
@@ -107,8 +117,11 @@ class MemoryHierarchy {
   void set_listener(CacheListener* listener) { listener_ = listener; }
 
   // Extra cycles for `istream` to access absolute line number `line`
-  // (= absolute address >> kLineShift), beyond an L1 hit.
-  uint32_t access(unsigned istream, uint64_t line, AccessKind kind);
+  // (= absolute address >> kLineShift), beyond an L1 hit; `now` is its clock (for
+  // serialization; see above), waiting included. Without a time (kNoTime), the
+  // access pays its latency only, as with serialization off.
+  static constexpr uint64_t kNoTime = ~uint64_t(0);
+  uint32_t access(unsigned istream, uint64_t line, AccessKind kind, uint64_t now = kNoTime);
 
   struct IStreamStats {
     uint64_t loads = 0, stores = 0;
@@ -116,6 +129,8 @@ class MemoryHierarchy {
     uint64_t transfers_in = 0;        // lines taken from another I-stream's private cache
     uint64_t invalidations_sent = 0;  // copies removed from other I-streams by this one's stores
     uint64_t upgrades = 0;            // stores to a line held read-only
+    uint64_t queued = 0;              // ownership requests that waited for a line in flight
+    uint64_t queued_cycles = 0;       // ... and the cycles they waited
   };
   const IStreamStats& stats(unsigned istream) const { return priv_[istream].stats; }
   uint64_t line_transfers() const { return line_transfers_; }
@@ -144,7 +159,8 @@ class MemoryHierarchy {
 
   // One set-associative array. Each set is one block of `stride` x `ways` words:
   // the tags, then the meta words ((LRU tick << 2) | state), then for the L3 the
-  // directory masks, so a lookup touches one small stretch of host memory. A way is
+  // directory masks and the time the line's last ownership change completes, so a
+  // lookup touches one small stretch of host memory. A way is
   // named by the offset of its tag word in `data`.
   struct Level {
     unsigned ways = 0;
@@ -179,6 +195,7 @@ class MemoryHierarchy {
     }
     uint64_t& mask(uint64_t way) { return data[way + 2 * ways]; }  // L3 only
     uint64_t mask(uint64_t way) const { return data[way + 2 * ways]; }
+    uint64_t& ready(uint64_t way) { return data[way + 3 * ways]; }  // L3 only
     uint64_t victim(uint64_t line) const;  // the way to replace in line's set
     template <class F> void for_each_valid(F f) const {
       for (uint64_t s = 0; s < sets; ++s)
@@ -213,11 +230,16 @@ class MemoryHierarchy {
   // Remove every copy in `mask` (other I-streams) for a store; returns how many.
   unsigned invalidate_others(uint64_t mask, uint64_t line);
   uint32_t miss(unsigned istream, uint64_t line, AccessKind kind);
+  // An ownership change of L3 way z costing `cost`: waits for the line's previous
+  // change (if serialization is on) and marks the line busy until this one is done.
+  uint32_t owner_change(unsigned istream, uint64_t z, uint32_t cost);
   uint32_t upgrade(unsigned istream, uint64_t line, bool in_l1);
 
   std::vector<Private> priv_;
   Level l3_;  // state: 1 when the single holder holds the line exclusive
   uint32_t c_l2_, c_l3_, c_mem_, c_xfer_, c_inval_;
+  bool serialize_ = true;
+  uint64_t now_ = 0;  // the requester's clock during access()
   uint64_t line_transfers_ = 0, invalidations_ = 0, back_invalidations_ = 0;
   CacheListener* listener_ = nullptr;
 };

@@ -217,6 +217,17 @@ void declare_machine_schema(Schema& s) {
          .description = "Cycles to invalidate the copies other I-streams hold when a store takes a line "
                         "exclusive.",
          .source = "estimate: a cross-interrogate without data, a little under the L3 latency."});
+  s.add({.path = "machine.coherence.serialize_lines",
+         .type = T::Bool,
+         .default_value = "true",
+         .unit = "on/off",
+         .description = "A line changes owner one request at a time: a transfer or an exclusive request "
+                        "(store, CS, CSG) for a line whose previous ownership change is still in flight waits "
+                        "for it, so N I-streams hammering one line queue behind each other. false: every request "
+                        "pays only its own latency (an ablation: contention then costs transfers, not queueing).",
+         .source = "the L3 directory is the point of coherence and handles conflicting requests for one line "
+                   "in turn (IBM z15 Technical Guide SG24-8851, cache design); a line in flight cannot be "
+                   "granted again before it arrives."});
 
   s.add({.path = "machine.tlb.4k.entries",
          .type = T::Integer,
@@ -344,6 +355,7 @@ MachineConfig machine_config(const Config& c) {
   m.memory_latency = unsigned(c.get_uint("machine.memory_latency"));
   m.transfer_latency = unsigned(c.get_uint("machine.coherence.transfer_latency"));
   m.invalidate_latency = unsigned(c.get_uint("machine.coherence.invalidate_latency"));
+  m.serialize_lines = c.get_bool("machine.coherence.serialize_lines");
   m.tlb4k = tlb("4k");
   m.tlb1m = tlb("1m");
   m.tlb_walk = unsigned(c.get_uint("machine.tlb.walk"));

@@ -30,6 +30,7 @@ struct MachineConfig {
   unsigned memory_latency = 0;     // cycles to fetch a line from memory
   unsigned transfer_latency = 0;   // move a line held by another I-stream
   unsigned invalidate_latency = 0; // invalidate copies held by other I-streams
+  bool serialize_lines = true;     // one ownership change of a line at a time
   TlbConfig tlb4k, tlb1m;
   unsigned tlb_walk = 0;           // cycles for a DAT table walk on a TLB miss
 };

@@ -454,3 +454,34 @@ TEST_CASE("the model rejects geometries it cannot build", "[cache]") {
   for (uint64_t line = 0; line < 40; ++line) m.access(unsigned(line % 64), line, line % 3 ? L : S);
   CHECK(m.check_invariants() == "");
 }
+
+TEST_CASE("serialized lines: an ownership change waits for the one in flight; loads from the L3 do not",
+          "[cache][coherence]") {
+  MemoryHierarchy m(small(3));
+  CHECK(m.access(0, 5, S, 1000) == kMem);  // a fill from memory is not an ownership change
+  // I-stream 1 takes the modified line at 1000: busy until 1000 + kXfer.
+  CHECK(m.access(1, 5, S, 1000) == kXfer);
+  // I-stream 2 asks at 1010, while it is in flight: it waits until 1000 + kXfer, then
+  // pays its own transfer.
+  CHECK(m.access(2, 5, S, 1010) == (1000 + kXfer - 1010) + kXfer);
+  CHECK(m.stats(2).queued == 1);
+  CHECK(m.stats(2).queued_cycles == 1000 + kXfer - 1010);
+  // After the line has settled, a request pays only its latency.
+  CHECK(m.access(0, 5, L, 5000) == kXfer);  // load of a modified line: a transfer (it settles at 5000+kXfer)
+  CHECK(m.access(1, 5, L, 5000 + kXfer) == kL3);  // shared now: served by the L3, never waits
+  // A store that invalidates copies is an ownership change too.
+  CHECK(m.access(2, 5, S, 5000 + kXfer) == kL3 + kInv);
+  CHECK(m.access(0, 5, S, 5000 + kXfer + 1) == (kL3 + kInv - 1) + kXfer);
+
+  // Off (machine.coherence.serialize_lines: false), or without a time: latencies only.
+  MachineConfig c = small(3);
+  c.serialize_lines = false;
+  MemoryHierarchy off(c);
+  off.access(0, 5, S, 1000);
+  CHECK(off.access(1, 5, S, 1000) == kXfer);
+  CHECK(off.access(2, 5, S, 1010) == kXfer);
+  MemoryHierarchy untimed(small(3));
+  untimed.access(0, 5, S);
+  CHECK(untimed.access(1, 5, S) == kXfer);
+  CHECK(untimed.access(2, 5, S) == kXfer);
+}

@@ -67,6 +67,7 @@ std::vector<std::pair<std::string, std::string>> fields(const MachineConfig& m) 
   f.emplace_back("machine.memory_latency", fmt::format("{}", m.memory_latency));
   f.emplace_back("machine.coherence.transfer_latency", fmt::format("{}", m.transfer_latency));
   f.emplace_back("machine.coherence.invalidate_latency", fmt::format("{}", m.invalidate_latency));
+  f.emplace_back("machine.coherence.serialize_lines", m.serialize_lines ? "true" : "false");
   for (auto [name, t] : {std::pair{"4k", m.tlb4k}, std::pair{"1m", m.tlb1m}}) {
     f.emplace_back(fmt::format("machine.tlb.{}.entries", name), fmt::format("{}", t.entries));
     f.emplace_back(fmt::format("machine.tlb.{}.ways", name), fmt::format("{}", t.ways));
@@ -99,6 +100,7 @@ const char* const kDefaults =
     "machine.memory_latency=350\n"
     "machine.coherence.transfer_latency=110\n"
     "machine.coherence.invalidate_latency=40\n"
+    "machine.coherence.serialize_lines=true\n"
     "machine.tlb.4k.entries=2048\n"
     "machine.tlb.4k.ways=8\n"
     "machine.tlb.1m.entries=128\n"
@@ -444,15 +446,17 @@ TEST_CASE("every key has a description, a default, a unit and a source, and the 
   std::ostringstream listing;
   schema.write_listing(listing);
   const std::string text = listing.str();
-  REQUIRE(schema.keys().size() == 21);
+  REQUIRE(schema.keys().size() == 22);
   for (const auto& k : schema.keys()) {
     INFO(k.path);
     CHECK(!k.description.empty());
     CHECK(!k.default_value.empty());
     CHECK(!k.unit.empty());
     CHECK(!k.source.empty());
-    CHECK(!k.min.empty());
-    CHECK(!k.max.empty());
+    if (k.type != emu::ValueType::Bool) {  // a switch has no range
+      CHECK(!k.min.empty());
+      CHECK(!k.max.empty());
+    }
     CHECK(text.find("\n" + k.path + " = " + k.default_value + "\n    " + k.description + "\n") != std::string::npos);
     CHECK(text.find("    source: " + k.source + "\n") != std::string::npos);
   }
