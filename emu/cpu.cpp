@@ -88,7 +88,7 @@ uint8_t* Cpu::span(uint64_t a, uint64_t len, bool for_write) {
 
 void Cpu::touch_lines(uint64_t first, uint64_t last, bool store) {
   for (uint64_t line = first; line <= last; ++line)
-    cycles += caches_->access(istream_, line, store ? AccessKind::Store : AccessKind::Load);
+    cycles += caches_->access(istream_, line, store ? AccessKind::Store : AccessKind::Load, cycles);
   last_rline_ = last;
   if (store) last_wline_ = last;
 }
@@ -173,7 +173,12 @@ uint64_t Cpu::tod_clock() const {
 }
 
 RunResult Cpu::run(uint64_t limit, uint64_t cycle_end) {
-  stop_requested_ = false;
+  stop_requested_ = slice_over_ = false;
+  // Sample points the clock passed while no instruction ran (idle, or host work between
+  // runs such as dispatching) are skipped: the real EI samples no wait state, and the next
+  // instruction did not cause that time.
+  if (next_sample_ <= cycles) [[unlikely]]
+    next_sample_ += ((cycles - next_sample_) / sample_interval_ + 1) * sample_interval_;
   uint64_t n = 0;  // instructions this call; added to `instructions` on the way out
   uint64_t a = psw_addr;
   Insn* cur = nullptr;
@@ -215,7 +220,7 @@ RunResult Cpu::run(uint64_t limit, uint64_t cycle_end) {
         in += in->len >> 1;
         a = next;
       }
-      if (stop_requested_) break;
+      if (stop_requested_ | slice_over_) break;
     }
     break;
   } catch (const ProgramInterrupt& pi) {

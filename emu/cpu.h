@@ -112,6 +112,9 @@ class Cpu {
   // `cycle_end`, a stop is requested, or a program check occurs.
   RunResult run(uint64_t limit, uint64_t cycle_end = ~0ull);
   void request_stop() { stop_requested_ = true, leave_block_ = true; }
+  // Ends the current run() after this instruction as if its cycle_end had come (the
+  // scheduler's slice is over, the program did not give up anything).
+  void end_slice() { slice_over_ = true, leave_block_ = true; }
 
   // --- operand helpers for handlers -----------------------------------------
   uint64_t ea2(const Insn& i) const { return gr[i.x2] + gr[i.b2] + int64_t(i.d2); }
@@ -236,6 +239,7 @@ class Cpu {
   unsigned tlb_walk_ = 0;
   uint64_t last_rline_ = ~0ull, last_wline_ = ~0ull;
   uint64_t next_sample_ = ~0ull, sample_interval_ = 1;
+  bool slice_over_ = false;
   bool stop_requested_ = false;
   bool leave_block_ = false;  // leave the straight-line loop: a stop or a code change
   TlbEntry tlb_[kTlbSize];

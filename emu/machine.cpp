@@ -32,7 +32,12 @@ void Machine::wake(unsigned i, uint64_t now) {
   if (state_[i] != IStreamState::Idle) return;
   Cpu& c = *cpus_[i];
   if (c.cycles < now) idle_[i] += now - c.cycles, c.cycles = now;
-  if (dispatcher_ && dispatcher_->dispatch(i, Dispatcher::Why::Woken)) state_[i] = IStreamState::Running;
+  if (dispatcher_ && dispatcher_->dispatch(i, Dispatcher::Why::Woken)) {
+    state_[i] = IStreamState::Running;
+    // A lone runner's slice goes to the next event; now that it has company it must
+    // interleave again, or it would run far ahead of the I-stream it woke.
+    if (lone_runner_ >= 0 && unsigned(lone_runner_) != i) cpus_[unsigned(lone_runner_)]->end_slice();
+  }
 }
 
 MachineRunResult Machine::run(uint64_t max_instructions) {
@@ -63,7 +68,9 @@ MachineRunResult Machine::run(uint64_t max_instructions) {
     bool alone = std::count(state_.begin(), state_.end(), IStreamState::Running) == 1;
     uint64_t end = !alone ? c.cycles + config_.quantum : events_.empty() ? ~0ull : events_.next_time();
     end = std::min(end, deadline_[next]);
+    lone_runner_ = alone ? next : -1;
     RunResult r = c.run(max_instructions - done, end);
+    lone_runner_ = -1;
     done += c.instructions - before;
     unsigned i = unsigned(next);
     if (r.reason == StopReason::ProgramCheck) {

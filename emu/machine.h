@@ -120,6 +120,7 @@ class Machine : public CpuGroup, public CacheListener {
   std::vector<IStreamState> state_;
   std::vector<uint64_t> idle_;
   std::vector<uint64_t> deadline_;
+  int lone_runner_ = -1;  // the I-stream running alone to the next event, if any
   EventQueue events_;
   Dispatcher* dispatcher_ = nullptr;
   bool end_ = false;
