@@ -185,6 +185,29 @@ std::string yaml_scalar(ValueType t, std::string_view s) {
   return out + "\"";
 }
 
+// A list field's value: its type, then its range (if any).
+ConfigValue parse_field(const KeyDecl& k, std::string_view text) {
+  ConfigValue v = parse_as(k.type, k.choices, text);
+  const bool lo = !k.min.empty(), hi = !k.max.empty();
+  if ((lo && v < parse_as(k.type, k.choices, k.min)) || (hi && parse_as(k.type, k.choices, k.max) < v)) {
+    if (lo && hi) throw ConfigError(fmt::format("{} is out of range {}..{}", text, k.min, k.max));
+    if (lo) throw ConfigError(fmt::format("{} is below the minimum {}", text, k.min));
+    throw ConfigError(fmt::format("{} is above the maximum {}", text, k.max));
+  }
+  return v;
+}
+
+std::string field_info(const KeyDecl& k) {
+  std::string info(type_name(k.type));
+  if (!k.unit.empty() && k.unit != info) info += " (" + k.unit + ")";
+  if (!k.min.empty() && !k.max.empty()) info += ", " + k.min + ".." + k.max;
+  else if (!k.min.empty()) info += ", at least " + k.min;
+  else if (!k.max.empty()) info += ", at most " + k.max;
+  if (!k.choices.empty()) info += ", one of: " + join(k.choices);
+  info += k.default_value.empty() ? ", required" : ", default " + k.default_value;
+  return info;
+}
+
 }  // namespace
 
 // ---- Units ---------------------------------------------------------------------
@@ -443,6 +466,40 @@ Schema& Schema::check(std::string name, ConfigCheck fn) {
   return *this;
 }
 
+Schema& Schema::add_list(ListDecl decl) {
+  auto fail = [&](std::string_view why) {
+    throw std::logic_error(fmt::format("config schema: list {}: {}", decl.name, why));
+  };
+  if (!valid_component(decl.name)) fail("a list's name is lower-case letters, digits and _");
+  if (children_.count(decl.name) || index_.count(decl.name) || list_index(decl.name) != npos)
+    fail("the name is already taken");
+  if (decl.description.empty()) fail("no description");
+  if (decl.fields.empty()) fail("no fields");
+  std::vector<std::string> names;
+  for (const auto& f : decl.fields) {
+    if (!valid_component(f.path)) fail(fmt::format("field {}: lower-case letters, digits and _", f.path));
+    if (std::find(names.begin(), names.end(), f.path) != names.end()) fail(fmt::format("field {}: twice", f.path));
+    names.push_back(f.path);
+    if (f.description.empty()) fail(fmt::format("field {}: no description", f.path));
+    if (f.type == ValueType::Enum && f.choices.empty()) fail(fmt::format("field {}: an enum needs choices", f.path));
+    try {
+      if (!f.min.empty()) parse_as(f.type, f.choices, f.min);
+      if (!f.max.empty()) parse_as(f.type, f.choices, f.max);
+      if (!f.default_value.empty()) parse_field(f, f.default_value);
+    } catch (const ConfigError& e) {
+      fail(fmt::format("field {}: {}", f.path, e.what()));
+    }
+  }
+  lists_.push_back(std::move(decl));
+  return *this;
+}
+
+size_t Schema::list_index(std::string_view name) const {
+  for (size_t i = 0; i < lists_.size(); ++i)
+    if (lists_[i].name == name) return i;
+  return npos;
+}
+
 size_t Schema::index(std::string_view path) const {
   auto it = index_.find(path);
   return it == index_.end() ? npos : it->second;
@@ -511,6 +568,13 @@ void Schema::write_listing(std::ostream& out) const {
     out << "    " << info << "\n";
     if (!k.source.empty()) out << "    source: " << k.source << "\n";
   }
+  for (const auto& l : lists_) {
+    out << "\n" << l.name << ": a list\n    " << l.description << "\n    each entry:\n";
+    for (const auto& f : l.fields) {
+      out << "      " << f.path << ": " << field_info(f) << "\n        " << f.description << "\n";
+      if (!f.source.empty()) out << "        source: " << f.source << "\n";
+    }
+  }
 }
 
 void Schema::write_example(std::ostream& out, std::string_view header) const {
@@ -543,6 +607,19 @@ void Schema::write_example(std::ostream& out, std::string_view header) const {
     if (!k.source.empty()) out << indent << "# Source: " << k.source << "\n";
     out << indent << parts.back() << ": " << yaml_scalar(k.type, k.default_value) << "\n";
   }
+  for (const auto& l : lists_) {
+    out << "\n# " << l.description << "\n# Each entry:\n";
+    for (const auto& f : l.fields) {
+      out << "#   " << f.path << ": " << field_info(f) << "\n#     " << f.description << "\n";
+      if (!f.source.empty()) out << "#     Source: " << f.source << "\n";
+    }
+    if (!l.example.empty()) {
+      out << "# For example:\n";
+      std::istringstream lines{l.example};
+      for (std::string line; std::getline(lines, line);) out << "#   " << line << "\n";
+    }
+    out << l.name << ": []\n";
+  }
 }
 
 // ---- Config --------------------------------------------------------------------
@@ -551,6 +628,44 @@ Config::Config(const Schema& schema) : schema_(&schema) {
   entries_.reserve(schema.keys().size());
   for (size_t i = 0; i < schema.keys().size(); ++i)
     entries_.push_back({schema.default_value(i), schema.keys()[i].default_value, std::string()});
+  lists_.resize(schema.lists().size());
+}
+
+const std::vector<ListEntry>& Config::list(std::string_view name) const {
+  size_t i = schema_->list_index(name);
+  if (i == Schema::npos) throw std::logic_error(fmt::format("config: no list {}", name));
+  return lists_[i];
+}
+
+namespace {
+const ConfigValue& field_value(const ListEntry& e, std::string_view field) {
+  auto it = e.values.find(field);
+  if (it == e.values.end()) throw std::logic_error(fmt::format("config: {} has no field {}", e.list, field));
+  return it->second;
+}
+template <class T> const T& field_as(const ListEntry& e, std::string_view field, const char* what) {
+  const ConfigValue& v = field_value(e, field);
+  if (!std::holds_alternative<T>(v)) throw std::logic_error(fmt::format("config: {}.{} is not {}", e.list, field, what));
+  return std::get<T>(v);
+}
+}  // namespace
+
+uint64_t ListEntry::get_uint(std::string_view f) const { return field_as<uint64_t>(*this, f, "unsigned"); }
+int64_t ListEntry::get_int(std::string_view f) const { return field_as<int64_t>(*this, f, "an integer"); }
+bool ListEntry::get_bool(std::string_view f) const { return field_as<bool>(*this, f, "a bool"); }
+const std::string& ListEntry::get_string(std::string_view f) const {
+  return field_as<std::string>(*this, f, "a string");
+}
+const std::string& ListEntry::text(std::string_view f) const {
+  auto it = texts.find(f);
+  if (it == texts.end()) throw std::logic_error(fmt::format("config: {} has no field {}", list, f));
+  return it->second;
+}
+std::string ListEntry::name() const { return fmt::format("{} entry {}", list, index + 1); }
+ConfigError ListEntry::error(std::string_view field, std::string_view message) const {
+  auto it = places.find(field);
+  const std::string& where = it != places.end() ? it->second : place;
+  return ConfigError(at(where, field.empty() ? name() : name() + ": " + std::string(field), message));
 }
 
 void Config::unknown_key(std::string_view path, std::string_view place) const {
@@ -569,7 +684,9 @@ void Config::unknown_key(std::string_view path, std::string_view place) const {
   if (j == parts.size())  // every part names a section: the caller meant a key
     throw ConfigError(at(place, path, fmt::format("is a section, not a key (keys below it: {})",
                                                  join(schema_->children(path)))));
-  const auto& known = schema_->children(prefix);
+  std::vector<std::string> known = schema_->children(prefix);
+  if (j == 0)
+    for (const auto& l : schema_->lists()) known.push_back(l.name);
   std::string hint = suggest(parts[j], known);
   std::string what = j == 0 ? "unknown section" : "unknown key";
   if (j + 1 < parts.size() && j != 0) what += " " + parts[j];
@@ -616,7 +733,9 @@ struct Walker {
         throw ConfigError(at(where, full, fmt::format("duplicate key (first at line {})", s->second)));
       seen.emplace(name_text, key.Mark().line + 1);
 
-      if (size_t i = schema.index(full); i != Schema::npos) {
+      if (size_t l = prefix.empty() ? schema.list_index(name_text) : Schema::npos; l != Schema::npos) {
+        walk_list(value, l, where);
+      } else if (size_t i = schema.index(full); i != Schema::npos) {
         const KeyDecl& k = schema.keys()[i];
         if (value.IsNull())
           throw ConfigError(at(where, full, fmt::format("no value given (the default is {})", k.default_value)));
@@ -631,6 +750,70 @@ struct Walker {
       } else {
         config.set(full, "", where);  // neither key nor section: reports the unknown key
       }
+    }
+  }
+
+  void walk_list(const YAML::Node& node, size_t l, const std::string& where) {
+    const ListDecl& decl = schema.lists()[l];
+    std::vector<std::string> names;
+    for (const auto& f : decl.fields) names.push_back(f.path);
+    if (node.IsNull()) return;  // `operator:` with nothing under it
+    if (!node.IsSequence())
+      throw ConfigError(at(where, decl.name, fmt::format("expected a list of entries (- {}: ...), got a {}",
+                                                          join(names, ": ..., "), kind_of(node))));
+    for (size_t k = 0; k < node.size(); ++k) {
+      const YAML::Node item = node[k];
+      ListEntry e;
+      e.list = decl.name;
+      e.index = config.list(decl.name).size();
+      e.place = place(item);
+      if (!item.IsMap())
+        throw ConfigError(at(e.place, e.name(), fmt::format("expected a map of {}, got a {}", join(names),
+                                                            kind_of(item))));
+      for (auto it = item.begin(); it != item.end(); ++it) {
+        const YAML::Node key = it->first;
+        const YAML::Node value = it->second;
+        const std::string kplace = place(key);
+        if (!key.IsScalar())
+          throw ConfigError(at(kplace, e.name(), fmt::format("a field must be a plain name, got a {}", kind_of(key))));
+        const std::string& fname = key.Scalar();
+        const KeyDecl* f = nullptr;
+        for (const auto& d : decl.fields)
+          if (d.path == fname) f = &d;
+        const std::string who = e.name() + ": " + fname;
+        if (!f) {
+          std::string hint = suggest(fname, names);
+          throw ConfigError(at(kplace, who, hint.empty() ? fmt::format("unknown field (known: {})", join(names))
+                                                          : fmt::format("unknown field (did you mean {}?)", hint)));
+        }
+        if (e.places.count(fname))
+          throw ConfigError(at(kplace, who, fmt::format("given twice (first at {})", e.places[fname])));
+        e.places[fname] = kplace;
+        if (value.IsNull()) throw ConfigError(at(kplace, who, "no value given"));
+        if (!value.IsScalar())
+          throw ConfigError(at(kplace, who, fmt::format("expected {}, got a {}", noun(f->type), kind_of(value))));
+        try {
+          e.values[fname] = parse_field(*f, value.Scalar());
+        } catch (const ConfigError& err) {
+          throw ConfigError(at(kplace, who, err.what()));
+        }
+        e.texts[fname] = value.Scalar();
+      }
+      for (const auto& f : decl.fields) {
+        if (e.values.count(f.path)) continue;
+        if (f.default_value.empty())
+          throw ConfigError(at(e.place, e.name() + ": " + f.path,
+                               fmt::format("missing (every entry needs {})", [&] {
+                                 std::vector<std::string> req;
+                                 for (const auto& d : decl.fields)
+                                   if (d.default_value.empty()) req.push_back(d.path);
+                                 return join(req);
+                               }())));
+        e.values[f.path] = parse_field(f, f.default_value);
+        e.texts[f.path] = f.default_value;
+      }
+      if (decl.check) decl.check(e);
+      config.add_entry(l, std::move(e));
     }
   }
 };
@@ -671,6 +854,8 @@ void Config::set(std::string_view assignment) {
 }
 
 void Config::set(std::string_view path, std::string_view text, std::string_view place) {
+  if (schema_->list_index(path) != Schema::npos)
+    throw ConfigError(at(place, path, "is a list; give its entries in a YAML file"));
   size_t i = schema_->index(path);
   if (i == Schema::npos) unknown_key(path, place);
   const KeyDecl& k = schema_->keys()[i];

@@ -94,6 +94,46 @@ using ConfigValue = std::variant<int64_t, uint64_t, bool, std::string>;
 class Config;
 using ConfigCheck = std::function<void(const Config&)>;
 
+// One entry of a list section (see ListDecl): its fields' values, as written, and
+// where. Reads use the same types as Config's.
+struct ListEntry {
+  std::string list;    // the list's name, e.g. "operator"
+  size_t index = 0;    // 0-based position in the list (entries of later files follow)
+  std::string place;   // where the entry starts: "x.yaml:12"
+  std::map<std::string, ConfigValue, std::less<>> values;  // every field (defaults filled)
+  std::map<std::string, std::string, std::less<>> texts;   // as written (or the default)
+  std::map<std::string, std::string, std::less<>> places;  // where each written field is
+
+  uint64_t get_uint(std::string_view field) const;  // Size, Cycles, Frequency, Duration
+  int64_t get_int(std::string_view field) const;
+  bool get_bool(std::string_view field) const;
+  const std::string& get_string(std::string_view field) const;
+  const std::string& text(std::string_view field) const;
+  // The name people see: "operator entry 3".
+  std::string name() const;
+  // An error about this entry, naming the field's place (or the entry's), the entry
+  // and the field:  x.yaml:14: operator entry 2: command: <message>
+  ConfigError error(std::string_view field, std::string_view message) const;
+};
+
+// A list section: a top-level name whose value is a YAML sequence of maps, each with
+// declared fields, e.g.
+//   operator:
+//     - at: 2ms
+//       command: ZTRAP EI START
+// Fields are KeyDecls whose path is the field's name; an empty default_value makes
+// the field required. Entries get the same checking as keys (types, units, ranges,
+// unknown or duplicate fields with suggestions, file:line), then `check` (which
+// throws entry.error(field, message)). Lists are given in YAML files only (not
+// --set); each file's entries are appended to those of the files before it.
+struct ListDecl {
+  std::string name{};
+  std::vector<KeyDecl> fields{};
+  std::string description{};  // one line: what an entry does
+  std::string example{};      // YAML lines of an example list (shown commented in listings)
+  std::function<void(const ListEntry&)> check{};
+};
+
 // The declarations. Adding a key that is malformed (duplicate path, default out of
 // range, no description, ...) is a programming error: std::logic_error.
 class Schema {
@@ -109,6 +149,10 @@ class Schema {
   // A cross-field check, run by Config::validate after all values are in. It throws
   // Config::error(...) naming the keys involved.
   Schema& check(std::string name, ConfigCheck fn);
+  // A list section (top level). Malformed declarations are std::logic_error.
+  Schema& add_list(ListDecl decl);
+  const std::vector<ListDecl>& lists() const { return lists_; }
+  size_t list_index(std::string_view name) const;  // npos if not a list
 
   size_t index(std::string_view path) const;  // npos if not a key
   const KeyDecl* find(std::string_view path) const;
@@ -144,6 +188,7 @@ class Schema {
   std::map<std::string, std::vector<std::string>, std::less<>> children_;  // "" = top level
   std::map<std::string, std::string, std::less<>> section_text_;
   std::vector<std::pair<std::string, ConfigCheck>> checks_;
+  std::vector<ListDecl> lists_;
 };
 
 // The values of one run. Keeps a pointer to its schema, which must outlive it.
@@ -185,6 +230,12 @@ class Config {
 
   const Schema& schema() const { return *schema_; }
 
+  // The entries of a list section, in order (files in the order loaded). Asking for
+  // a list that is not declared is std::logic_error.
+  const std::vector<ListEntry>& list(std::string_view name) const;
+  // Appends an entry (used by the YAML loader).
+  void add_entry(size_t list, ListEntry entry) { lists_.at(list).push_back(std::move(entry)); }
+
  private:
   struct Entry {
     ConfigValue value;
@@ -196,6 +247,7 @@ class Config {
 
   const Schema* schema_;
   std::vector<Entry> entries_;
+  std::vector<std::vector<ListEntry>> lists_;  // by Schema::lists() index
 };
 
 // Default values, then each file in turn, then each `--set`, then the checks.

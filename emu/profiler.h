@@ -1,5 +1,6 @@
-// The instruction profiler: exact executions per (program, displacement,
-// mnemonic), taken from the decode cache's per-address counters, and the ETIM
+// The instruction profiler: per (program, displacement, mnemonic) the exact
+// executions and cycles, and the time-weighted samples of ZTRAP EI, taken from the
+// decode cache's per-address counters (Insn::count, spent, samples); and the ETIM
 // instruction count report (layout of z/TPF's ZTRAP EI software profiler).
 #pragma once
 #include <cstdint>
@@ -12,31 +13,59 @@
 
 namespace emu {
 
+// The counters of one decoded instruction slot.
+struct SlotCounts {
+  uint64_t address = 0;
+  uint64_t count = 0;    // executions
+  uint64_t spent = 0;    // cycles, storage references included
+  uint64_t samples = 0;  // profiler samples
+  uint16_t id = 0;       // instruction table line
+};
+
+// Every slot of `space` that executed or was sampled, in address order.
+std::vector<SlotCounts> slot_counts(AddressSpace& space);
+
 struct ProfileRow {
   std::string prog;   // the symbol (function) the instruction lies in
   uint64_t disp = 0;  // offset of the instruction from the start of `prog`
   uint64_t address = 0;
-  std::string inst;   // mnemonic
+  std::string inst;     // mnemonic
   uint64_t count = 0;   // executions
-  uint64_t cycles = 0;  // base cycles of those executions
+  uint64_t cycles = 0;  // cycles those executions took (storage references included)
+  uint64_t samples = 0; // ZTRAP EI samples that found it executing (time-weighted)
 };
 
-// Rows for every executed instruction, in address order.
+// Rows for the given slots (address order kept), named from the symbols.
+std::vector<ProfileRow> profile_rows(const std::vector<SlotCounts>& slots, const SymbolTable& symbols,
+                                     const std::string& fallback_prog);
+// Rows for every executed instruction of `space`, in address order.
 std::vector<ProfileRow> collect_profile(AddressSpace& space, const SymbolTable& symbols,
                                         const std::string& fallback_prog);
 
 struct EtimHeader {
-  std::string object;   // the program image, e.g. "demo.elf"
+  std::string object;       // the program image, e.g. "demo.elf"
   std::string ssu = "BSS";  // subsystem user, as ZTRAP EI names it
   unsigned istream = 0;
   uint64_t instructions = 0;
   uint64_t cycles = 0;
+  // Sampled (ZTRAP EI): COUNT is samples, and the rows also show executions and
+  // cycles. Not sampled (tpfemu exec --profile): COUNT is exact executions.
+  bool sampled = false;
+  uint64_t interval = 0;    // cycles between samples, per I-stream
+  std::string window;       // what the report covers, e.g. "2ms..10ms", for people
+  std::string filter;       // PROG= of the collection ("" : every program)
 };
 
-// Text report: grouped by program, rows by displacement, then the top rows by count.
+// COUNT of a row: samples when sampled, executions otherwise.
+inline uint64_t etim_count(const EtimHeader& h, const ProfileRow& r) { return h.sampled ? r.samples : r.count; }
+
+// Text report: grouped by program (first address order), rows by displacement, then
+// the top rows by COUNT with their percentage. When sampled, rows without samples
+// are left out of the listing (they stay in the JSON).
 void write_etim_text(std::ostream& out, const EtimHeader& h, const std::vector<ProfileRow>& rows,
                      size_t top_n = 20);
-// The same rows as JSON: {"object":..., "rows":[{ssu, prog, disp, inst, count, cycles}]}.
+// The same rows as JSON: {"object":..., "rows":[{ssu, istream, prog, disp, address, inst,
+// count, executions, cycles}]}; count is COUNT (samples when sampled).
 void write_etim_json(std::ostream& out, const EtimHeader& h, const std::vector<ProfileRow>& rows);
 
 std::string json_escape(const std::string& s);

@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
+#include <optional>
 #include <stdexcept>
 
 #include "emu/program_check.h"
 #include "os/guest/include/tpf_svc.h"
+#include "os/ztrap.h"
 
 namespace os {
 namespace {
@@ -66,6 +69,71 @@ ControlProgram::ControlProgram(emu::Machine& machine, const RunConfig& config)
   }
   machine_.set_dispatcher(this);
   stats_.istreams.resize(n);
+  install_operator_commands();
+  install_simple_lock();
+}
+
+// ---- operator commands (os/operator.h) ------------------------------------------------
+
+void ControlProgram::install_operator_commands() {
+  const double hz = machine_.config().clock_ghz * 1e9;
+  for (const OperatorEntry& op : config_.operators) {
+    const uint64_t at = uint64_t(double(op.at_ns) * hz / 1e9);  // cycles from the start of the run
+    const uint64_t ns = op.at_ns;
+    if (!ztrap_)
+      ztrap_ = std::make_unique<ZtrapEi>(machine_, image_space_, image_.symbols,
+                                         std::filesystem::path(config_.system.image).filename().string(),
+                                         config_.system.ztrap.interval);
+    if (op.command.verb == OperatorCommand::Verb::ZtrapEiStart)
+      machine_.events().schedule(at, [this, at, ns, prog = op.command.prog] { ztrap_->start(prog, at, ns); });
+    else
+      machine_.events().schedule(at, [this, ns] { ztrap_->stop(ns); });
+  }
+}
+
+bool ControlProgram::write_etim(std::ostream& text, std::ostream& json) {
+  if (!ztrap_ || !ztrap_->started()) return false;
+  ztrap_->write(text, json);
+  return true;
+}
+
+// ---- simple locks and syslog (lock/) ---------------------------------------------------
+
+// No application change: the algorithm and spin limit go into the image (read-only
+// variables of lock/guest/simplelock.c) before any ECB runs. An image without them
+// (no syslog, no simple locks) just has nothing to configure.
+void ControlProgram::install_simple_lock() {
+  const lock::SimpleLockConfig& sl = config_.system.simple_lock;
+  set_image_value("slock_algorithm", uint64_t(std::max(0, lock::algorithm_number(sl.algorithm))), 4);
+  set_image_value("slock_spin_limit", sl.spin_limit, 8);
+  syslog_ = std::make_unique<lock::SyslogDrain>(image_space_, Evm::kShared,
+                                                machine_.cpu(0).tod_clock());  // the clocks are at 0 here
+}
+
+void ControlProgram::schedule_syslog_drain(uint64_t after) {
+  const uint64_t every = std::max<uint64_t>(1, uint64_t(config_.system.simple_lock.drain_interval_us *
+                                                        machine_.config().clock_ghz * 1e3));
+  const uint64_t at = after + every;
+  machine_.events().schedule(at, [this, at] {
+    syslog_->drain();
+    bool live = !machine_.events().empty();
+    for (unsigned k = 0; k < machine_.istreams() && !live; ++k) live = machine_.state(k) != emu::IStreamState::Idle;
+    if (live) schedule_syslog_drain(at);
+  });
+}
+
+std::vector<lock::LockStats> ControlProgram::lock_stats() {
+  lock::LockStats l;
+  l.name = "syslog";
+  l.algorithm = config_.system.simple_lock.algorithm;
+  if (!lock::read_lock_stats(image_space_, syslog_->lock_address(), machine_.config().clock_ghz, l)) return {};
+  return {l};
+}
+
+lock::SyslogStats ControlProgram::syslog_stats() {
+  lock::SyslogStats s = syslog_->stats();
+  s.simulated_seconds = stats_.simulated_seconds;
+  return s;
 }
 
 ControlProgram::~ControlProgram() { machine_.set_dispatcher(nullptr); }
@@ -341,6 +409,8 @@ void ControlProgram::supervisor_call(emu::Cpu& cpu, uint8_t number) {
     case TPF_SVC_THREAD_JOIN: return svc_thread_join(cpu, e);
     case TPF_SVC_WAIT: return svc_wait(cpu, e);
     case TPF_SVC_POST: service(), svc_post(cpu, e); return;
+    case TPF_SVC_WORD_WAIT: service(); return svc_word_wait(cpu, e);
+    case TPF_SVC_WORD_WAKE: service(), a[0] = svc_word_wake(cpu, e); return;
     case TPF_SVC_LOG: {
       service();
       std::string s(std::min<uint64_t>(a[1], 4096), '\0');
@@ -479,7 +549,8 @@ void ControlProgram::svc_wait(emu::Cpu& cpu, Ecb& e) {
 }
 
 void ControlProgram::svc_post(emu::Cpu& cpu, Ecb&) {
-  EventCount& ev = events_[cpu.gr[2]];
+  const uint64_t event = cpu.gr[2];
+  EventCount& ev = events_[event];
   cpu.gr[2] = 0;
   if (ev.waiters.empty()) {
     ++ev.posts;
@@ -487,8 +558,57 @@ void ControlProgram::svc_post(emu::Cpu& cpu, Ecb&) {
   }
   Ecb* w = ev.waiters.front();
   ev.waiters.pop_front();
-  if (ev.waiters.empty()) events_.erase(cpu.gr[2]);  // nothing left to remember
+  if (ev.waiters.empty() && ev.posts == 0) events_.erase(event);  // nothing left to remember
   make_ready(*w, false, cpu.cycles);
+}
+
+namespace {
+// The absolute address of a guest doubleword (so that every address space mapping
+// the same storage names the same word), or nothing if it is not mapped.
+std::optional<uint64_t> word_absolute(emu::AddressSpace& space, uint64_t addr) {
+  emu::Translation t;
+  if ((addr & 7) != 0 || space.translate(addr, t) != emu::Translate::Ok) return std::nullopt;
+  return t.frame->absolute() + (addr & 0xFFF);
+}
+}  // namespace
+
+// The word is read and compared in the same step as the ECB is queued: a WORD_WAKE
+// that a releasing ECB issues after changing the word either finds this ECB queued
+// or comes before the check, which then sees the new value.
+void ControlProgram::svc_word_wait(emu::Cpu& cpu, Ecb& e) {
+  const auto key = word_absolute(*e.process->space, cpu.gr[2]);
+  uint8_t b[8];
+  if (!key || !e.process->space->read_bytes(cpu.gr[2], b, 8)) {
+    cpu.gr[2] = uint64_t(-kEfault);
+    return;
+  }
+  uint64_t value = 0;
+  for (uint8_t x : b) value = value << 8 | x;
+  if (value != cpu.gr[3]) {
+    cpu.gr[2] = 1;
+    return;
+  }
+  unsigned i = cpu.istream();
+  save(i, e);
+  e.gr[2] = 0;
+  current_[i] = nullptr;
+  word_waiters_[*key].push_back(&e);
+  ++stats_.word_waits;
+  give_up(cpu);
+}
+
+uint64_t ControlProgram::svc_word_wake(emu::Cpu& cpu, Ecb& e) {
+  const auto key = word_absolute(*e.process->space, cpu.gr[2]);
+  if (!key) return uint64_t(-kEfault);
+  auto it = word_waiters_.find(*key);
+  uint64_t woken = 0;
+  for (; it != word_waiters_.end() && !it->second.empty() && woken < cpu.gr[3]; ++woken) {
+    Ecb* w = it->second.front();
+    it->second.pop_front();
+    make_ready(*w, false, cpu.cycles);
+  }
+  if (it != word_waiters_.end() && it->second.empty()) word_waiters_.erase(it);
+  return woken;
 }
 
 // ---- the workload ----------------------------------------------------------------------
@@ -564,7 +684,11 @@ RunSummary ControlProgram::run() {
   } else {
     schedule_arrival(0, 0);
   }
+  // syslog: drain the ring every system.syslog.drain_interval while anything can still
+  // run (an event that only re-arms itself would keep an otherwise finished run going).
+  schedule_syslog_drain(0);
   emu::MachineRunResult r = machine_.run();
+  syslog_->drain();
   if (r.reason == emu::MachineRunResult::Reason::ProgramCheck)
     throw std::logic_error("program check outside any ECB");
 

@@ -14,6 +14,8 @@
 
 #include "emu/elf_loader.h"
 #include "emu/machine.h"
+#include "lock/lock_stats.h"
+#include "lock/syslog_drain.h"
 #include "os/run_config.h"
 #include "os/summary.h"
 
@@ -30,6 +32,7 @@ struct Evm {
 };
 
 struct Process;
+class ZtrapEi;
 
 struct Ecb {
   uint64_t id = 0;
@@ -94,6 +97,18 @@ class ControlProgram : public emu::Dispatcher, public emu::SvcHandler, public em
     progress_ = std::move(f);
   }
 
+  // ZTRAP EI (os/ztrap.h): the constructor schedules the configuration's operator
+  // commands (config.operators) as events. After run(): writes etim.txt and etim.json
+  // text and returns true if ZTRAP EI was started, else writes nothing and returns false.
+  bool write_etim(std::ostream& text, std::ostream& json);
+  ZtrapEi* ztrap() { return ztrap_.get(); }
+
+  // syslog() and the simple locks (lock/): the ring buffer drained into text (or a
+  // sink set before run()), and after run() the locks' statistics from the shared area.
+  lock::SyslogDrain& syslog() { return *syslog_; }
+  std::vector<lock::LockStats> lock_stats();
+  lock::SyslogStats syslog_stats();
+
   // For tests: the lists' contents (ECB numbers, top first) and the ECBs in flight.
   std::vector<uint64_t> list_contents(unsigned istream, const char* which) const;
   size_t ecbs_in_flight() const { return ecbs_.size(); }
@@ -125,6 +140,8 @@ class ControlProgram : public emu::Dispatcher, public emu::SvcHandler, public em
   void svc_thread_join(emu::Cpu& cpu, Ecb& e);
   void svc_wait(emu::Cpu& cpu, Ecb& e);
   void svc_post(emu::Cpu& cpu, Ecb& e);
+  void svc_word_wait(emu::Cpu& cpu, Ecb& e);
+  uint64_t svc_word_wake(emu::Cpu& cpu, Ecb& e);
   void append_log(std::string line);
 
   // Workload
@@ -156,6 +173,8 @@ class ControlProgram : public emu::Dispatcher, public emu::SvcHandler, public em
     std::deque<Ecb*> waiters;
   };
   std::map<uint64_t, EventCount> events_;
+  // ECBs waiting on a storage word (WORD_WAIT), by the word's absolute address.
+  std::map<uint64_t, std::deque<Ecb*>> word_waiters_;
   uint64_t next_ecb_ = 1;
 
   // Workload state and figures.
@@ -170,6 +189,11 @@ class ControlProgram : public emu::Dispatcher, public emu::SvcHandler, public em
   std::string log_, dumps_;
   uint64_t frames_at_start_ = 0;
   std::function<void(uint64_t, uint64_t, double)> progress_;
+  void install_operator_commands();
+  void install_simple_lock();  // sets the lock algorithm in the image
+  void schedule_syslog_drain(uint64_t after);  // drains syslog every system.syslog.drain_interval
+  std::unique_ptr<lock::SyslogDrain> syslog_;
+  std::unique_ptr<ZtrapEi> ztrap_;
 };
 
 }  // namespace os

@@ -68,6 +68,9 @@ int run_workload(const RunOptions& opts) {
       if (host > 1.0)
         fmt::print(stderr, "\r{} messages of {}, {:.4f} s simulated, {:.1f} s   ", done, target, sim_s, host);
     });
+  // syslog() lines go straight to syslog.log as the control program drains them.
+  std::ofstream syslog_file(out / "syslog.log");
+  cp->syslog().set_sink([&syslog_file](const std::string& lines) { syslog_file << lines; });
   RunSummary s = cp->run();
   if (tty) fmt::print(stderr, "\r\033[K");
   s.config = opts.configs.empty() ? "(defaults)" : opts.configs.back();
@@ -80,8 +83,25 @@ int run_workload(const RunOptions& opts) {
     fmt::print(stderr, "tpfemu: cannot write the reports to {}\n", out.string());
     return 2;
   }
+  std::ostringstream locks_text, locks_json;  // simple locks and syslog (lock/lock_stats.h)
+  lock::write_locks_text(locks_text, cp->lock_stats(), cp->syslog_stats());
+  lock::write_locks_json(locks_json, cp->lock_stats(), cp->syslog_stats());
+  syslog_file.close();
+  if (!syslog_file || !write_file(out / "locks.txt", locks_text.str()) ||
+      !write_file(out / "locks.json", locks_json.str())) {
+    fmt::print(stderr, "tpfemu: cannot write syslog.log and the lock reports to {}\n", out.string());
+    return 2;
+  }
+  std::ostringstream etim_text, etim_json;  // ZTRAP EI, if it was started
+  bool etim = cp->write_etim(etim_text, etim_json);
+  if (etim && (!write_file(out / "etim.txt", etim_text.str()) || !write_file(out / "etim.json", etim_json.str()))) {
+    fmt::print(stderr, "tpfemu: cannot write the ETIM reports to {}\n", out.string());
+    return 2;
+  }
   std::cout << text.str();
-  fmt::print("reports: {}/summary.txt, summary.json, run.log, dumps.txt\n", out.string());
+  fmt::print("reports: {}/summary.txt, summary.json, run.log, dumps.txt, syslog.log, locks.txt, locks.json{}\n",
+             out.string(),
+             etim ? ", etim.txt, etim.json" : "");
   return 0;
 }
 

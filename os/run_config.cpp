@@ -164,6 +164,8 @@ void declare_system_schema(emu::Schema& s) {
          .unit = "bytes",
          .description = "System storage shared by every ECB at TPF_SHARED_AREA (the syslog buffer and its lock live there).",
          .source = "estimate: room for the syslog buffer and the system's locks."});
+  lock::declare_simple_lock_keys(s);  // system.simple_lock.*, system.syslog.* (lock/lock_config.cpp)
+  declare_ztrap_keys(s);  // system.ztrap.* (os/operator.cpp)
   s.describe("system", "The control program: guest image, time slice and timeout, service costs, ECB storage.");
 
   s.check("system.time_slice is below system.timeout", [](const emu::Config& c) {
@@ -327,6 +329,7 @@ const emu::Schema& run_schema() {
     emu::declare_machine_schema(s);
     declare_system_schema(s);
     declare_workload_schema(s);
+    declare_operator_schema(s);  // the operator: list (os/operator.cpp)
     return s;
   }();
   return schema;
@@ -351,6 +354,9 @@ RunConfig run_config(const emu::Config& c) {
   s.heap64_size = c.get_uint("system.heap64_size");
   s.max_threads = unsigned(c.get_int("system.max_threads"));
   s.shared_size = c.get_uint("system.shared_size");
+  s.simple_lock = lock::simple_lock_config(c);
+  s.ztrap = ztrap_config(c);
+  r.operators = operator_entries(c);
 
   WorkloadConfig& w = r.workload;
   w.program = c.get_string("workload.program");

@@ -8,6 +8,8 @@
 
 #include "emu/config.h"
 #include "emu/machine_config.h"
+#include "os/operator.h"
+#include "lock/lock_config.h"
 
 namespace os {
 
@@ -25,6 +27,8 @@ struct SystemConfig {
   uint64_t heap64_size = 0;     // bytes of the 64-bit heap area per ECB
   unsigned max_threads = 0;     // threads per process
   uint64_t shared_size = 0;     // bytes of system storage shared by all ECBs (TPF_SHARED_AREA)
+  lock::SimpleLockConfig simple_lock;  // system.simple_lock.*, system.syslog.* (lock/lock_config.h)
+  ZtrapConfig ztrap;            // system.ztrap.*: the ZTRAP EI profiler (os/operator.h)
 };
 
 enum class Arrivals { Closed, Open };
@@ -47,6 +51,7 @@ struct RunConfig {
   emu::MachineConfig machine;
   SystemConfig system;
   WorkloadConfig workload;
+  std::vector<OperatorEntry> operators;  // `operator:` commands, in time order (os/operator.h)
   std::string source;  // the YAML file it came from (for relative paths)
 };
 

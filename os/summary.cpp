@@ -46,6 +46,7 @@ constexpr Counter kCounters[] = {
     {"svcs", "SVCs", &RunSummary::svcs},
     {"time_slices", "time slices", &RunSummary::time_slices},
     {"dispatches", "dispatches", &RunSummary::dispatches},
+    {"word_waits", "waits on a storage word", &RunSummary::word_waits},
     {"static_page_copies", "static pages copied", &RunSummary::static_page_copies},
     {"frames_in_use_at_end", "4K frames in use at end", &RunSummary::frames_in_use_at_end},
     {"line_transfers", "line transfers", &RunSummary::line_transfers},

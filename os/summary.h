@@ -26,6 +26,7 @@ struct RunSummary {
   // Control program counters (whole run).
   uint64_t ecbs_created = 0, ecbs_exited = 0, ecb_timeouts = 0, ecb_program_checks = 0;
   uint64_t svcs = 0, time_slices = 0, dispatches = 0;
+  uint64_t word_waits = 0;            // ECBs that gave up control waiting on a storage word (locks)
   uint64_t static_page_copies = 0;    // writable image pages copied into processes
   uint64_t frames_in_use_at_end = 0;  // 4 KB frames still allocated when the run ended
   // The machine's coherence traffic (whole run).

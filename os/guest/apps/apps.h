@@ -17,6 +17,10 @@ tpf_program QSPN; /* never ends: for the time slice and CTL-10 timeout */
 tpf_program QPCK; /* takes a program check on every message */
 tpf_program QTHR;
 tpf_program QDLY; /* delays 100 us and logs how long it waited */ /* four threads sharing the process's heap under a spin lock */
+tpf_program QSLG; /* logs QSLG_LINES lines through syslog(), a little work between them */
+
+/* Lines QSLG logs per message. */
+#define QSLG_LINES 20
 
 /* QZZ1 prices a request leg by leg: a leg is this many bytes of it. */
 #define LEG_BYTES 16

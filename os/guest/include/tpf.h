@@ -63,6 +63,13 @@ void tpf_thread_exit(void *value) __attribute__((noreturn));
 void tpf_wait(long event);
 void tpf_post(long event);
 
+/* Waiting on a storage word (the control program's part of locks that give up
+   control): tpf_word_wait gives up control while *word == expected, until a
+   tpf_word_wake on the same storage (returns 0), or returns 1 at once if the word
+   differs. tpf_word_wake wakes up to n of the ECBs waiting on it and returns how many. */
+int tpf_word_wait(volatile void *word, unsigned long expected);
+long tpf_word_wake(volatile void *word, long n);
+
 /* One line to the run's log, formatted as by printf (at most TPF_LOG_MAX - 1
    bytes; a trailing newline is dropped). Returns the bytes logged. */
 #define TPF_LOG_MAX 256

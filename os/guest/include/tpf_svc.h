@@ -38,6 +38,12 @@
 #define TPF_SVC_POST 112          /* r2 = event number: post once (wakes one waiter) */
 #define TPF_SVC_LOG 113           /* r2 = address, r3 = length: one line to the run's log */
 #define TPF_SVC_ECB_INFO 114      /* r2 = TPF_INFO_* -> r2 = the value */
+#define TPF_SVC_WORD_WAIT 115     /* r2 = address of a doubleword, r3 = expected value: if the
+                                     word still holds it, give up control until a WORD_WAKE on
+                                     that storage (r2 = 0); else return at once (r2 = 1). The
+                                     check and the wait are one step: no wake-up is lost. */
+#define TPF_SVC_WORD_WAKE 116     /* r2 = address, r3 = how many -> r2 = ECBs woken (oldest
+                                     first; each to its own I-stream's ready list) */
 
 #define TPF_CREATE_IMMEDIATE 0    /* to this I-stream's ready list */
 #define TPF_CREATE_DEFERRED 1     /* to this I-stream's deferred list */

@@ -53,6 +53,12 @@ void tpf_wait(long event) { TPF_SVC1(TPF_SVC_WAIT, event); }
 
 void tpf_post(long event) { TPF_SVC1(TPF_SVC_POST, event); }
 
+int tpf_word_wait(volatile void *word, unsigned long expected) {
+  return (int)TPF_SVC2(TPF_SVC_WORD_WAIT, word, expected);
+}
+
+long tpf_word_wake(volatile void *word, long n) { return TPF_SVC2(TPF_SVC_WORD_WAKE, word, n); }
+
 long tpf_ecb_info(int what) { return TPF_SVC1(TPF_SVC_ECB_INFO, what); }
 
 /* Formats on the stack (no static buffer: ECBs on other I-streams log at the same

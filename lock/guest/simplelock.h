@@ -1,0 +1,134 @@
+/* Simple locks for guest code, as z/TPF's <sys/simplelock.h>:
+
+       #include <simplelock.h>
+       simple_lock(&mySimpleLock);
+       ... operations under the lock ...
+       simple_unlock(&mySimpleLock);
+
+   A lock is a simplelock_t of zeroes (free) in storage every ECB that uses it can
+   reach: for locks shared by ECBs, the shared system area (TPF_SHARED_AREA). Which
+   algorithm simple_lock() runs is chosen by the control program from the
+   configuration (system.simple_lock.algorithm and .spin_limit), through the image
+   variables slock_algorithm and slock_spin_limit, so applications never change:
+     SLOCK_CSG_LOOP  slockc_csg_*     retry CSG until it wins (before APAR PJ46800)
+     SLOCK_PJ46800   slockc_pj46800_* spin on loads, CSG only when the word reads free,
+                                      give up control (DEFRC) after spin_limit spins
+     SLOCK_QUEUED    slockc_queued_*  MCS queue lock: FIFO hand-off, each waiter spins
+                                      on its own node (a line of the node pool)
+
+   This header is also the layout the host reads (lock/lock_stats.cpp): plain C with
+   fixed-size fields, included by C++ too. The guest is big-endian; the host converts.
+   Line 0 of a lock is the lock word alone (the only line waiters touch); line 1 is
+   the holder's (acquire time, queue node, statistics), written only under the lock,
+   so keeping statistics costs no extra line transfers between waiters. */
+#ifndef SIMPLELOCK_H
+#define SIMPLELOCK_H
+#include <stdint.h>
+
+#define SLOCK_CSG_LOOP 0
+#define SLOCK_PJ46800 1
+#define SLOCK_QUEUED 2
+
+/* Per lock, added by the holder after it has the lock (counted in locals while
+   waiting). hold_tod is in TOD clock units (bit 51 = 1 microsecond: 4096 a us). */
+struct simple_lock_stats {
+  uint64_t acquisitions;   /* simple_lock() calls that got the lock */
+  uint64_t contended;      /* ... of which did not get it at the first try */
+  uint64_t spins;          /* read-only spin iterations while waiting */
+  uint64_t csg_attempts;   /* CSG (compare and swap) instructions issued on the lock */
+  uint64_t csg_failures;   /* ... that did not swap */
+  uint64_t give_ups;       /* times a waiter gave up control (waited for the release) */
+  uint64_t hold_tod;       /* total time held, TOD units */
+  uint64_t hold_max_tod;   /* longest hold, TOD units */
+};
+
+typedef struct simplelock {
+  volatile uint64_t word;  /* 0 free; csg-loop/pj46800: 1 held; queued: tail node + 1 */
+  volatile uint64_t sleepers; /* pj46800: waiters that gave up control (the releaser wakes one) */
+  uint8_t line0_pad[240];
+  /* line 1: the holder's */
+  uint64_t acquired_tod;   /* STCKF when the holder got it */
+  uint64_t holder_node;    /* queued: the holder's node + 1 */
+  struct simple_lock_stats stats;
+  uint8_t line1_pad[256 - 16 - sizeof(struct simple_lock_stats)];
+} __attribute__((aligned(256))) simplelock_t;
+
+#define SLOCK_STATS_OFFSET 272 /* offsetof(simplelock_t, stats), for the host */
+
+/* Queue nodes of the queued algorithm: a pool in the shared area at
+   TPF_SHARED_AREA + SLOCK_QNODE_OFFSET, one 256-byte line each. A waiter claims a
+   free node (CS on its owner word), starting from its ECB number modulo the pool
+   size, and frees it when it releases the lock. See also tpf_syslog.h, the other
+   user of the shared area: the two regions must not overlap. */
+struct slock_qnode {
+  volatile uint64_t locked; /* 1 while waiting; the predecessor stores 0 to hand over */
+  volatile uint64_t next;   /* the successor's node + 1, 0 none yet */
+  volatile uint64_t owner;  /* 0 free, else the claiming ECB's number */
+  volatile uint64_t asleep; /* 1 while its waiter has given up control (wake it at hand-over) */
+  uint8_t pad[256 - 32];
+} __attribute__((aligned(256)));
+
+#define SLOCK_QNODE_OFFSET 0x40000UL
+#define SLOCK_QNODES 256
+#define SLOCK_QNODE_END (SLOCK_QNODE_OFFSET + SLOCK_QNODES * 256UL)
+
+#define SLOCK_SPIN_LIMIT_DEFAULT 2000
+
+#ifndef __cplusplus
+/* The lock. simple_lock returns with the lock held; it may give up control while
+   waiting (pj46800, queued). simple_unlock must be called by the holder. */
+void simple_lock(simplelock_t *l);
+void simple_unlock(simplelock_t *l);
+
+/* The configuration (set by the control program in the image before any ECB runs;
+   read-only to guest code). */
+extern const volatile int slock_algorithm;
+extern const volatile long slock_spin_limit;
+
+/* The algorithms (one program each in the profiler). */
+void slockc_csg_lock(simplelock_t *l);
+void slockc_csg_unlock(simplelock_t *l);
+void slockc_pj46800_lock(simplelock_t *l);
+void slockc_pj46800_unlock(simplelock_t *l);
+void slockc_queued_lock(simplelock_t *l);
+void slockc_queued_unlock(simplelock_t *l);
+
+/* Helpers shared by the algorithms (lock/guest/simplelock.c). */
+static inline uint64_t slock_tod(void) {
+  uint64_t t;
+  __asm__ volatile("stckf %0" : "=Q"(t) : : "cc");
+  return t;
+}
+/* Interlocked add (LAAG, not a CSG loop: the profiler should show what the lock
+   really does). */
+static inline void slock_add(volatile uint64_t *p, int64_t v) {
+  int64_t old;
+  __asm__ volatile(".machine push\n\t.machine z196\n\tlaag %0,%2,%1\n\t.machine pop"
+                   : "=d"(old), "+QS"(*p)
+                   : "d"(v)
+                   : "cc", "memory");
+  (void)old;
+}
+/* Serialization (BCR 15,0): the stores before it are seen before the loads after it. */
+static inline void slock_serialize(void) { __asm__ volatile("bcr 15,0" : : : "memory"); }
+/* The holder adds what it counted while waiting, and marks the acquire time. */
+static inline void slock_acquired(simplelock_t *l, uint64_t contended, uint64_t spins, uint64_t attempts,
+                                  uint64_t failures, uint64_t give_ups) {
+  struct simple_lock_stats *s = &l->stats;
+  s->acquisitions += 1;
+  s->contended += contended;
+  s->spins += spins;
+  s->csg_attempts += attempts;
+  s->csg_failures += failures;
+  s->give_ups += give_ups;
+  l->acquired_tod = slock_tod();
+}
+/* The holder, before it lets go: the hold time. */
+static inline void slock_releasing(simplelock_t *l) {
+  uint64_t held = slock_tod() - l->acquired_tod;
+  l->stats.hold_tod += held;
+  if (held > l->stats.hold_max_tod) l->stats.hold_max_tod = held;
+}
+#endif
+
+#endif

@@ -1,0 +1,76 @@
+#include "lock/lock_config.h"
+
+#include <fmt/format.h>
+
+#include "lock/guest/simplelock.h"
+#include "os/guest/include/tpf_syslog.h"
+
+namespace lock {
+
+namespace {
+const std::string kSeed4 = "seed 004 (Simple Lock Performance Improvements, APAR PJ46800, TPF Users Group 2023)";
+}
+
+uint64_t shared_area_needed() { return std::max<uint64_t>(TPF_SYSLOG_END, SLOCK_QNODE_END); }
+
+void declare_simple_lock_keys(emu::Schema& s) {
+  using T = emu::ValueType;
+  s.add({.path = "system.simple_lock.algorithm",
+         .type = T::Enum,
+         .default_value = "csg-loop",
+         .choices = {"csg-loop", "pj46800", "queued"},
+         .unit = "algorithm",
+         .description = "The simple lock guest code runs (simple_lock()/simple_unlock(), lock/guest): csg-loop "
+                        "retries CSG until it wins (before APAR PJ46800); pj46800 spins on loads, issues CSG only "
+                        "when the lock reads free and gives up control (DEFRC) after system.simple_lock.spin_limit "
+                        "spins; queued is an MCS queue lock (FIFO hand-off, each waiter spins on its own line). "
+                        "No application change: the control program sets it in the image.",
+         .source = "csg-loop: the behaviour without the APAR, the baseline of " + kSeed4 + "."});
+  s.add({.path = "system.simple_lock.spin_limit",
+         .type = T::Integer,
+         .default_value = std::to_string(SLOCK_SPIN_LIMIT_DEFAULT),
+         .min = "1",
+         .max = "1000000000",
+         .unit = "spins",
+         .description = "pj46800 and queued: read-only spins (one load, compare and branch each) a waiter makes "
+                        "before it gives up control (DEFRC) and tries again when dispatched. csg-loop never gives "
+                        "up.",
+         .source = "estimate (IBM publishes no value): a spin is about 4 instructions, so 2000 spins are about "
+                   "10,000 cycles (2 us at 5.2 GHz), some 15 to 30 syslog hold times (300 to 600 cycles with "
+                   "their line transfers): a waiter behind a few others gets the lock without giving up, one "
+                   "whose holder was preempted or that queues behind many gives up well before a time slice "
+                   "(1 ms), and a give-up (SVC, defer, redispatch: about 500 cycles) stays small beside the spin."});
+  s.add({.path = "system.syslog.drain_interval",
+         .type = T::Duration,
+         .default_value = "50us",
+         .min = "1us",
+         .max = "1s",
+         .unit = "simulated time",
+         .description = "How often the control program copies the committed syslog() records from the ring buffer "
+                        "in the shared area to the run's syslog.log (and once more at the end). A writer that finds "
+                        "the ring full gives up control until the next drain.",
+         .source = fmt::format("estimate: writers are serialized by the lock, at best one line per hold time "
+                               "(about 300 cycles: 17 lines a microsecond at 5.2 GHz, some 870 in 50 us), under the "
+                               "{} records of the ring, so it fills only if holds get much shorter; full-ring waits "
+                               "are counted in locks.txt.",
+                               TPF_SYSLOG_RECORDS)});
+  s.describe("system.simple_lock", "Simple locks (lock/): the algorithm simple_lock() runs and its spin limit.");
+  s.describe("system.syslog", "syslog(): the shared ring buffer the control program drains into syslog.log.");
+  s.check("system.shared_size holds the syslog ring and the lock nodes", [](const emu::Config& c) {
+    if (c.get_uint("system.shared_size") < shared_area_needed())
+      throw c.error({"system.shared_size"},
+                    fmt::format("{} is too small: the syslog ring and the simple lock's queue nodes need {} bytes "
+                                "({}K) of the shared area",
+                                c.text("system.shared_size"), shared_area_needed(), shared_area_needed() / 1024));
+  });
+}
+
+SimpleLockConfig simple_lock_config(const emu::Config& c) {
+  SimpleLockConfig r;
+  r.algorithm = c.get_string("system.simple_lock.algorithm");
+  r.spin_limit = uint64_t(c.get_int("system.simple_lock.spin_limit"));
+  r.drain_interval_us = c.get_ms("system.syslog.drain_interval") * 1e3;
+  return r;
+}
+
+}  // namespace lock

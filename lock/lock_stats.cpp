@@ -1,0 +1,83 @@
+#include "lock/lock_stats.h"
+
+#include <fmt/format.h>
+
+#include "emu/cpu.h"
+#include "lock/guest/simplelock.h"
+
+namespace lock {
+
+const std::vector<std::string>& algorithm_names() {
+  static const std::vector<std::string> names = {"csg-loop", "pj46800", "queued"};  // SLOCK_CSG_LOOP, ...
+  static_assert(SLOCK_CSG_LOOP == 0 && SLOCK_PJ46800 == 1 && SLOCK_QUEUED == 2);
+  return names;
+}
+
+int algorithm_number(const std::string& name) {
+  const auto& n = algorithm_names();
+  for (size_t k = 0; k < n.size(); ++k)
+    if (n[k] == name) return int(k);
+  return -1;
+}
+
+bool read_lock_stats(emu::AddressSpace& space, uint64_t address, double clock_ghz, LockStats& out) {
+  static_assert(offsetof(simplelock_t, stats) == SLOCK_STATS_OFFSET);
+  static_assert(sizeof(simple_lock_stats) == 8 * 8);
+  uint8_t raw[sizeof(simple_lock_stats)];
+  if (!space.read_bytes(address + SLOCK_STATS_OFFSET, raw, sizeof raw)) return false;
+  uint64_t v[8];
+  for (int k = 0; k < 8; ++k) v[k] = emu::Cpu::load_be<uint64_t>(raw + 8 * k);
+  out.address = address;
+  out.acquisitions = v[0], out.contended = v[1], out.spins = v[2], out.csg_attempts = v[3];
+  out.csg_failures = v[4], out.give_ups = v[5];
+  // TOD: bit 51 is one microsecond, so 4096 units a microsecond.
+  auto cycles = [&](uint64_t tod) { return uint64_t(double(tod) / 4096.0 * clock_ghz * 1e3 + 0.5); };
+  out.hold_cycles = cycles(v[6]), out.hold_max_cycles = cycles(v[7]);
+  return true;
+}
+
+namespace {
+double ratio(uint64_t a, uint64_t b) { return b ? double(a) / double(b) : 0.0; }
+}  // namespace
+
+void write_locks_text(std::ostream& out, const std::vector<LockStats>& locks, const SyslogStats& sl) {
+  out << "SIMPLE LOCKS\n";
+  for (const auto& l : locks) {
+    out << fmt::format("  lock {} at {:#x}, algorithm {}\n", l.name, l.address, l.algorithm);
+    out << fmt::format("    acquisitions          {:>14}\n", l.acquisitions);
+    out << fmt::format("    contended             {:>14}  ({:.1f}%)\n", l.contended, 100 * ratio(l.contended, l.acquisitions));
+    out << fmt::format("    spins                 {:>14}  ({:.1f} per acquisition)\n", l.spins, ratio(l.spins, l.acquisitions));
+    out << fmt::format("    CSG attempts          {:>14}  ({:.2f} per acquisition)\n", l.csg_attempts,
+                       ratio(l.csg_attempts, l.acquisitions));
+    out << fmt::format("    CSG failures          {:>14}\n", l.csg_failures);
+    out << fmt::format("    give-ups (waited)     {:>14}\n", l.give_ups);
+    out << fmt::format("    hold time, cycles     {:>14}  (mean {:.0f}, longest {})\n", l.hold_cycles,
+                       ratio(l.hold_cycles, l.acquisitions), l.hold_max_cycles);
+  }
+  out << "SYSLOG\n";
+  out << fmt::format("  records committed       {:>14}\n", sl.committed);
+  out << fmt::format("  records drained         {:>14}  (to syslog.log, in {} drains)\n", sl.drained, sl.drains);
+  out << fmt::format("  ring full, waited       {:>14}\n", sl.full_waits);
+  out << fmt::format("  lock acquisitions seen  {:>14}  (counted under the lock)\n", sl.checked);
+  out << fmt::format("  records per second      {:>14.0f}  (simulated, measurement window)\n",
+                     sl.simulated_seconds > 0 ? double(sl.committed) / sl.simulated_seconds : 0.0);
+}
+
+void write_locks_json(std::ostream& out, const std::vector<LockStats>& locks, const SyslogStats& sl) {
+  out << "{\n  \"locks\": [";
+  for (size_t k = 0; k < locks.size(); ++k) {
+    const auto& l = locks[k];
+    out << (k ? ",\n" : "\n")
+        << fmt::format("    {{\"name\": \"{}\", \"algorithm\": \"{}\", \"address\": {}, \"acquisitions\": {}, "
+                       "\"contended\": {}, \"spins\": {}, \"csg_attempts\": {}, \"csg_failures\": {}, "
+                       "\"give_ups\": {}, \"hold_cycles\": {}, \"hold_max_cycles\": {}}}",
+                       l.name, l.algorithm, l.address, l.acquisitions, l.contended, l.spins, l.csg_attempts,
+                       l.csg_failures, l.give_ups, l.hold_cycles, l.hold_max_cycles);
+  }
+  out << fmt::format("\n  ],\n  \"syslog\": {{\"committed\": {}, \"drained\": {}, \"drains\": {}, \"full_waits\": {}, "
+                     "\"checked\": {}, \"records_per_second\": {:.3f}}}\n}}\n",
+                     sl.committed, sl.drained, sl.drains, sl.full_waits, sl.checked,
+                     sl.simulated_seconds > 0 ? double(sl.committed) / sl.simulated_seconds : 0.0);
+}
+
+}  // namespace lock

@@ -1,0 +1,41 @@
+// Host side of the simple lock: reads a lock's statistics (lock/guest/simplelock.h,
+// kept by the holder in the lock's second line) from guest storage after a run, and
+// writes them as locks.txt and locks.json, with the syslog buffer's counters.
+#pragma once
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "emu/address_space.h"
+
+namespace lock {
+
+struct LockStats {
+  std::string name;        // e.g. "syslog"
+  std::string algorithm;   // csg-loop, pj46800, queued
+  uint64_t address = 0;    // of the lock in the shared area
+  uint64_t acquisitions = 0, contended = 0, spins = 0, csg_attempts = 0, csg_failures = 0, give_ups = 0;
+  uint64_t hold_cycles = 0, hold_max_cycles = 0;  // from the TOD units the guest kept
+};
+
+struct SyslogStats {
+  uint64_t committed = 0;   // producer: records committed by guest code
+  uint64_t drained = 0;     // records written to syslog.log
+  uint64_t full_waits = 0;  // a writer found the ring full and gave up control
+  uint64_t checked = 0;     // acquisitions counted under the lock (mutual exclusion check)
+  uint64_t drains = 0;      // times the control program drained the ring
+  double simulated_seconds = 0;
+};
+
+// The algorithm names of system.simple_lock.algorithm, in SLOCK_* order.
+const std::vector<std::string>& algorithm_names();
+int algorithm_number(const std::string& name);  // -1 if unknown
+
+// Reads the statistics of the lock at `address` (false if not mapped).
+bool read_lock_stats(emu::AddressSpace& space, uint64_t address, double clock_ghz, LockStats& out);
+
+void write_locks_text(std::ostream& out, const std::vector<LockStats>& locks, const SyslogStats& syslog);
+void write_locks_json(std::ostream& out, const std::vector<LockStats>& locks, const SyslogStats& syslog);
+
+}  // namespace lock

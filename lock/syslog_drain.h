@@ -1,0 +1,40 @@
+// The control program's side of syslog(): drains the committed records of the ring
+// buffer in the shared area (os/guest/include/tpf_syslog.h) into text lines. It runs
+// on the host between guest instructions, so the records below the producer index
+// are whole; it advances the consumer index after copying them out. Free of charge
+// to the guest: it models a log device's DMA, not an ECB.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "emu/address_space.h"
+#include "lock/lock_stats.h"
+
+namespace lock {
+
+class SyslogDrain {
+ public:
+  // `sink` gets the text of each drain (whole lines); without one, the text is kept
+  // and returned by text().
+  // tod_base: the TOD clock at simulated time 0 (lines show microseconds from there).
+  SyslogDrain(emu::AddressSpace& shared, uint64_t shared_base, uint64_t tod_base);
+  void set_sink(std::function<void(const std::string&)> sink) { sink_ = std::move(sink); }
+  // Copies out every committed record; returns how many.
+  uint64_t drain();
+  const std::string& text() const { return text_; }
+  // The ring's counters as they are now.
+  SyslogStats stats();
+  uint64_t lock_address() const;
+
+ private:
+  uint64_t get(uint64_t addr);
+  emu::AddressSpace& space_;
+  uint64_t base_;
+  uint64_t tod_base_;
+  uint64_t drained_ = 0, drains_ = 0;
+  std::string text_;
+  std::function<void(const std::string&)> sink_;
+};
+
+}  // namespace lock

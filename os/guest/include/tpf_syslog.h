@@ -1,0 +1,47 @@
+/* The syslog ring buffer in the shared system area: its layout, shared by the guest
+   (os/guest/tpf/syslog.c, which appends) and the host (lock/syslog_drain.cpp, the
+   control program's side, which drains it into the run's syslog.log). Plain C with
+   fixed-size fields; the guest is big-endian, the host converts.
+
+   Protocol. A writer takes the syslog simple lock (at TPF_SYSLOG_LOCK_OFFSET),
+   formats its line into record producer % TPF_SYSLOG_RECORDS and, as its last
+   store before the unlock, advances producer. The host runs only between guest instructions, so every record below
+   producer is whole; it drains records consumer..producer-1 and then advances
+   consumer (only the host writes consumer). When producer - consumer reaches
+   TPF_SYSLOG_RECORDS the ring is full: the writer releases the lock, gives up
+   control and tries again, so no line is ever lost.
+
+   Regions of the shared area (TPF_SHARED_AREA + offset); the queue nodes of the
+   simple lock (lock/guest/simplelock.h) start at 0x40000. */
+#ifndef TPF_SYSLOG_H
+#define TPF_SYSLOG_H
+#include <stdint.h>
+
+#define TPF_SYSLOG_LOCK_OFFSET 0x0000UL     /* simplelock_t: 512 bytes */
+#define TPF_SYSLOG_CTL_OFFSET 0x0200UL      /* struct tpf_syslog_ctl (two lines) */
+#define TPF_SYSLOG_RECORDS_OFFSET 0x1000UL  /* the ring of records */
+#define TPF_SYSLOG_RECORD_SIZE 128
+#define TPF_SYSLOG_TEXT_MAX (TPF_SYSLOG_RECORD_SIZE - 16) /* bytes of text in a record */
+#define TPF_SYSLOG_RECORDS 1024
+#define TPF_SYSLOG_END (TPF_SYSLOG_RECORDS_OFFSET + TPF_SYSLOG_RECORDS * TPF_SYSLOG_RECORD_SIZE)
+
+struct tpf_syslog_ctl {
+  /* line: written by writers, under the lock */
+  uint64_t producer;    /* records committed since the start */
+  uint64_t full_waits;  /* times a writer found the ring full (released, deferred, retried) */
+  uint64_t checked;     /* incremented under the lock by every acquisition (mutual exclusion check) */
+  uint8_t pad0[256 - 24];
+  /* line: written by the host only */
+  uint64_t consumer;    /* records drained by the host */
+  uint8_t pad1[256 - 8];
+};
+
+struct tpf_syslog_record {
+  uint16_t length;      /* bytes of text */
+  uint8_t priority;     /* LOG_EMERG .. LOG_DEBUG */
+  uint8_t reserved[5];
+  uint64_t tod;         /* STCKF when committed */
+  char text[TPF_SYSLOG_TEXT_MAX];
+};
+
+#endif

@@ -1,0 +1,56 @@
+// Operator commands, z/TPF style, scheduled at a simulated time in the run's YAML:
+//
+//   operator:
+//     - at: 2ms
+//       command: ZTRAP EI START PROG=slockc
+//     - at: 10ms
+//       command: ZTRAP EI STOP
+//
+// Commands known so far (keywords in any case; the PROG= value as the symbol is spelt):
+//   ZTRAP EI START [PROG=name]   start the software profiler (os/ztrap.h); PROG= keeps
+//                                only instructions whose program (ELF symbol) starts with name
+//   ZTRAP EI STOP                stop it; the report covers START..STOP (or ..the end)
+// A command that does not parse, a START while the collection is on or a STOP while it
+// is off is a configuration error at load time, naming the entry and its line.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "emu/config.h"
+
+namespace os {
+
+struct OperatorCommand {
+  enum class Verb { ZtrapEiStart, ZtrapEiStop };
+  Verb verb = Verb::ZtrapEiStop;
+  std::string prog;  // ZTRAP EI START: PROG= prefix ("" : every program)
+  std::string text;  // as written
+};
+
+// Throws emu::ConfigError with a message (no place) if `text` is not a known command.
+OperatorCommand parse_operator_command(std::string_view text);
+
+struct OperatorEntry {
+  uint64_t at_ns = 0;    // simulated time from the start of the run
+  OperatorCommand command;
+  std::string where;     // "x.yaml:7: operator entry 2", or "system.ztrap.ei" for whole-run
+};
+
+// ZTRAP EI settings (system.ztrap.*).
+struct ZtrapConfig {
+  bool whole_run = false;   // system.ztrap.ei: whole-run (a START at 0, no STOP)
+  uint64_t interval = 0;    // cycles between samples, per I-stream
+};
+
+// Adds system.ztrap.* (call among the other system.* keys: a section's keys go together).
+void declare_ztrap_keys(emu::Schema& schema);
+// Adds the `operator:` list and the check of its START/STOP order.
+void declare_operator_schema(emu::Schema& schema);
+ZtrapConfig ztrap_config(const emu::Config& config);
+// The commands in time order (ties in the order written); system.ztrap.ei: whole-run
+// is a ZTRAP EI START at 0.
+std::vector<OperatorEntry> operator_entries(const emu::Config& config);
+
+}  // namespace os
