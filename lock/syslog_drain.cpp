@@ -41,7 +41,14 @@ uint64_t SyslogDrain::drain() {
     std::string text(reinterpret_cast<const char*>(r + offsetof(tpf_syslog_record, text)), len);
     for (char& c : text)
       if (c == '\n' || c == '\r' || c == '\0') c = ' ';
-    out += fmt::format("{:>14.3f} {:<7} {}\n", double(tod - tod_base_) / 4096.0, kPriority[prio], text);
+    // syslog() wrote "<PRI>TIMESTAMP IDENT[ECB]: message"; the file gets the line as a
+    // syslog daemon writes it, without the <PRI>. A record without one (written by
+    // other guest code) gets the time and priority from the record's fields.
+    const size_t close = text.size() > 2 && text[0] == '<' ? text.find('>') : std::string::npos;
+    if (close != std::string::npos && close <= 4)
+      out += text.substr(close + 1) + "\n";
+    else
+      out += fmt::format("{:.3f}us {} {}\n", double(tod - tod_base_) / 4096.0, kPriority[prio], text);
   }
   uint8_t b[8];
   emu::Cpu::store_be<uint64_t>(b, consumer);

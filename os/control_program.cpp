@@ -630,7 +630,8 @@ void ControlProgram::arrive(unsigned terminal, uint64_t time) {
   m.bytes.resize(size);
   std::string head = fmt::format("MSG{:08} T{:04} ", m.seq, terminal);
   for (uint64_t k = 0; k < size; ++k) m.bytes[k] = k < head.size() ? uint8_t(head[k]) : uint8_t('A' + (rng_() % 26));
-  unsigned i = unsigned(next_input_istream_++ % machine_.istreams());
+  const bool by_terminal = w.route_by_terminal && w.arrivals == Arrivals::Closed;
+  unsigned i = unsigned((by_terminal ? terminal : next_input_istream_++) % machine_.istreams());
   input_[i].push_back(std::move(m));
   machine_.wake(i, time);
   if (w.arrivals == Arrivals::Open)

@@ -206,6 +206,16 @@ void declare_workload_schema(emu::Schema& s) {
          .unit = "terminals",
          .description = "Closed arrivals: terminals, each with one message outstanding. Unused for open arrivals.",
          .source = "estimate: 16 keeps 4 I-streams busy when each message waits now and then (defer, I/O)."});
+  s.add({.path = "workload.routing",
+         .type = T::Enum,
+         .default_value = "round-robin",
+         .choices = {"round-robin", "terminal"},
+         .unit = "input list",
+         .description = "Which I-stream's input list a message goes to: round-robin over the I-streams, or "
+                        "terminal: closed arrivals' terminal t always to I-stream t modulo machine.istreams (an "
+                        "I-stream per terminal, as when each I-stream runs its own driver ECB).",
+         .source = "round-robin spreads the input evenly over time; terminal keeps a fixed number of ECBs on "
+                   "every I-stream, the setting of seed 004's measurements (every I-stream logging)."});
   s.add({.path = "workload.think_time",
          .type = T::Duration,
          .default_value = "0",
@@ -361,6 +371,7 @@ RunConfig run_config(const emu::Config& c) {
   WorkloadConfig& w = r.workload;
   w.program = c.get_string("workload.program");
   w.arrivals = c.get_string("workload.arrivals") == "open" ? Arrivals::Open : Arrivals::Closed;
+  w.route_by_terminal = c.get_string("workload.routing") == "terminal";
   w.terminals = unsigned(c.get_int("workload.terminals"));
   w.think_ms = c.get_ms("workload.think_time");
   w.rate = double(c.get_int("workload.rate"));

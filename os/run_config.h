@@ -37,6 +37,7 @@ struct WorkloadConfig {
   std::string program;          // the program each input message enters
   Arrivals arrivals = Arrivals::Closed;
   unsigned terminals = 0;       // closed: this many terminals, one message outstanding each
+  bool route_by_terminal = false; // terminal t's messages to I-stream t % istreams (else round-robin)
   double think_ms = 0;          // closed: mean think time (exponential); 0: none
   double rate = 0;              // open: messages per second (Poisson arrivals)
   uint64_t message_size = 0;    // bytes of each input message (min)

@@ -48,8 +48,11 @@ struct LockRun {
 // Every line is a whole QSLG line; per ECB the sequence numbers are 0, 1, 2, ... with
 // none missing or repeated. Returns lines, and the ECBs that logged all their lines.
 void check_lines(const LockRun& r, uint64_t& lines, uint64_t& complete) {
-  static const std::regex line(R"(^ *[0-9]+\.[0-9]{3} info    QSLG ECB ([0-9]+) SEQ ([0-9]+) CRC [0-9a-f]{8}$)");
+  // syslog() stamps each line under the lock: the file is in time order.
+  static const std::regex line(
+      R"(^2025-01-01T00:00:([0-9]{2}\.[0-9]{6})Z QSLG\[([0-9]+)\]: QSLG ECB ([0-9]+) SEQ ([0-9]+) CRC [0-9a-f]{8}$)");
   std::map<long, int> next;  // ECB -> next sequence number expected
+  std::string last_time;
   std::istringstream in(r.syslog);
   std::string l;
   lines = 0;
@@ -57,8 +60,11 @@ void check_lines(const LockRun& r, uint64_t& lines, uint64_t& complete) {
     std::smatch m;
     INFO("line " << lines + 1 << ": " << l);
     REQUIRE(std::regex_match(l, m, line));
-    long ecb = std::stol(m[1]);
-    int seq = std::stoi(m[2]);
+    REQUIRE(m[2] == m[3]);  // the ident's ECB number is the logging ECB's
+    REQUIRE(m[1].str() >= last_time);
+    last_time = m[1];
+    long ecb = std::stol(m[3]);
+    int seq = std::stoi(m[4]);
     REQUIRE(seq == next[ecb]);  // in order, none missing or repeated
     ++next[ecb];
     ++lines;

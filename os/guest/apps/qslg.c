@@ -11,6 +11,7 @@
 int QSLG(void *msg, long len) {
   long ecb = tpf_ecb_info(TPF_INFO_ECB);
   uint32_t crc = 0;
+  openlog("QSLG", 0, LOG_USER);
   for (int seq = 0; seq < QSLG_LINES; ++seq) {
     crc = app_crc32(crc, msg, msg ? (size_t)len : 0);
     syslog(LOG_INFO, "QSLG ECB %ld SEQ %d CRC %08x", ecb, seq, (unsigned)crc);

@@ -20,9 +20,9 @@
 #define TPF_SYSLOG_LOCK_OFFSET 0x0000UL     /* simplelock_t: 512 bytes */
 #define TPF_SYSLOG_CTL_OFFSET 0x0200UL      /* struct tpf_syslog_ctl (two lines) */
 #define TPF_SYSLOG_RECORDS_OFFSET 0x1000UL  /* the ring of records */
-#define TPF_SYSLOG_RECORD_SIZE 128
+#define TPF_SYSLOG_RECORD_SIZE 256 /* a line each: successive writers share no line */
 #define TPF_SYSLOG_TEXT_MAX (TPF_SYSLOG_RECORD_SIZE - 16) /* bytes of text in a record */
-#define TPF_SYSLOG_RECORDS 1024
+#define TPF_SYSLOG_RECORDS 512
 #define TPF_SYSLOG_END (TPF_SYSLOG_RECORDS_OFFSET + TPF_SYSLOG_RECORDS * TPF_SYSLOG_RECORD_SIZE)
 
 struct tpf_syslog_ctl {
