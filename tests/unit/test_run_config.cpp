@@ -431,7 +431,7 @@ TEST_CASE("run config: configs/system-reference.yaml sets every system and workl
     CHECK(c.text(k.path) == k.default_value);
     ++n;
   }
-  CHECK(n == 29);
+  CHECK(n == 30);
 }
 
 TEST_CASE("run config: configs/system-reference.yaml is the schema's own example (descriptions, units, sources)", "[run_config]") {
