@@ -168,7 +168,7 @@ TEST_CASE("run config: the run schema is machine, system and workload, every key
   const emu::Schema& s = os::run_schema();
   const std::vector<std::string> top = {"machine", "system", "workload"};
   CHECK(s.children("") == top);
-  CHECK(s.keys().size() == emu::machine_schema().keys().size() + 18 + 11);
+  CHECK(s.keys().size() == emu::machine_schema().keys().size() + 18 + 12);
   for (const auto& k : s.keys()) {
     INFO(k.path);
     CHECK(!k.description.empty());
