@@ -22,9 +22,10 @@ void declare_simple_lock_keys(emu::Schema& s) {
          .unit = "algorithm",
          .description = "The simple lock guest code runs (simple_lock()/simple_unlock(), lock/guest): csg-loop "
                         "retries CSG until it wins (before APAR PJ46800); pj46800 spins on loads, issues CSG only "
-                        "when the lock reads free and gives up control (DEFRC) after system.simple_lock.spin_limit "
-                        "spins; queued is an MCS queue lock (FIFO hand-off, each waiter spins on its own line). "
-                        "No application change: the control program sets it in the image.",
+                        "when the lock reads free and after system.simple_lock.spin_limit spins gives up control "
+                        "until a release wakes it; queued is an MCS queue lock (FIFO hand-off, each waiter spins "
+                        "on its own line, gives up control likewise, the waiter next in line keeps spinning). No "
+                        "application change: the control program sets it in the image.",
          .source = "csg-loop: the behaviour without the APAR, the baseline of " + kSeed4 + "."});
   s.add({.path = "system.simple_lock.spin_limit",
          .type = T::Integer,
@@ -32,14 +33,15 @@ void declare_simple_lock_keys(emu::Schema& s) {
          .min = "1",
          .max = "1000000000",
          .unit = "spins",
-         .description = "pj46800 and queued: read-only spins (one load, compare and branch each) a waiter makes "
-                        "before it gives up control (DEFRC) and tries again when dispatched. csg-loop never gives "
-                        "up.",
-         .source = "estimate (IBM publishes no value): a spin is about 4 instructions, so 2000 spins are about "
-                   "10,000 cycles (2 us at 5.2 GHz), some 15 to 30 syslog hold times (300 to 600 cycles with "
-                   "their line transfers): a waiter behind a few others gets the lock without giving up, one "
-                   "whose holder was preempted or that queues behind many gives up well before a time slice "
-                   "(1 ms), and a give-up (SVC, defer, redispatch: about 500 cycles) stays small beside the spin."});
+         .description = "pj46800 and queued: read-only spins (a load, a compare and branch, a count) a waiter "
+                        "makes before it gives up control, waiting on the lock word until a release wakes it. "
+                        "csg-loop never gives up.",
+         .source = "IBM publishes no value; the competitive rule of spin-then-block (Karlin, Li, Manasse and "
+                   "Owicki, SOSP 1991): spin about as long as giving up costs. Giving up here costs about "
+                   "1,500 cycles (the wait and wake services, 2 x 550; a dispatch, 300; two LAAG on the lock's "
+                   "line) and a spin 4 cycles (measured in the ETIM report of configs/syslog-pj46800.yaml: load, "
+                   "compare-and-branch, add, branch on count, the load from L1), so about 375 spins; 300 keeps "
+                   "the spin a little under the cost."});
   s.add({.path = "system.syslog.drain_interval",
          .type = T::Duration,
          .default_value = "50us",

@@ -21,10 +21,11 @@ int algorithm_number(const std::string& name) {
 }
 
 bool read_lock_stats(emu::AddressSpace& space, uint64_t address, double clock_ghz, LockStats& out) {
-  static_assert(offsetof(simplelock_t, stats) == SLOCK_STATS_OFFSET);
+  static_assert(offsetof(slock_slot, stats) == SLOCK_SLOT_STATS_OFFSET);
   static_assert(sizeof(simple_lock_stats) == 8 * 8);
+  const uint64_t slot = TPF_SHARED_AREA + SLOCK_SLOT_OFFSET + 256ull * slock_slot_index(address);
   uint8_t raw[sizeof(simple_lock_stats)];
-  if (!space.read_bytes(address + SLOCK_STATS_OFFSET, raw, sizeof raw)) return false;
+  if (!space.read_bytes(slot + SLOCK_SLOT_STATS_OFFSET, raw, sizeof raw)) return false;
   uint64_t v[8];
   for (int k = 0; k < 8; ++k) v[k] = emu::Cpu::load_be<uint64_t>(raw + 8 * k);
   out.address = address;

@@ -1,5 +1,5 @@
 // Host side of the simple lock: reads a lock's statistics (lock/guest/simplelock.h,
-// kept by the holder in the lock's second line) from guest storage after a run, and
+// kept by the holder in the lock's slot of the statistics table) from guest storage after a run, and
 // writes them as locks.txt and locks.json, with the syslog buffer's counters.
 #pragma once
 #include <cstdint>

@@ -24,6 +24,11 @@
 #ifndef SIMPLELOCK_H
 #define SIMPLELOCK_H
 #include <stdint.h>
+#ifdef __cplusplus
+#include "os/guest/include/tpf_svc.h"
+#else
+#include <tpf_svc.h>
+#endif
 
 #define SLOCK_CSG_LOOP 0
 #define SLOCK_PJ46800 1
@@ -43,17 +48,31 @@ struct simple_lock_stats {
 };
 
 typedef struct simplelock {
-  volatile uint64_t word;  /* 0 free; csg-loop/pj46800: 1 held; queued: tail node + 1 */
+  volatile uint64_t word;     /* 0 free; csg-loop/pj46800: 1 held; queued: tail node + 1 */
   volatile uint64_t sleepers; /* pj46800: waiters that gave up control (the releaser wakes one) */
-  uint8_t line0_pad[240];
-  /* line 1: the holder's */
-  uint64_t acquired_tod;   /* STCKF when the holder got it */
-  uint64_t holder_node;    /* queued: the holder's node + 1 */
-  struct simple_lock_stats stats;
-  uint8_t line1_pad[256 - 16 - sizeof(struct simple_lock_stats)];
-} __attribute__((aligned(256))) simplelock_t;
+} simplelock_t;
 
-#define SLOCK_STATS_OFFSET 272 /* offsetof(simplelock_t, stats), for the host */
+/* The holder's fields and the statistics, apart from the lock: a table of
+   SLOCK_SLOTS slots (a 256-byte line each) in the shared area at
+   TPF_SHARED_AREA + SLOCK_SLOT_OFFSET, the slot chosen by the lock's address. Only
+   holders write a slot, so keeping statistics moves one line from holder to holder
+   and never queues behind the waiters on the lock's own line: measuring does not
+   change what is measured. Two locks whose addresses hash to the same slot share it
+   (their statistics add up); `lock` is the last lock that used it. */
+struct slock_slot {
+  uint64_t lock;          /* the lock's address */
+  uint64_t acquired_tod;  /* STCKF when the holder got it */
+  uint64_t holder_node;   /* queued: the holder's node + 1 */
+  uint64_t reserved;
+  struct simple_lock_stats stats;
+  uint8_t pad[256 - 32 - sizeof(struct simple_lock_stats)];
+};
+#define SLOCK_SLOT_OFFSET 0x30000UL
+#define SLOCK_SLOTS 64
+#define SLOCK_SLOT_STATS_OFFSET 32 /* offsetof(struct slock_slot, stats), for the host */
+static inline unsigned slock_slot_index(uint64_t lock_address) {
+  return (unsigned)(((lock_address >> 3) * 0x9E3779B97F4A7C15ULL) >> 58); /* 6 bits: 64 slots */
+}
 
 /* Queue nodes of the queued algorithm: a pool in the shared area at
    TPF_SHARED_AREA + SLOCK_QNODE_OFFSET, one 256-byte line each. A waiter claims a
@@ -65,14 +84,18 @@ struct slock_qnode {
   volatile uint64_t next;   /* the successor's node + 1, 0 none yet */
   volatile uint64_t owner;  /* 0 free, else the claiming ECB's number */
   volatile uint64_t asleep; /* 1 while its waiter has given up control (wake it at hand-over) */
-  uint8_t pad[256 - 32];
+  volatile uint64_t head;   /* 1: next in line after the holder (keeps spinning, see queued) */
+  uint8_t pad[256 - 40];
 } __attribute__((aligned(256)));
 
 #define SLOCK_QNODE_OFFSET 0x40000UL
+#define SLOCK_SLOT_END (SLOCK_SLOT_OFFSET + SLOCK_SLOTS * 256UL)
 #define SLOCK_QNODES 256
 #define SLOCK_QNODE_END (SLOCK_QNODE_OFFSET + SLOCK_QNODES * 256UL)
 
-#define SLOCK_SPIN_LIMIT_DEFAULT 2000
+#define SLOCK_SPIN_LIMIT_DEFAULT 300
+/* queued: how many spin limits the head waiter (next after the holder) spins before it gives up. */
+#define SLOCK_HEAD_ROUNDS 16
 
 #ifndef __cplusplus
 /* The lock. simple_lock returns with the lock held; it may give up control while
@@ -112,22 +135,28 @@ static inline void slock_add(volatile uint64_t *p, int64_t v) {
 /* Serialization (BCR 15,0): the stores before it are seen before the loads after it. */
 static inline void slock_serialize(void) { __asm__ volatile("bcr 15,0" : : : "memory"); }
 /* The holder adds what it counted while waiting, and marks the acquire time. */
+static inline struct slock_slot *slock_slot(simplelock_t *l) {
+  return (struct slock_slot *)(TPF_SHARED_AREA + SLOCK_SLOT_OFFSET) + slock_slot_index((uint64_t)l);
+}
 static inline void slock_acquired(simplelock_t *l, uint64_t contended, uint64_t spins, uint64_t attempts,
                                   uint64_t failures, uint64_t give_ups) {
-  struct simple_lock_stats *s = &l->stats;
+  struct slock_slot *slot = slock_slot(l);
+  struct simple_lock_stats *s = &slot->stats;
+  slot->lock = (uint64_t)l;
   s->acquisitions += 1;
   s->contended += contended;
   s->spins += spins;
   s->csg_attempts += attempts;
   s->csg_failures += failures;
   s->give_ups += give_ups;
-  l->acquired_tod = slock_tod();
+  slot->acquired_tod = slock_tod();
 }
 /* The holder, before it lets go: the hold time. */
 static inline void slock_releasing(simplelock_t *l) {
-  uint64_t held = slock_tod() - l->acquired_tod;
-  l->stats.hold_tod += held;
-  if (held > l->stats.hold_max_tod) l->stats.hold_max_tod = held;
+  struct slock_slot *slot = slock_slot(l);
+  uint64_t held = slock_tod() - slot->acquired_tod;
+  slot->stats.hold_tod += held;
+  if (held > slot->stats.hold_max_tod) slot->stats.hold_max_tod = held;
 }
 #endif
 

@@ -11,7 +11,10 @@
    on its `locked` word (TPF_SVC_WORD_WAIT); the predecessor's hand-over stores 0
    there and, seeing the node asleep, wakes it. (The weakness of any queue lock: the
    lock is handed to a waiter that may not be running, and the queue behind it waits
-   for its I-stream to dispatch it.)
+   for its I-stream to dispatch it.) To keep that wait off the lock's critical path,
+   a releaser that has handed over also wakes the waiter behind its successor and
+   marks it head: next in line, it spins up to SLOCK_HEAD_ROUNDS times the spin
+   limit instead of giving up, so it is running when its turn comes.
 
    A node is claimed with CS on its owner word, starting from the ECB's number
    modulo the pool size (kept in the process's static storage, one ECB_INFO service
@@ -46,6 +49,7 @@ void slockc_queued_lock(simplelock_t *l) {
   uint64_t me = slockc_queued_claim(&attempts, &failures, &give_ups);
   struct slock_qnode *q = QNODE(me - 1);
   q->next = 0;
+  q->head = 0;
   q->locked = 1;
   /* Swap ourselves in as the tail. */
   uint64_t pred = l->word;
@@ -60,10 +64,15 @@ void slockc_queued_lock(simplelock_t *l) {
     contended = 1;
     QNODE(pred - 1)->next = me;
     const long limit = slock_spin_limit > 0 ? slock_spin_limit : 1;
-    long n = limit;
+    long n = limit, head_rounds = 0;
     while (q->locked) {
       ++spins;
       if (--n == 0) {
+        if (q->head && head_rounds < SLOCK_HEAD_ROUNDS) {
+          ++head_rounds;
+          n = limit;
+          continue;
+        }
         ++give_ups;
         q->asleep = 1;
         slock_serialize(); /* asleep before the control program's look at `locked` */
@@ -74,30 +83,30 @@ void slockc_queued_lock(simplelock_t *l) {
     }
   }
   __sync_synchronize(); /* nothing of the critical section before the hand-over is seen */
-  l->holder_node = me;
+  slock_slot(l)->holder_node = me;
   slock_acquired(l, contended, spins, attempts, failures, give_ups);
 }
 
 void slockc_queued_unlock(simplelock_t *l) {
-  uint64_t me = l->holder_node;
+  uint64_t me = slock_slot(l)->holder_node;
   struct slock_qnode *q = QNODE(me - 1);
   slock_releasing(l);
   if (q->next == 0) {
     /* No successor linked: free the lock if we are still the tail. The attempt is
        counted before the CSG, while we still hold the lock. */
-    l->stats.csg_attempts += 1;
+    slock_slot(l)->stats.csg_attempts += 1;
     __sync_synchronize();
     if (__sync_bool_compare_and_swap(&l->word, me, 0)) {
       q->owner = 0;
       return;
     }
     /* A waiter swapped itself in and is about to link: still ours, so count it. */
-    l->stats.csg_failures += 1;
+    slock_slot(l)->stats.csg_failures += 1;
     const long limit = slock_spin_limit > 0 ? slock_spin_limit : 1;
     long n = limit;
     while (q->next == 0)
       if (--n == 0) {
-        l->stats.give_ups += 1;
+        slock_slot(l)->stats.give_ups += 1;
         tpf_defrc(); /* the successor was preempted between its swap and its link */
         n = limit;
       }
@@ -109,4 +118,14 @@ void slockc_queued_unlock(simplelock_t *l) {
   slock_serialize();
   if (succ->asleep) tpf_word_wake(&succ->locked, 1);
   q->owner = 0;
+  /* Wake ahead: the successor's successor is next in line. (The successor may have
+     released already and its node moved on: then the mark lands on a waiter that
+     spins longer than it needs to, which costs time but never correctness.) */
+  const uint64_t after = succ->next;
+  if (after != 0 && after <= SLOCK_QNODES) {
+    struct slock_qnode *h = QNODE(after - 1);
+    h->head = 1;
+    slock_serialize();
+    if (h->asleep) tpf_word_wake(&h->locked, 1);
+  }
 }

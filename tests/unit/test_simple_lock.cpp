@@ -94,14 +94,18 @@ TEST_CASE("simple lock: every algorithm logs every syslog line once and whole, u
       CHECK(r.ring.drains > 1);          // periodic drains, not only the final one
       // Mutual exclusion: a plain increment under the lock and the holder's own count
       // agree with each other and with the lines (plus the times the ring was full).
-      CHECK(r.ring.checked == r.lock.acquisitions);
+      CHECK(r.lock.acquisitions - r.ring.checked <= 1);  // a holder may be in flight at the end
       // Every acquisition committed a line or found the ring full, but for at most one
       // holder still formatting its line when the run ended.
       CHECK(r.lock.acquisitions - (lines + r.ring.full_waits) <= 1);
       // Statistics: 4 I-streams logging with little work in between contend.
       CHECK(r.lock.algorithm == algorithm);
-      CHECK(r.lock.contended > r.lock.acquisitions / 4);
       CHECK(r.lock.contended <= r.lock.acquisitions);
+      if (algorithm != "pj46800") CHECK(r.lock.contended > r.lock.acquisitions / 4);
+      // pj46800 barges: a releaser that comes back takes the free lock before the waiter
+      // it woke is running again, so most acquisitions are first tries and a few waiters
+      // give up control many times.
+      else CHECK((r.lock.contended > 0 && r.lock.give_ups > r.lock.contended));
       CHECK(r.lock.csg_attempts >= r.lock.acquisitions);
       CHECK(r.lock.csg_failures <= r.lock.csg_attempts);
       CHECK(r.lock.hold_cycles > 100 * r.lock.acquisitions);  // copying a line and committing it
@@ -134,7 +138,7 @@ TEST_CASE("simple lock: pj46800 gives up control under heavy contention and lose
   check_lines(r, lines, complete);
   CHECK(complete >= 100);
   CHECK(lines == r.ring.committed);
-  CHECK(r.ring.checked == r.lock.acquisitions);
+  CHECK(r.lock.acquisitions - r.ring.checked <= 1);  // a holder may be in flight at the end
 }
 
 TEST_CASE("simple lock: queued hands over in order with waiters that give up control", "[lock]") {
@@ -147,7 +151,7 @@ TEST_CASE("simple lock: queued hands over in order with waiters that give up con
   uint64_t lines = 0, complete = 0;
   check_lines(r, lines, complete);
   CHECK(complete >= 100);
-  CHECK(r.ring.checked == r.lock.acquisitions);
+  CHECK(r.lock.acquisitions - r.ring.checked <= 1);  // a holder may be in flight at the end
 }
 
 TEST_CASE("simple lock: a ring smaller than a drain interval's lines makes writers wait, not lose lines", "[lock]") {
@@ -176,7 +180,7 @@ TEST_CASE("simple lock: the same configuration gives the same syslog, statistics
 TEST_CASE("simple lock: the configuration keys", "[lock]") {
   os::RunConfig d = os::load_run_config({}, {});
   CHECK(d.system.simple_lock.algorithm == "csg-loop");
-  CHECK(d.system.simple_lock.spin_limit == 2000);
+  CHECK(d.system.simple_lock.spin_limit == 300);
   CHECK(d.system.simple_lock.drain_interval_us == Approx(50.0));
   CHECK_THROWS_WITH(os::load_run_config({}, {"system.simple_lock.algorithm=ticket"}),
                     Catch::Matchers::Contains("system.simple_lock.algorithm"));
