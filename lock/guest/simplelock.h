@@ -12,15 +12,21 @@
    variables slock_algorithm and slock_spin_limit, so applications never change:
      SLOCK_CSG_LOOP  slockc_csg_*     retry CSG until it wins (before APAR PJ46800)
      SLOCK_PJ46800   slockc_pj46800_* spin on loads, CSG only when the word reads free,
-                                      give up control (DEFRC) after spin_limit spins
+                                      after spin_limit spins give up control until a
+                                      release wakes it (TPF_SVC_WORD_WAIT)
      SLOCK_QUEUED    slockc_queued_*  MCS queue lock: FIFO hand-off, each waiter spins
-                                      on its own node (a line of the node pool)
+                                      on its own node (a line of the node pool) and
+                                      gives up control likewise
+
+   A simplelock_t is two doublewords and lives where its user puts it, usually
+   beside the data it protects, as a C struct lays them out (syslog's ring indexes
+   share its line): so a waiter's CSG takes that line from the holder too. Every
+   algorithm uses the same layout; only the waiting differs. The holder's own fields
+   and the statistics are kept apart, in a slot of a table in the shared area (see
+   struct slock_slot), so that measuring does not add accesses to the lock's line.
 
    This header is also the layout the host reads (lock/lock_stats.cpp): plain C with
-   fixed-size fields, included by C++ too. The guest is big-endian; the host converts.
-   Line 0 of a lock is the lock word alone (the only line waiters touch); line 1 is
-   the holder's (acquire time, queue node, statistics), written only under the lock,
-   so keeping statistics costs no extra line transfers between waiters. */
+   fixed-size fields, included by C++ too. The guest is big-endian; the host converts. */
 #ifndef SIMPLELOCK_H
 #define SIMPLELOCK_H
 #include <stdint.h>
