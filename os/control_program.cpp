@@ -1,6 +1,7 @@
 #include "os/control_program.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -11,6 +12,7 @@
 
 #include "emu/program_check.h"
 #include "os/guest/include/tpf_svc.h"
+#include "os/console.h"
 #include "os/ztrap.h"
 
 namespace os {
@@ -75,20 +77,70 @@ ControlProgram::ControlProgram(emu::Machine& machine, const RunConfig& config)
 
 // ---- operator commands (os/operator.h) ------------------------------------------------
 
+ZtrapEi& ControlProgram::ztrap_ei() {
+  if (!ztrap_)
+    ztrap_ = std::make_unique<ZtrapEi>(machine_, image_space_, image_.symbols,
+                                       std::filesystem::path(config_.system.image).filename().string(),
+                                       config_.system.ztrap.interval);
+  return *ztrap_;
+}
+
 void ControlProgram::install_operator_commands() {
   const double hz = machine_.config().clock_ghz * 1e9;
   for (const OperatorEntry& op : config_.operators) {
     const uint64_t at = uint64_t(double(op.at_ns) * hz / 1e9);  // cycles from the start of the run
     const uint64_t ns = op.at_ns;
-    if (!ztrap_)
-      ztrap_ = std::make_unique<ZtrapEi>(machine_, image_space_, image_.symbols,
-                                         std::filesystem::path(config_.system.image).filename().string(),
-                                         config_.system.ztrap.interval);
+    ZtrapEi& z = ztrap_ei();
     if (op.command.verb == OperatorCommand::Verb::ZtrapEiStart)
-      machine_.events().schedule(at, [this, at, ns, prog = op.command.prog] { ztrap_->start(prog, at, ns); });
+      machine_.events().schedule(at, [&z, at, ns, prog = op.command.prog] { z.start(prog, at, ns); });
     else
-      machine_.events().schedule(at, [this, ns] { ztrap_->stop(ns); });
+      machine_.events().schedule(at, [&z, ns] { z.stop(ns); });
   }
+}
+
+std::string ControlProgram::operator_command(const std::string& text, uint64_t now) {
+  const uint64_t ns = uint64_t(double(now) / machine_.config().clock_ghz + 0.5);
+  const std::string when = emu::format_duration(ns);
+  std::string first = text.substr(0, text.find_first_of(" \t"));
+  for (char& c : first) c = char(std::toupper(static_cast<unsigned char>(c)));
+  if (first == "HELP")
+    return "ZTRAP EI START [PROG=name]  start the software profiler (PROG=: programs starting with name)\n"
+           "ZTRAP EI STOP               stop it; the run writes etim.txt and etim.json at its end\n";
+  OperatorCommand c;
+  try {
+    c = parse_operator_command(text);
+  } catch (const emu::ConfigError& e) {
+    return fmt::format("ERROR at {}: {}", when, e.what());
+  }
+  ZtrapEi& z = ztrap_ei();
+  const bool start = c.verb == OperatorCommand::Verb::ZtrapEiStart;
+  if (start == z.on())
+    return fmt::format("ERROR at {}: ZTRAP EI is {}", when, start ? "already on (STOP it first)" : "not on");
+  if (start) z.start(c.prog, now, ns);
+  else z.stop(ns);
+  append_log(fmt::format("{:>12} operator console: {}   (to replay: operator: [{{at: {}, command: {}}}])", now,
+                         text, when, text));
+  if (start) return fmt::format("ZTRAP EI STARTED at {}{}", when, c.prog.empty() ? "" : " PROG=" + c.prog);
+  std::vector<emu::ProfileRow> rows = z.rows();
+  uint64_t samples = 0;
+  for (const auto& r : rows) samples += r.samples;
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.samples > b.samples; });
+  std::string out = fmt::format("ZTRAP EI STOPPED at {}: {} samples so far; the top instructions:\n", when, samples);
+  for (size_t k = 0; k < rows.size() && k < 5 && rows[k].samples; ++k)
+    out += fmt::format("  {:<20} {:016X} {:<8} {:>10}\n", rows[k].prog, rows[k].disp, rows[k].inst, rows[k].samples);
+  return out;
+}
+
+void ControlProgram::schedule_console_poll(uint64_t after) {
+  const uint64_t every =
+      std::max<uint64_t>(1, uint64_t(double(config_.system.ztrap.console_poll_ns) * machine_.config().clock_ghz));
+  const uint64_t at = after + every;
+  machine_.events().schedule(at, [this, at] {
+    for (const ConsoleLine& l : console_->poll()) console_->reply(l.session, operator_command(l.text, at));
+    bool live = !machine_.events().empty();
+    for (unsigned k = 0; k < machine_.istreams() && !live; ++k) live = machine_.state(k) != emu::IStreamState::Idle;
+    if (live) schedule_console_poll(at);
+  });
 }
 
 bool ControlProgram::write_etim(std::ostream& text, std::ostream& json) {
@@ -688,6 +740,7 @@ RunSummary ControlProgram::run() {
   // syslog: drain the ring every system.syslog.drain_interval while anything can still
   // run (an event that only re-arms itself would keep an otherwise finished run going).
   schedule_syslog_drain(0);
+  if (console_) schedule_console_poll(0);
   emu::MachineRunResult r = machine_.run();
   syslog_->drain();
   if (r.reason == emu::MachineRunResult::Reason::ProgramCheck)

@@ -33,6 +33,7 @@ struct Evm {
 
 struct Process;
 class ZtrapEi;
+class OperatorConsole;
 
 struct Ecb {
   uint64_t id = 0;
@@ -102,6 +103,14 @@ class ControlProgram : public emu::Dispatcher, public emu::SvcHandler, public em
   // text and returns true if ZTRAP EI was started, else writes nothing and returns false.
   bool write_etim(std::ostream& text, std::ostream& json);
   ZtrapEi* ztrap() { return ztrap_.get(); }
+
+  // The operator console (os/console.h): set before run(); polled every
+  // system.console.poll_interval of simulated time while the run goes on.
+  void set_console(OperatorConsole* console) { console_ = console; }
+  // One operator command at simulated time `now` (cycles): the answer for the console
+  // (errors too: an operator's typing error never stops the run). Logged in run.log
+  // with the operator: entry that replays it.
+  std::string operator_command(const std::string& text, uint64_t now);
 
   // syslog() and the simple locks (lock/): the ring buffer drained into text (or a
   // sink set before run()), and after run() the locks' statistics from the shared area.
@@ -190,6 +199,9 @@ class ControlProgram : public emu::Dispatcher, public emu::SvcHandler, public em
   uint64_t frames_at_start_ = 0;
   std::function<void(uint64_t, uint64_t, double)> progress_;
   void install_operator_commands();
+  ZtrapEi& ztrap_ei();  // created on first use
+  void schedule_console_poll(uint64_t after);
+  OperatorConsole* console_ = nullptr;
   void install_simple_lock();  // sets the lock algorithm in the image
   void schedule_syslog_drain(uint64_t after);  // drains syslog every system.syslog.drain_interval
   std::unique_ptr<lock::SyslogDrain> syslog_;

@@ -18,8 +18,12 @@ constexpr const char* kUsage = R"(usage: tpfemu [--log-level LEVEL] COMMAND ...
 
 commands:
   run CONFIG.yaml [CONFIG.yaml ...] [--out DIR] [--set KEY=VALUE ...] [--no-progress]
+          [--console PORT]
       Run a workload on the machine and the control program; writes summary.txt,
-      summary.json, run.log and dumps.txt to DIR (default out/<config name>).
+      summary.json, run.log, dumps.txt, syslog.log, locks.txt/json (and etim.txt/json
+      when ZTRAP EI ran) to DIR (default out/<config name>). --console PORT takes
+      operator commands (ZTRAP EI START/STOP) on 127.0.0.1:PORT while it runs (0: any
+      free port).
 
   compare DIR_A DIR_B
       Two runs' summaries side by side with the ratio B/A of each figure.
@@ -116,7 +120,14 @@ int run_main(int argc, char** argv, int i) {
     if (a == "--out" && i + 1 < argc) o.out = argv[++i];
     else if (a == "--set" && i + 1 < argc) o.sets.push_back(argv[++i]);
     else if (a == "--no-progress") o.progress = false;
-    else if (a.starts_with("--")) return usage_error(fmt::format("run: unknown option {}", a));
+    else if (a == "--console" && i + 1 < argc) {
+      std::string_view p = argv[++i];
+      unsigned port = 0;
+      auto [end, ec] = std::from_chars(p.data(), p.data() + p.size(), port);
+      if (ec != std::errc() || end != p.data() + p.size() || port > 65535)
+        return usage_error(fmt::format("run: --console {}: not a port number (0 to 65535)", p));
+      o.console_port = int(port);
+    } else if (a.starts_with("--")) return usage_error(fmt::format("run: unknown option {}", a));
     else o.configs.push_back(std::string(a));
   }
   if (o.configs.empty()) return usage_error("run needs a configuration file");

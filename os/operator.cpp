@@ -91,6 +91,18 @@ void declare_ztrap_keys(emu::Schema& s) {
                    "samples (the document's csg-loop report has about 8,700); prime, so that a loop whose "
                    "period in cycles is shorter cannot alias with the sample points."});
   s.describe("system.ztrap", "ZTRAP EI, the software profiler: time-weighted samples of every I-stream's PSW.");
+  s.add({.path = "system.console.poll_interval",
+         .type = T::Duration,
+         .default_value = "100us",
+         .min = "1us",
+         .max = "1s",
+         .unit = "simulated time",
+         .description = "With tpfemu run --console PORT: how often (in simulated time) the control program "
+                        "takes the commands typed on the operator console; each acts at the time of the poll "
+                        "that took it. Without a console, nothing is polled.",
+         .source = "estimate: fine enough to place a ZTRAP EI window within a few per cent of a millisecond "
+                   "run, coarse enough that polling costs little host time."});
+  s.describe("system.console", "The operator console (tpfemu run --console PORT).");
 }
 
 void declare_operator_schema(emu::Schema& s) {
@@ -121,6 +133,7 @@ ZtrapConfig ztrap_config(const emu::Config& c) {
   ZtrapConfig z;
   z.whole_run = c.get_string("system.ztrap.ei") == "whole-run";
   z.interval = c.get_uint("system.ztrap.interval");
+  z.console_poll_ns = c.get_uint("system.console.poll_interval");
   return z;
 }
 

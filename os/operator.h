@@ -6,6 +6,9 @@
 //     - at: 10ms
 //       command: ZTRAP EI STOP
 //
+// The same commands can be typed on the operator console (os/console.h) while a run
+// goes on; ControlProgram::operator_command answers them.
+//
 // Commands known so far (keywords in any case; the PROG= value as the symbol is spelt):
 //   ZTRAP EI START [PROG=name]   start the software profiler (os/ztrap.h); PROG= keeps
 //                                only instructions whose program (ELF symbol) starts with name
@@ -42,6 +45,7 @@ struct OperatorEntry {
 struct ZtrapConfig {
   bool whole_run = false;   // system.ztrap.ei: whole-run (a START at 0, no STOP)
   uint64_t interval = 0;    // cycles between samples, per I-stream
+  uint64_t console_poll_ns = 0;  // system.console.poll_interval: console commands are taken this often
 };
 
 // Adds system.ztrap.* (call among the other system.* keys: a section's keys go together).

@@ -12,6 +12,7 @@
 
 #include "emu/config.h"
 #include "emu/machine.h"
+#include "os/console.h"
 #include "os/control_program.h"
 #include "os/run_config.h"
 #include "os/summary.h"
@@ -68,6 +69,18 @@ int run_workload(const RunOptions& opts) {
       if (host > 1.0)
         fmt::print(stderr, "\r{} messages of {}, {:.4f} s simulated, {:.1f} s   ", done, target, sim_s, host);
     });
+  std::unique_ptr<TcpConsole> console;
+  if (opts.console_port >= 0) {
+    try {
+      console = std::make_unique<TcpConsole>(uint16_t(opts.console_port));
+    } catch (const std::runtime_error& e) {
+      fmt::print(stderr, "tpfemu: {}\n", e.what());
+      return 2;
+    }
+    fmt::print(stderr, "tpfemu: operator console on 127.0.0.1:{} (e.g. nc 127.0.0.1 {}; HELP lists the commands)\n",
+               console->port(), console->port());
+    cp->set_console(console.get());
+  }
   // syslog() lines go straight to syslog.log as the control program drains them.
   std::ofstream syslog_file(out / "syslog.log");
   cp->syslog().set_sink([&syslog_file](const std::string& lines) { syslog_file << lines; });

@@ -11,6 +11,7 @@ struct RunOptions {
   std::vector<std::string> sets;     // overrides, applied last
   std::string out;                   // output directory (default out/<config name>)
   bool progress = true;              // a progress line on a terminal for long runs
+  int console_port = -1;             // >= 0: the operator console on 127.0.0.1 (0: any port)
 };
 
 // Writes summary.txt, summary.json, run.log and dumps.txt to the output directory.
