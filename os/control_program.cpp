@@ -73,6 +73,7 @@ ControlProgram::ControlProgram(emu::Machine& machine, const RunConfig& config)
   stats_.istreams.resize(n);
   install_operator_commands();
   install_simple_lock();
+  install_ecb_heap();
 }
 
 // ---- operator commands (os/operator.h) ------------------------------------------------
@@ -162,6 +163,95 @@ void ControlProgram::install_simple_lock() {
                                                 machine_.cpu(0).tod_clock());  // the clocks are at 0 here
 }
 
+// ---- the ECB heap (heap/) ----------------------------------------------------------------
+
+// No application change: the variant and its settings go into the image (read-only
+// variables of heap/guest/eheap_core.c) before any ECB runs, like the simple lock's.
+void ControlProgram::install_ecb_heap() {
+  const heap::EcbHeapConfig& h = config_.system.ecb_heap;
+  heap_totals_.algorithm = h.algorithm;
+  set_image_value("eheap_algorithm", uint64_t(std::max(0, heap::algorithm_number(h.algorithm))), 4);
+  set_image_value("eheap_control_entries", h.control_entries, 4);
+  set_image_value("eheap_trace_entries", h.trace_entries, 4);
+  set_image_value("eheap_thread_avl_max", h.thread_avl_max, 4);
+  set_image_value("eheap_hash_buckets", h.hash_buckets, 4);
+  for (size_t k = 0; k < heap::kAvls; ++k) {
+    set_image_array("eheap_avl_sizes", k, h.app.sizes[k], 4);
+    set_image_array("eheap_avl_sizes", heap::kAvls + k, h.ssl.sizes[k], 4);
+    set_image_array("eheap_avl_counts", k, h.app.counts[k], 4);
+    set_image_array("eheap_avl_counts", heap::kAvls + k, h.ssl.counts[k], 4);
+  }
+  set_image_value("eheap_stack_top", Evm::kStackTop, 8);
+  set_image_value("eheap_stack_stride", page_up(config_.system.stack_size) + 16 * emu::kPageSize, 8);
+}
+
+// The next 1 MB of an area, with a 1 MB frame if one is left (else 4 KB frames).
+int64_t ControlProgram::svc_heap_frame(Ecb& e, uint64_t area64) {
+  Process& p = *e.process;
+  uint64_t& end = area64 ? p.heap64_end : p.heap31_end;
+  const uint64_t base = area64 ? Evm::kHeap64 : Evm::kHeap31;
+  const uint64_t size = area64 ? config_.system.heap64_size : config_.system.heap31_size;
+  if (end + emu::kSegmentSize > base + size) return 0;
+  p.space->map_large(end, emu::kSegmentSize, kRW);
+  if (!p.space->is_mapped(end) || !p.space->is_mapped(end + emu::kSegmentSize - 1)) return 0;  // no storage left
+  const uint64_t at = end;
+  end += emu::kSegmentSize;
+  return int64_t(at);
+}
+
+// A heap check failed: the ECB ends with a dump naming it, the address and the check;
+// the run goes on and counts it.
+void ControlProgram::svc_heap_error(emu::Cpu& cpu, Ecb& e) {
+  const unsigned i = cpu.istream();
+  const int check = int(cpu.gr[2]);
+  const uint64_t address = cpu.gr[3];
+  ++stats_.ecb_heap_errors;
+  ++heap_totals_.errors[heap::error_name(check)];
+  save(i, e);
+  std::string where;
+  if (const emu::Symbol* s = image_.symbols.find(cpu.gr[14]))
+    where = fmt::format("{}+{:#x}", s->name, cpu.gr[14] - s->address);
+  dumps_ += fmt::format("ECB HEAP ERROR: {} -- ECB {} (program {}, thread {}, I-stream {})\n", heap::error_name(check),
+                        e.id, e.program, e.thread, i);
+  dumps_ += fmt::format("  ADDRESS      {:016X}\n  CALLED FROM  {:016X}  {}\n", address, cpu.gr[14], where);
+  for (unsigned r = 0; r < 16; r += 4)
+    dumps_ += fmt::format("  GR{:<2}-{:<2}     {:016X} {:016X} {:016X} {:016X}\n", r, r + 3, e.gr[r], e.gr[r + 1],
+                          e.gr[r + 2], e.gr[r + 3]);
+  dumps_ += "\n";
+  finish(i, e, -1);
+  give_up(cpu);
+}
+
+void ControlProgram::svc_heap_lock(emu::Cpu& cpu, Ecb& e) {
+  Process& p = *e.process;
+  if (!p.heap_lock_holder || p.heap_lock_holder == &e) {
+    p.heap_lock_holder = &e;
+    return;
+  }
+  const unsigned i = cpu.istream();  // held by another thread: wait for the hand-over
+  save(i, e);
+  current_[i] = nullptr;
+  p.heap_lock_waiters.push_back(&e);
+  give_up(cpu);
+}
+
+void ControlProgram::heap_unlock(Ecb& e, uint64_t now) {
+  Process& p = *e.process;
+  if (p.heap_lock_holder != &e) return;
+  p.heap_lock_holder = nullptr;
+  if (p.heap_lock_waiters.empty()) return;
+  Ecb* w = p.heap_lock_waiters.front();
+  p.heap_lock_waiters.pop_front();
+  p.heap_lock_holder = w;  // handed over: it returns from its SVC holding the lock
+  make_ready(*w, false, now);
+}
+
+void ControlProgram::harvest_heap(Process& p) {
+  if (p.heap_harvested) return;
+  p.heap_harvested = true;
+  heap::harvest(*p.space, heap_totals_);
+}
+
 void ControlProgram::schedule_syslog_drain(uint64_t after) {
   const uint64_t every = std::max<uint64_t>(1, uint64_t(config_.system.simple_lock.drain_interval_us *
                                                         machine_.config().clock_ghz * 1e3));
@@ -197,6 +287,14 @@ uint64_t ControlProgram::entry_of(const std::string& program) const {
 
 uint64_t ControlProgram::cycles_of_ms(double ms) const {
   return uint64_t(ms * machine_.config().clock_ghz * 1e6);
+}
+
+bool ControlProgram::set_image_array(const std::string& symbol, size_t index, uint64_t value, unsigned size) {
+  const emu::Symbol* s = image_.symbols.find(symbol);
+  if (!s || size > 8) return false;
+  uint8_t be[8];
+  emu::Cpu::store_be<uint64_t>(be, value);
+  return image_space_.write_bytes(s->address + index * size, be + 8 - size, size);
 }
 
 bool ControlProgram::set_image_value(const std::string& symbol, uint64_t value, unsigned size) {
@@ -244,6 +342,7 @@ bool ControlProgram::start_program(Ecb& e, uint64_t entry, uint64_t r2, uint64_t
 
 void ControlProgram::end_ecb(Ecb& e) {
   ++stats_.ecbs_exited;
+  if (e.process.use_count() == 1) harvest_heap(*e.process);  // the process ends with it
   ecbs_.erase(e.id);  // the last ECB of a process returns its address space's frames
 }
 
@@ -385,6 +484,7 @@ void ControlProgram::finish(unsigned i, Ecb& e, int64_t rc) {
   charge(machine_.cpu(i), config_.system.exit_cost);
   if (current_[i] == &e) current_[i] = nullptr;
   Process& p = *e.process;
+  heap_unlock(e, t);  // an ECB that ends holding its process's heap lock lets go of it
   if (e.thread) {
     p.thread_results[e.thread] = uint64_t(rc);
     --p.live_threads;
@@ -463,6 +563,10 @@ void ControlProgram::supervisor_call(emu::Cpu& cpu, uint8_t number) {
     case TPF_SVC_POST: service(), svc_post(cpu, e); return;
     case TPF_SVC_WORD_WAIT: service(); return svc_word_wait(cpu, e);
     case TPF_SVC_WORD_WAKE: service(), a[0] = svc_word_wake(cpu, e); return;
+    case TPF_SVC_HEAP_FRAME: service(), a[0] = uint64_t(svc_heap_frame(e, a[0])); return;
+    case TPF_SVC_HEAP_ERROR: return svc_heap_error(cpu, e);
+    case TPF_SVC_HEAP_LOCK: service(); return svc_heap_lock(cpu, e);
+    case TPF_SVC_HEAP_UNLOCK: service(), heap_unlock(e, cpu.cycles); return;
     case TPF_SVC_LOG: {
       service();
       std::string s(std::min<uint64_t>(a[1], 4096), '\0');
@@ -478,6 +582,11 @@ void ControlProgram::supervisor_call(emu::Cpu& cpu, uint8_t number) {
         case TPF_INFO_THREAD: a[0] = e.thread; return;
         case TPF_INFO_TIME_US: a[0] = uint64_t(double(cpu.cycles) / (machine_.config().clock_ghz * 1e3)); return;
         case TPF_INFO_SHARED_SIZE: a[0] = config_.system.shared_size; return;
+        case TPF_INFO_HEAP_CLASS: {
+          const auto& ssl = config_.system.ecb_heap.ssl_programs;
+          a[0] = std::find(ssl.begin(), ssl.end(), e.program) != ssl.end() ? 1 : 0;
+          return;
+        }
         default: a[0] = uint64_t(-kEnosys); return;
       }
     default:
@@ -743,6 +852,7 @@ RunSummary ControlProgram::run() {
   if (console_) schedule_console_poll(0);
   emu::MachineRunResult r = machine_.run();
   syslog_->drain();
+  for (auto& [id, ecb] : ecbs_) harvest_heap(*ecb->process);  // processes still alive
   if (r.reason == emu::MachineRunResult::Reason::ProgramCheck)
     throw std::logic_error("program check outside any ECB");
 

@@ -14,6 +14,7 @@
 
 #include "emu/elf_loader.h"
 #include "emu/machine.h"
+#include "heap/heap_stats.h"
 #include "lock/lock_stats.h"
 #include "lock/syslog_drain.h"
 #include "os/run_config.h"
@@ -60,6 +61,12 @@ struct Process {
   uint64_t system_next = Evm::kSystem;
   std::map<uint64_t, uint64_t> system_blocks;  // GETSTOR address -> bytes
   unsigned next_thread = 1, live_threads = 0;
+  // The ECB heap (heap/): how far each area is mapped, the process's heap lock (the
+  // SVC lock of the baseline heap) and whether its figures were taken.
+  uint64_t heap31_end = Evm::kHeap31, heap64_end = Evm::kHeap64;
+  Ecb* heap_lock_holder = nullptr;
+  std::deque<Ecb*> heap_lock_waiters;
+  bool heap_harvested = false;
   std::map<unsigned, uint64_t> thread_results;  // exited threads' return values
   std::vector<Ecb*> joiners;
 };
@@ -115,6 +122,9 @@ class ControlProgram : public emu::Dispatcher, public emu::SvcHandler, public em
   // syslog() and the simple locks (lock/): the ring buffer drained into text (or a
   // sink set before run()), and after run() the locks' statistics from the shared area.
   lock::SyslogDrain& syslog() { return *syslog_; }
+  // The ECB heap's figures (heap/heap_stats.h): every process's heap, read as it ended
+  // (after run(), those still alive too).
+  const heap::HeapTotals& heap_totals() const { return heap_totals_; }
   std::vector<lock::LockStats> lock_stats();
   lock::SyslogStats syslog_stats();
 
@@ -203,6 +213,14 @@ class ControlProgram : public emu::Dispatcher, public emu::SvcHandler, public em
   void schedule_console_poll(uint64_t after);
   OperatorConsole* console_ = nullptr;
   void install_simple_lock();  // sets the lock algorithm in the image
+  void install_ecb_heap();     // sets the heap variant and its settings in the image
+  bool set_image_array(const std::string& symbol, size_t index, uint64_t value, unsigned size);
+  int64_t svc_heap_frame(Ecb& e, uint64_t area64);
+  void svc_heap_error(emu::Cpu& cpu, Ecb& e);
+  void svc_heap_lock(emu::Cpu& cpu, Ecb& e);
+  void heap_unlock(Ecb& e, uint64_t now);
+  void harvest_heap(Process& p);
+  heap::HeapTotals heap_totals_;
   void schedule_syslog_drain(uint64_t after);  // drains syslog every system.syslog.drain_interval
   std::unique_ptr<lock::SyslogDrain> syslog_;
   std::unique_ptr<ZtrapEi> ztrap_;

@@ -105,6 +105,13 @@ int run_workload(const RunOptions& opts) {
     fmt::print(stderr, "tpfemu: cannot write syslog.log and the lock reports to {}\n", out.string());
     return 2;
   }
+  std::ostringstream heap_text, heap_json;  // the ECB heap's reports (heap/heap_stats.h)
+  heap::write_heap_text(heap_text, cp->heap_totals());
+  heap::write_heap_json(heap_json, cp->heap_totals());
+  if (!write_file(out / "heap.txt", heap_text.str()) || !write_file(out / "heap.json", heap_json.str())) {
+    fmt::print(stderr, "tpfemu: cannot write the ECB heap reports to {}\n", out.string());
+    return 2;
+  }
   std::ostringstream etim_text, etim_json;  // ZTRAP EI, if it was started
   bool etim = cp->write_etim(etim_text, etim_json);
   if (etim && (!write_file(out / "etim.txt", etim_text.str()) || !write_file(out / "etim.json", etim_json.str()))) {
@@ -112,7 +119,8 @@ int run_workload(const RunOptions& opts) {
     return 2;
   }
   std::cout << text.str();
-  fmt::print("reports: {}/summary.txt, summary.json, run.log, dumps.txt, syslog.log, locks.txt, locks.json{}\n",
+  fmt::print("reports: {}/summary.txt, summary.json, run.log, dumps.txt, syslog.log, locks.txt, locks.json, heap.txt, "
+             "heap.json{}\n",
              out.string(),
              etim ? ", etim.txt, etim.json" : "");
   return 0;

@@ -164,6 +164,7 @@ void declare_system_schema(emu::Schema& s) {
          .unit = "bytes",
          .description = "System storage shared by every ECB at TPF_SHARED_AREA (the syslog buffer and its lock live there).",
          .source = "estimate: room for the syslog buffer and the system's locks."});
+  heap::declare_ecb_heap_keys(s);  // system.ecb_heap.* (heap/heap_config.cpp)
   lock::declare_simple_lock_keys(s);  // system.simple_lock.*, system.syslog.* (lock/lock_config.cpp)
   declare_ztrap_keys(s);  // system.ztrap.* (os/operator.cpp)
   s.describe("system", "The control program: guest image, time slice and timeout, service costs, ECB storage.");
@@ -364,6 +365,7 @@ RunConfig run_config(const emu::Config& c) {
   s.heap64_size = c.get_uint("system.heap64_size");
   s.max_threads = unsigned(c.get_int("system.max_threads"));
   s.shared_size = c.get_uint("system.shared_size");
+  s.ecb_heap = heap::ecb_heap_config(c);
   s.simple_lock = lock::simple_lock_config(c);
   s.ztrap = ztrap_config(c);
   r.operators = operator_entries(c);

@@ -9,6 +9,7 @@
 #include "emu/config.h"
 #include "emu/machine_config.h"
 #include "os/operator.h"
+#include "heap/heap_config.h"
 #include "lock/lock_config.h"
 
 namespace os {
@@ -27,6 +28,7 @@ struct SystemConfig {
   uint64_t heap64_size = 0;     // bytes of the 64-bit heap area per ECB
   unsigned max_threads = 0;     // threads per process
   uint64_t shared_size = 0;     // bytes of system storage shared by all ECBs (TPF_SHARED_AREA)
+  heap::EcbHeapConfig ecb_heap;  // system.ecb_heap.* (heap/heap_config.h)
   lock::SimpleLockConfig simple_lock;  // system.simple_lock.*, system.syslog.* (lock/lock_config.h)
   ZtrapConfig ztrap;            // system.ztrap.*: the ZTRAP EI profiler (os/operator.h)
 };

@@ -43,6 +43,7 @@ constexpr Counter kCounters[] = {
     {"ecbs_exited", "ECBs exited", &RunSummary::ecbs_exited},
     {"ecb_timeouts", "ECB timeouts (CTL-10)", &RunSummary::ecb_timeouts},
     {"ecb_program_checks", "ECB program checks", &RunSummary::ecb_program_checks},
+    {"ecb_heap_errors", "ECB heap errors", &RunSummary::ecb_heap_errors},
     {"svcs", "SVCs", &RunSummary::svcs},
     {"time_slices", "time slices", &RunSummary::time_slices},
     {"dispatches", "dispatches", &RunSummary::dispatches},

@@ -25,6 +25,7 @@ struct RunSummary {
   std::vector<IStreamSummary> istreams;
   // Control program counters (whole run).
   uint64_t ecbs_created = 0, ecbs_exited = 0, ecb_timeouts = 0, ecb_program_checks = 0;
+  uint64_t ecb_heap_errors = 0;       // ECBs ended by an ECB heap check (heap/)
   uint64_t svcs = 0, time_slices = 0, dispatches = 0;
   uint64_t word_waits = 0;            // ECBs that gave up control waiting on a storage word (locks)
   uint64_t static_page_copies = 0;    // writable image pages copied into processes

@@ -117,7 +117,7 @@ TEST_CASE("simple lock: every algorithm logs every syslog line once and whole, u
         CHECK(r.lock.csg_attempts == r.lock.acquisitions + r.lock.csg_failures);
       } else if (algorithm == "pj46800") {
         CHECK(r.lock.spins > r.lock.acquisitions);  // waiting is read-only
-        CHECK(r.lock.csg_attempts < r.lock.acquisitions * 11 / 10);  // CSG only when the lock reads free
+        CHECK(r.lock.csg_attempts < r.lock.acquisitions * 5 / 4);  // CSG only when the lock reads free
         CHECK(r.lock.csg_attempts == r.lock.acquisitions + r.lock.csg_failures);
       } else {
         CHECK(r.lock.spins > 0);  // each waiter on its own node

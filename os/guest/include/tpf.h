@@ -68,6 +68,14 @@ void tpf_post(long event);
    tpf_word_wake on the same storage (returns 0), or returns 1 at once if the word
    differs. tpf_word_wake wakes up to n of the ECBs waiting on it and returns how many. */
 int tpf_word_wait(volatile void *word, unsigned long expected);
+
+/* The ECB heap's services (heap/guest): the next 1 MB of an area (0: 31-bit, 1: 64-bit;
+   returns its address or 0 when full), an error that ends the ECB with a dump, and
+   the process's heap lock (an SVC each way: what baseline serializes with). */
+unsigned long tpf_heap_frame(int area64);
+void tpf_heap_error(int check, const void *address) __attribute__((noreturn));
+void tpf_heap_lock(void);
+void tpf_heap_unlock(void);
 long tpf_word_wake(volatile void *word, long n);
 
 /* One line to the run's log, formatted as by printf (at most TPF_LOG_MAX - 1

@@ -45,6 +45,14 @@
 #define TPF_SVC_WORD_WAKE 116     /* r2 = address, r3 = how many -> r2 = ECBs woken (oldest
                                      first; each to its own I-stream's ready list) */
 
+#define TPF_SVC_HEAP_FRAME 117    /* r2 = 0: the 31-bit ECB heap area, 1: the 64-bit one -> r2 = the
+                                     address of the area's next 1 MB (a 1 MB frame, or 4 KB frames if
+                                     none is left), 0 if the area is full */
+#define TPF_SVC_HEAP_ERROR 118    /* r2 = EHEAP_ERR_*, r3 = the address: ends the ECB with a dump */
+#define TPF_SVC_HEAP_LOCK 119     /* the process's ECB heap lock: waits while another of its
+                                     threads holds it */
+#define TPF_SVC_HEAP_UNLOCK 120
+
 #define TPF_CREATE_IMMEDIATE 0    /* to this I-stream's ready list */
 #define TPF_CREATE_DEFERRED 1     /* to this I-stream's deferred list */
 #define TPF_CREATE_ANY 2          /* to the shared cross list: any I-stream takes it */
@@ -55,6 +63,7 @@
 #define TPF_INFO_THREAD 3         /* thread id within its process (0: not a thread) */
 #define TPF_INFO_TIME_US 4        /* simulated time in microseconds */
 #define TPF_INFO_SHARED_SIZE 5    /* bytes of the shared system area */
+#define TPF_INFO_HEAP_CLASS 6     /* 1: an SSL/Java ECB (system.ecb_heap.ssl_programs), 0: application */
 
 /* System storage shared by every ECB (system.shared_size bytes, zeroed at start):
    where system-wide structures live, such as the syslog buffer and its lock. */

@@ -1,5 +1,6 @@
 /* A small C library subset: a first-fit allocator over sbrk, conversions, qsort,
-   and a deterministic rand. */
+   and a deterministic rand. The allocator is weak: the TPF image links the ECB heap
+   (heap/guest) in its place. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,7 +17,7 @@ static struct block *free_list;
 
 static size_t round16(size_t n) { return (n + 15) & ~(size_t)15; }
 
-void *malloc(size_t n) {
+__attribute__((weak)) void *malloc(size_t n) {
   if (n == 0) n = 1;
   if (n > ((size_t)1 << 40)) return 0;
   n = round16(n);
@@ -40,7 +41,7 @@ void *malloc(size_t n) {
   return b + 1;
 }
 
-void free(void *p) {
+__attribute__((weak)) void free(void *p) {
   if (!p) return;
   struct block *b = (struct block *)p - 1, *prev = 0, *cur = free_list;
   while (cur && cur < b) prev = cur, cur = cur->next;
@@ -51,14 +52,14 @@ void free(void *p) {
   if (prev && (char *)(prev + 1) + prev->size == (char *)b) prev->size += sizeof(struct block) + b->size, prev->next = b->next;
 }
 
-void *calloc(size_t n, size_t size) {
+__attribute__((weak)) void *calloc(size_t n, size_t size) {
   if (size && n > (size_t)-1 / size) return 0;
   void *p = malloc(n * size);
   if (p) memset(p, 0, n * size);
   return p;
 }
 
-void *realloc(void *p, size_t n) {
+__attribute__((weak)) void *realloc(void *p, size_t n) {
   if (!p) return malloc(n);
   struct block *b = (struct block *)p - 1;
   if (b->size >= n) return p;

@@ -59,6 +59,17 @@ int tpf_word_wait(volatile void *word, unsigned long expected) {
 
 long tpf_word_wake(volatile void *word, long n) { return TPF_SVC2(TPF_SVC_WORD_WAKE, word, n); }
 
+unsigned long tpf_heap_frame(int area64) { return (unsigned long)TPF_SVC1(TPF_SVC_HEAP_FRAME, area64); }
+
+void tpf_heap_error(int check, const void *address) {
+  TPF_SVC2(TPF_SVC_HEAP_ERROR, check, address);
+  __builtin_trap(); /* not reached */
+}
+
+void tpf_heap_lock(void) { TPF_SVC0(TPF_SVC_HEAP_LOCK); }
+
+void tpf_heap_unlock(void) { TPF_SVC0(TPF_SVC_HEAP_UNLOCK); }
+
 long tpf_ecb_info(int what) { return TPF_SVC1(TPF_SVC_ECB_INFO, what); }
 
 /* Formats on the stack (no static buffer: ECBs on other I-streams log at the same

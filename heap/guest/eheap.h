@@ -1,0 +1,202 @@
+/* The ECB heap (issue 6, APAR PJ47265): malloc, calloc, realloc, free and the 64-bit
+   malloc64, calloc64, realloc64 of every ECB and thread, as guest code; tagged
+   buffers (tpf_eheap_tag, tpf_eheap_locate). Two variants, chosen by the control
+   program from system.ecb_heap.algorithm through read-only image variables (no
+   application change):
+     EHEAP_BASELINE  eheap_baseline_*  control table initialized whole at the first
+                     request, sequential search for tags, packed buffers, FIFO reuse
+                     of AVL buffers, the shared AVLs under a lock taken by SVC, one
+                     trace table per process
+     EHEAP_PJ47265   eheap_pj47265_*   control entries initialized when needed, a
+                     growing hash table for tags, buffers on 256-byte lines, LIFO
+                     reuse, a lightweight lock in guest code, a trace table and
+                     AVLs per thread in front of the shared ones
+
+   Storage. A process's heap lives in its own EVM: the 31-bit area from
+   EHEAP_AREA31 and the 64-bit area from EHEAP_AREA64, each grown a 1 MB frame at a
+   time (TPF_SVC_HEAP_FRAME); the first 31-bit frame is the preallocated heap area
+   and starts with the heap's header (struct eheap_header), then the control table
+   (one struct eheap_entry per buffer), the process trace table, then buffers.
+   A buffer is [struct eheap_block header][data][8-byte trailer right after the
+   requested size]; the trailer catches writes past the end.
+
+   Errors (free of a pointer the heap did not give, double free, a write past the
+   end, heap exhausted) end the ECB through TPF_SVC_HEAP_ERROR with a dump naming the
+   ECB, the address and the check that failed.
+
+   This header is also the layout the host reads when a process ends (heap/heap_stats.cpp):
+   plain C with fixed-size fields. The guest is big-endian; the host converts. */
+#ifndef EHEAP_H
+#define EHEAP_H
+#include <stddef.h>
+#include <stdint.h>
+
+#define EHEAP_BASELINE 0
+#define EHEAP_PJ47265 1
+
+#define EHEAP_AREA31 0x10000000UL  /* Evm::kHeap31 */
+#define EHEAP_AREA64 0x100000000UL /* Evm::kHeap64 */
+#define EHEAP_FRAME (1UL << 20)
+
+#define EHEAP_AVLS 5
+#define EHEAP_THREADS 64         /* thread slots (a process's own ECB is slot 0) */
+#define EHEAP_HIST 33            /* request sizes: 32-byte classes up to 1024, then more */
+#define EHEAP_NONE 0xFFFFFFFFu   /* no entry */
+#define EHEAP_SHARED EHEAP_THREADS /* avl_put's thread for "onto the shared list" */
+#define EHEAP_HEADER_MAGIC 0x4548454150484452ULL /* "EHEAPHDR" */
+#define EHEAP_BLOCK_MAGIC 0xEB10C0DEu
+#define EHEAP_TRAILER 0x7E7E7E7E7E7E7E7EULL
+
+/* Classes of ECB: their AVL sizes and preallocated counts are set apart. */
+#define EHEAP_CLASS_APP 0
+#define EHEAP_CLASS_SSL 1 /* shared SSL and Java */
+
+/* Errors: TPF_SVC_HEAP_ERROR r2. */
+#define EHEAP_ERR_NOT_OURS 1   /* free/realloc/tag of a pointer the heap did not give */
+#define EHEAP_ERR_DOUBLE_FREE 2
+#define EHEAP_ERR_OVERRUN 3    /* the trailer after the requested size was overwritten */
+#define EHEAP_ERR_EXHAUSTED 4  /* no frame or no control entry left */
+
+/* Entry states. */
+#define EHEAP_FREE 0  /* not bound to a buffer (pj47265: not yet initialized either) */
+#define EHEAP_USED 1  /* dispensed */
+#define EHEAP_AVAIL 2 /* on an available list (shared or a thread's) */
+#define EHEAP_LARGE 3 /* a freed buffer larger than AVL5, on the large list */
+
+/* One per buffer: the ECB heap control table. */
+struct eheap_entry {
+  uint64_t addr;   /* the data's address */
+  uint64_t tag;    /* a tag name packed in 8 bytes (0: none) */
+  uint32_t size;   /* requested bytes */
+  uint32_t cap;    /* bytes the buffer holds */
+  uint32_t next;   /* next on an available or large list */
+  uint32_t hnext;  /* pj47265: next in the tag hash chain */
+  uint8_t state;
+  uint8_t avl;     /* 1..5: its AVL; 0: larger than AVL5 */
+  uint8_t area64;  /* in the 64-bit area */
+  uint8_t spare;
+  uint32_t spare2;
+};
+
+/* Before each buffer's data. */
+struct eheap_block {
+  uint32_t magic;
+  uint32_t entry;  /* its control table entry */
+  uint64_t size;   /* requested bytes (also in the entry: a cross-check) */
+};
+
+/* One trace table entry per heap operation. */
+struct eheap_trace {
+  uint64_t tod;
+  uint64_t addr;
+  uint32_t size;
+  uint16_t op;     /* EHEAP_OP_* */
+  uint16_t thread;
+  uint64_t spare;
+};
+#define EHEAP_OP_MALLOC 1
+#define EHEAP_OP_FREE 2
+#define EHEAP_OP_REALLOC 3
+#define EHEAP_OP_TAG 4
+
+/* Per thread slot, one line: its AVLs (pj47265) and its trace table. */
+struct eheap_thread {
+  uint32_t avl_head[EHEAP_AVLS];
+  uint32_t avl_count[EHEAP_AVLS];
+  uint64_t trace;       /* its trace table (pj47265), 0 until its first operation */
+  uint32_t trace_next;
+  uint32_t spare;
+  uint8_t pad[256 - 40 - 16];
+};
+
+/* Per thread slot: counters, kept where only that thread writes (no lock, no line
+   shared between I-streams); the host adds the slots up. */
+struct eheap_tstats {
+  uint64_t requests[EHEAP_HIST]; /* request sizes: [k] = (32k, 32k+32], [32] > 1024 */
+  uint64_t dispensed[EHEAP_AVLS];
+  uint64_t freed[EHEAP_AVLS];
+  uint64_t large_dispensed, large_freed;
+  uint64_t mallocs, frees, reallocs, callocs, malloc64s;
+  uint64_t tags, locates, locate_steps; /* steps: entries or chain links looked at */
+  uint8_t pad[512 - (EHEAP_HIST + 2 * EHEAP_AVLS + 10) * 8];
+};
+
+struct eheap_header {
+  uint64_t magic;
+  uint32_t variant;        /* EHEAP_BASELINE, EHEAP_PJ47265 */
+  uint32_t heap_class;     /* EHEAP_CLASS_* */
+  /* Carving: the next free byte and the end of what is mapped, per area. */
+  uint64_t next31, end31, next64, end64;
+  /* The control table. */
+  uint64_t table;
+  uint32_t entries_cap, entries_used, entries_inited, spare0;
+  /* Shared AVLs (under the heap lock) and the large list. */
+  uint32_t avl_size[EHEAP_AVLS];
+  uint32_t avl_head[EHEAP_AVLS], avl_tail[EHEAP_AVLS], avl_count[EHEAP_AVLS];
+  uint32_t large_head, spare1;
+  /* Tags: pj47265's hash table (bucket heads, entry numbers). */
+  uint64_t hash;
+  uint32_t hash_buckets, hash_count;
+  /* baseline: the process trace table. */
+  uint64_t trace;
+  uint32_t trace_next, trace_cap;
+  /* Process-wide figures (under the lock). */
+  uint64_t frames31, frames64;     /* 1 MB frames obtained */
+  uint64_t hash_expansions;        /* times the hash table grew */
+  uint64_t ever_used;              /* 1 once a buffer was dispensed */
+  uint8_t pad0[256 - 224];
+  /* The lightweight lock (pj47265), a line of its own. */
+  volatile uint64_t lock;
+  volatile uint64_t lock_sleepers;
+  uint8_t pad1[256 - 16];
+  struct eheap_thread threads[EHEAP_THREADS];
+  struct eheap_tstats tstats[EHEAP_THREADS];
+};
+
+#define EHEAP_HEADER_LOCK_OFFSET 256
+
+#ifndef __cplusplus
+/* Tagged buffers: names of up to 8 characters. tpf_eheap_tag returns 0, or -1 if the
+   name is empty or too long; tagging a tagged buffer renames it. tpf_eheap_locate
+   returns the buffer last tagged with the name, or NULL. */
+int tpf_eheap_tag(void *buffer, const char *name);
+void *tpf_eheap_locate(const char *name);
+
+void *malloc64(size_t n);
+void *calloc64(size_t n, size_t size);
+void *realloc64(void *p, size_t n);
+
+/* The variants' policies (one program each in the profiler). */
+struct eheap_ops {
+  void (*init_table)(struct eheap_header *h);
+  uint32_t (*new_entry)(struct eheap_header *h); /* under the lock; EHEAP_NONE when the table is full */
+  void (*lock)(struct eheap_header *h);
+  void (*unlock)(struct eheap_header *h);
+  uint32_t (*avl_get)(struct eheap_header *h, int k, unsigned thread);   /* takes the lock as needed */
+  void (*avl_put)(struct eheap_header *h, int k, uint32_t e, unsigned thread); /* takes the lock as needed */
+  uint64_t align;                                                       /* block alignment */
+  void (*trace)(struct eheap_header *h, unsigned thread, int op, uint64_t addr, uint64_t size);
+  void (*tag_add)(struct eheap_header *h, uint32_t e);                 /* under the lock */
+  void (*tag_remove)(struct eheap_header *h, uint32_t e);              /* under the lock */
+  uint32_t (*tag_find)(struct eheap_header *h, uint64_t tag, unsigned thread); /* under the lock */
+};
+extern const struct eheap_ops eheap_baseline_ops, eheap_pj47265_ops;
+
+/* The core's services for the variants (heap/guest/eheap_core.c). */
+static inline struct eheap_entry *eheap_entry_at(struct eheap_header *h, uint32_t e) {
+  return (struct eheap_entry *)h->table + e;
+}
+void *eheap_internal_alloc(struct eheap_header *h, uint64_t bytes); /* under the lock; never freed */
+uint64_t eheap_tod(void);
+
+/* The configuration (read-only image variables the control program sets). */
+extern const volatile int eheap_algorithm;
+extern const volatile uint32_t eheap_control_entries;
+extern const volatile uint32_t eheap_trace_entries;
+extern const volatile uint32_t eheap_thread_avl_max;
+extern const volatile uint32_t eheap_hash_buckets;
+extern const volatile uint32_t eheap_avl_sizes[2][EHEAP_AVLS];
+extern const volatile uint32_t eheap_avl_counts[2][EHEAP_AVLS];
+#endif
+
+#endif

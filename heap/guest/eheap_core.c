@@ -1,0 +1,353 @@
+/* The ECB heap's core: what both variants share (the areas and their 1 MB frames,
+   buffer headers and trailers, the checks that catch errors, AVL classes, the
+   request statistics) and the C entry points. The variants' policies are in
+   eheap_baseline.c and eheap_pj47265.c, reached through struct eheap_ops. */
+#include <eheap.h>
+#include <string.h>
+#include <tpf.h>
+
+#define EHEAP_RODATA __attribute__((section(".rodata.eheap,\"a\",@progbits #")))
+/* Set by the control program before any ECB runs (see simplelock.c for why the
+   section is given by hand: const volatile would otherwise go to writable .data). */
+const volatile int eheap_algorithm EHEAP_RODATA = EHEAP_BASELINE;
+const volatile uint32_t eheap_control_entries EHEAP_RODATA = 4096;
+const volatile uint32_t eheap_trace_entries EHEAP_RODATA = 256;
+const volatile uint32_t eheap_thread_avl_max EHEAP_RODATA = 32;
+const volatile uint32_t eheap_hash_buckets EHEAP_RODATA = 64;
+const volatile uint32_t eheap_avl_sizes[2][EHEAP_AVLS] EHEAP_RODATA = {{64, 128, 256, 512, 1024},
+                                                                      {32, 64, 128, 256, 512}};
+const volatile uint32_t eheap_avl_counts[2][EHEAP_AVLS] EHEAP_RODATA = {{8, 8, 4, 4, 2}, {64, 64, 32, 16, 8}};
+/* Where thread stacks are (Evm::kStackTop and the stride between them), so that a
+   thread finds its slot from its stack pointer without a service. */
+const volatile uint64_t eheap_stack_top EHEAP_RODATA = 0x7F000000;
+const volatile uint64_t eheap_stack_stride EHEAP_RODATA = 0x110000;
+
+_Static_assert(sizeof(struct eheap_entry) == 40, "control entry");
+_Static_assert(sizeof(struct eheap_block) == 16, "block header");
+_Static_assert(sizeof(struct eheap_thread) == 256, "thread slot: one line");
+_Static_assert(sizeof(struct eheap_tstats) == 512, "thread statistics: two lines");
+_Static_assert(__builtin_offsetof(struct eheap_header, lock) == EHEAP_HEADER_LOCK_OFFSET, "lock line");
+_Static_assert(__builtin_offsetof(struct eheap_header, threads) % 256 == 0, "thread lines");
+
+#define HEADER ((struct eheap_header *)EHEAP_AREA31)
+
+/* The process's own (static storage is per process, shared by its threads): whether
+   its heap is set up. */
+static volatile int eheap_ready;
+
+uint32_t eheap_carve(struct eheap_header *h, int area64, uint64_t cap, int avl);
+
+uint64_t eheap_tod(void) {
+  uint64_t t;
+  __asm__ volatile("stckf %0" : "=Q"(t) : : "cc");
+  return t;
+}
+
+static const struct eheap_ops *ops_of(const struct eheap_header *h) {
+  return h->variant == EHEAP_PJ47265 ? &eheap_pj47265_ops : &eheap_baseline_ops;
+}
+
+static unsigned thread_slot(void) {
+  uint64_t sp;
+  __asm__("lgr %0,15" : "=d"(sp));
+  uint64_t below = eheap_stack_top > sp ? eheap_stack_top - sp : 0;
+  uint64_t slot = below / eheap_stack_stride;
+  return slot < EHEAP_THREADS ? (unsigned)slot : EHEAP_THREADS - 1;
+}
+
+static void fail(int check, const void *addr) __attribute__((noreturn));
+static void fail(int check, const void *addr) {
+  tpf_heap_error(check, addr);
+  __builtin_trap(); /* not reached: the control program ends the ECB */
+}
+
+static uint64_t up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
+
+/* The first request of a process: its preallocated frame, the header, the table.
+   Under the process's heap lock service, so that two threads never both set it up. */
+static struct eheap_header *heap(void) {
+  struct eheap_header *h = HEADER;
+  if (eheap_ready) return h;
+  tpf_heap_lock();
+  if (eheap_ready) {
+    tpf_heap_unlock();
+    return h;
+  }
+  if (tpf_heap_frame(0) != EHEAP_AREA31) fail(EHEAP_ERR_EXHAUSTED, (void *)EHEAP_AREA31);
+  /* The frame is fresh (zeroes): only what is not zero is set. */
+  h->magic = EHEAP_HEADER_MAGIC;
+  h->variant = eheap_algorithm == EHEAP_PJ47265 ? EHEAP_PJ47265 : EHEAP_BASELINE;
+  h->heap_class = (uint32_t)tpf_ecb_info(TPF_INFO_HEAP_CLASS) == EHEAP_CLASS_SSL ? EHEAP_CLASS_SSL : EHEAP_CLASS_APP;
+  h->frames31 = 1;
+  h->end31 = EHEAP_AREA31 + EHEAP_FRAME;
+  h->next64 = h->end64 = EHEAP_AREA64;
+  h->entries_cap = eheap_control_entries;
+  h->table = up(EHEAP_AREA31 + sizeof(struct eheap_header), 256);
+  h->trace_cap = eheap_trace_entries;
+  h->trace = up(h->table + (uint64_t)h->entries_cap * sizeof(struct eheap_entry), 256);
+  h->next31 = up(h->trace + (uint64_t)h->trace_cap * sizeof(struct eheap_trace), 256);
+  if (h->next31 > h->end31) fail(EHEAP_ERR_EXHAUSTED, (void *)h->next31); /* the table does not fit */
+  h->large_head = EHEAP_NONE;
+  for (int k = 0; k < EHEAP_AVLS; ++k) {
+    h->avl_size[k] = eheap_avl_sizes[h->heap_class][k];
+    h->avl_head[k] = h->avl_tail[k] = EHEAP_NONE;
+  }
+  const struct eheap_ops *o = ops_of(h);
+  o->init_table(h);
+  /* The AVLs' preallocated buffers, on the shared lists. */
+  for (int k = 0; k < EHEAP_AVLS; ++k)
+    for (uint32_t n = eheap_avl_counts[h->heap_class][k]; n > 0; --n) {
+      uint32_t e = eheap_carve(h, 0, h->avl_size[k], k + 1);
+      eheap_entry_at(h, e)->state = EHEAP_AVAIL;
+      o->avl_put(h, k, e, EHEAP_SHARED);
+    }
+  eheap_ready = 1;
+  tpf_heap_unlock();
+  return h;
+}
+
+/* Bytes from an area's carving pointer, growing the area by frames. Under the lock. */
+static uint64_t take(struct eheap_header *h, int area64, uint64_t bytes, uint64_t align) {
+  uint64_t *next = area64 ? &h->next64 : &h->next31, *end = area64 ? &h->end64 : &h->end31;
+  uint64_t at = up(*next, align);
+  while (at + bytes > *end) {
+    uint64_t f = tpf_heap_frame(area64);
+    if (f != *end) fail(EHEAP_ERR_EXHAUSTED, (void *)*end); /* the area is full */
+    *end += EHEAP_FRAME;
+    if (area64) ++h->frames64;
+    else ++h->frames31;
+  }
+  *next = at + bytes;
+  return at;
+}
+
+void *eheap_internal_alloc(struct eheap_header *h, uint64_t bytes) {
+  return (void *)take(h, 0, bytes, 256);
+}
+
+/* A new buffer of `cap` bytes with its entry. Under the lock. */
+uint32_t eheap_carve(struct eheap_header *h, int area64, uint64_t cap, int avl) {
+  const struct eheap_ops *o = ops_of(h);
+  uint32_t e = o->new_entry(h);
+  if (e == EHEAP_NONE) fail(EHEAP_ERR_EXHAUSTED, (void *)h->table); /* the control table is full */
+  uint64_t block = take(h, area64, sizeof(struct eheap_block) + up(cap, 8) + 8, o->align);
+  struct eheap_entry *x = eheap_entry_at(h, e);
+  x->addr = block + sizeof(struct eheap_block);
+  x->cap = (uint32_t)cap;
+  x->avl = (uint8_t)avl;
+  x->area64 = (uint8_t)area64;
+  x->next = EHEAP_NONE;
+  struct eheap_block *b = (struct eheap_block *)block;
+  b->magic = EHEAP_BLOCK_MAGIC;
+  b->entry = e;
+  return e;
+}
+
+static int avl_class(const struct eheap_header *h, uint64_t n) {
+  for (int k = 0; k < EHEAP_AVLS; ++k)
+    if (n <= h->avl_size[k]) return k;
+  return -1;
+}
+
+static unsigned hist_class(uint64_t n) { return n > 1024 ? EHEAP_HIST - 1 : (unsigned)((n + 31) / 32) - (n != 0); }
+
+static void put_trailer(const struct eheap_entry *x) {
+  const uint64_t t = EHEAP_TRAILER;
+  memcpy((char *)x->addr + x->size, &t, 8);
+}
+
+static void *dispense(struct eheap_header *h, uint64_t n, int area64, int op) {
+  const unsigned t = thread_slot();
+  struct eheap_tstats *s = &h->tstats[t];
+  const struct eheap_ops *o = ops_of(h);
+  if (n == 0) n = 1;
+  if (n > 0x7FFFFFFFu) fail(EHEAP_ERR_EXHAUSTED, (void *)n);
+  ++s->requests[hist_class(n)];
+  const int k = area64 ? -1 : avl_class(h, n);
+  uint32_t e = EHEAP_NONE;
+  if (k >= 0) {
+    e = o->avl_get(h, k, t);
+    if (e == EHEAP_NONE) {
+      o->lock(h);
+      e = eheap_carve(h, 0, h->avl_size[k], k + 1);
+      o->unlock(h);
+    }
+    ++s->dispensed[k];
+  } else {
+    /* Larger than AVL5 (or 64-bit): the first freed one big enough, else a new one. */
+    o->lock(h);
+    uint32_t *pp = &h->large_head;
+    while (*pp != EHEAP_NONE) {
+      struct eheap_entry *c = eheap_entry_at(h, *pp);
+      if (c->cap >= n && c->area64 == (uint8_t)area64) break;
+      pp = &c->next;
+    }
+    if (*pp != EHEAP_NONE) {
+      e = *pp;
+      *pp = eheap_entry_at(h, e)->next;
+    } else {
+      e = eheap_carve(h, area64, n, 0);
+    }
+    o->unlock(h);
+    ++s->large_dispensed;
+  }
+  struct eheap_entry *x = eheap_entry_at(h, e);
+  x->state = EHEAP_USED;
+  x->size = (uint32_t)n;
+  x->tag = 0;
+  x->next = EHEAP_NONE;
+  ((struct eheap_block *)x->addr - 1)->size = n;
+  put_trailer(x);
+  if (!h->ever_used) h->ever_used = 1;
+  o->trace(h, t, op, x->addr, n);
+  return (void *)x->addr;
+}
+
+/* The checks every pointer handed back goes through; returns its entry. */
+static uint32_t check(struct eheap_header *h, void *p) {
+  const uint64_t a = (uint64_t)p;
+  const int in31 = a >= EHEAP_AREA31 + sizeof(struct eheap_block) && a < h->next31;
+  const int in64 = a >= EHEAP_AREA64 + sizeof(struct eheap_block) && a < h->next64;
+  if (!eheap_ready || (a & 7) || !(in31 || in64)) fail(EHEAP_ERR_NOT_OURS, p);
+  const struct eheap_block *b = (const struct eheap_block *)p - 1;
+  if (b->magic != EHEAP_BLOCK_MAGIC || b->entry >= h->entries_used) fail(EHEAP_ERR_NOT_OURS, p);
+  struct eheap_entry *x = eheap_entry_at(h, b->entry);
+  if (x->addr != a) fail(EHEAP_ERR_NOT_OURS, p);
+  if (x->state != EHEAP_USED) fail(EHEAP_ERR_DOUBLE_FREE, p);
+  uint64_t t;
+  memcpy(&t, (char *)p + x->size, 8);
+  if (t != EHEAP_TRAILER || b->size != x->size) fail(EHEAP_ERR_OVERRUN, (char *)p + x->size);
+  return b->entry;
+}
+
+static void give_back(struct eheap_header *h, uint32_t e, unsigned t) {
+  const struct eheap_ops *o = ops_of(h);
+  struct eheap_entry *x = eheap_entry_at(h, e);
+  struct eheap_tstats *s = &h->tstats[t];
+  o->trace(h, t, EHEAP_OP_FREE, x->addr, x->size);
+  if (x->tag) {
+    o->lock(h);
+    o->tag_remove(h, e);
+    o->unlock(h);
+    x->tag = 0;
+  }
+  if (x->avl) {
+    x->state = EHEAP_AVAIL;
+    ++s->freed[x->avl - 1];
+    o->avl_put(h, x->avl - 1, e, t);
+  } else {
+    x->state = EHEAP_LARGE;
+    ++s->large_freed;
+    o->lock(h);
+    x->next = h->large_head;
+    h->large_head = e;
+    o->unlock(h);
+  }
+}
+
+void *malloc(size_t n) {
+  struct eheap_header *h = heap();
+  ++h->tstats[thread_slot()].mallocs;
+  return dispense(h, n, 0, EHEAP_OP_MALLOC);
+}
+
+void *malloc64(size_t n) {
+  struct eheap_header *h = heap();
+  ++h->tstats[thread_slot()].malloc64s;
+  return dispense(h, n, 1, EHEAP_OP_MALLOC);
+}
+
+static void *zeroed(void *p, size_t bytes) {
+  memset(p, 0, bytes);
+  return p;
+}
+
+void *calloc(size_t n, size_t size) {
+  if (size && n > (size_t)0x7FFFFFFF / size) fail(EHEAP_ERR_EXHAUSTED, (void *)n);
+  struct eheap_header *h = heap();
+  ++h->tstats[thread_slot()].callocs;
+  return zeroed(dispense(h, n * size, 0, EHEAP_OP_MALLOC), n * size);
+}
+
+void *calloc64(size_t n, size_t size) {
+  if (size && n > (size_t)0x7FFFFFFF / size) fail(EHEAP_ERR_EXHAUSTED, (void *)n);
+  struct eheap_header *h = heap();
+  ++h->tstats[thread_slot()].callocs;
+  return zeroed(dispense(h, n * size, 1, EHEAP_OP_MALLOC), n * size);
+}
+
+void free(void *p) {
+  if (!p) return;
+  struct eheap_header *h = HEADER;
+  const unsigned t = thread_slot();
+  const uint32_t e = check(h, p);
+  ++h->tstats[t].frees;
+  give_back(h, e, t);
+}
+
+static void *resize(void *p, size_t n, int area64) {
+  if (!p) return area64 ? malloc64(n) : malloc(n);
+  struct eheap_header *h = HEADER;
+  const unsigned t = thread_slot();
+  const uint32_t e = check(h, p);
+  ++h->tstats[t].reallocs;
+  if (n == 0) {
+    give_back(h, e, t);
+    return 0;
+  }
+  struct eheap_entry *x = eheap_entry_at(h, e);
+  if (n <= x->cap && (int)x->area64 == area64) { /* fits: move the trailer */
+    ++h->tstats[t].requests[hist_class(n)];
+    x->size = (uint32_t)n;
+    ((struct eheap_block *)p - 1)->size = n;
+    put_trailer(x);
+    ops_of(h)->trace(h, t, EHEAP_OP_REALLOC, x->addr, n);
+    return p;
+  }
+  void *q = dispense(h, n, area64, EHEAP_OP_REALLOC);
+  memcpy(q, p, x->size < n ? x->size : n);
+  give_back(h, e, t);
+  return q;
+}
+
+void *realloc(void *p, size_t n) { return resize(p, n, 0); }
+void *realloc64(void *p, size_t n) { return resize(p, n, 1); }
+
+static uint64_t pack(const char *name) {
+  uint64_t v = 0;
+  size_t n = name ? strlen(name) : 0;
+  if (n == 0 || n > 8) return 0;
+  memcpy(&v, name, n); /* big-endian: the name reads left to right, zero padded */
+  return v;
+}
+
+int tpf_eheap_tag(void *buffer, const char *name) {
+  const uint64_t tag = pack(name);
+  if (!tag) return -1;
+  struct eheap_header *h = HEADER;
+  const unsigned t = thread_slot();
+  const uint32_t e = check(h, buffer);
+  const struct eheap_ops *o = ops_of(h);
+  struct eheap_entry *x = eheap_entry_at(h, e);
+  ++h->tstats[t].tags;
+  o->lock(h);
+  if (x->tag) o->tag_remove(h, e);
+  x->tag = tag;
+  o->tag_add(h, e);
+  o->unlock(h);
+  o->trace(h, t, EHEAP_OP_TAG, x->addr, x->size);
+  return 0;
+}
+
+void *tpf_eheap_locate(const char *name) {
+  const uint64_t tag = pack(name);
+  if (!tag || !eheap_ready) return 0;
+  struct eheap_header *h = HEADER;
+  const unsigned t = thread_slot();
+  const struct eheap_ops *o = ops_of(h);
+  ++h->tstats[t].locates;
+  o->lock(h);
+  const uint32_t e = o->tag_find(h, tag, t);
+  o->unlock(h);
+  return e == EHEAP_NONE ? 0 : (void *)eheap_entry_at(h, e)->addr;
+}

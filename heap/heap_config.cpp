@@ -1,0 +1,168 @@
+#include "heap/heap_config.h"
+
+#include <fmt/format.h>
+#include <sstream>
+
+#include "heap/guest/eheap.h"
+
+namespace heap {
+namespace {
+
+const std::string kSeed0 = "seed 000 (ECB Heap Performance Enhancements, APAR PJ47265, TPF Users Group 2025)";
+
+// "32,64,128,256,512" -> five numbers; throws a message (no place) if it is not that.
+std::array<uint32_t, kAvls> five(const std::string& text, bool increasing, uint32_t min, uint32_t max) {
+  std::array<uint32_t, kAvls> v{};
+  std::istringstream in(text);
+  std::string item;
+  int n = 0;
+  while (std::getline(in, item, ',')) {
+    if (n == kAvls) throw emu::ConfigError(fmt::format("\"{}\": more than {} values", text, kAvls));
+    size_t used = 0;
+    unsigned long x = 0;
+    try {
+      x = std::stoul(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != item.size())
+      throw emu::ConfigError(fmt::format("\"{}\": AVL{} \"{}\" is not a whole number", text, n + 1, item));
+    if (x < min || x > max)
+      throw emu::ConfigError(fmt::format("\"{}\": AVL{} {} is out of range {}..{}", text, n + 1, x, min, max));
+    if (increasing && n > 0 && x <= v[size_t(n - 1)])
+      throw emu::ConfigError(fmt::format("\"{}\": AVL{} ({}) must be larger than AVL{} ({})", text, n + 1, x, n, v[size_t(n - 1)]));
+    v[size_t(n++)] = uint32_t(x);
+  }
+  if (n != kAvls) throw emu::ConfigError(fmt::format("\"{}\": {} values, AVL1 to AVL5 need {}", text, n, kAvls));
+  return v;
+}
+
+AvlConfig avls(const emu::Config& c, const std::string& who) {
+  AvlConfig a;
+  const std::string sizes = "system.ecb_heap." + who + ".avl_sizes", counts = "system.ecb_heap." + who + ".avl_counts";
+  try {
+    a.sizes = five(c.get_string(sizes), true, 8, 1 << 20);
+  } catch (const emu::ConfigError& e) {
+    throw c.error({sizes}, e.what());
+  }
+  try {
+    a.counts = five(c.get_string(counts), false, 0, 4096);
+  } catch (const emu::ConfigError& e) {
+    throw c.error({counts}, e.what());
+  }
+  return a;
+}
+
+}  // namespace
+
+int algorithm_number(const std::string& name) {
+  static_assert(EHEAP_BASELINE == 0 && EHEAP_PJ47265 == 1);
+  return name == "baseline" ? EHEAP_BASELINE : name == "pj47265" ? EHEAP_PJ47265 : -1;
+}
+
+void declare_ecb_heap_keys(emu::Schema& s) {
+  using T = emu::ValueType;
+  s.add({.path = "system.ecb_heap.algorithm",
+         .type = T::Enum,
+         .default_value = "baseline",
+         .choices = {"baseline", "pj47265"},
+         .unit = "variant",
+         .description = "The ECB heap guest code (malloc, free, ..., heap/guest): baseline initializes the whole "
+                        "control table at an ECB's first request, searches tags sequentially, packs buffers, "
+                        "reuses AVL buffers FIFO and serializes the shared AVLs with an SVC lock and one trace "
+                        "table per process; pj47265 initializes entries when needed, hashes tags, aligns buffers "
+                        "on 256-byte lines, reuses LIFO, locks in guest code and gives each thread its own AVLs "
+                        "and trace table. No application change.",
+         .source = "baseline: the ECB heap before the APAR, the baseline of " + kSeed0 + "."});
+  s.add({.path = "system.ecb_heap.control_entries",
+         .type = T::Integer,
+         .default_value = "4096",
+         .min = "16",
+         .max = "1000000",
+         .unit = "entries",
+         .description = "Entries of an ECB's heap control table, one per buffer it has had (40 bytes each, in its "
+                        "preallocated 1 MB frame): the most buffers a process can have at once and, for baseline, "
+                        "what its first request initializes.",
+         .source = "estimate (IBM publishes no size): room for the few thousand buffers of a TLS handshake "
+                   "(seed 000's shared SSL; about 3,200 allocations measured with OpenSSL 3)."});
+  s.add({.path = "system.ecb_heap.trace_entries",
+         .type = T::Integer,
+         .default_value = "256",
+         .min = "1",
+         .max = "65536",
+         .unit = "entries",
+         .description = "Entries of the ECB heap trace table (32 bytes each): one per process for baseline, one "
+                        "per thread for pj47265; each heap operation writes one, round robin.",
+         .source = "estimate: a few hundred recent operations, enough to see what a dump's ECB last did."});
+  s.add({.path = "system.ecb_heap.thread_avl_max",
+         .type = T::Integer,
+         .default_value = "32",
+         .min = "0",
+         .max = "65536",
+         .unit = "buffers",
+         .description = "pj47265: buffers a thread keeps on each of its own AVLs before a free goes to the shared "
+                        "AVL (under the lock).",
+         .source = "estimate: more than the buffers one TLS record exchange holds at once (a few), so a "
+                   "thread's steady state never touches the shared lists."});
+  s.add({.path = "system.ecb_heap.hash_buckets",
+         .type = T::Integer,
+         .default_value = "64",
+         .min = "1",
+         .max = "1048576",
+         .unit = "buckets",
+         .description = "pj47265: the tag hash table's first size (a power of two); it doubles when it holds "
+                        "twice as many tags as buckets (locate stays a few steps).",
+         .source = "estimate: a handful of tags per ECB is usual; 64 buckets are one 256-byte line."});
+  const auto avl_keys = [&](const std::string& who, const std::string& sizes, const std::string& counts,
+                            const std::string& whom, const std::string& source) {
+    s.add({.path = "system.ecb_heap." + who + ".avl_sizes",
+           .type = T::String,
+           .default_value = sizes,
+           .unit = "bytes, AVL1..AVL5",
+           .description = "Buffer sizes of AVL1 to AVL5 for " + whom + ", comma separated and increasing; a "
+                          "request goes to the first AVL it fits, larger ones to the large list.",
+           .source = source});
+    s.add({.path = "system.ecb_heap." + who + ".avl_counts",
+           .type = T::String,
+           .default_value = counts,
+           .unit = "buffers, AVL1..AVL5",
+           .description = "Buffers of each AVL preallocated at the first heap request of " + whom + ".",
+           .source = "estimate: a few of each, more of the small sizes the workload asks most for."});
+  };
+  avl_keys("app", "64,128,256,512,1024", "8,8,4,4,2", "application ECBs",
+           "estimate: seed 000 expects applications to benefit from larger available list sizes than SSL's.");
+  avl_keys("ssl", "32,64,128,256,512", "64,64,32,16,8", "shared SSL and Java ECBs",
+           "AVL1 to AVL4 as the published example (32, 64, 128, 256 bytes); seed 000: SSL and Java use many "
+           "small buffers and benefit from small AVL sizes. AVL5 512 continues the doubling.");
+  s.add({.path = "system.ecb_heap.ssl_programs",
+         .type = T::String,
+         .default_value = "QSSL",
+         .unit = "program names",
+         .description = "Programs (comma separated) whose ECBs and threads are shared SSL or Java ECBs and get "
+                        "the ssl AVLs; every other ECB gets the app AVLs.",
+         .source = "QSSL, the TLS workload's SSL server program (os/guest/apps)."});
+  s.describe("system.ecb_heap", "The ECB heap (heap/): variant, control table, AVLs per ECB class.");
+  s.describe("system.ecb_heap.app", "AVLs of application ECBs.");
+  s.describe("system.ecb_heap.ssl", "AVLs of shared SSL and Java ECBs.");
+  s.check("system.ecb_heap AVL sizes and counts are five numbers each", [](const emu::Config& c) {
+    avls(c, "app");
+    avls(c, "ssl");
+  });
+}
+
+EcbHeapConfig ecb_heap_config(const emu::Config& c) {
+  EcbHeapConfig h;
+  h.algorithm = c.get_string("system.ecb_heap.algorithm");
+  h.control_entries = uint32_t(c.get_int("system.ecb_heap.control_entries"));
+  h.trace_entries = uint32_t(c.get_int("system.ecb_heap.trace_entries"));
+  h.thread_avl_max = uint32_t(c.get_int("system.ecb_heap.thread_avl_max"));
+  h.hash_buckets = uint32_t(c.get_int("system.ecb_heap.hash_buckets"));
+  h.app = avls(c, "app");
+  h.ssl = avls(c, "ssl");
+  std::istringstream in(c.get_string("system.ecb_heap.ssl_programs"));
+  for (std::string p; std::getline(in, p, ',');)
+    if (!p.empty()) h.ssl_programs.push_back(p);
+  return h;
+}
+
+}  // namespace heap

@@ -1,0 +1,35 @@
+// The ECB heap's settings: system.ecb_heap.*, declared here (beside the code they
+// configure) and called from os/run_config.cpp. The control program writes them into
+// the guest image (heap/guest/eheap_core.c's read-only variables) before any ECB runs.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "emu/config.h"
+
+namespace heap {
+
+constexpr int kAvls = 5;
+
+struct AvlConfig {
+  std::array<uint32_t, kAvls> sizes{};   // AVL1..AVL5 buffer sizes, bytes, increasing
+  std::array<uint32_t, kAvls> counts{};  // buffers of each preallocated at a process's first request
+};
+
+struct EcbHeapConfig {
+  std::string algorithm;          // baseline, pj47265
+  uint32_t control_entries = 0;   // control table entries per process (buffers it can have)
+  uint32_t trace_entries = 0;     // trace table entries (per process or per thread)
+  uint32_t thread_avl_max = 0;    // pj47265: buffers a thread keeps on each of its own AVLs
+  uint32_t hash_buckets = 0;      // pj47265: the tag hash table's first size
+  AvlConfig app, ssl;             // application ECBs; shared SSL and Java ECBs
+  std::vector<std::string> ssl_programs;  // programs whose ECBs (and threads) are of the SSL class
+};
+
+void declare_ecb_heap_keys(emu::Schema& schema);
+EcbHeapConfig ecb_heap_config(const emu::Config& config);
+int algorithm_number(const std::string& name);  // EHEAP_BASELINE, EHEAP_PJ47265; -1 if unknown
+
+}  // namespace heap

@@ -1,0 +1,187 @@
+#include "heap/heap_stats.h"
+
+#include <cstddef>
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <vector>
+
+#include "emu/cpu.h"
+#include "heap/guest/eheap.h"
+
+namespace heap {
+namespace {
+
+static_assert(EHEAP_HIST == kHist && EHEAP_AVLS == 5);
+
+uint64_t be64(const uint8_t* p) { return emu::Cpu::load_be<uint64_t>(p); }
+uint32_t be32(const uint8_t* p) { return emu::Cpu::load_be<uint32_t>(p); }
+
+double pct(uint64_t a, uint64_t b) { return b ? 100.0 * double(a) / double(b) : 0.0; }
+
+struct Row {
+  uint64_t limit;  // 0: larger than the last
+  uint64_t count;
+};
+
+// Sums of the 32-byte classes [from, to].
+uint64_t classes(const HeapTotals& t, int from, int to) {
+  uint64_t n = 0;
+  for (int k = from; k <= to; ++k) n += t.requests[size_t(k)];
+  return n;
+}
+
+std::vector<Row> old_layout(const HeapTotals& t) {  // 128-byte classes
+  std::vector<Row> rows;
+  for (int c = 0; c < 8; ++c) rows.push_back({uint64_t(128 * (c + 1)), classes(t, 4 * c, 4 * c + 3)});
+  rows.push_back({0, t.requests[32]});
+  return rows;
+}
+
+std::vector<Row> new_layout(const HeapTotals& t) {  // PJ47265: 32, 64, 128, 256, 512, 768, 1024
+  return {{32, classes(t, 0, 0)},    {64, classes(t, 1, 1)},    {128, classes(t, 2, 3)},
+          {256, classes(t, 4, 7)},   {512, classes(t, 8, 15)},  {768, classes(t, 16, 23)},
+          {1024, classes(t, 24, 31)}, {0, t.requests[32]}};
+}
+
+void size_report(std::ostream& out, const char* title, const std::vector<Row>& rows) {
+  uint64_t total = 0;
+  for (const auto& r : rows) total += r.count;
+  fmt::print(out, "TPF ECB HEAP REQUEST SIZE REPORT ({})\nCURRENT BUFFER SIZES IN BYTES:\n", title);
+  fmt::print(out, "{:<8}{:>12}{:>22}{:>20}\n", "CLASS", "UPPER LIMIT", "FREQUENCY OBSERVED", "PERCENT OF TOTAL");
+  for (const auto& r : rows)
+    fmt::print(out, "{:<8}{:>12}{:>22}{:>19.2f}%\n", "", r.limit ? fmt::format("{}", r.limit) : "LARGER", r.count,
+               pct(r.count, total));
+  fmt::print(out, "\n");
+}
+
+}  // namespace
+
+const char* error_name(int check) {
+  switch (check) {
+    case EHEAP_ERR_NOT_OURS: return "free of a pointer the heap did not give";
+    case EHEAP_ERR_DOUBLE_FREE: return "double free";
+    case EHEAP_ERR_OVERRUN: return "write past the end of a buffer (trailer overwritten)";
+    case EHEAP_ERR_EXHAUSTED: return "heap exhausted";
+    default: return "unknown heap check";
+  }
+}
+
+bool harvest(emu::AddressSpace& space, HeapTotals& t) {
+  std::vector<uint8_t> h(sizeof(eheap_header));
+  if (!space.read_bytes(EHEAP_AREA31, h.data(), h.size()) ||
+      be64(h.data() + offsetof(eheap_header, magic)) != EHEAP_HEADER_MAGIC)
+    return false;
+  ++t.processes;
+  const uint8_t* p = h.data();
+  if (be64(p + offsetof(eheap_header, ever_used))) ++t.ecbs_with_heap;
+  const uint64_t expansions = be64(p + offsetof(eheap_header, hash_expansions));
+  t.hash_expansions += expansions;
+  if (expansions) ++t.ecbs_hash_expanded;
+  const uint64_t f31 = be64(p + offsetof(eheap_header, frames31)), f64 = be64(p + offsetof(eheap_header, frames64));
+  if (f31 > 1) ++t.ecbs_frames31, t.frames31 += f31 - 1;  // beyond the preallocated frame
+  if (f64 > 0) ++t.ecbs_frames64, t.frames64 += f64;
+  const uint64_t used31 = be64(p + offsetof(eheap_header, next31)) - EHEAP_AREA31;
+  const uint64_t used64 = be64(p + offsetof(eheap_header, next64)) - EHEAP_AREA64;
+  t.hwm31 = std::max(t.hwm31, used31);
+  t.hwm64 = std::max(t.hwm64, used64);
+  ++t.usage31[(used31 + 4095) / 4096];
+  for (int s = 0; s < EHEAP_THREADS; ++s) {
+    const uint8_t* q = p + offsetof(eheap_header, tstats) + size_t(s) * sizeof(eheap_tstats);
+    auto at = [&](size_t off) { return be64(q + off); };
+    for (int k = 0; k < kHist; ++k) t.requests[size_t(k)] += at(offsetof(eheap_tstats, requests) + 8 * size_t(k));
+    for (int k = 0; k < 5; ++k) {
+      t.dispensed[size_t(k)] += at(offsetof(eheap_tstats, dispensed) + 8 * size_t(k));
+      t.freed[size_t(k)] += at(offsetof(eheap_tstats, freed) + 8 * size_t(k));
+    }
+    t.large_dispensed += at(offsetof(eheap_tstats, large_dispensed));
+    t.large_freed += at(offsetof(eheap_tstats, large_freed));
+    t.mallocs += at(offsetof(eheap_tstats, mallocs));
+    t.frees += at(offsetof(eheap_tstats, frees));
+    t.reallocs += at(offsetof(eheap_tstats, reallocs));
+    t.callocs += at(offsetof(eheap_tstats, callocs));
+    t.malloc64s += at(offsetof(eheap_tstats, malloc64s));
+    t.tags += at(offsetof(eheap_tstats, tags));
+    t.locates += at(offsetof(eheap_tstats, locates));
+    t.locate_steps += at(offsetof(eheap_tstats, locate_steps));
+  }
+  // Buffers still dispensed: a leak if the program meant to free them all.
+  const uint32_t used = be32(p + offsetof(eheap_header, entries_used));
+  const uint64_t table = be64(p + offsetof(eheap_header, table));
+  std::vector<uint8_t> entries(size_t(used) * sizeof(eheap_entry));
+  if (used && space.read_bytes(table, entries.data(), entries.size()))
+    for (uint32_t e = 0; e < used; ++e)
+      if (entries[size_t(e) * sizeof(eheap_entry) + offsetof(eheap_entry, state)] == EHEAP_USED) ++t.live_buffers;
+  return true;
+}
+
+void write_heap_text(std::ostream& out, const HeapTotals& t) {
+  fmt::print(out, "ECB HEAP ({}), {} processes read as they ended\n\n", t.algorithm, t.processes);
+  size_report(out, "before PJ47265: 128-byte classes", old_layout(t));
+  size_report(out, "PJ47265", new_layout(t));
+  fmt::print(out, "ECB HEAP USAGE\n");
+  auto line = [&](const std::string& what, uint64_t v) { fmt::print(out, "  {:<52}{:>14}\n", what, v); };
+  line("ECBs that obtained at least one ECB heap buffer", t.ecbs_with_heap);
+  line("ECBs that expanded the ECB heap hash table", t.ecbs_hash_expanded);
+  line("ECBs that obtained a 1 MB frame, 31-bit ECB heap", t.ecbs_frames31);
+  line("ECBs that obtained a 1 MB frame, 64-bit ECB heap", t.ecbs_frames64);
+  line("1 MB frames obtained, 31-bit (beyond preallocated)", t.frames31);
+  line("1 MB frames obtained, 64-bit", t.frames64);
+  for (int k = 0; k < 5; ++k) {
+    line(fmt::format("AVL{} buffers dispensed", k + 1), t.dispensed[size_t(k)]);
+    line(fmt::format("AVL{} buffers freed", k + 1), t.freed[size_t(k)]);
+  }
+  line("larger buffers dispensed", t.large_dispensed);
+  line("larger buffers freed", t.large_freed);
+  line("high-water mark, 31-bit ECB heap (bytes)", t.hwm31);
+  line("high-water mark, 64-bit ECB heap (bytes)", t.hwm64);
+  line("malloc / calloc / realloc / free / malloc64", 0);
+  fmt::print(out, "    {} / {} / {} / {} / {}\n", t.mallocs, t.callocs, t.reallocs, t.frees, t.malloc64s);
+  line("tags / locates / locate steps", 0);
+  fmt::print(out, "    {} / {} / {}\n", t.tags, t.locates, t.locate_steps);
+  line("buffers not freed when their ECB ended", t.live_buffers);
+  for (const auto& [what, n] : t.errors) line("ECBs ended by a heap error: " + what, n);
+  fmt::print(out, "\nTPF 31-BIT VIRTUAL ECB HEAP STORAGE USAGE REPORT (4 KB INCREMENTS)\n");
+  fmt::print(out, "{:>12}{:>14}{:>20}\n", "USED UP TO", "ECBS", "CUMULATIVE PERCENT");
+  uint64_t cum = 0;
+  for (const auto& [k, n] : t.usage31) {
+    cum += n;
+    fmt::print(out, "{:>10} K{:>14}{:>19.2f}%\n", k * 4, n, pct(cum, t.processes));
+  }
+}
+
+void write_heap_json(std::ostream& out, const HeapTotals& t) {
+  auto list = [](const auto& v) {
+    std::string s = "[";
+    for (size_t k = 0; k < v.size(); ++k) s += (k ? ", " : "") + fmt::format("{}", v[k]);
+    return s + "]";
+  };
+  auto rows = [](const std::vector<Row>& r) {
+    std::string s = "[";
+    for (size_t k = 0; k < r.size(); ++k)
+      s += fmt::format("{}{{\"upper_limit\": {}, \"count\": {}}}", k ? ", " : "",
+                       r[k].limit ? fmt::format("{}", r[k].limit) : "null", r[k].count);
+    return s + "]";
+  };
+  std::string usage = "[";
+  for (const auto& [k, n] : t.usage31)
+    usage += fmt::format("{}{{\"kb\": {}, \"ecbs\": {}}}", usage.size() > 1 ? ", " : "", k * 4, n);
+  usage += "]";
+  std::string errors = "{";
+  for (const auto& [what, n] : t.errors) errors += fmt::format("{}\"{}\": {}", errors.size() > 1 ? ", " : "", what, n);
+  errors += "}";
+  fmt::print(out,
+             "{{\n  \"algorithm\": \"{}\",\n  \"processes\": {},\n  \"request_sizes_32\": {},\n"
+             "  \"request_size_report_old\": {},\n  \"request_size_report_new\": {},\n"
+             "  \"ecbs_with_heap\": {},\n  \"ecbs_hash_expanded\": {},\n  \"ecbs_frames31\": {},\n"
+             "  \"ecbs_frames64\": {},\n  \"frames31\": {},\n  \"frames64\": {},\n  \"hash_expansions\": {},\n"
+             "  \"avl_dispensed\": {},\n  \"avl_freed\": {},\n  \"large_dispensed\": {},\n  \"large_freed\": {},\n"
+             "  \"mallocs\": {},\n  \"callocs\": {},\n  \"reallocs\": {},\n  \"frees\": {},\n  \"malloc64s\": {},\n"
+             "  \"tags\": {},\n  \"locates\": {},\n  \"locate_steps\": {},\n  \"hwm31\": {},\n  \"hwm64\": {},\n"
+             "  \"usage31\": {},\n  \"live_buffers\": {},\n  \"errors\": {}\n}}\n",
+             t.algorithm, t.processes, list(t.requests), rows(old_layout(t)), rows(new_layout(t)), t.ecbs_with_heap,
+             t.ecbs_hash_expanded, t.ecbs_frames31, t.ecbs_frames64, t.frames31, t.frames64, t.hash_expansions,
+             list(t.dispensed), list(t.freed), t.large_dispensed, t.large_freed, t.mallocs, t.callocs, t.reallocs,
+             t.frees, t.malloc64s, t.tags, t.locates, t.locate_steps, t.hwm31, t.hwm64, usage, t.live_buffers, errors);
+}
+
+}  // namespace heap
