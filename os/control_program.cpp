@@ -788,9 +788,13 @@ void ControlProgram::arrive(unsigned terminal, uint64_t time) {
   m.terminal = terminal;
   uint64_t size = w.message_size;
   if (w.message_size_max > w.message_size) size += uint64_t(uniform() * double(w.message_size_max - w.message_size + 1));
-  m.bytes.resize(size);
-  std::string head = fmt::format("MSG{:08} T{:04} ", m.seq, terminal);
-  for (uint64_t k = 0; k < size; ++k) m.bytes[k] = k < head.size() ? uint8_t(head[k]) : uint8_t('A' + (rng_() % 26));
+  if (!w.message_text.empty()) {
+    m.bytes.assign(w.message_text.begin(), w.message_text.end());
+  } else {
+    m.bytes.resize(size);
+    std::string head = fmt::format("MSG{:08} T{:04} ", m.seq, terminal);
+    for (uint64_t k = 0; k < size; ++k) m.bytes[k] = k < head.size() ? uint8_t(head[k]) : uint8_t('A' + (rng_() % 26));
+  }
   const bool by_terminal = w.route_by_terminal && w.arrivals == Arrivals::Closed;
   unsigned i = unsigned((by_terminal ? terminal : next_input_istream_++) % machine_.istreams());
   input_[i].push_back(std::move(m));

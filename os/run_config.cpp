@@ -217,6 +217,15 @@ void declare_workload_schema(emu::Schema& s) {
                         "I-stream per terminal, as when each I-stream runs its own driver ECB).",
          .source = "round-robin spreads the input evenly over time; terminal keeps a fixed number of ECBs on "
                    "every I-stream, the setting of seed 004's measurements (every I-stream logging)."});
+  s.add({.path = "workload.message_text",
+         .type = T::String,
+         .default_value = "(generated)",
+         .unit = "text",
+         .description = "(generated): each input message is a header with the message and terminal numbers, "
+                        "then letters from workload.seed, workload.message_size bytes in all; any other text: "
+                        "every input message is that text (for programs that read parameters from their message, "
+                        "such as QHTT and QHTG).",
+         .source = "generated messages suit most programs."});
   s.add({.path = "workload.think_time",
          .type = T::Duration,
          .default_value = "0",
@@ -374,6 +383,8 @@ RunConfig run_config(const emu::Config& c) {
   w.program = c.get_string("workload.program");
   w.arrivals = c.get_string("workload.arrivals") == "open" ? Arrivals::Open : Arrivals::Closed;
   w.route_by_terminal = c.get_string("workload.routing") == "terminal";
+  w.message_text = c.get_string("workload.message_text");
+  if (w.message_text == "(generated)") w.message_text.clear();
   w.terminals = unsigned(c.get_int("workload.terminals"));
   w.think_ms = c.get_ms("workload.think_time");
   w.rate = double(c.get_int("workload.rate"));

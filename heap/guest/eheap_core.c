@@ -91,6 +91,7 @@ static struct eheap_header *heap(void) {
   for (int k = 0; k < EHEAP_AVLS; ++k) {
     h->avl_size[k] = eheap_avl_sizes[h->heap_class][k];
     h->avl_head[k] = h->avl_tail[k] = EHEAP_NONE;
+    for (int t = 0; t < EHEAP_THREADS; ++t) h->threads[t].avl_head[k] = EHEAP_NONE; /* 0 is an entry */
   }
   const struct eheap_ops *o = ops_of(h);
   o->init_table(h);
