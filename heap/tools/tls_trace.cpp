@@ -40,7 +40,7 @@ namespace {
 // Options
 
 const char* const kUsage =
-    "usage: tls_trace [--connections C] [--messages N] [--size BYTES] [--release-buffers]\n"
+    "usage: tls_trace [--connections C] [--warmup W] [--messages N] [--size BYTES] [--release-buffers]\n"
     "                 [--out FILE] [--summary]\n"
     "       tls_trace --check FILE\n";
 
@@ -48,6 +48,7 @@ constexpr uint64_t kMaxSize = 1 << 20;  // SSL_write takes an int; 1 MB is plent
 
 struct Options {
   uint64_t connections = 1;
+  uint64_t warmup = 0;  // connections made first and not recorded (OpenSSL's one-time caches)
   uint64_t messages = 10;
   uint64_t size = 256;
   bool release_buffers = false;
@@ -94,6 +95,8 @@ Options parse_options(int argc, char** argv) {
     };
     if (arg == "--connections") {
       o.connections = parse_count(arg, value(), 1, 100000);
+    } else if (arg == "--warmup") {
+      o.warmup = parse_count(arg, value(), 0, 1000);
     } else if (arg == "--messages") {
       o.messages = parse_count(arg, value(), 0, 10000000);
     } else if (arg == "--size") {
@@ -525,13 +528,16 @@ int make_trace(const Options& o) {
     g_out_path = o.out;
   }
   const Contexts ctx = make_contexts();
+  std::string negotiated;
+  // Warm-up connections fill OpenSSL's process-wide caches (method and algorithm
+  // fetches) once, so that the recorded connections are a long-running server's.
+  for (uint64_t conn = 1; conn <= o.warmup; ++conn) run_connection(ctx, o, conn, negotiated);
   g_trace.start(out);
   g_trace.comment("tls_trace: heap allocations of an OpenSSL TLS 1.3 server (server side only)");
   g_trace.comment(fmt::format("openssl: {}", OpenSSL_version(OPENSSL_VERSION)));
   g_trace.comment(fmt::format("command: {}", o.command));
-  g_trace.comment(fmt::format("options: connections={} messages={} size={} release-buffers={}", o.connections,
-                              o.messages, o.size, o.release_buffers ? "on" : "off"));
-  std::string negotiated;
+  g_trace.comment(fmt::format("options: connections={} messages={} size={} release-buffers={} warmup={}",
+                              o.connections, o.messages, o.size, o.release_buffers ? "on" : "off", o.warmup));
   for (uint64_t conn = 1; conn <= o.connections; ++conn) run_connection(ctx, o, conn, negotiated);
   g_trace.comment(fmt::format("negotiated: {}", negotiated));
   g_trace.finish();
