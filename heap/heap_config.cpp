@@ -76,15 +76,17 @@ void declare_ecb_heap_keys(emu::Schema& s) {
          .source = "baseline: the ECB heap before the APAR, the baseline of " + kSeed0 + "."});
   s.add({.path = "system.ecb_heap.control_entries",
          .type = T::Integer,
-         .default_value = "4096",
+         .default_value = "1024",
          .min = "16",
          .max = "1000000",
          .unit = "entries",
          .description = "Entries of an ECB's heap control table, one per buffer it has had (40 bytes each, in its "
                         "preallocated 1 MB frame): the most buffers a process can have at once and, for baseline, "
                         "what its first request initializes.",
-         .source = "estimate (IBM publishes no size): room for the few thousand buffers of a TLS handshake "
-                   "(seed 000's shared SSL; about 3,200 allocations measured with OpenSSL 3)."});
+         .source = "estimate (IBM publishes no size): a shared SSL process with four connections holds at "
+                   "most 4 x 76 live buffers (the peak of a TLS 1.3 server connection, heap/traces), its 184 "
+                   "preallocated AVL buffers and the freed ones kept on the lists: a few hundred; 1,024 leaves "
+                   "room."});
   s.add({.path = "system.ecb_heap.trace_entries",
          .type = T::Integer,
          .default_value = "256",

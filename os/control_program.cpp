@@ -12,6 +12,7 @@
 
 #include "emu/program_check.h"
 #include "os/guest/include/tpf_svc.h"
+#include "heap/tls_replay.h"
 #include "os/console.h"
 #include "os/ztrap.h"
 
@@ -54,6 +55,7 @@ ControlProgram::ControlProgram(emu::Machine& machine, const RunConfig& config)
     image_space_.translate(va, t);
     image_pages_.push_back({va, t.frame->number, kRW});  // mapped shared and writable in every process
   }
+  if (!config.workload.data_file.empty()) map_data_file(config.workload.data_file);
   ecb_return_ = need("__tpf_ecb_return");
   thread_return_ = need("__tpf_thread_return");
   if (!entry_of(config.workload.program))
@@ -164,6 +166,24 @@ void ControlProgram::install_simple_lock() {
 }
 
 // ---- the ECB heap (heap/) ----------------------------------------------------------------
+
+// The TLS trace, turned into the image the guest replays, on read-only pages every
+// process maps (like the program's). A bad trace is a configuration error naming its line.
+void ControlProgram::map_data_file(const std::string& path) {
+  std::vector<uint8_t> image;
+  try {
+    image = heap::tls_trace_image(path);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(fmt::format("workload.data_file: {}", e.what()));
+  }
+  if (!image_space_.map(Evm::kData, image.size(), kRW) || !image_space_.write_bytes(Evm::kData, image.data(), image.size()))
+    throw std::runtime_error("workload.data_file: no storage for the trace");
+  for (uint64_t va = Evm::kData; va < Evm::kData + image.size(); va += emu::kPageSize) {
+    emu::Translation t;
+    image_space_.translate(va, t);
+    image_pages_.push_back({va, t.frame->number, emu::kProtRead});
+  }
+}
 
 // No application change: the variant and its settings go into the image (read-only
 // variables of heap/guest/eheap_core.c) before any ECB runs, like the simple lock's.

@@ -27,6 +27,7 @@ struct Evm {
   static constexpr uint64_t kMessage = 0x00100000;   // the input message (ECB block area)
   static constexpr uint64_t kHeap31 = 0x10000000;    // 31-bit heap area: brk grows up from here
   static constexpr uint64_t kSystem = 0x40000000;    // system storage (GETSTOR)
+  static constexpr uint64_t kData = 0x50000000;      // workload.data_file, read-only in every ECB
   static constexpr uint64_t kShared = 0x60000000;    // system storage shared by all ECBs
   static constexpr uint64_t kStackTop = 0x7F000000;  // first stack; thread stacks below it
   static constexpr uint64_t kHeap64 = 0x100000000;   // 64-bit heap area
@@ -214,6 +215,7 @@ class ControlProgram : public emu::Dispatcher, public emu::SvcHandler, public em
   OperatorConsole* console_ = nullptr;
   void install_simple_lock();  // sets the lock algorithm in the image
   void install_ecb_heap();     // sets the heap variant and its settings in the image
+  void map_data_file(const std::string& path);  // workload.data_file at Evm::kData
   bool set_image_array(const std::string& symbol, size_t index, uint64_t value, unsigned size);
   int64_t svc_heap_frame(Ecb& e, uint64_t area64);
   void svc_heap_error(emu::Cpu& cpu, Ecb& e);

@@ -226,6 +226,14 @@ void declare_workload_schema(emu::Schema& s) {
                         "every input message is that text (for programs that read parameters from their message, "
                         "such as QHTT and QHTG).",
          .source = "generated messages suit most programs."});
+  s.add({.path = "workload.data_file",
+         .type = T::String,
+         .default_value = "(none)",
+         .unit = "path",
+         .description = "A TLS allocation trace (heap/traces/*.trace, from heap/tools/tls_trace) that the control "
+                        "program maps read-only at TPF_DATA_AREA in every ECB, for the TLS workload (QTLS, QSSL) "
+                        "to replay; relative to the current directory. (none): no data.",
+         .source = "(none): only the TLS experiment's configurations need one."});
   s.add({.path = "workload.think_time",
          .type = T::Duration,
          .default_value = "0",
@@ -384,6 +392,8 @@ RunConfig run_config(const emu::Config& c) {
   w.arrivals = c.get_string("workload.arrivals") == "open" ? Arrivals::Open : Arrivals::Closed;
   w.route_by_terminal = c.get_string("workload.routing") == "terminal";
   w.message_text = c.get_string("workload.message_text");
+  w.data_file = c.get_string("workload.data_file");
+  if (w.data_file == "(none)") w.data_file.clear();
   if (w.message_text == "(generated)") w.message_text.clear();
   w.terminals = unsigned(c.get_int("workload.terminals"));
   w.think_ms = c.get_ms("workload.think_time");

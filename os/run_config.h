@@ -44,6 +44,7 @@ struct WorkloadConfig {
   double rate = 0;              // open: messages per second (Poisson arrivals)
   uint64_t message_size = 0;    // bytes of each input message (min)
   std::string message_text;     // if not empty, every message is this text
+  std::string data_file;        // if not empty, a TLS trace mapped read-only at Evm::kData
   uint64_t message_size_max = 0;// uniform between message_size and this (0: fixed size)
   uint64_t messages = 0;        // stop after this many messages complete (0: use seconds)
   double seconds = 0;           // or after this many simulated seconds

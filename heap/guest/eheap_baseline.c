@@ -4,7 +4,8 @@
    packed (8-byte aligned, so buffers of different threads share lines); available
    lists are FIFO (a freed buffer goes to the tail, the oldest is dispensed: it has
    left the cache); the shared AVLs and the control table are serialized by the
-   process's heap lock, taken and released by SVC every time; and one trace table is
+   process's heap lock, taken and released by SVC every time once the process has
+   threads; and one trace table is
    shared by all the threads of a process (its index is one contended word). */
 #include <eheap.h>
 #include <tpf.h>
@@ -29,37 +30,37 @@ static uint32_t eheap_baseline_new_entry(struct eheap_header *h) {
 
 static void eheap_baseline_lock(struct eheap_header *h) {
   (void)h;
-  tpf_heap_lock();
+  if (tpf_process_threaded) tpf_heap_lock();
 }
 
 static void eheap_baseline_unlock(struct eheap_header *h) {
   (void)h;
-  tpf_heap_unlock();
+  if (tpf_process_threaded) tpf_heap_unlock();
 }
 
 static uint32_t eheap_baseline_avl_get(struct eheap_header *h, int k, unsigned thread) {
   (void)thread;
-  tpf_heap_lock();
+  eheap_baseline_lock(h);
   uint32_t e = h->avl_head[k];
   if (e != EHEAP_NONE) {
     h->avl_head[k] = eheap_entry_at(h, e)->next;
     if (h->avl_head[k] == EHEAP_NONE) h->avl_tail[k] = EHEAP_NONE;
     --h->avl_count[k];
   }
-  tpf_heap_unlock();
+  eheap_baseline_unlock(h);
   return e;
 }
 
 /* FIFO: to the tail. The heap's setup puts its preallocated buffers here while it
    already holds the lock (thread EHEAP_SHARED). */
 static void eheap_baseline_avl_put(struct eheap_header *h, int k, uint32_t e, unsigned thread) {
-  if (thread != EHEAP_SHARED) tpf_heap_lock();
+  if (thread != EHEAP_SHARED) eheap_baseline_lock(h);
   eheap_entry_at(h, e)->next = EHEAP_NONE;
   if (h->avl_tail[k] == EHEAP_NONE) h->avl_head[k] = e;
   else eheap_entry_at(h, h->avl_tail[k])->next = e;
   h->avl_tail[k] = e;
   ++h->avl_count[k];
-  if (thread != EHEAP_SHARED) tpf_heap_unlock();
+  if (thread != EHEAP_SHARED) eheap_baseline_unlock(h);
 }
 
 static void eheap_baseline_trace(struct eheap_header *h, unsigned thread, int op, uint64_t addr, uint64_t size) {

@@ -32,7 +32,8 @@ _Static_assert(__builtin_offsetof(struct eheap_header, threads) % 256 == 0, "thr
 #define HEADER ((struct eheap_header *)EHEAP_AREA31)
 
 /* The process's own (static storage is per process, shared by its threads): whether
-   its heap is set up. */
+   its heap is set up. Serialization (either variant's lock) is needed only once the
+   process has threads (tpf_process_threaded): an ECB alone never waits for itself. */
 static volatile int eheap_ready;
 
 uint32_t eheap_carve(struct eheap_header *h, int area64, uint64_t cap, int avl);
@@ -68,9 +69,10 @@ static uint64_t up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
 static struct eheap_header *heap(void) {
   struct eheap_header *h = HEADER;
   if (eheap_ready) return h;
-  tpf_heap_lock();
+  const int threaded = tpf_process_threaded;
+  if (threaded) tpf_heap_lock();
   if (eheap_ready) {
-    tpf_heap_unlock();
+    if (threaded) tpf_heap_unlock();
     return h;
   }
   if (tpf_heap_frame(0) != EHEAP_AREA31) fail(EHEAP_ERR_EXHAUSTED, (void *)EHEAP_AREA31);
@@ -103,7 +105,7 @@ static struct eheap_header *heap(void) {
       o->avl_put(h, k, e, EHEAP_SHARED);
     }
   eheap_ready = 1;
-  tpf_heap_unlock();
+  if (threaded) tpf_heap_unlock();
   return h;
 }
 

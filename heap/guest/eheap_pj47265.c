@@ -28,6 +28,7 @@ static uint32_t eheap_pj47265_new_entry(struct eheap_header *h) {
 #define SPINS 200 /* read-only spins before waiting on the word */
 
 static void eheap_pj47265_lock(struct eheap_header *h) {
+  if (!tpf_process_threaded) return;
   for (;;) {
     if (h->lock == 0 && __sync_bool_compare_and_swap(&h->lock, 0, 1)) return;
     int n = SPINS;
@@ -41,6 +42,7 @@ static void eheap_pj47265_lock(struct eheap_header *h) {
 }
 
 static void eheap_pj47265_unlock(struct eheap_header *h) {
+  if (!tpf_process_threaded) return;
   __sync_synchronize();
   h->lock = 0;
   __asm__ volatile("bcr 15,0" : : : "memory");

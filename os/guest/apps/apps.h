@@ -18,6 +18,8 @@ tpf_program QPCK; /* takes a program check on every message */
 tpf_program QTHR;
 tpf_program QDLY; /* delays 100 us and logs how long it waited */ /* four threads sharing the process's heap under a spin lock */
 tpf_program QSLG; /* logs QSLG_LINES lines through syslog(), a little work between them */
+tpf_program QTLS; /* an application ECB of the TLS workload: heap use, then a request to QSSL */
+tpf_program QSSL; /* the shared SSL server: threads replaying OpenSSL's allocations (heap/traces) */
 tpf_program QHTT; /* ECB heap torture: threads making random heap operations, checked */
 tpf_program QHTG; /* ECB heap tags: tag N buffers, locate M, log the cost of a locate */
 tpf_program QHE1, QHE2, QHE3, QHE4; /* one ECB heap error each (the ECB must end with a dump) */

@@ -73,6 +73,7 @@ int tpf_word_wait(volatile void *word, unsigned long expected);
    returns its address or 0 when full), an error that ends the ECB with a dump, and
    the process's heap lock (an SVC each way: what baseline serializes with). */
 unsigned long tpf_heap_frame(int area64);
+extern volatile int tpf_process_threaded; /* 1 once this process created a thread */
 void tpf_heap_error(int check, const void *address) __attribute__((noreturn));
 void tpf_heap_lock(void);
 void tpf_heap_unlock(void);

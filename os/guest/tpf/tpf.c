@@ -1,6 +1,7 @@
 /* The TPF services as C calls (tpf.h), each one SVC with the ABI of tpf_svc.h.
-   Nothing here keeps static data: programs are shared by every ECB, and a wrapper
-   must not make an ECB touch writable storage it does not own. */
+   Nothing here keeps static data but tpf_process_threaded: programs are shared by
+   every ECB, and a wrapper must not make an ECB touch writable storage it does not
+   own. */
 #include <stdio.h>
 #include <tpf.h>
 
@@ -37,8 +38,13 @@ void *tpf_getstor(unsigned long bytes) { return (void *)TPF_SVC1(TPF_SVC_GETSTOR
 
 int tpf_relstor(void *block) { return (int)TPF_SVC1(TPF_SVC_RELSTOR, block); }
 
+/* Static storage is the process's: set once it has threads (so the ECB heap knows
+   whether it must serialize). Not in the rule above: it is written once per process. */
+volatile int tpf_process_threaded;
+
 long tpf_thread_create(void *(*fn)(void *), void *arg) {
   if (!fn) return -1;
+  tpf_process_threaded = 1;
   return TPF_SVC2(TPF_SVC_THREAD_CREATE, fn, arg);
 }
 

@@ -1,0 +1,14 @@
+// A text TLS allocation trace (heap/traces, heap/tools/tls_trace) turned into the
+// image guest code replays (heap/guest/tls_trace.h). The trace must hold one
+// connection: a handshake phase, message phases, a close phase.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace heap {
+
+// Throws std::runtime_error naming the file and line of the first problem.
+std::vector<uint8_t> tls_trace_image(const std::string& path);
+
+}  // namespace heap
