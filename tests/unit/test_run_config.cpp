@@ -168,7 +168,7 @@ TEST_CASE("run config: the run schema is machine, system and workload, every key
   const emu::Schema& s = os::run_schema();
   const std::vector<std::string> top = {"machine", "system", "workload"};
   CHECK(s.children("") == top);
-  CHECK(s.keys().size() == emu::machine_schema().keys().size() + 29 + 12);
+  CHECK(s.keys().size() == emu::machine_schema().keys().size() + 29 + 14);
   for (const auto& k : s.keys()) {
     INFO(k.path);
     CHECK(!k.description.empty());
@@ -431,7 +431,7 @@ TEST_CASE("run config: configs/system-reference.yaml sets every system and workl
     CHECK(c.text(k.path) == k.default_value);
     ++n;
   }
-  CHECK(n == 41);
+  CHECK(n == 43);
 }
 
 TEST_CASE("run config: configs/system-reference.yaml is the schema's own example (descriptions, units, sources)", "[run_config]") {
