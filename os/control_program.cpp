@@ -418,7 +418,11 @@ Ecb* ControlProgram::take_next(unsigned i) {
     l.pop_front();
     return e;
   };
-  if (!cross_.empty()) return pop(cross_);
+  if (!cross_.empty()) {  // from the cross list, an ECB stays on the I-stream that took it
+    Ecb* e = pop(cross_);
+    e->home = i;
+    return e;
+  }
   if (!ready_[i].empty()) return pop(ready_[i]);
   while (!input_[i].empty()) {
     InputMessage m = std::move(input_[i].front());
