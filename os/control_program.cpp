@@ -228,12 +228,12 @@ void ControlProgram::svc_heap_error(emu::Cpu& cpu, Ecb& e) {
   ++stats_.ecb_heap_errors;
   ++heap_totals_.errors[heap::error_name(check)];
   save(i, e);
+  const uint64_t caller = cpu.gr[4] ? cpu.gr[4] : cpu.gr[14];
   std::string where;
-  if (const emu::Symbol* s = image_.symbols.find(cpu.gr[14]))
-    where = fmt::format("{}+{:#x}", s->name, cpu.gr[14] - s->address);
+  if (const emu::Symbol* s = image_.symbols.find(caller)) where = fmt::format("{}+{:#x}", s->name, caller - s->address);
   dumps_ += fmt::format("ECB HEAP ERROR: {} -- ECB {} (program {}, thread {}, I-stream {})\n", heap::error_name(check),
                         e.id, e.program, e.thread, i);
-  dumps_ += fmt::format("  ADDRESS      {:016X}\n  CALLED FROM  {:016X}  {}\n", address, cpu.gr[14], where);
+  dumps_ += fmt::format("  ADDRESS      {:016X}\n  CALLED FROM  {:016X}  {}\n", address, caller, where);
   for (unsigned r = 0; r < 16; r += 4)
     dumps_ += fmt::format("  GR{:<2}-{:<2}     {:016X} {:016X} {:016X} {:016X}\n", r, r + 3, e.gr[r], e.gr[r + 1],
                           e.gr[r + 2], e.gr[r + 3]);

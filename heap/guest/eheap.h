@@ -106,7 +106,8 @@ struct eheap_thread {
   uint64_t trace;       /* its trace table (pj47265), 0 until its first operation */
   uint32_t trace_next;
   uint32_t spare;
-  uint8_t pad[256 - 40 - 16];
+  uint64_t caller;      /* the return address of its heap call in progress (for an error's dump) */
+  uint8_t pad[256 - 40 - 24];
 };
 
 /* Per thread slot: counters, kept where only that thread writes (no lock, no line

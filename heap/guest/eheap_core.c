@@ -58,7 +58,8 @@ static unsigned thread_slot(void) {
 
 static void fail(int check, const void *addr) __attribute__((noreturn));
 static void fail(int check, const void *addr) {
-  tpf_heap_error(check, addr);
+  const uint64_t caller = eheap_ready ? HEADER->threads[thread_slot()].caller : 0;
+  tpf_heap_error(check, addr, (const void *)caller);
   __builtin_trap(); /* not reached: the control program ends the ECB */
 }
 
@@ -248,14 +249,19 @@ static void give_back(struct eheap_header *h, uint32_t e, unsigned t) {
   }
 }
 
+/* Who called: kept for the dump if the call fails a check. */
+#define CALLER(h) ((h)->threads[thread_slot()].caller = (uint64_t)__builtin_return_address(0))
+
 void *malloc(size_t n) {
   struct eheap_header *h = heap();
+  CALLER(h);
   ++h->tstats[thread_slot()].mallocs;
   return dispense(h, n, 0, EHEAP_OP_MALLOC);
 }
 
 void *malloc64(size_t n) {
   struct eheap_header *h = heap();
+  CALLER(h);
   ++h->tstats[thread_slot()].malloc64s;
   return dispense(h, n, 1, EHEAP_OP_MALLOC);
 }
@@ -268,6 +274,7 @@ static void *zeroed(void *p, size_t bytes) {
 void *calloc(size_t n, size_t size) {
   if (size && n > (size_t)0x7FFFFFFF / size) fail(EHEAP_ERR_EXHAUSTED, (void *)n);
   struct eheap_header *h = heap();
+  CALLER(h);
   ++h->tstats[thread_slot()].callocs;
   return zeroed(dispense(h, n * size, 0, EHEAP_OP_MALLOC), n * size);
 }
@@ -275,6 +282,7 @@ void *calloc(size_t n, size_t size) {
 void *calloc64(size_t n, size_t size) {
   if (size && n > (size_t)0x7FFFFFFF / size) fail(EHEAP_ERR_EXHAUSTED, (void *)n);
   struct eheap_header *h = heap();
+  CALLER(h);
   ++h->tstats[thread_slot()].callocs;
   return zeroed(dispense(h, n * size, 1, EHEAP_OP_MALLOC), n * size);
 }
@@ -283,15 +291,17 @@ void free(void *p) {
   if (!p) return;
   struct eheap_header *h = HEADER;
   const unsigned t = thread_slot();
+  if (eheap_ready) h->threads[t].caller = (uint64_t)__builtin_return_address(0);
   const uint32_t e = check(h, p);
   ++h->tstats[t].frees;
   give_back(h, e, t);
 }
 
-static void *resize(void *p, size_t n, int area64) {
+static void *resize(void *p, size_t n, int area64, uint64_t caller) {
   if (!p) return area64 ? malloc64(n) : malloc(n);
   struct eheap_header *h = HEADER;
   const unsigned t = thread_slot();
+  if (eheap_ready) h->threads[t].caller = caller;
   const uint32_t e = check(h, p);
   ++h->tstats[t].reallocs;
   if (n == 0) {
@@ -313,8 +323,8 @@ static void *resize(void *p, size_t n, int area64) {
   return q;
 }
 
-void *realloc(void *p, size_t n) { return resize(p, n, 0); }
-void *realloc64(void *p, size_t n) { return resize(p, n, 1); }
+void *realloc(void *p, size_t n) { return resize(p, n, 0, (uint64_t)__builtin_return_address(0)); }
+void *realloc64(void *p, size_t n) { return resize(p, n, 1, (uint64_t)__builtin_return_address(0)); }
 
 static uint64_t pack(const char *name) {
   uint64_t v = 0;
@@ -329,6 +339,7 @@ int tpf_eheap_tag(void *buffer, const char *name) {
   if (!tag) return -1;
   struct eheap_header *h = HEADER;
   const unsigned t = thread_slot();
+  if (eheap_ready) h->threads[t].caller = (uint64_t)__builtin_return_address(0);
   const uint32_t e = check(h, buffer);
   const struct eheap_ops *o = ops_of(h);
   struct eheap_entry *x = eheap_entry_at(h, e);

@@ -100,6 +100,7 @@ TEST_CASE("ECB heap errors end the ECB with a dump naming it, the address and th
         CHECK_THAT(r.dumps, Contains(std::string("ECB HEAP ERROR: ") + c.check));
         CHECK_THAT(r.dumps, Contains(std::string("(program ") + c.program));
         CHECK_THAT(r.dumps, Contains("  ADDRESS      "));
+        CHECK_THAT(r.dumps, Contains(std::string("  ") + c.program + "+0x"));  // CALLED FROM: the program's call
         CHECK(r.heap.errors.size() == 1);
         CHECK_THAT(r.heap_text, Contains("ECBs ended by a heap error: "));
       }

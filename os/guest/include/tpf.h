@@ -74,7 +74,7 @@ int tpf_word_wait(volatile void *word, unsigned long expected);
    the process's heap lock (an SVC each way: what baseline serializes with). */
 unsigned long tpf_heap_frame(int area64);
 extern volatile int tpf_process_threaded; /* 1 once this process created a thread */
-void tpf_heap_error(int check, const void *address) __attribute__((noreturn));
+void tpf_heap_error(int check, const void *address, const void *caller) __attribute__((noreturn));
 void tpf_heap_lock(void);
 void tpf_heap_unlock(void);
 long tpf_word_wake(volatile void *word, long n);

@@ -48,7 +48,8 @@
 #define TPF_SVC_HEAP_FRAME 117    /* r2 = 0: the 31-bit ECB heap area, 1: the 64-bit one -> r2 = the
                                      address of the area's next 1 MB (a 1 MB frame, or 4 KB frames if
                                      none is left), 0 if the area is full */
-#define TPF_SVC_HEAP_ERROR 118    /* r2 = EHEAP_ERR_*, r3 = the address: ends the ECB with a dump */
+#define TPF_SVC_HEAP_ERROR 118    /* r2 = EHEAP_ERR_*, r3 = the address, r4 = where the heap was called
+                                     from (0: unknown): ends the ECB with a dump */
 #define TPF_SVC_HEAP_LOCK 119     /* the process's ECB heap lock: waits while another of its
                                      threads holds it */
 #define TPF_SVC_HEAP_UNLOCK 120

@@ -67,8 +67,8 @@ long tpf_word_wake(volatile void *word, long n) { return TPF_SVC2(TPF_SVC_WORD_W
 
 unsigned long tpf_heap_frame(int area64) { return (unsigned long)TPF_SVC1(TPF_SVC_HEAP_FRAME, area64); }
 
-void tpf_heap_error(int check, const void *address) {
-  TPF_SVC2(TPF_SVC_HEAP_ERROR, check, address);
+void tpf_heap_error(int check, const void *address, const void *caller) {
+  TPF_SVC4(TPF_SVC_HEAP_ERROR, check, address, caller, 0);
   __builtin_trap(); /* not reached */
 }
 
