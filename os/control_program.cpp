@@ -140,9 +140,7 @@ void ControlProgram::schedule_console_poll(uint64_t after) {
   const uint64_t at = after + every;
   machine_.events().schedule(at, [this, at] {
     for (const ConsoleLine& l : console_->poll()) console_->reply(l.session, operator_command(l.text, at));
-    bool live = !machine_.events().empty();
-    for (unsigned k = 0; k < machine_.istreams() && !live; ++k) live = machine_.state(k) != emu::IStreamState::Idle;
-    if (live) schedule_console_poll(at);
+    if (still_running()) schedule_console_poll(at);
   });
 }
 
@@ -272,15 +270,23 @@ void ControlProgram::harvest_heap(Process& p) {
   heap::harvest(*p.space, heap_totals_);
 }
 
+// Whether anything can still run: an event other than the caller's, or an I-stream
+// that is not idle. A periodic event re-arms itself only then, so that it never keeps
+// an otherwise finished run going.
+bool ControlProgram::still_running() const {
+  if (!machine_.events().empty()) return true;
+  for (unsigned k = 0; k < machine_.istreams(); ++k)
+    if (machine_.state(k) != emu::IStreamState::Idle) return true;
+  return false;
+}
+
 void ControlProgram::schedule_syslog_drain(uint64_t after) {
   const uint64_t every = std::max<uint64_t>(1, uint64_t(config_.system.simple_lock.drain_interval_us *
                                                         machine_.config().clock_ghz * 1e3));
   const uint64_t at = after + every;
   machine_.events().schedule(at, [this, at] {
     syslog_->drain();
-    bool live = !machine_.events().empty();
-    for (unsigned k = 0; k < machine_.istreams() && !live; ++k) live = machine_.state(k) != emu::IStreamState::Idle;
-    if (live) schedule_syslog_drain(at);
+    if (still_running()) schedule_syslog_drain(at);
   });
 }
 

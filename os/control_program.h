@@ -223,7 +223,8 @@ class ControlProgram : public emu::Dispatcher, public emu::SvcHandler, public em
   void heap_unlock(Ecb& e, uint64_t now);
   void harvest_heap(Process& p);
   heap::HeapTotals heap_totals_;
-  void schedule_syslog_drain(uint64_t after);  // drains syslog every system.syslog.drain_interval
+  void schedule_syslog_drain(uint64_t after);
+  bool still_running() const;  // for periodic events: re-arm only while something can run  // drains syslog every system.syslog.drain_interval
   std::unique_ptr<lock::SyslogDrain> syslog_;
   std::unique_ptr<ZtrapEi> ztrap_;
 };

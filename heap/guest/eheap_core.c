@@ -271,21 +271,16 @@ static void *zeroed(void *p, size_t bytes) {
   return p;
 }
 
-void *calloc(size_t n, size_t size) {
-  if (size && n > (size_t)0x7FFFFFFF / size) fail(EHEAP_ERR_EXHAUSTED, (void *)n);
+static void *zalloc(size_t n, size_t size, int area64, uint64_t caller) {
   struct eheap_header *h = heap();
-  CALLER(h);
+  h->threads[thread_slot()].caller = caller;
+  if (size && n > (size_t)0x7FFFFFFF / size) fail(EHEAP_ERR_EXHAUSTED, (void *)n);
   ++h->tstats[thread_slot()].callocs;
-  return zeroed(dispense(h, n * size, 0, EHEAP_OP_MALLOC), n * size);
+  return zeroed(dispense(h, n * size, area64, EHEAP_OP_MALLOC), n * size);
 }
 
-void *calloc64(size_t n, size_t size) {
-  if (size && n > (size_t)0x7FFFFFFF / size) fail(EHEAP_ERR_EXHAUSTED, (void *)n);
-  struct eheap_header *h = heap();
-  CALLER(h);
-  ++h->tstats[thread_slot()].callocs;
-  return zeroed(dispense(h, n * size, 1, EHEAP_OP_MALLOC), n * size);
-}
+void *calloc(size_t n, size_t size) { return zalloc(n, size, 0, (uint64_t)__builtin_return_address(0)); }
+void *calloc64(size_t n, size_t size) { return zalloc(n, size, 1, (uint64_t)__builtin_return_address(0)); }
 
 void free(void *p) {
   if (!p) return;
