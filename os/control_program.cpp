@@ -232,10 +232,7 @@ void ControlProgram::svc_heap_error(emu::Cpu& cpu, Ecb& e) {
   dumps_ += fmt::format("ECB HEAP ERROR: {} -- ECB {} (program {}, thread {}, I-stream {})\n", heap::error_name(check),
                         e.id, e.program, e.thread, i);
   dumps_ += fmt::format("  ADDRESS      {:016X}\n  CALLED FROM  {:016X}  {}\n", address, caller, where);
-  for (unsigned r = 0; r < 16; r += 4)
-    dumps_ += fmt::format("  GR{:<2}-{:<2}     {:016X} {:016X} {:016X} {:016X}\n", r, r + 3, e.gr[r], e.gr[r + 1],
-                          e.gr[r + 2], e.gr[r + 3]);
-  dumps_ += "\n";
+  dumps_ += register_lines(e) + "\n";
   finish(i, e, -1);
   give_up(cpu);
 }
@@ -246,11 +243,7 @@ void ControlProgram::svc_heap_lock(emu::Cpu& cpu, Ecb& e) {
     p.heap_lock_holder = &e;
     return;
   }
-  const unsigned i = cpu.istream();  // held by another thread: wait for the hand-over
-  save(i, e);
-  current_[i] = nullptr;
-  p.heap_lock_waiters.push_back(&e);
-  give_up(cpu);
+  park(cpu, e, p.heap_lock_waiters);  // held by another thread: wait for the hand-over
 }
 
 void ControlProgram::heap_unlock(Ecb& e, uint64_t now) {
@@ -324,11 +317,7 @@ bool ControlProgram::set_image_array(const std::string& symbol, size_t index, ui
 }
 
 bool ControlProgram::set_image_value(const std::string& symbol, uint64_t value, unsigned size) {
-  const emu::Symbol* s = image_.symbols.find(symbol);
-  if (!s || size > 8) return false;
-  uint8_t be[8];
-  emu::Cpu::store_be<uint64_t>(be, value);
-  return image_space_.write_bytes(s->address, be + 8 - size, size);
+  return set_image_array(symbol, 0, value, size);
 }
 
 uint64_t ControlProgram::frames_in_use() const {
@@ -479,6 +468,16 @@ void ControlProgram::make_ready(Ecb& e, bool cross, uint64_t now) {
 
 void ControlProgram::give_up(emu::Cpu& cpu) { cpu.request_stop(); }
 
+// The running ECB gives up control to wait on `list`: its state is saved, its
+// I-stream looks for other work.
+void ControlProgram::park(emu::Cpu& cpu, Ecb& e, std::deque<Ecb*>& list) {
+  const unsigned i = cpu.istream();
+  save(i, e);
+  current_[i] = nullptr;
+  list.push_back(&e);
+  give_up(cpu);
+}
+
 // ---- errors ---------------------------------------------------------------------------
 
 bool ControlProgram::program_check(unsigned i, const emu::RunResult& r) {
@@ -494,6 +493,15 @@ bool ControlProgram::program_check(unsigned i, const emu::RunResult& r) {
 
 // Like z/TPF's CTL-10: an ECB that used its CPU time limit without ending is ended
 // with a dump; the rest of the system keeps running.
+// A dump's general registers, as the ECB's saved state holds them.
+std::string ControlProgram::register_lines(const Ecb& e) {
+  std::string out;
+  for (unsigned r = 0; r < 16; r += 4)
+    out += fmt::format("  GR{:<2}-{:<2}     {:016X} {:016X} {:016X} {:016X}\n", r, r + 3, e.gr[r], e.gr[r + 1],
+                       e.gr[r + 2], e.gr[r + 3]);
+  return out;
+}
+
 void ControlProgram::timeout(unsigned i, Ecb& e) {
   ++stats_.ecb_timeouts;
   std::string where;
@@ -501,10 +509,7 @@ void ControlProgram::timeout(unsigned i, Ecb& e) {
   dumps_ += fmt::format("CTL-10 PROGRAM TIMEOUT: ECB {} (program {}, I-stream {}) used {:.3f} ms of CPU\n", e.id,
                         e.program, i, double(e.cpu_cycles) / (machine_.config().clock_ghz * 1e6));
   dumps_ += fmt::format("  PSW ADDRESS  {:016X}  {}\n", e.psw, where);
-  for (unsigned r = 0; r < 16; r += 4)
-    dumps_ += fmt::format("  GR{:<2}-{:<2}     {:016X} {:016X} {:016X} {:016X}\n", r, r + 3, e.gr[r], e.gr[r + 1],
-                          e.gr[r + 2], e.gr[r + 3]);
-  dumps_ += "\n";
+  dumps_ += register_lines(e) + "\n";
   finish(i, e, -1);
 }
 
@@ -572,11 +577,7 @@ void ControlProgram::supervisor_call(emu::Cpu& cpu, uint8_t number) {
     }
     case TPF_SVC_BACK: return;
     case TPF_SVC_CREATE: service(), a[0] = uint64_t(svc_create(cpu, e)); return;
-    case TPF_SVC_DEFER:
-      save(i, e);
-      current_[i] = nullptr;
-      deferred_[i].push_back(&e);
-      return give_up(cpu);
+    case TPF_SVC_DEFER: return park(cpu, e, deferred_[i]);
     case TPF_SVC_DELAY: {
       save(i, e);
       current_[i] = nullptr;
@@ -731,12 +732,8 @@ void ControlProgram::svc_wait(emu::Cpu& cpu, Ecb& e) {
     cpu.gr[2] = 0;
     return;
   }
-  unsigned i = cpu.istream();
-  save(i, e);
+  park(cpu, e, ev.waiters);
   e.gr[2] = 0;
-  current_[i] = nullptr;
-  ev.waiters.push_back(&e);
-  give_up(cpu);
 }
 
 void ControlProgram::svc_post(emu::Cpu& cpu, Ecb&) {
@@ -773,19 +770,13 @@ void ControlProgram::svc_word_wait(emu::Cpu& cpu, Ecb& e) {
     cpu.gr[2] = uint64_t(-kEfault);
     return;
   }
-  uint64_t value = 0;
-  for (uint8_t x : b) value = value << 8 | x;
-  if (value != cpu.gr[3]) {
+  if (emu::Cpu::load_be<uint64_t>(b) != cpu.gr[3]) {
     cpu.gr[2] = 1;
     return;
   }
-  unsigned i = cpu.istream();
-  save(i, e);
+  park(cpu, e, word_waiters_[*key]);
   e.gr[2] = 0;
-  current_[i] = nullptr;
-  word_waiters_[*key].push_back(&e);
   ++stats_.word_waits;
-  give_up(cpu);
 }
 
 uint64_t ControlProgram::svc_word_wake(emu::Cpu& cpu, Ecb& e) {

@@ -141,6 +141,8 @@ class ControlProgram : public emu::Dispatcher, public emu::SvcHandler, public em
   void load(unsigned istream, Ecb& e);
   void save(unsigned istream, Ecb& e);
   void give_up(emu::Cpu& cpu);
+  void park(emu::Cpu& cpu, Ecb& e, std::deque<Ecb*>& list);  // save, leave the I-stream, wait on list
+  static std::string register_lines(const Ecb& e);          // GR0-15 lines of a dump
   void finish(unsigned istream, Ecb& e, int64_t rc);
   void end_ecb(Ecb& e);
   void make_ready(Ecb& e, bool cross, uint64_t now);
