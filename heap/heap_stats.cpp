@@ -134,10 +134,14 @@ void write_heap_text(std::ostream& out, const HeapTotals& t) {
   line("larger buffers freed", t.large_freed);
   line("high-water mark, 31-bit ECB heap (bytes)", t.hwm31);
   line("high-water mark, 64-bit ECB heap (bytes)", t.hwm64);
-  line("malloc / calloc / realloc / free / malloc64", 0);
-  fmt::print(out, "    {} / {} / {} / {} / {}\n", t.mallocs, t.callocs, t.reallocs, t.frees, t.malloc64s);
-  line("tags / locates / locate steps", 0);
-  fmt::print(out, "    {} / {} / {}\n", t.tags, t.locates, t.locate_steps);
+  line("malloc calls", t.mallocs);
+  line("calloc and calloc64 calls", t.callocs);
+  line("realloc and realloc64 calls", t.reallocs);
+  line("free calls", t.frees);
+  line("malloc64 calls", t.malloc64s);
+  line("tpf_eheap_tag calls", t.tags);
+  line("tpf_eheap_locate calls", t.locates);
+  line("entries or chain links a locate looked at", t.locate_steps);
   line("buffers not freed when their ECB ended", t.live_buffers);
   for (const auto& [what, n] : t.errors) line("ECBs ended by a heap error: " + what, n);
   fmt::print(out, "\nTPF 31-BIT VIRTUAL ECB HEAP STORAGE USAGE REPORT (4 KB INCREMENTS)\n");
