@@ -130,7 +130,8 @@ struct eheap_header {
   uint64_t next31, end31, next64, end64;
   /* The control table. */
   uint64_t table;
-  uint32_t entries_cap, entries_used, entries_inited, spare0;
+  uint32_t entries_cap, entries_used; /* baseline initialized all cap at setup, pj47265 each as used */
+  uint64_t spare0;
   /* Shared AVLs (under the heap lock) and the large list. */
   uint32_t avl_size[EHEAP_AVLS];
   uint32_t avl_head[EHEAP_AVLS], avl_tail[EHEAP_AVLS], avl_count[EHEAP_AVLS];

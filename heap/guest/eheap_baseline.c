@@ -21,7 +21,6 @@ static void eheap_baseline_init_table(struct eheap_header *h) {
     t[i].state = EHEAP_FREE;
     t[i].avl = 0;
   }
-  h->entries_inited = h->entries_cap;
 }
 
 static uint32_t eheap_baseline_new_entry(struct eheap_header *h) {

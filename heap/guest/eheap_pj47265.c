@@ -9,7 +9,8 @@
 #include <eheap.h>
 #include <tpf.h>
 
-static void eheap_pj47265_init_table(struct eheap_header *h) { h->entries_inited = 0; }
+/* Nothing at setup: new_entry initializes each entry as a buffer first needs it. */
+static void eheap_pj47265_init_table(struct eheap_header *h) { (void)h; }
 
 static uint32_t eheap_pj47265_new_entry(struct eheap_header *h) {
   if (h->entries_used >= h->entries_cap) return EHEAP_NONE;
@@ -21,7 +22,6 @@ static uint32_t eheap_pj47265_new_entry(struct eheap_header *h) {
   x->next = x->hnext = EHEAP_NONE;
   x->state = EHEAP_FREE;
   x->avl = 0;
-  h->entries_inited = h->entries_used;
   return e;
 }
 
