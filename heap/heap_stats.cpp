@@ -68,7 +68,7 @@ const char* error_name(int check) {
 
 bool harvest(emu::AddressSpace& space, HeapTotals& t) {
   std::vector<uint8_t> h(sizeof(eheap_header));
-  if (!space.read_bytes(EHEAP_AREA31, h.data(), h.size()) ||
+  if (!space.read_bytes(TPF_EVM_HEAP31, h.data(), h.size()) ||
       be64(h.data() + offsetof(eheap_header, magic)) != EHEAP_HEADER_MAGIC)
     return false;
   ++t.processes;
@@ -80,8 +80,8 @@ bool harvest(emu::AddressSpace& space, HeapTotals& t) {
   const uint64_t f31 = be64(p + offsetof(eheap_header, frames31)), f64 = be64(p + offsetof(eheap_header, frames64));
   if (f31 > 1) ++t.ecbs_frames31, t.frames31 += f31 - 1;  // beyond the preallocated frame
   if (f64 > 0) ++t.ecbs_frames64, t.frames64 += f64;
-  const uint64_t used31 = be64(p + offsetof(eheap_header, next31)) - EHEAP_AREA31;
-  const uint64_t used64 = be64(p + offsetof(eheap_header, next64)) - EHEAP_AREA64;
+  const uint64_t used31 = be64(p + offsetof(eheap_header, next31)) - TPF_EVM_HEAP31;
+  const uint64_t used64 = be64(p + offsetof(eheap_header, next64)) - TPF_EVM_HEAP64;
   t.hwm31 = std::max(t.hwm31, used31);
   t.hwm64 = std::max(t.hwm64, used64);
   ++t.usage31[(used31 + 4095) / 4096];

@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "emu/cpu.h"
-#include "heap/guest/tls_trace.h"
+#include "os/guest/include/tls_trace.h"
 
 namespace heap {
 namespace {

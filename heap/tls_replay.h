@@ -1,5 +1,5 @@
 // A text TLS allocation trace (heap/traces, heap/tools/tls_trace) turned into the
-// image guest code replays (heap/guest/tls_trace.h). The trace must hold one
+// image guest code replays (os/guest/include/tls_trace.h). The trace must hold one
 // connection: a handshake phase, message phases, a close phase.
 #pragma once
 #include <cstdint>

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "lock/guest/simplelock.h"
+#include "os/guest/include/simplelock.h"
 #include "os/guest/include/tpf_syslog.h"
 
 namespace lock {

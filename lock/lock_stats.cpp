@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "emu/cpu.h"
-#include "lock/guest/simplelock.h"
+#include "os/guest/include/simplelock.h"
 
 namespace lock {
 
@@ -23,7 +23,7 @@ int algorithm_number(const std::string& name) {
 bool read_lock_stats(emu::AddressSpace& space, uint64_t address, double clock_ghz, LockStats& out) {
   static_assert(offsetof(slock_slot, stats) == SLOCK_SLOT_STATS_OFFSET);
   static_assert(sizeof(simple_lock_stats) == 8 * 8);
-  const uint64_t slot = TPF_SHARED_AREA + SLOCK_SLOT_OFFSET + 256ull * slock_slot_index(address);
+  const uint64_t slot = TPF_EVM_SHARED + TPF_SHARED_SLOCK_SLOTS + 256ull * slock_slot_index(address);
   uint8_t raw[sizeof(simple_lock_stats)];
   if (!space.read_bytes(slot + SLOCK_SLOT_STATS_OFFSET, raw, sizeof raw)) return false;
   uint64_t v[8];

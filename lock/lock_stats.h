@@ -1,4 +1,4 @@
-// Host side of the simple lock: reads a lock's statistics (lock/guest/simplelock.h,
+// Host side of the simple lock: reads a lock's statistics (os/guest/include/simplelock.h,
 // kept by the holder in the lock's slot of the statistics table) from guest storage after a run, and
 // writes them as locks.txt and locks.json, with the syslog buffer's counters.
 #pragma once

@@ -48,9 +48,9 @@ ControlProgram::ControlProgram(emu::Machine& machine, const RunConfig& config)
                                            config.system.image, sym));
     return s->address;
   };
-  if (!image_space_.map(Evm::kShared, config.system.shared_size, kRW))
+  if (!image_space_.map(TPF_EVM_SHARED, config.system.shared_size, kRW))
     throw std::runtime_error("storage is too small for the shared system area");
-  for (uint64_t va = Evm::kShared; va < Evm::kShared + config.system.shared_size; va += emu::kPageSize) {
+  for (uint64_t va = TPF_EVM_SHARED; va < TPF_EVM_SHARED + config.system.shared_size; va += emu::kPageSize) {
     emu::Translation t;
     image_space_.translate(va, t);
     image_pages_.push_back({va, t.frame->number, kRW});  // mapped shared and writable in every process
@@ -159,7 +159,7 @@ void ControlProgram::install_simple_lock() {
   const lock::SimpleLockConfig& sl = config_.system.simple_lock;
   set_image_value("slock_algorithm", uint64_t(std::max(0, lock::algorithm_number(sl.algorithm))), 4);
   set_image_value("slock_spin_limit", sl.spin_limit, 8);
-  syslog_ = std::make_unique<lock::SyslogDrain>(image_space_, Evm::kShared,
+  syslog_ = std::make_unique<lock::SyslogDrain>(image_space_, TPF_EVM_SHARED,
                                                 machine_.cpu(0).tod_clock());  // the clocks are at 0 here
 }
 
@@ -174,9 +174,9 @@ void ControlProgram::map_data_file(const std::string& path) {
   } catch (const std::runtime_error& e) {
     throw std::runtime_error(fmt::format("workload.data_file: {}", e.what()));
   }
-  if (!image_space_.map(Evm::kData, image.size(), kRW) || !image_space_.write_bytes(Evm::kData, image.data(), image.size()))
+  if (!image_space_.map(TPF_EVM_DATA, image.size(), kRW) || !image_space_.write_bytes(TPF_EVM_DATA, image.data(), image.size()))
     throw std::runtime_error("workload.data_file: no storage for the trace");
-  for (uint64_t va = Evm::kData; va < Evm::kData + image.size(); va += emu::kPageSize) {
+  for (uint64_t va = TPF_EVM_DATA; va < TPF_EVM_DATA + image.size(); va += emu::kPageSize) {
     emu::Translation t;
     image_space_.translate(va, t);
     image_pages_.push_back({va, t.frame->number, emu::kProtRead});
@@ -199,7 +199,7 @@ void ControlProgram::install_ecb_heap() {
     set_image_array("eheap_avl_counts", k, h.app.counts[k], 4);
     set_image_array("eheap_avl_counts", heap::kAvls + k, h.ssl.counts[k], 4);
   }
-  set_image_value("eheap_stack_top", Evm::kStackTop, 8);
+  set_image_value("eheap_stack_top", TPF_EVM_STACK_TOP, 8);
   set_image_value("eheap_stack_stride", page_up(config_.system.stack_size) + 16 * emu::kPageSize, 8);
 }
 
@@ -207,7 +207,7 @@ void ControlProgram::install_ecb_heap() {
 int64_t ControlProgram::svc_heap_frame(Ecb& e, uint64_t area64) {
   Process& p = *e.process;
   uint64_t& end = area64 ? p.heap64_end : p.heap31_end;
-  const uint64_t base = area64 ? Evm::kHeap64 : Evm::kHeap31;
+  const uint64_t base = area64 ? TPF_EVM_HEAP64 : TPF_EVM_HEAP31;
   const uint64_t size = area64 ? config_.system.heap64_size : config_.system.heap31_size;
   if (end + emu::kSegmentSize > base + size) return 0;
   p.space->map_large(end, emu::kSegmentSize, kRW);
@@ -348,7 +348,7 @@ Ecb* ControlProgram::new_ecb(const std::string& program, std::shared_ptr<Process
 
 bool ControlProgram::start_program(Ecb& e, uint64_t entry, uint64_t r2, uint64_t r3, uint64_t r14) {
   uint64_t size = page_up(config_.system.stack_size);
-  uint64_t top = Evm::kStackTop - uint64_t(e.thread) * (size + 16 * emu::kPageSize);  // a guard gap
+  uint64_t top = TPF_EVM_STACK_TOP - uint64_t(e.thread) * (size + 16 * emu::kPageSize);  // a guard gap
   if (!e.process->space->map(top - size, size, kRW)) return false;
   e.gr[2] = r2, e.gr[3] = r3, e.gr[14] = r14, e.gr[15] = top - 160;
   e.psw = entry;
@@ -427,9 +427,9 @@ Ecb* ControlProgram::take_next(unsigned i) {
     auto proc = new_process();
     Ecb* e = new_ecb(config_.workload.program, proc, i);
     e->message = m.seq, e->arrival = m.arrival, e->terminal = m.terminal;
-    bool ok = proc->space->map(Evm::kMessage, std::max<uint64_t>(m.bytes.size(), 1), kRW) &&
-              proc->space->write_bytes(Evm::kMessage, m.bytes.data(), m.bytes.size()) &&
-              start_program(*e, entry_of(e->program), Evm::kMessage, m.bytes.size(), ecb_return_);
+    bool ok = proc->space->map(TPF_EVM_MESSAGE, std::max<uint64_t>(m.bytes.size(), 1), kRW) &&
+              proc->space->write_bytes(TPF_EVM_MESSAGE, m.bytes.data(), m.bytes.size()) &&
+              start_program(*e, entry_of(e->program), TPF_EVM_MESSAGE, m.bytes.size(), ecb_return_);
     if (ok) return e;
     dumps_ += fmt::format("ECB {}: no storage left for message {}; message dropped\n", e->id, m.seq);
     message_done(*e, c.cycles);
@@ -636,8 +636,8 @@ int64_t ControlProgram::svc_write(Ecb& e, uint64_t fd, uint64_t buf, uint64_t le
 
 int64_t ControlProgram::svc_brk(Ecb& e, uint64_t addr) {
   Process& p = *e.process;
-  uint64_t limit = Evm::kHeap31 + config_.system.heap31_size;
-  if (addr < Evm::kHeap31 || addr > limit) return int64_t(p.brk);
+  uint64_t limit = TPF_EVM_HEAP31 + config_.system.heap31_size;
+  if (addr < TPF_EVM_HEAP31 || addr > limit) return int64_t(p.brk);
   if (addr > p.brk_mapped) {
     if (!p.space->map(p.brk_mapped, page_up(addr) - p.brk_mapped, kRW)) return int64_t(p.brk);
     p.brk_mapped = page_up(addr);
@@ -649,7 +649,7 @@ int64_t ControlProgram::svc_brk(Ecb& e, uint64_t addr) {
 int64_t ControlProgram::svc_getstor(Ecb& e, uint64_t bytes) {
   Process& p = *e.process;
   uint64_t size = page_up(std::max<uint64_t>(bytes, 1));
-  if (p.system_next + size > Evm::kSystem + config_.system.heap31_size) return 0;
+  if (p.system_next + size > TPF_EVM_SYSTEM + config_.system.heap31_size) return 0;
   if (!p.space->map(p.system_next, size, kRW)) return 0;
   uint64_t at = p.system_next;
   p.system_blocks[at] = size;
@@ -677,9 +677,9 @@ int64_t ControlProgram::svc_create(emu::Cpu& cpu, Ecb& e) {
   charge(cpu, config_.system.create_cost);
   auto proc = new_process();
   Ecb* c = new_ecb(program, proc, i);
-  if (!proc->space->map(Evm::kMessage, std::max<uint64_t>(len, 1), kRW) ||
-      !proc->space->write_bytes(Evm::kMessage, msg.data(), len) ||
-      !start_program(*c, entry, len ? Evm::kMessage : 0, len, ecb_return_)) {
+  if (!proc->space->map(TPF_EVM_MESSAGE, std::max<uint64_t>(len, 1), kRW) ||
+      !proc->space->write_bytes(TPF_EVM_MESSAGE, msg.data(), len) ||
+      !start_program(*c, entry, len ? TPF_EVM_MESSAGE : 0, len, ecb_return_)) {
     end_ecb(*c);
     return -1;
   }

@@ -17,21 +17,12 @@
 #include "heap/heap_stats.h"
 #include "lock/lock_stats.h"
 #include "lock/syslog_drain.h"
+#include "os/guest/include/tpf_evm.h"
 #include "os/run_config.h"
 #include "os/summary.h"
 
 namespace os {
 
-// EVM layout, the same in every ECB's address space.
-struct Evm {
-  static constexpr uint64_t kMessage = 0x00100000;   // the input message (ECB block area)
-  static constexpr uint64_t kHeap31 = 0x10000000;    // 31-bit heap area: brk grows up from here
-  static constexpr uint64_t kSystem = 0x40000000;    // system storage (GETSTOR)
-  static constexpr uint64_t kData = 0x50000000;      // workload.data_file, read-only in every ECB
-  static constexpr uint64_t kShared = 0x60000000;    // system storage shared by all ECBs
-  static constexpr uint64_t kStackTop = 0x7F000000;  // first stack; thread stacks below it
-  static constexpr uint64_t kHeap64 = 0x100000000;   // 64-bit heap area
-};
 
 struct Process;
 class ZtrapEi;
@@ -58,13 +49,13 @@ struct Ecb {
 
 struct Process {
   std::unique_ptr<emu::AddressSpace> space;
-  uint64_t brk = Evm::kHeap31, brk_mapped = Evm::kHeap31;
-  uint64_t system_next = Evm::kSystem;
+  uint64_t brk = TPF_EVM_HEAP31, brk_mapped = TPF_EVM_HEAP31;
+  uint64_t system_next = TPF_EVM_SYSTEM;
   std::map<uint64_t, uint64_t> system_blocks;  // GETSTOR address -> bytes
   unsigned next_thread = 1, live_threads = 0;
   // The ECB heap (heap/): how far each area is mapped, the process's heap lock (the
   // SVC lock of the baseline heap) and whether its figures were taken.
-  uint64_t heap31_end = Evm::kHeap31, heap64_end = Evm::kHeap64;
+  uint64_t heap31_end = TPF_EVM_HEAP31, heap64_end = TPF_EVM_HEAP64;
   Ecb* heap_lock_holder = nullptr;
   std::deque<Ecb*> heap_lock_waiters;
   bool heap_harvested = false;
@@ -217,7 +208,7 @@ class ControlProgram : public emu::Dispatcher, public emu::SvcHandler, public em
   OperatorConsole* console_ = nullptr;
   void install_simple_lock();  // sets the lock algorithm in the image
   void install_ecb_heap();     // sets the heap variant and its settings in the image
-  void map_data_file(const std::string& path);  // workload.data_file at Evm::kData
+  void map_data_file(const std::string& path);  // workload.data_file at TPF_EVM_DATA
   bool set_image_array(const std::string& symbol, size_t index, uint64_t value, unsigned size);
   int64_t svc_heap_frame(Ecb& e, uint64_t area64);
   void svc_heap_error(emu::Cpu& cpu, Ecb& e);

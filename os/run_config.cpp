@@ -139,7 +139,7 @@ void declare_system_schema(emu::Schema& s) {
          .unit = "bytes",
          .description = "31-bit heap area of each ECB (below the 2 GB bar). A whole number of 4K pages.",
          .source = "estimate: room for the ECB heap of a message-processing ECB. At most 768M: the area starts at "
-                   "256 MB and system storage at 1 GB (os/control_program.h, Evm)."});
+                   "256 MB and system storage at 1 GB (os/guest/include/tpf_evm.h)."});
   s.add({.path = "system.heap64_size",
          .type = T::Size,
          .default_value = "256M",
@@ -162,7 +162,7 @@ void declare_system_schema(emu::Schema& s) {
          .min = "4K",
          .max = "256M",
          .unit = "bytes",
-         .description = "System storage shared by every ECB at TPF_SHARED_AREA (the syslog buffer and its lock live there).",
+         .description = "System storage shared by every ECB at TPF_EVM_SHARED (the syslog buffer and its lock live there).",
          .source = "estimate: room for the syslog buffer and the system's locks."});
   heap::declare_ecb_heap_keys(s);  // system.ecb_heap.* (heap/heap_config.cpp)
   lock::declare_simple_lock_keys(s);  // system.simple_lock.*, system.syslog.* (lock/lock_config.cpp)
@@ -231,7 +231,7 @@ void declare_workload_schema(emu::Schema& s) {
          .default_value = "(none)",
          .unit = "path",
          .description = "A TLS allocation trace (heap/traces/*.trace, from heap/tools/tls_trace) that the control "
-                        "program maps read-only at TPF_DATA_AREA in every ECB, for the TLS workload (QTLS, QSSL) "
+                        "program maps read-only at TPF_EVM_DATA in every ECB, for the TLS workload (QTLS, QSSL) "
                         "to replay; relative to the current directory. (none): no data.",
          .source = "(none): only the TLS experiment's configurations need one."});
   s.add({.path = "workload.think_time",

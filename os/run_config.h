@@ -27,7 +27,7 @@ struct SystemConfig {
   uint64_t heap31_size = 0;     // bytes of the 31-bit heap area per ECB (private storage, brk)
   uint64_t heap64_size = 0;     // bytes of the 64-bit heap area per ECB
   unsigned max_threads = 0;     // threads per process
-  uint64_t shared_size = 0;     // bytes of system storage shared by all ECBs (TPF_SHARED_AREA)
+  uint64_t shared_size = 0;     // bytes of system storage shared by all ECBs (TPF_EVM_SHARED)
   heap::EcbHeapConfig ecb_heap;  // system.ecb_heap.* (heap/heap_config.h)
   lock::SimpleLockConfig simple_lock;  // system.simple_lock.*, system.syslog.* (lock/lock_config.h)
   ZtrapConfig ztrap;            // system.ztrap.*: the ZTRAP EI profiler (os/operator.h)
@@ -44,7 +44,7 @@ struct WorkloadConfig {
   double rate = 0;              // open: messages per second (Poisson arrivals)
   uint64_t message_size = 0;    // bytes of each input message (min)
   std::string message_text;     // if not empty, every message is this text
-  std::string data_file;        // if not empty, a TLS trace mapped read-only at Evm::kData
+  std::string data_file;        // if not empty, a TLS trace mapped read-only at TPF_EVM_DATA
   uint64_t message_size_max = 0;// uniform between message_size and this (0: fixed size)
   uint64_t messages = 0;        // stop after this many messages complete (0: use seconds)
   double seconds = 0;           // or after this many simulated seconds

@@ -13,7 +13,7 @@
                      AVLs per thread in front of the shared ones
 
    Storage. A process's heap lives in its own EVM: the 31-bit area from
-   EHEAP_AREA31 and the 64-bit area from EHEAP_AREA64, each grown a 1 MB frame at a
+   TPF_EVM_HEAP31 and the 64-bit area from TPF_EVM_HEAP64, each grown a 1 MB frame at a
    time (TPF_SVC_HEAP_FRAME); the first 31-bit frame is the preallocated heap area
    and starts with the heap's header (struct eheap_header), then the control table
    (one struct eheap_entry per buffer), the process trace table, then buffers.
@@ -30,12 +30,15 @@
 #define EHEAP_H
 #include <stddef.h>
 #include <stdint.h>
+#ifdef __cplusplus
+#include "os/guest/include/tpf_evm.h"
+#else
+#include <tpf_evm.h>
+#endif
 
 #define EHEAP_BASELINE 0
 #define EHEAP_PJ47265 1
 
-#define EHEAP_AREA31 0x10000000UL  /* Evm::kHeap31 */
-#define EHEAP_AREA64 0x100000000UL /* Evm::kHeap64 */
 #define EHEAP_FRAME (1UL << 20)
 
 #define EHEAP_AVLS 5

@@ -17,7 +17,7 @@ const volatile uint32_t eheap_hash_buckets EHEAP_RODATA = 64;
 const volatile uint32_t eheap_avl_sizes[2][EHEAP_AVLS] EHEAP_RODATA = {{64, 128, 256, 512, 1024},
                                                                       {32, 64, 128, 256, 512}};
 const volatile uint32_t eheap_avl_counts[2][EHEAP_AVLS] EHEAP_RODATA = {{8, 8, 4, 4, 2}, {64, 64, 32, 16, 8}};
-/* Where thread stacks are (Evm::kStackTop and the stride between them), so that a
+/* Where thread stacks are (TPF_EVM_STACK_TOP and the stride between them), so that a
    thread finds its slot from its stack pointer without a service. */
 const volatile uint64_t eheap_stack_top EHEAP_RODATA = 0x7F000000;
 const volatile uint64_t eheap_stack_stride EHEAP_RODATA = 0x110000;
@@ -29,7 +29,7 @@ _Static_assert(sizeof(struct eheap_tstats) == 512, "thread statistics: two lines
 _Static_assert(__builtin_offsetof(struct eheap_header, lock) == EHEAP_HEADER_LOCK_OFFSET, "lock line");
 _Static_assert(__builtin_offsetof(struct eheap_header, threads) % 256 == 0, "thread lines");
 
-#define HEADER ((struct eheap_header *)EHEAP_AREA31)
+#define HEADER ((struct eheap_header *)TPF_EVM_HEAP31)
 
 /* The process's own (static storage is per process, shared by its threads): whether
    its heap is set up. Serialization (either variant's lock) is needed only once the
@@ -76,16 +76,16 @@ static struct eheap_header *heap(void) {
     if (threaded) tpf_heap_unlock();
     return h;
   }
-  if (tpf_heap_frame(0) != EHEAP_AREA31) fail(EHEAP_ERR_EXHAUSTED, (void *)EHEAP_AREA31);
+  if (tpf_heap_frame(0) != TPF_EVM_HEAP31) fail(EHEAP_ERR_EXHAUSTED, (void *)TPF_EVM_HEAP31);
   /* The frame is fresh (zeroes): only what is not zero is set. */
   h->magic = EHEAP_HEADER_MAGIC;
   h->variant = eheap_algorithm == EHEAP_PJ47265 ? EHEAP_PJ47265 : EHEAP_BASELINE;
   h->heap_class = (uint32_t)tpf_ecb_info(TPF_INFO_HEAP_CLASS) == EHEAP_CLASS_SSL ? EHEAP_CLASS_SSL : EHEAP_CLASS_APP;
   h->frames31 = 1;
-  h->end31 = EHEAP_AREA31 + EHEAP_FRAME;
-  h->next64 = h->end64 = EHEAP_AREA64;
+  h->end31 = TPF_EVM_HEAP31 + EHEAP_FRAME;
+  h->next64 = h->end64 = TPF_EVM_HEAP64;
   h->entries_cap = eheap_control_entries;
-  h->table = up(EHEAP_AREA31 + sizeof(struct eheap_header), 256);
+  h->table = up(TPF_EVM_HEAP31 + sizeof(struct eheap_header), 256);
   h->trace_cap = eheap_trace_entries;
   h->trace = up(h->table + (uint64_t)h->entries_cap * sizeof(struct eheap_entry), 256);
   h->next31 = up(h->trace + (uint64_t)h->trace_cap * sizeof(struct eheap_trace), 256);
@@ -210,8 +210,8 @@ static void *dispense(struct eheap_header *h, uint64_t n, int area64, int op) {
 /* The checks every pointer handed back goes through; returns its entry. */
 static uint32_t check(struct eheap_header *h, void *p) {
   const uint64_t a = (uint64_t)p;
-  const int in31 = a >= EHEAP_AREA31 + sizeof(struct eheap_block) && a < h->next31;
-  const int in64 = a >= EHEAP_AREA64 + sizeof(struct eheap_block) && a < h->next64;
+  const int in31 = a >= TPF_EVM_HEAP31 + sizeof(struct eheap_block) && a < h->next31;
+  const int in64 = a >= TPF_EVM_HEAP64 + sizeof(struct eheap_block) && a < h->next64;
   if (!eheap_ready || (a & 7) || !(in31 || in64)) fail(EHEAP_ERR_NOT_OURS, p);
   const struct eheap_block *b = (const struct eheap_block *)p - 1;
   if (b->magic != EHEAP_BLOCK_MAGIC || b->entry >= h->entries_used) fail(EHEAP_ERR_NOT_OURS, p);

@@ -14,7 +14,6 @@ const volatile long slock_spin_limit SLOCK_RODATA = SLOCK_SPIN_LIMIT_DEFAULT;
 _Static_assert(sizeof(simplelock_t) == 16, "a simple lock is two doublewords");
 _Static_assert(sizeof(struct slock_slot) == 256, "a statistics slot is one line");
 _Static_assert(__builtin_offsetof(struct slock_slot, stats) == SLOCK_SLOT_STATS_OFFSET, "SLOCK_SLOT_STATS_OFFSET");
-_Static_assert(SLOCK_SLOT_END <= SLOCK_QNODE_OFFSET, "statistics slots below the queue nodes");
 _Static_assert(sizeof(struct slock_qnode) == 256, "a queue node is one line");
 
 void simple_lock(simplelock_t *l) {

@@ -23,7 +23,7 @@
 #include <simplelock.h>
 #include <tpf.h>
 
-#define QNODE(i) ((struct slock_qnode *)(TPF_SHARED_AREA + SLOCK_QNODE_OFFSET) + (i))
+#define QNODE(i) ((struct slock_qnode *)(TPF_EVM_SHARED + TPF_SHARED_SLOCK_QNODES) + (i))
 
 static uint64_t slockc_queued_ecb; /* this process's ECB number (0: not asked yet) */
 

@@ -12,7 +12,7 @@
          system.ecb_heap.ssl_programs) that the first QTLS creates; its threads take
          requests from a queue in the shared area and, for each, replay against the ECB
          heap what OpenSSL 3 allocates and frees for one TLS 1.3 record exchange on the
-         server (heap/traces, mapped at TPF_DATA_AREA by workload.data_file): a
+         server (heap/traces, mapped at TPF_EVM_DATA by workload.data_file): a
          connection's handshake before its first message and its close after the last.
 
    Replaying a malloc writes the first 256 bytes of the buffer (or all of a smaller
@@ -27,12 +27,9 @@
 
 #include "apps.h"
 
-#define TLSQ_OFFSET 0x50000UL /* after the simple lock's node pool (SLOCK_QNODE_END) */
 #define TLSQ_SLOTS 256
 #define REQUEST_EVENT 0x544C53L /* "TLS": requests for the server's threads */
 #define REPLY_EVENT(ecb) (0x544C5200000000L | (ecb))
-
-_Static_assert(TLSQ_OFFSET >= SLOCK_QNODE_END, "the queue after the lock nodes");
 
 struct tls_queue {
   simplelock_t lock;
@@ -40,7 +37,8 @@ struct tls_queue {
   uint64_t server;           /* 1 once a QTLS created the server */
   uint64_t replies[TLSQ_SLOTS];
 };
-#define TLSQ ((struct tls_queue *)(TPF_SHARED_AREA + TLSQ_OFFSET))
+#define TLSQ ((struct tls_queue *)(TPF_EVM_SHARED + TPF_SHARED_APPS))
+_Static_assert(TPF_SHARED_APPS + sizeof(struct tls_queue) <= TPF_SHARED_APPS_END, "the queue in its part");
 
 static long number(const char **s) {
   char *end;
@@ -119,7 +117,7 @@ struct server {
 
 static void *ssl_thread(void *arg) {
   const struct server *s = arg;
-  const struct tls_trace_image *t = (const struct tls_trace_image *)TPF_DATA_AREA;
+  const struct tls_trace_image *t = (const struct tls_trace_image *)TPF_EVM_DATA;
   const struct tls_trace_event *events = (const struct tls_trace_event *)((const char *)t + t->events_offset);
   const uint32_t *first = (const uint32_t *)(t + 1), *count = first + t->messages;
   struct connection c = {0, 0};
@@ -147,9 +145,9 @@ static void *ssl_thread(void *arg) {
 }
 
 int QSSL(void *msg, long len) {
-  const struct tls_trace_image *t = (const struct tls_trace_image *)TPF_DATA_AREA;
+  const struct tls_trace_image *t = (const struct tls_trace_image *)TPF_EVM_DATA;
   if (t->magic != TLS_TRACE_MAGIC) {
-    tpf_log("QSSL: no TLS trace at TPF_DATA_AREA (set workload.data_file)");
+    tpf_log("QSSL: no TLS trace at TPF_EVM_DATA (set workload.data_file)");
     return 2;
   }
   char text[32] = {0};

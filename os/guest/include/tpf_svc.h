@@ -66,8 +66,9 @@
 #define TPF_INFO_SHARED_SIZE 5    /* bytes of the shared system area */
 #define TPF_INFO_HEAP_CLASS 6     /* 1: an SSL/Java ECB (system.ecb_heap.ssl_programs), 0: application */
 
-/* System storage shared by every ECB (system.shared_size bytes, zeroed at start):
-   where system-wide structures live, such as the syslog buffer and its lock. */
-#define TPF_SHARED_AREA 0x60000000UL
+/* System storage shared by every ECB (system.shared_size bytes, zeroed at start) is
+   at TPF_EVM_SHARED: where system-wide structures live, such as the syslog buffer and
+   its lock. The whole address map is tpf_evm.h. */
+#include "tpf_evm.h"
 
 #endif

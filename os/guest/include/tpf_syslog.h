@@ -11,21 +11,23 @@
    TPF_SYSLOG_RECORDS the ring is full: the writer releases the lock, gives up
    control and tries again, so no line is ever lost.
 
-   Regions of the shared area (TPF_SHARED_AREA + offset): the syslog lock, indexes
-   and ring from 0; the simple locks' statistics slots from 0x30000 and queue nodes
-   from 0x40000 (lock/guest/simplelock.h). */
+   The syslog's part of the shared area (TPF_EVM_SHARED + TPF_SHARED_SYSLOG, see
+   tpf_evm.h) holds the lock, the indexes and the ring. */
 #ifndef TPF_SYSLOG_H
 #define TPF_SYSLOG_H
 #include <stdint.h>
 
-#define TPF_SYSLOG_LOCK_OFFSET 0x0000UL     /* simplelock_t: 16 bytes */
-#define TPF_SYSLOG_CTL_OFFSET 0x0010UL      /* struct tpf_syslog_ctl: the writers' part shares the lock's
-                                               line, as a C struct { lock; data } lays them out */
-#define TPF_SYSLOG_RECORDS_OFFSET 0x1000UL  /* the ring of records */
+#include "tpf_evm.h"
+
+#define TPF_SYSLOG_LOCK_OFFSET (TPF_SHARED_SYSLOG + 0x0000UL) /* simplelock_t: 16 bytes */
+#define TPF_SYSLOG_CTL_OFFSET (TPF_SHARED_SYSLOG + 0x0010UL)  /* struct tpf_syslog_ctl: the writers' part shares the
+                                                                 lock's line, as a C struct { lock; data } lays them out */
+#define TPF_SYSLOG_RECORDS_OFFSET (TPF_SHARED_SYSLOG + 0x1000UL) /* the ring of records */
 #define TPF_SYSLOG_RECORD_SIZE 256 /* a line each: successive writers share no line */
 #define TPF_SYSLOG_TEXT_MAX (TPF_SYSLOG_RECORD_SIZE - 16) /* bytes of text in a record */
 #define TPF_SYSLOG_RECORDS 512
 #define TPF_SYSLOG_END (TPF_SYSLOG_RECORDS_OFFSET + TPF_SYSLOG_RECORDS * TPF_SYSLOG_RECORD_SIZE)
+TPF_EVM_ASSERT(TPF_SYSLOG_END <= TPF_SHARED_SYSLOG_END, "the syslog ring in its part of the shared area");
 
 struct tpf_syslog_ctl {
   /* line: written by writers, under the lock */

@@ -16,7 +16,6 @@
 _Static_assert(sizeof(struct tpf_syslog_record) == TPF_SYSLOG_RECORD_SIZE, "record size");
 _Static_assert(sizeof(struct tpf_syslog_ctl) == 512, "control lines");
 _Static_assert(TPF_SYSLOG_LOCK_OFFSET + sizeof(simplelock_t) <= TPF_SYSLOG_CTL_OFFSET, "lock fits");
-_Static_assert(TPF_SYSLOG_END <= SLOCK_QNODE_OFFSET, "syslog ring below the lock nodes");
 
 /* Per ECB (static storage is the process's own). */
 static const char *syslog_ident;
@@ -60,10 +59,10 @@ static int syslog_header(char *out, size_t size, int priority, uint64_t tod) {
                   syslog_ecb);
 }
 
-#define SYSLOG_LOCK ((simplelock_t *)(TPF_SHARED_AREA + TPF_SYSLOG_LOCK_OFFSET))
-#define SYSLOG_CTL ((struct tpf_syslog_ctl *)(TPF_SHARED_AREA + TPF_SYSLOG_CTL_OFFSET))
+#define SYSLOG_LOCK ((simplelock_t *)(TPF_EVM_SHARED + TPF_SYSLOG_LOCK_OFFSET))
+#define SYSLOG_CTL ((struct tpf_syslog_ctl *)(TPF_EVM_SHARED + TPF_SYSLOG_CTL_OFFSET))
 #define SYSLOG_RECORD(i) \
-  ((struct tpf_syslog_record *)(TPF_SHARED_AREA + TPF_SYSLOG_RECORDS_OFFSET) + (i) % TPF_SYSLOG_RECORDS)
+  ((struct tpf_syslog_record *)(TPF_EVM_SHARED + TPF_SYSLOG_RECORDS_OFFSET) + (i) % TPF_SYSLOG_RECORDS)
 
 void vsyslog(int priority, const char *fmt, va_list ap) {
   volatile struct tpf_syslog_ctl *ctl = SYSLOG_CTL;

@@ -6,7 +6,7 @@
        simple_unlock(&mySimpleLock);
 
    A lock is a simplelock_t of zeroes (free) in storage every ECB that uses it can
-   reach: for locks shared by ECBs, the shared system area (TPF_SHARED_AREA). Which
+   reach: for locks shared by ECBs, the shared system area (TPF_EVM_SHARED). Which
    algorithm simple_lock() runs is chosen by the control program from the
    configuration (system.simple_lock.algorithm and .spin_limit), through the image
    variables slock_algorithm and slock_spin_limit, so applications never change:
@@ -30,11 +30,7 @@
 #ifndef SIMPLELOCK_H
 #define SIMPLELOCK_H
 #include <stdint.h>
-#ifdef __cplusplus
-#include "os/guest/include/tpf_svc.h"
-#else
-#include <tpf_svc.h>
-#endif
+#include "tpf_svc.h"
 
 #define SLOCK_CSG_LOOP 0
 #define SLOCK_PJ46800 1
@@ -60,7 +56,7 @@ typedef struct simplelock {
 
 /* The holder's fields and the statistics, apart from the lock: a table of
    SLOCK_SLOTS slots (a 256-byte line each) in the shared area at
-   TPF_SHARED_AREA + SLOCK_SLOT_OFFSET, the slot chosen by the lock's address. Only
+   TPF_EVM_SHARED + TPF_SHARED_SLOCK_SLOTS, the slot chosen by the lock's address. Only
    holders write a slot, so keeping statistics moves one line from holder to holder
    and never queues behind the waiters on the lock's own line: measuring does not
    change what is measured. Two locks whose addresses hash to the same slot share it
@@ -73,7 +69,6 @@ struct slock_slot {
   struct simple_lock_stats stats;
   uint8_t pad[256 - 32 - sizeof(struct simple_lock_stats)];
 };
-#define SLOCK_SLOT_OFFSET 0x30000UL
 #define SLOCK_SLOTS 64
 #define SLOCK_SLOT_STATS_OFFSET 32 /* offsetof(struct slock_slot, stats), for the host */
 static inline unsigned slock_slot_index(uint64_t lock_address) {
@@ -81,7 +76,7 @@ static inline unsigned slock_slot_index(uint64_t lock_address) {
 }
 
 /* Queue nodes of the queued algorithm: a pool in the shared area at
-   TPF_SHARED_AREA + SLOCK_QNODE_OFFSET, one 256-byte line each. A waiter claims a
+   TPF_EVM_SHARED + TPF_SHARED_SLOCK_QNODES, one 256-byte line each. A waiter claims a
    free node (CS on its owner word), starting from its ECB number modulo the pool
    size, and frees it when it releases the lock. See also tpf_syslog.h, the other
    user of the shared area: the two regions must not overlap. */
@@ -94,10 +89,11 @@ struct slock_qnode {
   uint8_t pad[256 - 40];
 } __attribute__((aligned(256)));
 
-#define SLOCK_QNODE_OFFSET 0x40000UL
-#define SLOCK_SLOT_END (SLOCK_SLOT_OFFSET + SLOCK_SLOTS * 256UL)
+#define SLOCK_SLOT_END (TPF_SHARED_SLOCK_SLOTS + SLOCK_SLOTS * 256UL)
 #define SLOCK_QNODES 256
-#define SLOCK_QNODE_END (SLOCK_QNODE_OFFSET + SLOCK_QNODES * 256UL)
+#define SLOCK_QNODE_END (TPF_SHARED_SLOCK_QNODES + SLOCK_QNODES * 256UL)
+TPF_EVM_ASSERT(SLOCK_SLOT_END <= TPF_SHARED_SLOCK_SLOTS_END, "the statistics slots in their part of the shared area");
+TPF_EVM_ASSERT(SLOCK_QNODE_END <= TPF_SHARED_SLOCK_QNODES_END, "the queue nodes in their part of the shared area");
 
 #define SLOCK_SPIN_LIMIT_DEFAULT 300
 /* queued: how many spin limits the head waiter (next after the holder) spins before it gives up. */
@@ -142,7 +138,7 @@ static inline void slock_add(volatile uint64_t *p, int64_t v) {
 static inline void slock_serialize(void) { __asm__ volatile("bcr 15,0" : : : "memory"); }
 /* The holder adds what it counted while waiting, and marks the acquire time. */
 static inline struct slock_slot *slock_slot(simplelock_t *l) {
-  return (struct slock_slot *)(TPF_SHARED_AREA + SLOCK_SLOT_OFFSET) + slock_slot_index((uint64_t)l);
+  return (struct slock_slot *)(TPF_EVM_SHARED + TPF_SHARED_SLOCK_SLOTS) + slock_slot_index((uint64_t)l);
 }
 static inline void slock_acquired(simplelock_t *l, uint64_t contended, uint64_t spins, uint64_t attempts,
                                   uint64_t failures, uint64_t give_ups) {

@@ -1,9 +1,9 @@
 /* A TLS allocation trace as guest code reads it: the control program turns a text
    trace of heap/traces (made by heap/tools/tls_trace) into this image and maps it
-   read-only at TPF_DATA_AREA in every ECB (workload.data_file). Big-endian, like all
+   read-only at TPF_EVM_DATA in every ECB (workload.data_file). Big-endian, like all
    guest data; the host writes it (heap/tls_replay.cpp).
 
-     struct tls_trace_image            at TPF_DATA_AREA
+     struct tls_trace_image            at TPF_EVM_DATA
      uint32_t message_first[messages]  first event of each message phase
      uint32_t message_count[messages]
      struct tls_trace_event events[events]
@@ -14,7 +14,8 @@
 #define TLS_TRACE_H
 #include <stdint.h>
 
-#define TPF_DATA_AREA 0x50000000UL /* Evm::kData */
+#include "tpf_evm.h"
+
 #define TLS_TRACE_MAGIC 0x544C535452414345ULL /* "TLSTRACE" */
 
 struct tls_trace_image {

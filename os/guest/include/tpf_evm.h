@@ -1,0 +1,73 @@
+/* The EVM address map: where everything lies in an ECB's address space. The one
+   place for these addresses: the control program (host C++, os/) maps the regions,
+   guest C reaches them, and both include this header, so the guest's view is the
+   host's by construction. Each region has a start and an end; the checks at the
+   bottom fail the build (host and guest alike) if two regions overlap.
+
+     0x00100000  message    the input message (ECB block area); ECBs it creates get theirs here too
+     0x10000000  heap31     31-bit heap area: brk and the ECB heap grow up from here (system.heap31_size)
+     0x40000000  system     system storage, GETSTOR blocks
+     0x50000000  data       workload.data_file (a TLS trace image), read-only in every ECB
+     0x60000000  shared     system storage shared by all ECBs (system.shared_size)
+     0x70000000  stacks     down from 0x7F000000: the process's own stack, thread stacks below it
+    0x100000000  heap64     64-bit heap area (system.heap64_size), above the bar
+
+   The shared area is split among its users, by offset from its start (each user's
+   header checks that its structures fit its part):
+
+     0x00000  syslog        the syslog lock, indexes and ring (tpf_syslog.h)
+     0x30000  lock slots    simple locks' holder fields and statistics (simplelock.h)
+     0x40000  lock nodes    the queued lock's waiter nodes (simplelock.h)
+     0x50000  apps          applications' own shared structures (QTLS's request queue)
+
+   A configuration can ask for less than a region holds (the keys' ranges keep it
+   inside); the control program never maps past a region's end. */
+#ifndef TPF_EVM_H
+#define TPF_EVM_H
+
+#define TPF_EVM_MESSAGE 0x00100000UL
+#define TPF_EVM_MESSAGE_END 0x10000000UL
+#define TPF_EVM_HEAP31 0x10000000UL
+#define TPF_EVM_HEAP31_END 0x40000000UL
+#define TPF_EVM_SYSTEM 0x40000000UL
+#define TPF_EVM_SYSTEM_END 0x50000000UL
+#define TPF_EVM_DATA 0x50000000UL
+#define TPF_EVM_DATA_END 0x60000000UL
+#define TPF_EVM_SHARED 0x60000000UL
+#define TPF_EVM_SHARED_END 0x70000000UL
+#define TPF_EVM_STACKS 0x70000000UL
+#define TPF_EVM_STACK_TOP 0x7F000000UL /* the first stack's top; each further thread's is lower */
+#define TPF_EVM_HEAP64 0x100000000UL
+#define TPF_EVM_HEAP64_END 0x10100000000UL /* 1 TB: the largest system.heap64_size */
+
+/* Parts of the shared area: offsets from TPF_EVM_SHARED. */
+#define TPF_SHARED_SYSLOG 0x00000UL
+#define TPF_SHARED_SYSLOG_END 0x30000UL
+#define TPF_SHARED_SLOCK_SLOTS 0x30000UL
+#define TPF_SHARED_SLOCK_SLOTS_END 0x40000UL
+#define TPF_SHARED_SLOCK_QNODES 0x40000UL
+#define TPF_SHARED_SLOCK_QNODES_END 0x50000UL
+#define TPF_SHARED_APPS 0x50000UL
+#define TPF_SHARED_APPS_END 0x60000UL
+
+#ifdef __cplusplus
+#define TPF_EVM_ASSERT(cond, why) static_assert(cond, why)
+#else
+#define TPF_EVM_ASSERT(cond, why) _Static_assert(cond, why)
+#endif
+
+/* Each region ends before the next begins, in address order. */
+TPF_EVM_ASSERT(TPF_EVM_MESSAGE < TPF_EVM_MESSAGE_END && TPF_EVM_MESSAGE_END <= TPF_EVM_HEAP31, "message, heap31");
+TPF_EVM_ASSERT(TPF_EVM_HEAP31 < TPF_EVM_HEAP31_END && TPF_EVM_HEAP31_END <= TPF_EVM_SYSTEM, "heap31, system");
+TPF_EVM_ASSERT(TPF_EVM_SYSTEM < TPF_EVM_SYSTEM_END && TPF_EVM_SYSTEM_END <= TPF_EVM_DATA, "system, data");
+TPF_EVM_ASSERT(TPF_EVM_DATA < TPF_EVM_DATA_END && TPF_EVM_DATA_END <= TPF_EVM_SHARED, "data, shared");
+TPF_EVM_ASSERT(TPF_EVM_SHARED < TPF_EVM_SHARED_END && TPF_EVM_SHARED_END <= TPF_EVM_STACKS, "shared, stacks");
+TPF_EVM_ASSERT(TPF_EVM_STACKS < TPF_EVM_STACK_TOP && TPF_EVM_STACK_TOP <= 0x80000000UL, "stacks below the bar");
+TPF_EVM_ASSERT(TPF_EVM_HEAP64 >= 0x100000000UL && TPF_EVM_HEAP64 < TPF_EVM_HEAP64_END, "heap64 above the bar");
+/* The shared area's parts likewise (lock/ checks that system.shared_size covers them). */
+TPF_EVM_ASSERT(TPF_SHARED_SYSLOG_END <= TPF_SHARED_SLOCK_SLOTS, "syslog, lock slots");
+TPF_EVM_ASSERT(TPF_SHARED_SLOCK_SLOTS_END <= TPF_SHARED_SLOCK_QNODES, "lock slots, lock nodes");
+TPF_EVM_ASSERT(TPF_SHARED_SLOCK_QNODES_END <= TPF_SHARED_APPS, "lock nodes, apps");
+TPF_EVM_ASSERT(TPF_SHARED_APPS_END <= TPF_EVM_SHARED_END - TPF_EVM_SHARED, "apps in the shared area");
+
+#endif
