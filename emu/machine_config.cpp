@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "emu/config.h"
+#include "emu/config_section.h"
 #include "emu/machine_config.h"
 
 namespace emu {
@@ -70,11 +71,11 @@ void check_size_order(const Config& c, const char* inner_key, const char* inner_
                               outer_name, c.text(outer_key), inner_name, c.text(inner_key)));
 }
 
-}  // namespace
-
-void declare_machine_schema(Schema& s) {
+// Every key of `machine:` and the MachineConfig field its value lands in.
+Section<MachineConfig> make_machine_section() {
+  Section<MachineConfig> s;
   using T = ValueType;
-  s.add({.path = "machine.istreams",
+  s.key({.path = "machine.istreams",
          .type = T::Integer,
          .default_value = "1",
          .min = "1",
@@ -82,16 +83,16 @@ void declare_machine_schema(Schema& s) {
          .unit = "I-streams",
          .description = "Number of I-streams (processors) that share storage and run ECBs.",
          .source = "chosen per experiment; 64 is the emulator's limit (kMaxIStreams). A z15 CP chip has 12 "
-                   "cores (" + kTG + ")."});
-  s.add({.path = "machine.clock",
+                   "cores (" + kTG + ")."}, &MachineConfig::istreams);
+  s.key({.path = "machine.clock",
          .type = T::Frequency,
          .default_value = "5.2GHz",
          .min = "1MHz",
          .max = "10GHz",
          .unit = "GHz",
          .description = "Clock rate of every I-stream; turns cycles into simulated time.",
-         .source = "z15: 5.2 GHz (" + kTG + ")."});
-  s.add({.path = "machine.storage",
+         .source = "z15: 5.2 GHz (" + kTG + ")."}, &MachineConfig::clock_ghz);
+  s.key({.path = "machine.storage",
          .type = T::Size,
          .default_value = "1T",
          .min = "16M",
@@ -99,8 +100,8 @@ void declare_machine_schema(Schema& s) {
          .unit = "bytes",
          .description = "Absolute storage size. Sparse: only the frames a run touches cost host memory.",
          .source = "estimate: 1 TB, a large z/TPF LPAR; a z15 holds up to 40 TB (" + kTG + "); 16T is the "
-                   "emulator's bound. Must be a whole number of 1 MB frames."});
-  s.add({.path = "machine.quantum",
+                   "emulator's bound. Must be a whole number of 1 MB frames."}, &MachineConfig::storage);
+  s.key({.path = "machine.quantum",
          .type = T::Cycles,
          .default_value = "40",
          .min = "1",
@@ -110,25 +111,25 @@ void declare_machine_schema(Schema& s) {
                         "clock again.",
          .source = "scheduler choice, not hardware: below one line transfer "
                    "(machine.coherence.transfer_latency) so lock hand-offs are not distorted (DESIGN.md, "
-                   "Scheduler); smaller costs host time."});
+                   "Scheduler); smaller costs host time."}, &MachineConfig::quantum);
 
-  s.add({.path = "machine.cache.l1.size",
+  s.key({.path = "machine.cache.l1.size",
          .type = T::Size,
          .default_value = "128K",
          .min = "1K",
          .max = "16G",
          .unit = "bytes",
          .description = "Private L1 data cache of each I-stream.",
-         .source = "z15: L1 data cache 128 KB per core (" + kTG + "; " + kECAG + ")."});
-  s.add({.path = "machine.cache.l1.ways",
+         .source = "z15: L1 data cache 128 KB per core (" + kTG + "; " + kECAG + ")."}, [](MachineConfig& m) -> auto& { return m.l1.size; });
+  s.key({.path = "machine.cache.l1.ways",
          .type = T::Integer,
          .default_value = "8",
          .min = "1",
          .max = "256",
          .unit = "ways",
          .description = "Associativity of the L1.",
-         .source = "z15: L1 data cache 8-way (" + kECAG + ")."});
-  s.add({.path = "machine.cache.l1.latency",
+         .source = "z15: L1 data cache 8-way (" + kECAG + ")."}, [](MachineConfig& m) -> auto& { return m.l1.ways; });
+  s.key({.path = "machine.cache.l1.latency",
          .type = T::Cycles,
          .default_value = "4",
          .min = "0",
@@ -136,34 +137,34 @@ void declare_machine_schema(Schema& s) {
          .unit = "cycles",
          .description = "Load-to-use cycles of an access served by the L1 (0 if base cycles include it).",
          .source = "estimate: 4 cycles load-to-use, usual for an L1 data cache at 5 GHz; IBM publishes no z15 "
-                   "figure."});
+                   "figure."}, [](MachineConfig& m) -> auto& { return m.l1.latency; });
 
-  s.add({.path = "machine.cache.l2.size",
+  s.key({.path = "machine.cache.l2.size",
          .type = T::Size,
          .default_value = "4M",
          .min = "1K",
          .max = "16G",
          .unit = "bytes",
          .description = "Private L2 (data) cache of each I-stream.",
-         .source = "z15: L2 data cache 4 MB per core (" + kTG + "; " + kECAG + ")."});
-  s.add({.path = "machine.cache.l2.ways",
+         .source = "z15: L2 data cache 4 MB per core (" + kTG + "; " + kECAG + ")."}, [](MachineConfig& m) -> auto& { return m.l2.size; });
+  s.key({.path = "machine.cache.l2.ways",
          .type = T::Integer,
          .default_value = "8",
          .min = "1",
          .max = "256",
          .unit = "ways",
          .description = "Associativity of the L2.",
-         .source = "z15: L2 data cache 8-way (" + kECAG + ")."});
-  s.add({.path = "machine.cache.l2.latency",
+         .source = "z15: L2 data cache 8-way (" + kECAG + ")."}, [](MachineConfig& m) -> auto& { return m.l2.ways; });
+  s.key({.path = "machine.cache.l2.latency",
          .type = T::Cycles,
          .default_value = "16",
          .min = "1",
          .max = "10000",
          .unit = "cycles",
          .description = "Load-to-use cycles of an access that misses the L1 and is served by the L2.",
-         .source = "estimate: below the 3.6 ns (~19 cycles) of the 9x larger 36 MB L2 of Telum II (" + kTelum + ")."});
+         .source = "estimate: below the 3.6 ns (~19 cycles) of the 9x larger 36 MB L2 of Telum II (" + kTelum + ")."}, [](MachineConfig& m) -> auto& { return m.l2.latency; });
 
-  s.add({.path = "machine.cache.l3.size",
+  s.key({.path = "machine.cache.l3.size",
          .type = T::Size,
          .default_value = "256M",
          .min = "1K",
@@ -171,25 +172,25 @@ void declare_machine_schema(Schema& s) {
          .unit = "bytes",
          .description = "L3 cache shared by all I-streams.",
          .source = "z15: 256 MB eDRAM L3 per CP chip, shared by its 12 cores (" + kTG + "; " + kECAG +
-                   "); here one L3 serves all I-streams."});
-  s.add({.path = "machine.cache.l3.ways",
+                   "); here one L3 serves all I-streams."}, [](MachineConfig& m) -> auto& { return m.l3.size; });
+  s.key({.path = "machine.cache.l3.ways",
          .type = T::Integer,
          .default_value = "32",
          .min = "1",
          .max = "256",
          .unit = "ways",
          .description = "Associativity of the L3.",
-         .source = "z15: L3 32-way (" + kECAG + ")."});
-  s.add({.path = "machine.cache.l3.latency",
+         .source = "z15: L3 32-way (" + kECAG + ")."}, [](MachineConfig& m) -> auto& { return m.l3.ways; });
+  s.key({.path = "machine.cache.l3.latency",
          .type = T::Cycles,
          .default_value = "50",
          .min = "1",
          .max = "10000",
          .unit = "cycles",
          .description = "Load-to-use cycles of an access that misses the L2 and is served by the L3.",
-         .source = "estimate: about 10 ns for the on-chip eDRAM L3 at 5.2 GHz."});
+         .source = "estimate: about 10 ns for the on-chip eDRAM L3 at 5.2 GHz."}, [](MachineConfig& m) -> auto& { return m.l3.latency; });
 
-  s.add({.path = "machine.memory_latency",
+  s.key({.path = "machine.memory_latency",
          .type = T::Cycles,
          .default_value = "350",
          .min = "1",
@@ -197,9 +198,9 @@ void declare_machine_schema(Schema& s) {
          .unit = "cycles",
          .description = "Cycles to fetch a line that no cache level holds (the L4 and memory together).",
          .source = "estimate: about 67 ns at 5.2 GHz, an L4 or local-drawer memory fetch; remote-drawer "
-                   "fetches cost more and are not modelled."});
+                   "fetches cost more and are not modelled."}, &MachineConfig::memory_latency);
 
-  s.add({.path = "machine.coherence.transfer_latency",
+  s.key({.path = "machine.coherence.transfer_latency",
          .type = T::Cycles,
          .default_value = "110",
          .min = "1",
@@ -207,8 +208,8 @@ void declare_machine_schema(Schema& s) {
          .unit = "cycles",
          .description = "Cycles to take a line that another I-stream holds (exclusive, or shared for a store).",
          .source = "estimate: an L3 access plus a cross-interrogate of the owning core and the line's "
-                   "return, about twice the L3 latency."});
-  s.add({.path = "machine.coherence.invalidate_latency",
+                   "return, about twice the L3 latency."}, &MachineConfig::transfer_latency);
+  s.key({.path = "machine.coherence.invalidate_latency",
          .type = T::Cycles,
          .default_value = "40",
          .min = "0",
@@ -216,8 +217,8 @@ void declare_machine_schema(Schema& s) {
          .unit = "cycles",
          .description = "Cycles to invalidate the copies other I-streams hold when a store takes a line "
                         "exclusive.",
-         .source = "estimate: a cross-interrogate without data, a little under the L3 latency."});
-  s.add({.path = "machine.coherence.serialize_lines",
+         .source = "estimate: a cross-interrogate without data, a little under the L3 latency."}, &MachineConfig::invalidate_latency);
+  s.key({.path = "machine.coherence.serialize_lines",
          .type = T::Bool,
          .default_value = "true",
          .unit = "on/off",
@@ -227,9 +228,9 @@ void declare_machine_schema(Schema& s) {
                         "pays only its own latency (an ablation: contention then costs transfers, not queueing).",
          .source = "the L3 directory is the point of coherence and handles conflicting requests for one line "
                    "in turn (IBM z15 Technical Guide SG24-8851, cache design); a line in flight cannot be "
-                   "granted again before it arrives."});
+                   "granted again before it arrives."}, &MachineConfig::serialize_lines);
 
-  s.add({.path = "machine.tlb.4k.entries",
+  s.key({.path = "machine.tlb.4k.entries",
          .type = T::Integer,
          .default_value = "2048",
          .min = "1",
@@ -237,32 +238,32 @@ void declare_machine_schema(Schema& s) {
          .unit = "entries",
          .description = "Entries of each I-stream's TLB for 4 KB pages.",
          .source = "estimate: z14/z15 pair a first-level TLB in the L1 directory with a larger second-level "
-                   "TLB; IBM does not publish entry counts per page size."});
-  s.add({.path = "machine.tlb.4k.ways",
+                   "TLB; IBM does not publish entry counts per page size."}, [](MachineConfig& m) -> auto& { return m.tlb4k.entries; });
+  s.key({.path = "machine.tlb.4k.ways",
          .type = T::Integer,
          .default_value = "8",
          .min = "1",
          .max = "65536",
          .unit = "ways",
          .description = "Associativity of the 4 KB TLB.",
-         .source = "estimate, as machine.tlb.4k.entries."});
-  s.add({.path = "machine.tlb.1m.entries",
+         .source = "estimate, as machine.tlb.4k.entries."}, [](MachineConfig& m) -> auto& { return m.tlb4k.ways; });
+  s.key({.path = "machine.tlb.1m.entries",
          .type = T::Integer,
          .default_value = "128",
          .min = "1",
          .max = "65536",
          .unit = "entries",
          .description = "Entries of each I-stream's TLB for 1 MB pages.",
-         .source = "estimate: 128 entries map 128 MB; a large-page TLB has fewer entries than a 4 KB one."});
-  s.add({.path = "machine.tlb.1m.ways",
+         .source = "estimate: 128 entries map 128 MB; a large-page TLB has fewer entries than a 4 KB one."}, [](MachineConfig& m) -> auto& { return m.tlb1m.entries; });
+  s.key({.path = "machine.tlb.1m.ways",
          .type = T::Integer,
          .default_value = "4",
          .min = "1",
          .max = "65536",
          .unit = "ways",
          .description = "Associativity of the 1 MB TLB.",
-         .source = "estimate, as machine.tlb.1m.entries."});
-  s.add({.path = "machine.tlb.walk",
+         .source = "estimate, as machine.tlb.1m.entries."}, [](MachineConfig& m) -> auto& { return m.tlb1m.ways; });
+  s.key({.path = "machine.tlb.walk",
          .type = T::Cycles,
          .default_value = "60",
          .min = "0",
@@ -270,7 +271,7 @@ void declare_machine_schema(Schema& s) {
          .unit = "cycles",
          .description = "Cycles of a DAT table walk after a TLB miss (the table entries assumed cached).",
          .source = "estimate: a few dependent accesses to region, segment and page tables held in the L2 "
-                   "(about 4 x machine.cache.l2.latency)."});
+                   "(about 4 x machine.cache.l2.latency)."}, &MachineConfig::tlb_walk);
 
   s.describe("machine", "The machine: I-streams, clock, storage, caches and coherence, TLBs, scheduler.");
   s.describe("machine.cache", "Caches: 256-byte lines; L1 and L2 private to each I-stream, L3 shared.");
@@ -316,7 +317,17 @@ void declare_machine_schema(Schema& s) {
                                 "lock hand-offs",
                                 q, t));
   });
+  return s;
 }
+
+const Section<MachineConfig>& machine_section() {
+  static const Section<MachineConfig> section = make_machine_section();
+  return section;
+}
+
+}  // namespace
+
+void declare_machine_schema(Schema& schema) { machine_section().declare(schema); }
 
 const Schema& machine_schema() {
   static const Schema schema = [] {
@@ -329,37 +340,7 @@ const Schema& machine_schema() {
 
 MachineConfig machine_config(const Config& c) {
   c.validate();
-  auto level = [&](const std::string& name) {
-    const std::string p = "machine.cache." + name;
-    CacheLevelConfig l;
-    l.size = c.get_uint(p + ".size");
-    l.ways = unsigned(c.get_int(p + ".ways"));
-    l.latency = unsigned(c.get_uint(p + ".latency"));
-    return l;
-  };
-  auto tlb = [&](const std::string& name) {
-    const std::string p = "machine.tlb." + name;
-    TlbConfig t;
-    t.entries = unsigned(c.get_int(p + ".entries"));
-    t.ways = unsigned(c.get_int(p + ".ways"));
-    return t;
-  };
-  MachineConfig m;
-  m.istreams = unsigned(c.get_int("machine.istreams"));
-  m.clock_ghz = c.get_ghz("machine.clock");
-  m.storage = c.get_uint("machine.storage");
-  m.quantum = c.get_uint("machine.quantum");
-  m.l1 = level("l1");
-  m.l2 = level("l2");
-  m.l3 = level("l3");
-  m.memory_latency = unsigned(c.get_uint("machine.memory_latency"));
-  m.transfer_latency = unsigned(c.get_uint("machine.coherence.transfer_latency"));
-  m.invalidate_latency = unsigned(c.get_uint("machine.coherence.invalidate_latency"));
-  m.serialize_lines = c.get_bool("machine.coherence.serialize_lines");
-  m.tlb4k = tlb("4k");
-  m.tlb1m = tlb("1m");
-  m.tlb_walk = unsigned(c.get_uint("machine.tlb.walk"));
-  return m;
+  return machine_section().read(c);
 }
 
 MachineConfig load_machine_config(const std::vector<std::string>& files, const std::vector<std::string>& sets) {

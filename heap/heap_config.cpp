@@ -53,16 +53,10 @@ AvlConfig avls(const emu::Config& c, const std::string& who) {
   return a;
 }
 
-}  // namespace
-
-int algorithm_number(const std::string& name) {
-  static_assert(EHEAP_BASELINE == 0 && EHEAP_PJ47265 == 1);
-  return name == "baseline" ? EHEAP_BASELINE : name == "pj47265" ? EHEAP_PJ47265 : -1;
-}
-
-void declare_ecb_heap_keys(emu::Schema& s) {
+emu::Section<EcbHeapConfig> make_ecb_heap_section() {
+  emu::Section<EcbHeapConfig> s;
   using T = emu::ValueType;
-  s.add({.path = "system.ecb_heap.algorithm",
+  s.key({.path = "system.ecb_heap.algorithm",
          .type = T::Enum,
          .default_value = "baseline",
          .choices = {"baseline", "pj47265"},
@@ -73,8 +67,8 @@ void declare_ecb_heap_keys(emu::Schema& s) {
                         "table per process; pj47265 initializes entries when needed, hashes tags, aligns buffers "
                         "on 256-byte lines, reuses LIFO, locks in guest code and gives each thread its own AVLs "
                         "and trace table. No application change.",
-         .source = "baseline: the ECB heap before the APAR, the baseline of " + kSeed0 + "."});
-  s.add({.path = "system.ecb_heap.control_entries",
+         .source = "baseline: the ECB heap before the APAR, the baseline of " + kSeed0 + "."}, &EcbHeapConfig::algorithm);
+  s.key({.path = "system.ecb_heap.control_entries",
          .type = T::Integer,
          .default_value = "1024",
          .min = "16",
@@ -86,8 +80,8 @@ void declare_ecb_heap_keys(emu::Schema& s) {
          .source = "estimate (IBM publishes no size): a shared SSL process with four connections holds at "
                    "most 4 x 76 live buffers (the peak of a TLS 1.3 server connection, heap/traces), its 184 "
                    "preallocated AVL buffers and the freed ones kept on the lists: a few hundred; 1,024 leaves "
-                   "room."});
-  s.add({.path = "system.ecb_heap.trace_entries",
+                   "room."}, &EcbHeapConfig::control_entries);
+  s.key({.path = "system.ecb_heap.trace_entries",
          .type = T::Integer,
          .default_value = "256",
          .min = "1",
@@ -95,8 +89,8 @@ void declare_ecb_heap_keys(emu::Schema& s) {
          .unit = "entries",
          .description = "Entries of the ECB heap trace table (32 bytes each): one per process for baseline, one "
                         "per thread for pj47265; each heap operation writes one, round robin.",
-         .source = "estimate: a few hundred recent operations, enough to see what a dump's ECB last did."});
-  s.add({.path = "system.ecb_heap.thread_avl_max",
+         .source = "estimate: a few hundred recent operations, enough to see what a dump's ECB last did."}, &EcbHeapConfig::trace_entries);
+  s.key({.path = "system.ecb_heap.thread_avl_max",
          .type = T::Integer,
          .default_value = "32",
          .min = "0",
@@ -105,8 +99,8 @@ void declare_ecb_heap_keys(emu::Schema& s) {
          .description = "pj47265: buffers a thread keeps on each of its own AVLs before a free goes to the shared "
                         "AVL (under the lock).",
          .source = "estimate: more than the buffers one TLS record exchange holds at once (a few), so a "
-                   "thread's steady state never touches the shared lists."});
-  s.add({.path = "system.ecb_heap.hash_buckets",
+                   "thread's steady state never touches the shared lists."}, &EcbHeapConfig::thread_avl_max);
+  s.key({.path = "system.ecb_heap.hash_buckets",
          .type = T::Integer,
          .default_value = "64",
          .min = "1",
@@ -114,35 +108,45 @@ void declare_ecb_heap_keys(emu::Schema& s) {
          .unit = "buckets",
          .description = "pj47265: the tag hash table's first size (a power of two); it doubles when it holds "
                         "twice as many tags as buckets (locate stays a few steps).",
-         .source = "estimate: a handful of tags per ECB is usual; 64 buckets are one 256-byte line."});
-  const auto avl_keys = [&](const std::string& who, const std::string& sizes, const std::string& counts,
-                            const std::string& whom, const std::string& source) {
-    s.add({.path = "system.ecb_heap." + who + ".avl_sizes",
+         .source = "estimate: a handful of tags per ECB is usual; 64 buckets are one 256-byte line."}, &EcbHeapConfig::hash_buckets);
+  const auto avl_keys = [&](AvlConfig EcbHeapConfig::*avl, const std::string& who, const std::string& sizes,
+                            const std::string& counts, const std::string& whom, const std::string& source) {
+    s.key_with({.path = "system.ecb_heap." + who + ".avl_sizes",
            .type = T::String,
            .default_value = sizes,
            .unit = "bytes, AVL1..AVL5",
            .description = "Buffer sizes of AVL1 to AVL5 for " + whom + ", comma separated and increasing; a "
                           "request goes to the first AVL it fits, larger ones to the large list.",
-           .source = source});
-    s.add({.path = "system.ecb_heap." + who + ".avl_counts",
+           .source = source},
+               [avl](EcbHeapConfig& h, const emu::ConfigValue& v) {
+                 (h.*avl).sizes = five(std::get<std::string>(v), true, 8, 1 << 20);
+               });
+    s.key_with({.path = "system.ecb_heap." + who + ".avl_counts",
            .type = T::String,
            .default_value = counts,
            .unit = "buffers, AVL1..AVL5",
            .description = "Buffers of each AVL preallocated at the first heap request of " + whom + ".",
-           .source = "estimate: a few of each, more of the small sizes the workload asks most for."});
+           .source = "estimate: a few of each, more of the small sizes the workload asks most for."},
+               [avl](EcbHeapConfig& h, const emu::ConfigValue& v) {
+                 (h.*avl).counts = five(std::get<std::string>(v), false, 0, 4096);
+               });
   };
-  avl_keys("app", "64,128,256,512,1024", "8,8,4,4,2", "application ECBs",
+  avl_keys(&EcbHeapConfig::app, "app", "64,128,256,512,1024", "8,8,4,4,2", "application ECBs",
            "estimate: seed 000 expects applications to benefit from larger available list sizes than SSL's.");
-  avl_keys("ssl", "32,64,128,256,512", "64,64,32,16,8", "shared SSL and Java ECBs",
+  avl_keys(&EcbHeapConfig::ssl, "ssl", "32,64,128,256,512", "64,64,32,16,8", "shared SSL and Java ECBs",
            "AVL1 to AVL4 as the published example (32, 64, 128, 256 bytes); seed 000: SSL and Java use many "
            "small buffers and benefit from small AVL sizes. AVL5 512 continues the doubling.");
-  s.add({.path = "system.ecb_heap.ssl_programs",
+  s.key_with({.path = "system.ecb_heap.ssl_programs",
          .type = T::String,
          .default_value = "QSSL",
          .unit = "program names",
          .description = "Programs (comma separated) whose ECBs and threads are shared SSL or Java ECBs and get "
                         "the ssl AVLs; every other ECB gets the app AVLs.",
-         .source = "QSSL, the TLS workload's SSL server program (os/guest/apps)."});
+         .source = "QSSL, the TLS workload's SSL server program (os/guest/apps)."}, [](EcbHeapConfig& h, const emu::ConfigValue& v) {
+           std::istringstream in(std::get<std::string>(v));
+           for (std::string p; std::getline(in, p, ',');)
+             if (!p.empty()) h.ssl_programs.push_back(p);
+         });
   s.describe("system.ecb_heap", "The ECB heap (heap/): variant, control table, AVLs per ECB class.");
   s.describe("system.ecb_heap.app", "AVLs of application ECBs.");
   s.describe("system.ecb_heap.ssl", "AVLs of shared SSL and Java ECBs.");
@@ -150,21 +154,19 @@ void declare_ecb_heap_keys(emu::Schema& s) {
     avls(c, "app");
     avls(c, "ssl");
   });
+  return s;
 }
 
-EcbHeapConfig ecb_heap_config(const emu::Config& c) {
-  EcbHeapConfig h;
-  h.algorithm = c.get_string("system.ecb_heap.algorithm");
-  h.control_entries = uint32_t(c.get_int("system.ecb_heap.control_entries"));
-  h.trace_entries = uint32_t(c.get_int("system.ecb_heap.trace_entries"));
-  h.thread_avl_max = uint32_t(c.get_int("system.ecb_heap.thread_avl_max"));
-  h.hash_buckets = uint32_t(c.get_int("system.ecb_heap.hash_buckets"));
-  h.app = avls(c, "app");
-  h.ssl = avls(c, "ssl");
-  std::istringstream in(c.get_string("system.ecb_heap.ssl_programs"));
-  for (std::string p; std::getline(in, p, ',');)
-    if (!p.empty()) h.ssl_programs.push_back(p);
-  return h;
+}  // namespace
+
+const emu::Section<EcbHeapConfig>& ecb_heap_section() {
+  static const emu::Section<EcbHeapConfig> section = make_ecb_heap_section();
+  return section;
+}
+
+int algorithm_number(const std::string& name) {
+  static_assert(EHEAP_BASELINE == 0 && EHEAP_PJ47265 == 1);
+  return name == "baseline" ? EHEAP_BASELINE : name == "pj47265" ? EHEAP_PJ47265 : -1;
 }
 
 }  // namespace heap

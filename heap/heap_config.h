@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "emu/config.h"
+#include "emu/config_section.h"
 
 namespace heap {
 
@@ -28,8 +29,8 @@ struct EcbHeapConfig {
   std::vector<std::string> ssl_programs;  // programs whose ECBs (and threads) are of the SSL class
 };
 
-void declare_ecb_heap_keys(emu::Schema& schema);
-EcbHeapConfig ecb_heap_config(const emu::Config& config);
+// system.ecb_heap.*, each key bound to its field of EcbHeapConfig.
+const emu::Section<EcbHeapConfig>& ecb_heap_section();
 int algorithm_number(const std::string& name);  // EHEAP_BASELINE, EHEAP_PJ47265; -1 if unknown
 
 }  // namespace heap

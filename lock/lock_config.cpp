@@ -13,9 +13,11 @@ const std::string kSeed4 = "seed 004 (Simple Lock Performance Improvements, APAR
 
 uint64_t shared_area_needed() { return std::max<uint64_t>(TPF_SYSLOG_END, SLOCK_QNODE_END); }
 
-void declare_simple_lock_keys(emu::Schema& s) {
+namespace {
+emu::Section<SimpleLockConfig> make_simple_lock_section() {
+  emu::Section<SimpleLockConfig> s;
   using T = emu::ValueType;
-  s.add({.path = "system.simple_lock.algorithm",
+  s.key({.path = "system.simple_lock.algorithm",
          .type = T::Enum,
          .default_value = "csg-loop",
          .choices = {"csg-loop", "pj46800", "queued"},
@@ -26,8 +28,8 @@ void declare_simple_lock_keys(emu::Schema& s) {
                         "until a release wakes it; queued is an MCS queue lock (FIFO hand-off, each waiter spins "
                         "on its own line, gives up control likewise, the waiter next in line keeps spinning). No "
                         "application change: the control program sets it in the image.",
-         .source = "csg-loop: the behaviour without the APAR, the baseline of " + kSeed4 + "."});
-  s.add({.path = "system.simple_lock.spin_limit",
+         .source = "csg-loop: the behaviour without the APAR, the baseline of " + kSeed4 + "."}, &SimpleLockConfig::algorithm);
+  s.key({.path = "system.simple_lock.spin_limit",
          .type = T::Integer,
          .default_value = std::to_string(SLOCK_SPIN_LIMIT_DEFAULT),
          .min = "1",
@@ -41,8 +43,8 @@ void declare_simple_lock_keys(emu::Schema& s) {
                    "1,500 cycles (the wait and wake services, 2 x 550; a dispatch, 300; two LAAG on the lock's "
                    "line) and a spin 4 cycles (measured in the ETIM report of configs/syslog-pj46800.yaml: load, "
                    "compare-and-branch, add, branch on count, the load from L1), so about 375 spins; 300 keeps "
-                   "the spin a little under the cost."});
-  s.add({.path = "system.syslog.drain_interval",
+                   "the spin a little under the cost."}, &SimpleLockConfig::spin_limit);
+  s.key_with({.path = "system.syslog.drain_interval",
          .type = T::Duration,
          .default_value = "50us",
          .min = "1us",
@@ -55,7 +57,9 @@ void declare_simple_lock_keys(emu::Schema& s) {
                                "(about 300 cycles: 17 lines a microsecond at 5.2 GHz, some 870 in 50 us), under the "
                                "{} records of the ring, so it fills only if holds get much shorter; full-ring waits "
                                "are counted in locks.txt.",
-                               TPF_SYSLOG_RECORDS)});
+                               TPF_SYSLOG_RECORDS)}, [](SimpleLockConfig& l, const emu::ConfigValue& v) {
+           l.drain_interval_us = emu::field_value<double>(v, emu::ValueType::Duration) * 1e3;  // ms to us
+         });
   s.describe("system.simple_lock", "Simple locks (lock/): the algorithm simple_lock() runs and its spin limit.");
   s.describe("system.syslog", "syslog(): the shared ring buffer the control program drains into syslog.log.");
   s.check("system.shared_size holds the syslog ring and the lock nodes", [](const emu::Config& c) {
@@ -65,14 +69,14 @@ void declare_simple_lock_keys(emu::Schema& s) {
                                 "({}K) of the shared area",
                                 c.text("system.shared_size"), shared_area_needed(), shared_area_needed() / 1024));
   });
+  return s;
 }
 
-SimpleLockConfig simple_lock_config(const emu::Config& c) {
-  SimpleLockConfig r;
-  r.algorithm = c.get_string("system.simple_lock.algorithm");
-  r.spin_limit = uint64_t(c.get_int("system.simple_lock.spin_limit"));
-  r.drain_interval_us = c.get_ms("system.syslog.drain_interval") * 1e3;
-  return r;
+}  // namespace
+
+const emu::Section<SimpleLockConfig>& simple_lock_section() {
+  static const emu::Section<SimpleLockConfig> section = make_simple_lock_section();
+  return section;
 }
 
 }  // namespace lock

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "emu/config.h"
+#include "emu/config_section.h"
 
 namespace lock {
 
@@ -16,8 +17,7 @@ struct SimpleLockConfig {
 
 // Adds system.simple_lock.* and system.syslog.* (call among the other system.* keys),
 // and the check that system.shared_size holds the syslog ring and the lock nodes.
-void declare_simple_lock_keys(emu::Schema& schema);
-SimpleLockConfig simple_lock_config(const emu::Config& config);
+const emu::Section<SimpleLockConfig>& simple_lock_section();
 
 // Bytes of the shared area the syslog ring and the queue-lock nodes need.
 uint64_t shared_area_needed();

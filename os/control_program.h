@@ -1,225 +1,153 @@
-// The z/TPF-like control program: ECBs with their own address spaces (EVM), the
-// CPU loop's lists per I-stream, the SVC services, thread processes, and the
-// workload driver that turns arrivals into input messages. It uses the machine
-// (emu/) through its small interfaces: Dispatcher, SvcHandler, EventQueue.
+// The z/TPF-like control program, put together from its parts: EVM and processes
+// (os/evm.h), the CPU loop (os/cpu_loop.h), the SVC table (os/svc_table.h) and the
+// services (os/services.cpp), the workload driver (os/workload.h), the measurement
+// window (os/measurement.h), dumps (os/dumps.h) and operator commands
+// (os/operator_desk.h). Subsystems plug in through os/subsystem.h. It uses the
+// machine (emu/) through its small interfaces: Dispatcher, SvcHandler, EventQueue.
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
-#include <random>
 #include <string>
 #include <vector>
 
-#include "emu/elf_loader.h"
 #include "emu/machine.h"
-#include "heap/heap_stats.h"
-#include "lock/lock_stats.h"
-#include "lock/syslog_drain.h"
-#include "os/guest/include/tpf_evm.h"
+#include "os/cpu_loop.h"
+#include "os/dumps.h"
+#include "os/evm.h"
+#include "os/measurement.h"
+#include "os/operator_desk.h"
 #include "os/run_config.h"
+#include "os/subsystem.h"
 #include "os/summary.h"
+#include "os/svc_table.h"
+#include "os/workload.h"
 
 namespace os {
 
-
-struct Process;
-class ZtrapEi;
-class OperatorConsole;
-
-struct Ecb {
-  uint64_t id = 0;
-  std::string program;
-  std::shared_ptr<Process> process;
-  unsigned thread = 0;  // 0: the process's own ECB; otherwise its thread id
-  unsigned home = 0;    // I-stream whose lists it returns to
-  // Saved state while it is not running.
-  uint64_t gr[16] = {}, fpr[16] = {};
-  uint32_t ar[16] = {};
-  uint64_t psw = 0;
-  uint8_t cc = 0, prog_mask = 0;
-  uint64_t cpu_cycles = 0;   // CPU time used, for the timeout
-  uint64_t dispatched_at = 0;
-  // The input message it serves (0: none).
-  uint64_t message = 0, arrival = 0;
-  unsigned terminal = 0;
-  unsigned joiner_of = 0;  // waiting in THREAD_JOIN for this thread id (0: not waiting)
-};
-
-struct Process {
-  std::unique_ptr<emu::AddressSpace> space;
-  uint64_t brk = TPF_EVM_HEAP31, brk_mapped = TPF_EVM_HEAP31;
-  uint64_t system_next = TPF_EVM_SYSTEM;
-  std::map<uint64_t, uint64_t> system_blocks;  // GETSTOR address -> bytes
-  unsigned next_thread = 1, live_threads = 0;
-  // The ECB heap (heap/): how far each area is mapped, the process's heap lock (the
-  // SVC lock of the baseline heap) and whether its figures were taken.
-  uint64_t heap31_end = TPF_EVM_HEAP31, heap64_end = TPF_EVM_HEAP64;
-  Ecb* heap_lock_holder = nullptr;
-  std::deque<Ecb*> heap_lock_waiters;
-  bool heap_harvested = false;
-  std::map<unsigned, uint64_t> thread_results;  // exited threads' return values
-  std::vector<Ecb*> joiners;
-};
-
-struct InputMessage {
-  uint64_t seq = 0, arrival = 0;
-  unsigned terminal = 0;
-  std::vector<uint8_t> bytes;
-};
-
-class ControlProgram : public emu::Dispatcher, public emu::SvcHandler, public emu::PageFaultHandler {
+class ControlProgram : public emu::Dispatcher,
+                       public emu::SvcHandler,
+                       public emu::PageFaultHandler,
+                       public System {
  public:
+  // Makes the configuration's subsystems, binds their settings and installs them.
   ControlProgram(emu::Machine& machine, const RunConfig& config);
   ~ControlProgram() override;
 
   // Starts the workload and runs until it is done; returns the figures.
   RunSummary run();
   const std::string& log() const { return log_; }
-  const std::string& dumps() const { return dumps_; }
-  uint64_t frames_in_use() const;
-  // Sets a variable of the program image before any ECB runs (each process's copy of
-  // static storage starts from it). False if the image has no such symbol.
-  bool set_image_value(const std::string& symbol, uint64_t value, unsigned size);
-  // The shared system area, for host-side services that read or write it.
-  emu::AddressSpace& system_space() { return image_space_; }
+  const std::string& dumps() const { return dumps_.text(); }
+  uint64_t frames_in_use() const { return evm_.frames_in_use(); }
+  void set_progress(Workload::Progress p) { workload_.set_progress(std::move(p)); }
+  // The operator console (os/console.h): set before run().
+  void set_console(OperatorConsole* console) { desk_.set_console(console); }
+  // One operator command at simulated time `now` (cycles), as if typed on the console.
+  std::string operator_command(const std::string& text, uint64_t now) { return desk_.command(text, now); }
 
-  // Dispatcher / SvcHandler
-  bool dispatch(unsigned istream, Why why) override;
-  bool program_check(unsigned istream, const emu::RunResult& r) override;
-  void supervisor_call(emu::Cpu& cpu, uint8_t number) override;
-  // A process touching a writable page of the program image gets its own copy.
-  Action page_fault(emu::Cpu& cpu, uint64_t address) override;
-
-  // Called after each completed message (host-side display only).
-  void set_progress(std::function<void(uint64_t done, uint64_t target, double simulated_s)> f) {
-    progress_ = std::move(f);
+  // The installed subsystem of type T (nullptr if the configuration has none).
+  template <class T> T* subsystem() const {
+    for (const auto& s : subsystems_)
+      if (auto* t = dynamic_cast<T*>(s.get())) return t;
+    return nullptr;
   }
-
-  // ZTRAP EI (os/ztrap.h): the constructor schedules the configuration's operator
-  // commands (config.operators) as events. After run(): writes etim.txt and etim.json
-  // text and returns true if ZTRAP EI was started, else writes nothing and returns false.
-  bool write_etim(std::ostream& text, std::ostream& json);
-  ZtrapEi* ztrap() { return ztrap_.get(); }
-
-  // The operator console (os/console.h): set before run(); polled every
-  // system.console.poll_interval of simulated time while the run goes on.
-  void set_console(OperatorConsole* console) { console_ = console; }
-  // One operator command at simulated time `now` (cycles): the answer for the console
-  // (errors too: an operator's typing error never stops the run). Logged in run.log
-  // with the operator: entry that replays it.
-  std::string operator_command(const std::string& text, uint64_t now);
-
-  // syslog() and the simple locks (lock/): the ring buffer drained into text (or a
-  // sink set before run()), and after run() the locks' statistics from the shared area.
-  lock::SyslogDrain& syslog() { return *syslog_; }
-  // The ECB heap's figures (heap/heap_stats.h): every process's heap, read as it ended
-  // (after run(), those still alive too).
-  const heap::HeapTotals& heap_totals() const { return heap_totals_; }
-  std::vector<lock::LockStats> lock_stats();
-  lock::SyslogStats syslog_stats();
+  // The report files the subsystems registered, in order.
+  const std::vector<ReportFile>& reports() const { return reports_; }
 
   // For tests: the lists' contents (ECB numbers, top first) and the ECBs in flight.
-  std::vector<uint64_t> list_contents(unsigned istream, const char* which) const;
+  std::vector<uint64_t> list_contents(unsigned istream, const char* which) const {
+    return loop_.list_contents(istream, which);
+  }
   size_t ecbs_in_flight() const { return ecbs_.size(); }
 
+  // emu::Dispatcher, emu::SvcHandler, emu::PageFaultHandler
+  bool dispatch(unsigned istream, Why why) override { return loop_.dispatch(istream, why); }
+  bool program_check(unsigned istream, const emu::RunResult& r) override;
+  void supervisor_call(emu::Cpu& cpu, uint8_t number) override;
+  Action page_fault(emu::Cpu& cpu, uint64_t address) override;
+
+  // System (os/subsystem.h)
+  emu::Machine& machine() override { return machine_; }
+  const RunConfig& config() const override { return config_; }
+  const RunSummary& summary() const override { return stats_; }
+  const emu::SymbolTable& symbols() const override { return evm_.symbols(); }
+  emu::AddressSpace& system_space() override { return evm_.system_space(); }
+  std::string symbolize(uint64_t address) const override { return evm_.symbolize(address); }
+  void add_svc(SvcLine line) override { svcs_.add(std::move(line)); }
+  void add_ecb_info(uint64_t code, std::function<uint64_t(const Ecb&)> value) override;
+  bool set_image_array(const std::string& symbol, size_t index, uint64_t value, unsigned size) override {
+    return evm_.set_image_array(symbol, index, value, size);
+  }
+  void every(uint64_t interval, std::function<void(uint64_t now)> fn) override;
+  void at(uint64_t when, std::function<void()> fn) override { machine_.events().schedule(when, std::move(fn)); }
+  void add_operator_commands(std::string help, OperatorHandler handler) override;
+  void add_report(ReportFile report) override { reports_.push_back(std::move(report)); }
+  void add_summary_counter(SummaryCounter counter) override { counters_.push_back(std::move(counter)); }
+  void set_data_reader(std::function<std::vector<uint8_t>(const std::string&)> reader) override;
+  void park(emu::Cpu& cpu, Ecb& e, WaitList& list) override { loop_.park(cpu, e, list); }
+  void make_ready(Ecb& e, uint64_t now) override { loop_.make_ready(e, false, now); }
+  void abend(emu::Cpu& cpu, Ecb& e, const std::string& dump) override;
+  void log(const std::string& line) override;
+  void for_each_process(const std::function<void(Process&)>& fn) override;
+
  private:
+  // ECBs: made, started, ended.
   Ecb* new_ecb(const std::string& program, std::shared_ptr<Process> process, unsigned home);
-  std::shared_ptr<Process> new_process();
-  bool start_program(Ecb& e, uint64_t entry, uint64_t r2, uint64_t r3, uint64_t r14);
-  Ecb* take_next(unsigned istream);
-  void load(unsigned istream, Ecb& e);
-  void save(unsigned istream, Ecb& e);
-  void give_up(emu::Cpu& cpu);
-  void park(emu::Cpu& cpu, Ecb& e, std::deque<Ecb*>& list);  // save, leave the I-stream, wait on list
-  static std::string register_lines(const Ecb& e);          // GR0-15 lines of a dump
+  Ecb* ecb_for_input(unsigned istream, InputMessage m);
   void finish(unsigned istream, Ecb& e, int64_t rc);
   void end_ecb(Ecb& e);
-  void make_ready(Ecb& e, bool cross, uint64_t now);
   void timeout(unsigned istream, Ecb& e);
-  uint64_t entry_of(const std::string& program) const;
-  std::string read_string(Ecb& e, uint64_t addr);
-  uint64_t now(unsigned istream) const { return machine_.cpu(istream).cycles; }
-  void charge(emu::Cpu& cpu, unsigned cycles) { cpu.cycles += cycles; }
+  void start_periodic(uint64_t interval, const std::function<void(uint64_t)>& fn, uint64_t after);
+  bool still_running() const;
+  void counters_into(RunSummary& s) const;
 
-  // Services
-  int64_t svc_write(Ecb& e, uint64_t fd, uint64_t buf, uint64_t len);
-  int64_t svc_brk(Ecb& e, uint64_t addr);
+  // The control program's own services (os/services.cpp).
+  void install_services();
   int64_t svc_create(emu::Cpu& cpu, Ecb& e);
-  int64_t svc_getstor(Ecb& e, uint64_t bytes);
-  int64_t svc_relstor(Ecb& e, uint64_t addr);
   int64_t svc_thread_create(emu::Cpu& cpu, Ecb& e);
   void svc_thread_join(emu::Cpu& cpu, Ecb& e);
+  void svc_delay(emu::Cpu& cpu, Ecb& e);
   void svc_wait(emu::Cpu& cpu, Ecb& e);
-  void svc_post(emu::Cpu& cpu, Ecb& e);
+  void svc_post(emu::Cpu& cpu);
   void svc_word_wait(emu::Cpu& cpu, Ecb& e);
   uint64_t svc_word_wake(emu::Cpu& cpu, Ecb& e);
-  void append_log(std::string line);
-
-  // Workload
-  void arrive(unsigned terminal, uint64_t time);
-  void schedule_arrival(unsigned terminal, uint64_t after);
-  void message_done(const Ecb& e, uint64_t time);
-  double uniform();
-  uint64_t cycles_of_ms(double ms) const;
+  int64_t svc_write(Ecb& e, uint64_t fd, uint64_t buf, uint64_t len);
+  void svc_log(emu::Cpu& cpu, Ecb& e);
+  void svc_ecb_info(emu::Cpu& cpu, Ecb& e);
+  std::string read_string(Ecb& e, uint64_t addr);
 
   emu::Machine& machine_;
   RunConfig config_;
-  emu::ElfImage image_;
-  emu::AddressSpace image_space_;
-  struct ImagePage {
-    uint64_t vaddr, frame;
-    uint8_t prot;
-  };
-  std::vector<ImagePage> image_pages_;           // read-only: shared by every process
-  std::map<uint64_t, ImagePage> image_data_;     // writable: copied into a process on first touch
+  Evm evm_;
+  Subsystems subsystems_;
+  SvcTable svcs_;
+  Dumps dumps_;
+  CpuLoop loop_;
+  Measurement measurement_;
+  Workload workload_;
+  OperatorDesk desk_;
   uint64_t ecb_return_ = 0, thread_return_ = 0;
 
-  std::vector<Ecb*> current_;  // per I-stream: the ECB it runs
-  std::deque<Ecb*> cross_;
-  std::vector<std::deque<Ecb*>> ready_, deferred_;
-  std::vector<std::deque<InputMessage>> input_;
   std::map<uint64_t, std::unique_ptr<Ecb>> ecbs_;
+  uint64_t next_ecb_ = 1;
   struct EventCount {
     uint64_t posts = 0;
-    std::deque<Ecb*> waiters;
+    WaitList waiters;
   };
   std::map<uint64_t, EventCount> events_;
   // ECBs waiting on a storage word (WORD_WAIT), by the word's absolute address.
-  std::map<uint64_t, std::deque<Ecb*>> word_waiters_;
-  uint64_t next_ecb_ = 1;
+  std::map<uint64_t, WaitList> word_waiters_;
+  std::map<uint64_t, std::function<uint64_t(const Ecb&)>> ecb_info_;
 
-  // Workload state and figures.
-  std::mt19937_64 rng_;
-  uint64_t next_message_ = 1, next_input_istream_ = 0;
-  uint64_t completed_ = 0, window_start_ = 0;
-  bool window_open_ = false;
-  std::vector<uint64_t> window_busy0_, window_insns0_;
-  std::vector<double> responses_ms_;
-  uint64_t last_completion_ = 0;
+  // What subsystems registered.
+  std::vector<std::pair<uint64_t, std::function<void(uint64_t)>>> periodic_;
+  std::vector<ReportFile> reports_;
+  std::vector<SummaryCounter> counters_;
+  std::function<std::vector<uint8_t>(const std::string&)> data_reader_;
+
   RunSummary stats_;
-  std::string log_, dumps_;
-  uint64_t frames_at_start_ = 0;
-  std::function<void(uint64_t, uint64_t, double)> progress_;
-  void install_operator_commands();
-  ZtrapEi& ztrap_ei();  // created on first use
-  void schedule_console_poll(uint64_t after);
-  OperatorConsole* console_ = nullptr;
-  void install_simple_lock();  // sets the lock algorithm in the image
-  void install_ecb_heap();     // sets the heap variant and its settings in the image
-  void map_data_file(const std::string& path);  // workload.data_file at TPF_EVM_DATA
-  bool set_image_array(const std::string& symbol, size_t index, uint64_t value, unsigned size);
-  int64_t svc_heap_frame(Ecb& e, uint64_t area64);
-  void svc_heap_error(emu::Cpu& cpu, Ecb& e);
-  void svc_heap_lock(emu::Cpu& cpu, Ecb& e);
-  void heap_unlock(Ecb& e, uint64_t now);
-  void harvest_heap(Process& p);
-  heap::HeapTotals heap_totals_;
-  void schedule_syslog_drain(uint64_t after);
-  bool still_running() const;  // for periodic events: re-arm only while something can run  // drains syslog every system.syslog.drain_interval
-  std::unique_ptr<lock::SyslogDrain> syslog_;
-  std::unique_ptr<ZtrapEi> ztrap_;
+  std::string log_;
 };
 
 }  // namespace os

@@ -68,9 +68,11 @@ OperatorCommand parse_operator_command(std::string_view text) {
   return c;
 }
 
-void declare_ztrap_keys(emu::Schema& s) {
+namespace {
+emu::Section<ZtrapConfig> make_ztrap_section() {
+  emu::Section<ZtrapConfig> s;
   using T = emu::ValueType;
-  s.add({.path = "system.ztrap.ei",
+  s.key_with({.path = "system.ztrap.ei",
          .type = T::Enum,
          .default_value = "off",
          .choices = {"off", "whole-run"},
@@ -78,8 +80,8 @@ void declare_ztrap_keys(emu::Schema& s) {
          .description = "ZTRAP EI software profiler for the whole run (writes etim.txt and etim.json): whole-run "
                         "is a ZTRAP EI START at 0 with no STOP. For a window or a PROG= filter, use operator: "
                         "entries instead.",
-         .source = "off: sampling costs nothing while off, and most runs need no instruction report."});
-  s.add({.path = "system.ztrap.interval",
+         .source = "off: sampling costs nothing while off, and most runs need no instruction report."}, [](ZtrapConfig& z, const emu::ConfigValue& v) { z.whole_run = std::get<std::string>(v) == "whole-run"; });
+  s.key({.path = "system.ztrap.interval",
          .type = T::Cycles,
          .default_value = "4999",
          .min = "1",
@@ -89,9 +91,9 @@ void declare_ztrap_keys(emu::Schema& s) {
                         "clock (time not spent executing, such as idle, is not sampled).",
          .source = "estimate: about 1 us at 5.2 GHz, so a few-ms run on a few I-streams collects thousands of "
                    "samples (the document's csg-loop report has about 8,700); prime, so that a loop whose "
-                   "period in cycles is shorter cannot alias with the sample points."});
+                   "period in cycles is shorter cannot alias with the sample points."}, &ZtrapConfig::interval);
   s.describe("system.ztrap", "ZTRAP EI, the software profiler: time-weighted samples of every I-stream's PSW.");
-  s.add({.path = "system.console.poll_interval",
+  s.key({.path = "system.console.poll_interval",
          .type = T::Duration,
          .default_value = "100us",
          .min = "1us",
@@ -101,8 +103,16 @@ void declare_ztrap_keys(emu::Schema& s) {
                         "takes the commands typed on the operator console; each acts at the time of the poll "
                         "that took it. Without a console, nothing is polled.",
          .source = "estimate: fine enough to place a ZTRAP EI window within a few per cent of a millisecond "
-                   "run, coarse enough that polling costs little host time."});
+                   "run, coarse enough that polling costs little host time."}, &ZtrapConfig::console_poll_ns);
   s.describe("system.console", "The operator console (tpfemu run --console PORT).");
+  return s;
+}
+
+}  // namespace
+
+const emu::Section<ZtrapConfig>& ztrap_section() {
+  static const emu::Section<ZtrapConfig> section = make_ztrap_section();
+  return section;
 }
 
 void declare_operator_schema(emu::Schema& s) {
@@ -129,13 +139,6 @@ void declare_operator_schema(emu::Schema& s) {
   s.check("ZTRAP EI START and STOP alternate", [](const emu::Config& c) { operator_entries(c); });
 }
 
-ZtrapConfig ztrap_config(const emu::Config& c) {
-  ZtrapConfig z;
-  z.whole_run = c.get_string("system.ztrap.ei") == "whole-run";
-  z.interval = c.get_uint("system.ztrap.interval");
-  z.console_poll_ns = c.get_uint("system.console.poll_interval");
-  return z;
-}
 
 std::vector<OperatorEntry> operator_entries(const emu::Config& c) {
   struct Item {

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "emu/config.h"
+#include "emu/config_section.h"
 
 namespace os {
 
@@ -48,11 +49,11 @@ struct ZtrapConfig {
   uint64_t console_poll_ns = 0;  // system.console.poll_interval: console commands are taken this often
 };
 
-// Adds system.ztrap.* (call among the other system.* keys: a section's keys go together).
-void declare_ztrap_keys(emu::Schema& schema);
+// system.ztrap.* and system.console.*, bound to ZtrapConfig (declared after the other
+// system.* keys: a section's keys go together).
+const emu::Section<ZtrapConfig>& ztrap_section();
 // Adds the `operator:` list and the check of its START/STOP order.
 void declare_operator_schema(emu::Schema& schema);
-ZtrapConfig ztrap_config(const emu::Config& config);
 // The commands in time order (ties in the order written); system.ztrap.ei: whole-run
 // is a ZTRAP EI START at 0.
 std::vector<OperatorEntry> operator_entries(const emu::Config& config);

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -28,10 +29,10 @@ bool write_file(const std::filesystem::path& p, const std::string& text) {
 
 }  // namespace
 
-int run_workload(const RunOptions& opts) {
+int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems) {
   RunConfig config;
   try {
-    config = load_run_config(opts.configs, opts.sets);
+    config = load_run_config(subsystems, opts.configs, opts.sets);
   } catch (const emu::ConfigError& e) {
     fmt::print(stderr, "tpfemu: {}\n", e.what());
     return 2;
@@ -81,9 +82,10 @@ int run_workload(const RunOptions& opts) {
                console->port(), console->port());
     cp->set_console(console.get());
   }
-  // syslog() lines go straight to syslog.log as the control program drains them.
-  std::ofstream syslog_file(out / "syslog.log");
-  cp->syslog().set_sink([&syslog_file](const std::string& lines) { syslog_file << lines; });
+  // Reports a subsystem writes as the run goes on (syslog.log) get their files now.
+  std::vector<std::unique_ptr<std::ofstream>> streams;
+  for (const ReportFile& r : cp->reports())
+    if (r.stream) r.stream(streams.emplace_back(std::make_unique<std::ofstream>(out / r.name)).get());
   RunSummary s = cp->run();
   if (tty) fmt::print(stderr, "\r\033[K");
   s.config = opts.configs.empty() ? "(defaults)" : opts.configs.back();
@@ -91,38 +93,27 @@ int run_workload(const RunOptions& opts) {
   std::ostringstream text, json;
   write_summary_text(text, s);
   write_summary_json(json, s);
-  if (!write_file(out / "summary.txt", text.str()) || !write_file(out / "summary.json", json.str()) ||
-      !write_file(out / "run.log", cp->log()) || !write_file(out / "dumps.txt", cp->dumps())) {
+  std::vector<std::string> written = {"summary.txt", "summary.json", "run.log", "dumps.txt"};
+  bool ok = write_file(out / "summary.txt", text.str()) && write_file(out / "summary.json", json.str()) &&
+            write_file(out / "run.log", cp->log()) && write_file(out / "dumps.txt", cp->dumps());
+  for (auto& f : streams) ok = ok && f->flush();
+  for (const ReportFile& r : cp->reports()) {
+    if (r.stream) {
+      written.push_back(r.name);
+      continue;
+    }
+    if (r.wanted && !r.wanted()) continue;
+    std::ostringstream body;
+    r.write(body);
+    ok = ok && write_file(out / r.name, body.str());
+    written.push_back(r.name);
+  }
+  if (!ok) {
     fmt::print(stderr, "tpfemu: cannot write the reports to {}\n", out.string());
     return 2;
   }
-  std::ostringstream locks_text, locks_json;  // simple locks and syslog (lock/lock_stats.h)
-  lock::write_locks_text(locks_text, cp->lock_stats(), cp->syslog_stats());
-  lock::write_locks_json(locks_json, cp->lock_stats(), cp->syslog_stats());
-  syslog_file.close();
-  if (!syslog_file || !write_file(out / "locks.txt", locks_text.str()) ||
-      !write_file(out / "locks.json", locks_json.str())) {
-    fmt::print(stderr, "tpfemu: cannot write syslog.log and the lock reports to {}\n", out.string());
-    return 2;
-  }
-  std::ostringstream heap_text, heap_json;  // the ECB heap's reports (heap/heap_stats.h)
-  heap::write_heap_text(heap_text, cp->heap_totals());
-  heap::write_heap_json(heap_json, cp->heap_totals());
-  if (!write_file(out / "heap.txt", heap_text.str()) || !write_file(out / "heap.json", heap_json.str())) {
-    fmt::print(stderr, "tpfemu: cannot write the ECB heap reports to {}\n", out.string());
-    return 2;
-  }
-  std::ostringstream etim_text, etim_json;  // ZTRAP EI, if it was started
-  bool etim = cp->write_etim(etim_text, etim_json);
-  if (etim && (!write_file(out / "etim.txt", etim_text.str()) || !write_file(out / "etim.json", etim_json.str()))) {
-    fmt::print(stderr, "tpfemu: cannot write the ETIM reports to {}\n", out.string());
-    return 2;
-  }
   std::cout << text.str();
-  fmt::print("reports: {}/summary.txt, summary.json, run.log, dumps.txt, syslog.log, locks.txt, locks.json, heap.txt, "
-             "heap.json{}\n",
-             out.string(),
-             etim ? ", etim.txt, etim.json" : "");
+  fmt::print("reports: {}/{}\n", out.string(), fmt::join(written, ", "));
   return 0;
 }
 

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "os/subsystem.h"
+
 namespace os {
 
 struct RunOptions {
@@ -14,9 +16,10 @@ struct RunOptions {
   int console_port = -1;             // >= 0: the operator console on 127.0.0.1 (0: any port)
 };
 
-// Writes summary.txt, summary.json, run.log and dumps.txt to the output directory.
-// Exit status 0, or 2 for bad configuration (the message names the place).
-int run_workload(const RunOptions& opts);
+// Runs the configuration with the subsystems `subsystems` makes; writes summary.txt,
+// summary.json, run.log, dumps.txt and the subsystems' reports to the output
+// directory. Exit status 0, or 2 for bad configuration (the message names the place).
+int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems);
 int compare_runs(const std::string& dir_a, const std::string& dir_b);
 
 }  // namespace os

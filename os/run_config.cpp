@@ -19,6 +19,8 @@
 
 #include <fmt/format.h>
 
+#include "emu/config_section.h"
+
 #include <string>
 
 namespace os {
@@ -44,16 +46,19 @@ bool valid_program_name(const std::string& s) {
   return true;
 }
 
-void declare_system_schema(emu::Schema& s) {
+// Every key of the control program's own `system:` settings and the SystemConfig field it lands in
+// (the subsystems' keys, system.<name>.*, follow them: see run_schema).
+emu::Section<SystemConfig> make_system_section() {
+  emu::Section<SystemConfig> s;
   using T = emu::ValueType;
-  s.add({.path = "system.image",
+  s.key({.path = "system.image",
          .type = T::String,
          .default_value = "build/guest/tpf_apps.elf",
          .unit = "path",
          .description = "Guest ELF image holding the application programs. A relative path is taken from the "
                         "current directory (where tpfemu runs), not from the YAML file's folder.",
-         .source = "the image the build makes (scripts/setup builds into build/); run from the repository root."});
-  s.add({.path = "system.time_slice",
+         .source = "the image the build makes (scripts/setup builds into build/); run from the repository root."}, &SystemConfig::image);
+  s.key({.path = "system.time_slice",
          .type = T::Duration,
          .default_value = "1ms",
          .min = "1us",
@@ -61,8 +66,8 @@ void declare_system_schema(emu::Schema& s) {
          .unit = "CPU time",
          .description = "An ECB that runs this long without giving up control is time-sliced: put back on the "
                         "ready list so other work gets the I-stream.",
-         .source = "1 ms, as " + kIssue + " asks; the mechanism is the " + kTmslc + "."});
-  s.add({.path = "system.timeout",
+         .source = "1 ms, as " + kIssue + " asks; the mechanism is the " + kTmslc + "."}, &SystemConfig::time_slice_ms);
+  s.key({.path = "system.timeout",
          .type = T::Duration,
          .default_value = "500ms",
          .min = "1us",
@@ -71,8 +76,8 @@ void declare_system_schema(emu::Schema& s) {
          .description = "CPU time an ECB may use in all; past it the ECB is ended with a dump-style report, like "
                         "z/TPF's CTL-10 program timeout, and the rest of the system keeps running.",
          .source = "estimate: 500 ms of CPU is thousands of times a normal message's path length, 0.068 ms "
-                   "per message in " + kSeed0 + "; only a looping program reaches it."});
-  s.add({.path = "system.svc_cost",
+                   "per message in " + kSeed0 + "; only a looping program reaches it."}, &SystemConfig::timeout_ms);
+  s.key({.path = "system.svc_cost",
          .type = T::Cycles,
          .default_value = "150",
          .min = "0",
@@ -83,8 +88,8 @@ void declare_system_schema(emu::Schema& s) {
                         "and the return by LPSWE.",
          .source = "estimate: a PSW swap through the lowcore plus a save/restore path of about 100 instructions; "
                    "it must be material, since " + kSeed0 + " replaced an SVC with a lock because SVCs are "
-                   "costly. IBM publishes no z/TPF SVC path length."});
-  s.add({.path = "system.service_cost",
+                   "costly. IBM publishes no z/TPF SVC path length."}, &SystemConfig::svc_cost);
+  s.key({.path = "system.service_cost",
          .type = T::Cycles,
          .default_value = "400",
          .min = "0",
@@ -93,8 +98,8 @@ void declare_system_schema(emu::Schema& s) {
          .description = "Cycles of a host-implemented service's own work (enter/back, defer, storage, wait/post, "
                         "log), charged on top of system.svc_cost.",
          .source = "estimate: a few hundred instructions of list and table updates per service; the services "
-                   "the documents measure (heap, lock) run as guest code and cost what they execute."});
-  s.add({.path = "system.create_cost",
+                   "the documents measure (heap, lock) run as guest code and cost what they execute."}, &SystemConfig::service_cost);
+  s.key({.path = "system.create_cost",
          .type = T::Cycles,
          .default_value = "2000",
          .min = "0",
@@ -103,16 +108,16 @@ void declare_system_schema(emu::Schema& s) {
          .description = "Cycles to create an ECB: its address space (EVM), ECB block and input message copy, "
                         "on top of system.svc_cost when another ECB creates it.",
          .source = "estimate: building translation tables and initializing the ECB block is several times a "
-                   "simple service (system.service_cost)."});
-  s.add({.path = "system.exit_cost",
+                   "simple service (system.service_cost)."}, &SystemConfig::create_cost);
+  s.key({.path = "system.exit_cost",
          .type = T::Cycles,
          .default_value = "1000",
          .min = "0",
          .max = "10000000",
          .unit = "cycles",
          .description = "Cycles of ECB exit: returning its storage and tearing down its address space.",
-         .source = "estimate: about half of system.create_cost (frames go back to their pools; no tables built)."});
-  s.add({.path = "system.dispatch_cost",
+         .source = "estimate: about half of system.create_cost (frames go back to their pools; no tables built)."}, &SystemConfig::exit_cost);
+  s.key({.path = "system.dispatch_cost",
          .type = T::Cycles,
          .default_value = "300",
          .min = "0",
@@ -121,8 +126,8 @@ void declare_system_schema(emu::Schema& s) {
          .description = "Cycles of the CPU loop taking an ECB from a list and loading its registers and address "
                         "space.",
          .source = "estimate: a short path (list unchain, control register and PSW load); z/TPF's CPU loop is "
-                   "built to be short."});
-  s.add({.path = "system.stack_size",
+                   "built to be short."}, &SystemConfig::dispatch_cost);
+  s.key({.path = "system.stack_size",
          .type = T::Size,
          .default_value = "64K",
          .min = "4K",
@@ -130,8 +135,8 @@ void declare_system_schema(emu::Schema& s) {
          .unit = "bytes",
          .description = "Stack of each ECB or thread. A whole number of 4K pages.",
          .source = "estimate: ample for the project's guest programs (GCC -O2 frames of a few hundred bytes); "
-                   "touched pages only cost frames."});
-  s.add({.path = "system.heap31_size",
+                   "touched pages only cost frames."}, &SystemConfig::stack_size);
+  s.key({.path = "system.heap31_size",
          .type = T::Size,
          .default_value = "16M",
          .min = "4K",
@@ -139,34 +144,31 @@ void declare_system_schema(emu::Schema& s) {
          .unit = "bytes",
          .description = "31-bit heap area of each ECB (below the 2 GB bar). A whole number of 4K pages.",
          .source = "estimate: room for the ECB heap of a message-processing ECB. At most 768M: the area starts at "
-                   "256 MB and system storage at 1 GB (os/guest/include/tpf_evm.h)."});
-  s.add({.path = "system.heap64_size",
+                   "256 MB and system storage at 1 GB (os/guest/include/tpf_evm.h)."}, &SystemConfig::heap31_size);
+  s.key({.path = "system.heap64_size",
          .type = T::Size,
          .default_value = "256M",
          .min = "4K",
          .max = "1T",
          .unit = "bytes",
          .description = "64-bit heap area of each ECB (above the bar). A whole number of 4K pages.",
-         .source = "estimate: address space only; storage is sparse, so untouched heap costs no frames."});
-  s.add({.path = "system.max_threads",
+         .source = "estimate: address space only; storage is sparse, so untouched heap costs no frames."}, &SystemConfig::heap64_size);
+  s.key({.path = "system.max_threads",
          .type = T::Integer,
          .default_value = "64",
          .min = "1",
          .max = "4096",
          .unit = "threads",
          .description = "Most threads one thread process may have (threads share its heap and address space).",
-         .source = "estimate: enough for the threaded SSL driver of " + kSeed0 + "."});
-  s.add({.path = "system.shared_size",
+         .source = "estimate: enough for the threaded SSL driver of " + kSeed0 + "."}, &SystemConfig::max_threads);
+  s.key({.path = "system.shared_size",
          .type = T::Size,
          .default_value = "1M",
          .min = "4K",
          .max = "256M",
          .unit = "bytes",
          .description = "System storage shared by every ECB at TPF_EVM_SHARED (the syslog buffer and its lock live there).",
-         .source = "estimate: room for the syslog buffer and the system's locks."});
-  heap::declare_ecb_heap_keys(s);  // system.ecb_heap.* (heap/heap_config.cpp)
-  lock::declare_simple_lock_keys(s);  // system.simple_lock.*, system.syslog.* (lock/lock_config.cpp)
-  declare_ztrap_keys(s);  // system.ztrap.* (os/operator.cpp)
+         .source = "estimate: room for the syslog buffer and the system's locks."}, &SystemConfig::shared_size);
   s.describe("system", "The control program: guest image, time slice and timeout, service costs, ECB storage.");
 
   s.check("system.time_slice is below system.timeout", [](const emu::Config& c) {
@@ -179,17 +181,20 @@ void declare_system_schema(emu::Schema& s) {
   s.check("ECB areas are whole pages", [](const emu::Config& c) {
     for (const char* key : {"system.stack_size", "system.heap31_size", "system.heap64_size"}) check_pages(c, key);
   });
+  return s;
 }
 
-void declare_workload_schema(emu::Schema& s) {
+// Every key of `workload:` and the WorkloadConfig field it lands in.
+emu::Section<WorkloadConfig> make_workload_section() {
+  emu::Section<WorkloadConfig> s;
   using T = emu::ValueType;
-  s.add({.path = "workload.program",
+  s.key({.path = "workload.program",
          .type = T::String,
          .default_value = "QZZ0",
          .unit = "program name",
          .description = "The program each input message enters (a name in system.image): letters, digits and _.",
-         .source = "QZZ0, the demo application's entry program (4 characters, as z/TPF program names are)."});
-  s.add({.path = "workload.arrivals",
+         .source = "QZZ0, the demo application's entry program (4 characters, as z/TPF program names are)."}, &WorkloadConfig::program);
+  s.key_with({.path = "workload.arrivals",
          .type = T::Enum,
          .default_value = "closed",
          .choices = {"closed", "open"},
@@ -198,16 +203,18 @@ void declare_workload_schema(emu::Schema& s) {
                         "the last one comes back (after workload.think_time); open: Poisson arrivals at "
                         "workload.rate, whatever the system's state.",
          .source = "closed is the usual driver of a throughput measurement, as in the message-rate tests of " +
-                   kSeed0 + "."});
-  s.add({.path = "workload.terminals",
+                   kSeed0 + "."}, [](WorkloadConfig& w, const emu::ConfigValue& v) {
+           w.arrivals = std::get<std::string>(v) == "open" ? Arrivals::Open : Arrivals::Closed;
+         });
+  s.key({.path = "workload.terminals",
          .type = T::Integer,
          .default_value = "16",
          .min = "0",
          .max = "1000000",
          .unit = "terminals",
          .description = "Closed arrivals: terminals, each with one message outstanding. Unused for open arrivals.",
-         .source = "estimate: 16 keeps 4 I-streams busy when each message waits now and then (defer, I/O)."});
-  s.add({.path = "workload.routing",
+         .source = "estimate: 16 keeps 4 I-streams busy when each message waits now and then (defer, I/O)."}, &WorkloadConfig::terminals);
+  s.key_with({.path = "workload.routing",
          .type = T::Enum,
          .default_value = "round-robin",
          .choices = {"round-robin", "terminal"},
@@ -216,8 +223,10 @@ void declare_workload_schema(emu::Schema& s) {
                         "terminal: closed arrivals' terminal t always to I-stream t modulo machine.istreams (an "
                         "I-stream per terminal, as when each I-stream runs its own driver ECB).",
          .source = "round-robin spreads the input evenly over time; terminal keeps a fixed number of ECBs on "
-                   "every I-stream, the setting of seed 004's measurements (every I-stream logging)."});
-  s.add({.path = "workload.message_text",
+                   "every I-stream, the setting of seed 004's measurements (every I-stream logging)."}, [](WorkloadConfig& w, const emu::ConfigValue& v) {
+           w.route_by_terminal = std::get<std::string>(v) == "terminal";
+         });
+  s.key_with({.path = "workload.message_text",
          .type = T::String,
          .default_value = "(generated)",
          .unit = "text",
@@ -225,24 +234,28 @@ void declare_workload_schema(emu::Schema& s) {
                         "then letters from workload.seed, workload.message_size bytes in all; any other text: "
                         "every input message is that text (for programs that read parameters from their message, "
                         "such as QHTT and QHTG).",
-         .source = "generated messages suit most programs."});
-  s.add({.path = "workload.data_file",
+         .source = "generated messages suit most programs."}, [](WorkloadConfig& w, const emu::ConfigValue& v) {
+           w.message_text = std::get<std::string>(v) == "(generated)" ? "" : std::get<std::string>(v);
+         });
+  s.key_with({.path = "workload.data_file",
          .type = T::String,
          .default_value = "(none)",
          .unit = "path",
          .description = "A TLS allocation trace (heap/traces/*.trace, from heap/tools/tls_trace) that the control "
                         "program maps read-only at TPF_EVM_DATA in every ECB, for the TLS workload (QTLS, QSSL) "
                         "to replay; relative to the current directory. (none): no data.",
-         .source = "(none): only the TLS experiment's configurations need one."});
-  s.add({.path = "workload.think_time",
+         .source = "(none): only the TLS experiment's configurations need one."}, [](WorkloadConfig& w, const emu::ConfigValue& v) {
+           w.data_file = std::get<std::string>(v) == "(none)" ? "" : std::get<std::string>(v);
+         });
+  s.key({.path = "workload.think_time",
          .type = T::Duration,
          .default_value = "0",
          .max = "1000s",
          .unit = "simulated time",
          .description = "Closed arrivals: mean think time between a reply and the terminal's next message "
                         "(exponential, from workload.seed); 0: none.",
-         .source = "0: a saturation test, the system never waits for a terminal."});
-  s.add({.path = "workload.rate",
+         .source = "0: a saturation test, the system never waits for a terminal."}, &WorkloadConfig::think_ms);
+  s.key({.path = "workload.rate",
          .type = T::Integer,
          .default_value = "1000",
          .min = "0",
@@ -250,16 +263,16 @@ void declare_workload_schema(emu::Schema& s) {
          .unit = "messages per second",
          .description = "Open arrivals: mean arrival rate (Poisson, from workload.seed), in whole messages per "
                         "second of simulated time. Unused for closed arrivals.",
-         .source = "estimate: a light load, well under the 14,772 msg/s of " + kSeed0 + "."});
-  s.add({.path = "workload.message_size",
+         .source = "estimate: a light load, well under the 14,772 msg/s of " + kSeed0 + "."}, &WorkloadConfig::rate);
+  s.key({.path = "workload.message_size",
          .type = T::Size,
          .default_value = "256",
          .min = "1",
          .max = "16M",
          .unit = "bytes",
          .description = "Size of each input message (the smallest when workload.message_size_max is set).",
-         .source = "estimate: a short transaction message."});
-  s.add({.path = "workload.message_size_max",
+         .source = "estimate: a short transaction message."}, &WorkloadConfig::message_size);
+  s.key({.path = "workload.message_size_max",
          .type = T::Size,
          .default_value = "0",
          .min = "0",
@@ -267,8 +280,8 @@ void declare_workload_schema(emu::Schema& s) {
          .unit = "bytes",
          .description = "If not 0, message sizes are uniform between workload.message_size and this (from "
                         "workload.seed); 0: every message is workload.message_size.",
-         .source = "0: fixed-size messages, the simplest workload to reason about."});
-  s.add({.path = "workload.messages",
+         .source = "0: fixed-size messages, the simplest workload to reason about."}, &WorkloadConfig::message_size_max);
+  s.key({.path = "workload.messages",
          .type = T::Integer,
          .default_value = "10000",
          .min = "0",
@@ -276,16 +289,18 @@ void declare_workload_schema(emu::Schema& s) {
          .unit = "messages",
          .description = "Stop after this many messages have completed (warm-up included); 0: run for "
                         "workload.duration instead. Exactly one of the two is not 0.",
-         .source = "estimate: enough messages for stable percentiles, a few seconds of host time."});
-  s.add({.path = "workload.duration",
+         .source = "estimate: enough messages for stable percentiles, a few seconds of host time."}, &WorkloadConfig::messages);
+  s.key_with({.path = "workload.duration",
          .type = T::Duration,
          .default_value = "0",
          .max = "100000s",
          .unit = "simulated time",
          .description = "Stop after this much simulated time; 0: run for workload.messages instead. Exactly one "
                         "of the two is not 0.",
-         .source = "0: runs are counted in messages by default."});
-  s.add({.path = "workload.warmup",
+         .source = "0: runs are counted in messages by default."}, [](WorkloadConfig& w, const emu::ConfigValue& v) {
+           w.seconds = emu::field_value<double>(v, emu::ValueType::Duration) / 1e3;  // ms to s
+         });
+  s.key({.path = "workload.warmup",
          .type = T::Integer,
          .default_value = "0",
          .min = "0",
@@ -293,15 +308,15 @@ void declare_workload_schema(emu::Schema& s) {
          .unit = "messages",
          .description = "The first messages to complete, excluded from the figures (caches and lists fill up). "
                         "Less than workload.messages.",
-         .source = "0: nothing excluded; set it when cold-start effects matter."});
-  s.add({.path = "workload.seed",
+         .source = "0: nothing excluded; set it when cold-start effects matter."}, &WorkloadConfig::warmup_messages);
+  s.key({.path = "workload.seed",
          .type = T::Integer,
          .default_value = "1",
          .min = "0",
          .unit = "seed",
          .description = "Seed of the deterministic generator of arrivals, think times and message sizes: same "
                         "seed and configuration, same run.",
-         .source = "any fixed number; change it to see run-to-run variation."});
+         .source = "any fixed number; change it to see run-to-run variation."}, &WorkloadConfig::seed);
   s.describe("workload", "The input messages: the program they enter, how they arrive, their size, how long to run.");
 
   s.check("workload.program is a program name", [](const emu::Config& c) {
@@ -347,68 +362,49 @@ void declare_workload_schema(emu::Schema& s) {
                                 "would be measured",
                                 warmup, messages));
   });
+  return s;
+}
+
+const emu::Section<SystemConfig>& system_section() {
+  static const emu::Section<SystemConfig> section = make_system_section();
+  return section;
+}
+
+const emu::Section<WorkloadConfig>& workload_section() {
+  static const emu::Section<WorkloadConfig> section = make_workload_section();
+  return section;
 }
 
 }  // namespace
 
-const emu::Schema& run_schema() {
-  static const emu::Schema schema = [] {
-    emu::Schema s;
-    emu::declare_machine_schema(s);
-    declare_system_schema(s);
-    declare_workload_schema(s);
-    declare_operator_schema(s);  // the operator: list (os/operator.cpp)
-    return s;
-  }();
-  return schema;
+emu::Schema run_schema(const Subsystems& subsystems) {
+  emu::Schema s;
+  emu::declare_machine_schema(s);
+  system_section().declare(s);
+  for (const auto& sub : subsystems) sub->declare(s);  // system.<name>.*: a section's keys go together
+  ztrap_section().declare(s);                          // system.ztrap.*, system.console.* (os/operator.cpp)
+  workload_section().declare(s);
+  declare_operator_schema(s);  // the operator: list (os/operator.cpp)
+  return s;
 }
 
 RunConfig run_config(const emu::Config& c) {
   c.validate();
   RunConfig r;
   r.machine = emu::machine_config(c);
-
-  SystemConfig& s = r.system;
-  s.image = c.get_string("system.image");
-  s.time_slice_ms = c.get_ms("system.time_slice");
-  s.timeout_ms = c.get_ms("system.timeout");
-  s.svc_cost = unsigned(c.get_uint("system.svc_cost"));
-  s.service_cost = unsigned(c.get_uint("system.service_cost"));
-  s.create_cost = unsigned(c.get_uint("system.create_cost"));
-  s.exit_cost = unsigned(c.get_uint("system.exit_cost"));
-  s.dispatch_cost = unsigned(c.get_uint("system.dispatch_cost"));
-  s.stack_size = c.get_uint("system.stack_size");
-  s.heap31_size = c.get_uint("system.heap31_size");
-  s.heap64_size = c.get_uint("system.heap64_size");
-  s.max_threads = unsigned(c.get_int("system.max_threads"));
-  s.shared_size = c.get_uint("system.shared_size");
-  s.ecb_heap = heap::ecb_heap_config(c);
-  s.simple_lock = lock::simple_lock_config(c);
-  s.ztrap = ztrap_config(c);
+  r.system = system_section().read(c);
+  r.ztrap = ztrap_section().read(c);
+  r.workload = workload_section().read(c);
   r.operators = operator_entries(c);
-
-  WorkloadConfig& w = r.workload;
-  w.program = c.get_string("workload.program");
-  w.arrivals = c.get_string("workload.arrivals") == "open" ? Arrivals::Open : Arrivals::Closed;
-  w.route_by_terminal = c.get_string("workload.routing") == "terminal";
-  w.message_text = c.get_string("workload.message_text");
-  w.data_file = c.get_string("workload.data_file");
-  if (w.data_file == "(none)") w.data_file.clear();
-  if (w.message_text == "(generated)") w.message_text.clear();
-  w.terminals = unsigned(c.get_int("workload.terminals"));
-  w.think_ms = c.get_ms("workload.think_time");
-  w.rate = double(c.get_int("workload.rate"));
-  w.message_size = c.get_uint("workload.message_size");
-  w.message_size_max = c.get_uint("workload.message_size_max");
-  w.messages = uint64_t(c.get_int("workload.messages"));
-  w.seconds = c.get_ms("workload.duration") / 1e3;
-  w.warmup_messages = uint64_t(c.get_int("workload.warmup"));
-  w.seed = uint64_t(c.get_int("workload.seed"));
   return r;
 }
 
-RunConfig load_run_config(const std::vector<std::string>& files, const std::vector<std::string>& sets) {
-  RunConfig r = run_config(emu::load_config(run_schema(), files, sets));
+RunConfig load_run_config(const SubsystemFactory& subsystems, const std::vector<std::string>& files,
+                          const std::vector<std::string>& sets) {
+  auto schema = std::make_shared<const emu::Schema>(run_schema(subsystems()));
+  auto values = std::make_shared<const emu::Config>(emu::load_config(*schema, files, sets));
+  RunConfig r = run_config(*values);
+  r.schema = schema, r.values = values, r.subsystems = subsystems;
   if (!files.empty()) r.source = files.front();
   return r;
 }

@@ -6,11 +6,12 @@
 #include <string>
 #include <vector>
 
+#include <memory>
+
 #include "emu/config.h"
 #include "emu/machine_config.h"
 #include "os/operator.h"
-#include "heap/heap_config.h"
-#include "lock/lock_config.h"
+#include "os/subsystem.h"
 
 namespace os {
 
@@ -28,9 +29,6 @@ struct SystemConfig {
   uint64_t heap64_size = 0;     // bytes of the 64-bit heap area per ECB
   unsigned max_threads = 0;     // threads per process
   uint64_t shared_size = 0;     // bytes of system storage shared by all ECBs (TPF_EVM_SHARED)
-  heap::EcbHeapConfig ecb_heap;  // system.ecb_heap.* (heap/heap_config.h)
-  lock::SimpleLockConfig simple_lock;  // system.simple_lock.*, system.syslog.* (lock/lock_config.h)
-  ZtrapConfig ztrap;            // system.ztrap.*: the ZTRAP EI profiler (os/operator.h)
 };
 
 enum class Arrivals { Closed, Open };
@@ -56,14 +54,23 @@ struct RunConfig {
   emu::MachineConfig machine;
   SystemConfig system;
   WorkloadConfig workload;
+  ZtrapConfig ztrap;                     // system.ztrap.*, system.console.* (os/operator.h)
   std::vector<OperatorEntry> operators;  // `operator:` commands, in time order (os/operator.h)
   std::string source;  // the YAML file it came from (for relative paths)
+  // The subsystems that plug into the control program, and the loaded values their
+  // own keys (system.<name>.*) are bound from when the control program makes them.
+  SubsystemFactory subsystems;
+  std::shared_ptr<const emu::Schema> schema;
+  std::shared_ptr<const emu::Config> values;
 };
 
-// The schema of a run: machine, system and workload sections.
-const emu::Schema& run_schema();
+// The schema of a run: machine, system (the control program's keys, then each
+// subsystem's), workload and operator sections.
+emu::Schema run_schema(const Subsystems& subsystems);
+// The control program's part of a validated configuration (no subsystems).
 RunConfig run_config(const emu::Config& config);
 // Defaults, then the files in order, then the overrides; throws emu::ConfigError.
-RunConfig load_run_config(const std::vector<std::string>& files, const std::vector<std::string>& sets = {});
+RunConfig load_run_config(const SubsystemFactory& subsystems, const std::vector<std::string>& files,
+                          const std::vector<std::string>& sets = {});
 
 }  // namespace os

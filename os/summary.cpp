@@ -43,7 +43,6 @@ constexpr Counter kCounters[] = {
     {"ecbs_exited", "ECBs exited", &RunSummary::ecbs_exited},
     {"ecb_timeouts", "ECB timeouts (CTL-10)", &RunSummary::ecb_timeouts},
     {"ecb_program_checks", "ECB program checks", &RunSummary::ecb_program_checks},
-    {"ecb_heap_errors", "ECB heap errors", &RunSummary::ecb_heap_errors},
     {"svcs", "SVCs", &RunSummary::svcs},
     {"time_slices", "time slices", &RunSummary::time_slices},
     {"dispatches", "dispatches", &RunSummary::dispatches},
@@ -53,6 +52,30 @@ constexpr Counter kCounters[] = {
     {"line_transfers", "line transfers", &RunSummary::line_transfers},
     {"invalidations", "line invalidations", &RunSummary::invalidations},
 };
+
+// The control_program block in its order: the control program's own counters, each
+// subsystem's after the one it names (or at the end).
+struct NamedCount {
+  std::string key, label;
+  uint64_t value;
+};
+std::vector<NamedCount> all_counters(const RunSummary& s) {
+  std::vector<NamedCount> out;
+  auto extras_after = [&](const std::string& key) {
+    for (const auto& x : s.extra_counters)
+      if (x.after == key) out.push_back({x.key, x.label, x.value});
+  };
+  for (const Counter& c : kCounters) {
+    out.push_back({c.key, c.label, s.*c.field});
+    extras_after(c.key);
+  }
+  for (const auto& x : s.extra_counters) {
+    bool placed = false;
+    for (const Counter& c : kCounters) placed = placed || x.after == c.key;
+    if (!placed) out.push_back({x.key, x.label, x.value});
+  }
+  return out;
+}
 
 using nlohmann::json;
 
@@ -133,7 +156,7 @@ std::vector<Figure> figures(const RunSummary& s, size_t istreams) {
       f.push_back(decimal(p + "utilization", none, kFractionDigits));
     }
   }
-  for (const Counter& c : kCounters) f.push_back(whole(std::string("control_program.") + c.key, s.*c.field));
+  for (const NamedCount& c : all_counters(s)) f.push_back(whole("control_program." + c.key, c.value));
   return f;
 }
 
@@ -259,7 +282,7 @@ void write_summary_text(std::ostream& out, const RunSummary& s) {
   }
   out << "\nControl program (whole run)\n";
   std::vector<std::vector<std::string>> counters;
-  for (const Counter& c : kCounters) counters.push_back({c.label, grouped(s.*c.field)});
+  for (const NamedCount& c : all_counters(s)) counters.push_back({c.label, grouped(c.value)});
   write_table(out, counters, "  ", "lr");
 }
 
@@ -288,8 +311,9 @@ void write_summary_json(std::ostream& out, const RunSummary& s) {
   }
   out << (s.istreams.empty() ? "],\n" : "\n  ],\n");
   out << "  \"control_program\": {\n";
-  for (size_t k = 0; k < std::size(kCounters); ++k)
-    out << "    \"" << kCounters[k].key << "\": " << s.*kCounters[k].field << (k + 1 < std::size(kCounters) ? ",\n" : "\n");
+  const std::vector<NamedCount> counters = all_counters(s);
+  for (size_t k = 0; k < counters.size(); ++k)
+    out << "    \"" << counters[k].key << "\": " << counters[k].value << (k + 1 < counters.size() ? ",\n" : "\n");
   out << "  }\n";
   out << "}\n";
 }
@@ -347,6 +371,11 @@ RunSummary read_summary_json(const std::string& given) {
   const json& cp = read_object(doc, "control_program", path);
   const std::string p = "control_program.";
   for (const Counter& c : kCounters) s.*c.field = read_uint(cp, c.key, p, path);
+  for (const auto& [key, v] : cp.items()) {  // a subsystem's counters (shown after the control program's)
+    bool own = false;
+    for (const Counter& c : kCounters) own = own || key == c.key;
+    if (!own) s.extra_counters.push_back({key, key, "", read_uint(cp, key.c_str(), p, path)});
+  }
   return s;
 }
 
@@ -362,6 +391,12 @@ void write_comparison(std::ostream& out, const std::string& name_a, const RunSum
   for (size_t i = 0; i < fa.size(); ++i) rows.push_back({fa[i].name, show(fa[i]), show(fb[i]), ratio(fa[i], fb[i])});
   write_table(out, rows, "", "lrrr");
   out << "\nB/A: \"-\" when both are 0 or a run has no such I-stream; \"n/a\" when only A is 0.\n";
+}
+
+uint64_t RunSummary::counter(const std::string& key) const {
+  for (const NamedCount& c : all_counters(*this))
+    if (c.key == key) return c.value;
+  return 0;
 }
 
 }  // namespace os

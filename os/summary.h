@@ -25,13 +25,22 @@ struct RunSummary {
   std::vector<IStreamSummary> istreams;
   // Control program counters (whole run).
   uint64_t ecbs_created = 0, ecbs_exited = 0, ecb_timeouts = 0, ecb_program_checks = 0;
-  uint64_t ecb_heap_errors = 0;       // ECBs ended by an ECB heap check (heap/)
   uint64_t svcs = 0, time_slices = 0, dispatches = 0;
   uint64_t word_waits = 0;            // ECBs that gave up control waiting on a storage word (locks)
   uint64_t static_page_copies = 0;    // writable image pages copied into processes
   uint64_t frames_in_use_at_end = 0;  // 4 KB frames still allocated when the run ended
   // The machine's coherence traffic (whole run).
   uint64_t line_transfers = 0, invalidations = 0;
+  // Subsystems' counters (os/subsystem.h SummaryCounter), each shown after the counter
+  // named `after` (or at the end), e.g. the ECB heap's ecb_heap_errors.
+  struct ExtraCounter {
+    std::string key, label, after;
+    uint64_t value = 0;
+  };
+  std::vector<ExtraCounter> extra_counters;
+  // A counter of the control_program block by its JSON key (the control program's own
+  // or a subsystem's); 0 if there is none.
+  uint64_t counter(const std::string& key) const;
 };
 
 void write_summary_text(std::ostream& out, const RunSummary& s);

@@ -8,6 +8,10 @@
 #include <boost/asio.hpp>
 #include <string>
 
+#include "app/subsystems.h"
+#include "heap/ecb_heap.h"
+#include "lock/lock_subsystem.h"
+#include "os/ztrap_subsystem.h"
 #include "emu/machine.h"
 #include "os/console.h"
 #include "os/control_program.h"
@@ -20,7 +24,7 @@ using Catch::Matchers::Contains;
 namespace {
 
 os::RunConfig syslog_config() {
-  return os::load_run_config({}, {std::string("system.image=") + TPFEMU_GUEST_DIR + "/tpf_apps.elf",
+  return app::load_run_config({}, {std::string("system.image=") + TPFEMU_GUEST_DIR + "/tpf_apps.elf",
                                   "workload.program=QSLG", "machine.istreams=4", "workload.terminals=4",
                                   "workload.routing=terminal", "workload.messages=40",
                                   "system.simple_lock.algorithm=pj46800", "system.console.poll_interval=20us"});
@@ -69,10 +73,10 @@ TEST_CASE("console: ZTRAP EI typed while the run goes on, answered, logged for r
   CHECK_THAT(answers, Contains("ERROR at 20us: \"ZTRAP XX\": ZTRAP knows only EI"));
 
   // The collection ran from 20 us to the end of the run, on the lock code only.
-  REQUIRE(cp.ztrap());
-  CHECK(cp.ztrap()->on());
+  REQUIRE(cp.subsystem<os::ZtrapSubsystem>()->ei());
+  CHECK(cp.subsystem<os::ZtrapSubsystem>()->ei()->on());
   uint64_t samples = 0;
-  for (const auto& r : cp.ztrap()->rows()) {
+  for (const auto& r : cp.subsystem<os::ZtrapSubsystem>()->ei()->rows()) {
     CHECK(r.prog.rfind("slockc", 0) == 0);
     samples += r.samples;
   }

@@ -3,6 +3,10 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
+#include "app/subsystems.h"
+#include "heap/ecb_heap.h"
+#include "lock/lock_subsystem.h"
+#include "os/ztrap_subsystem.h"
 #include "emu/machine.h"
 #include "os/control_program.h"
 #include "os/run_config.h"
@@ -17,7 +21,7 @@ struct CpRun {
   std::string log, dumps, json;
   explicit CpRun(std::vector<std::string> sets) {
     sets.insert(sets.begin(), std::string("system.image=") + TPFEMU_GUEST_DIR + "/tpf_apps.elf");
-    os::RunConfig cfg = os::load_run_config({}, sets);
+    os::RunConfig cfg = app::load_run_config({}, sets);
     emu::Machine m(cfg.machine, true);
     os::ControlProgram cp(m, cfg);
     s = cp.run();

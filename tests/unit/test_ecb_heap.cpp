@@ -11,6 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "app/subsystems.h"
+#include "heap/ecb_heap.h"
+#include "lock/lock_subsystem.h"
+#include "os/ztrap_subsystem.h"
 #include "emu/machine.h"
 #include "heap/heap_stats.h"
 #include "os/control_program.h"
@@ -27,11 +31,11 @@ struct HeapRun {
   std::string log, dumps, heap_text, heap_json;
   HeapRun(std::vector<std::string> sets, std::vector<std::string> files = {}) {
     sets.insert(sets.begin(), std::string("system.image=") + TPFEMU_GUEST_DIR + "/tpf_apps.elf");
-    os::RunConfig cfg = os::load_run_config(files, sets);
+    os::RunConfig cfg = app::load_run_config(files, sets);
     emu::Machine m(cfg.machine, true);
     os::ControlProgram cp(m, cfg);
     s = cp.run();
-    heap = cp.heap_totals();
+    heap = cp.subsystem<heap::EcbHeap>()->totals();
     log = cp.log(), dumps = cp.dumps();
     std::ostringstream t, j;
     heap::write_heap_text(t, heap);
@@ -48,7 +52,7 @@ HeapRun torture(const std::string& algorithm, long threads, long ops) {
 
 void check_torture(const HeapRun& r, long threads, long ops) {
   INFO(r.dumps);
-  CHECK(r.s.ecb_heap_errors == 0);
+  CHECK(r.s.counter("ecb_heap_errors") == 0);
   CHECK(r.s.ecb_program_checks == 0);
   CHECK_THAT(r.log, Contains("QHTT: " + std::to_string(threads) + " threads, " + std::to_string(threads * ops) +
                              " operations, 0 bad"));
@@ -95,7 +99,7 @@ TEST_CASE("ECB heap errors end the ECB with a dump naming it, the address and th
                    "workload.terminals=2", "workload.messages=4", "system.heap64_size=8M"});
         INFO(r.dumps);
         CHECK(r.s.messages == 4);          // the run went on
-        CHECK(r.s.ecb_heap_errors == 4);   // and counted every one
+        CHECK(r.s.counter("ecb_heap_errors") == 4);   // and counted every one
         CHECK(r.s.ecb_program_checks == 0);
         CHECK_THAT(r.dumps, Contains(std::string("ECB HEAP ERROR: ") + c.check));
         CHECK_THAT(r.dumps, Contains(std::string("(program ") + c.program));
@@ -175,13 +179,13 @@ TEST_CASE("ECB heap: the same configuration twice gives the same heap.json and s
 }
 
 TEST_CASE("ECB heap configuration: AVL lists are five increasing sizes, errors name the key", "[heap][config]") {
-  CHECK_THROWS_WITH(os::load_run_config({}, {"system.ecb_heap.app.avl_sizes=64,128,256"}),
+  CHECK_THROWS_WITH(app::load_run_config({}, {"system.ecb_heap.app.avl_sizes=64,128,256"}),
                     Contains("system.ecb_heap.app.avl_sizes") && Contains("AVL1 to AVL5 need 5"));
-  CHECK_THROWS_WITH(os::load_run_config({}, {"system.ecb_heap.ssl.avl_sizes=32,64,64,256,512"}),
+  CHECK_THROWS_WITH(app::load_run_config({}, {"system.ecb_heap.ssl.avl_sizes=32,64,64,256,512"}),
                     Contains("AVL3 (64) must be larger than AVL2 (64)"));
-  CHECK_THROWS_WITH(os::load_run_config({}, {"system.ecb_heap.ssl.avl_counts=1,2,x,4,5"}),
+  CHECK_THROWS_WITH(app::load_run_config({}, {"system.ecb_heap.ssl.avl_counts=1,2,x,4,5"}),
                     Contains("AVL3 \"x\" is not a whole number"));
-  CHECK_THROWS_WITH(os::load_run_config({}, {"system.ecb_heap.algorithm=fast"}),
+  CHECK_THROWS_WITH(app::load_run_config({}, {"system.ecb_heap.algorithm=fast"}),
                     Contains("system.ecb_heap.algorithm"));
 }
 
@@ -194,7 +198,7 @@ struct TlsRun {
                "workload.data_file=" + std::string(TPFEMU_SOURCE_DIR) + "/heap/traces/tls13-server.trace"},
               {std::string(TPFEMU_SOURCE_DIR) + "/configs/tls-" + algorithm + ".yaml"});
     INFO(r.dumps);
-    REQUIRE(r.s.ecb_heap_errors == 0);
+    REQUIRE(r.s.counter("ecb_heap_errors") == 0);
     REQUIRE(r.s.ecb_program_checks == 0);
     rate = r.s.messages_per_second;
     ms = 1000.0 / rate;

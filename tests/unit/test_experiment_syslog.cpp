@@ -12,6 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "app/subsystems.h"
+#include "heap/ecb_heap.h"
+#include "lock/lock_subsystem.h"
+#include "os/ztrap_subsystem.h"
 #include "emu/machine.h"
 #include "lock/lock_stats.h"
 #include "os/control_program.h"
@@ -32,7 +36,7 @@ struct E2Run {
   E2Run(const std::string& algorithm, unsigned istreams, unsigned per_terminal = 10) {
     const std::string config = std::string(TPFEMU_SOURCE_DIR) + "/configs/syslog-" + algorithm + ".yaml";
     const unsigned n = istreams;
-    os::RunConfig cfg = os::load_run_config(
+    os::RunConfig cfg = app::load_run_config(
         {config}, {std::string("system.image=") + TPFEMU_GUEST_DIR + "/tpf_apps.elf",
                    "machine.istreams=" + std::to_string(n), "workload.terminals=" + std::to_string(n),
                    "workload.messages=" + std::to_string((per_terminal + 2) * n),
@@ -40,14 +44,14 @@ struct E2Run {
     emu::Machine m(cfg.machine, true);
     os::ControlProgram cp(m, cfg);
     s = cp.run();
-    auto locks = cp.lock_stats();
+    auto locks = cp.subsystem<lock::LockSubsystem>()->lock_stats();
     REQUIRE(locks.size() == 1);
     lock = locks[0];
-    ring = cp.syslog_stats();
-    REQUIRE(cp.ztrap());
-    rows = cp.ztrap()->rows();
+    ring = cp.subsystem<lock::LockSubsystem>()->syslog_stats();
+    REQUIRE(cp.subsystem<os::ZtrapSubsystem>()->ei());
+    rows = cp.subsystem<os::ZtrapSubsystem>()->ei()->rows();
     std::ostringstream t, j, sj;
-    cp.write_etim(t, j);
+    cp.subsystem<os::ZtrapSubsystem>()->write_etim(t, j);
     etim_json = j.str();
     os::write_summary_json(sj, s);
     summary_json = sj.str();

@@ -13,6 +13,10 @@
 #include <string>
 #include <vector>
 
+#include "app/subsystems.h"
+#include "heap/ecb_heap.h"
+#include "lock/lock_subsystem.h"
+#include "os/ztrap_subsystem.h"
 #include "emu/config.h"
 #include "os/run_config.h"
 
@@ -34,7 +38,7 @@ std::string error_of(const std::function<void()>& f) {
 }
 
 Config from_yaml(const std::string& text) {
-  Config c(os::run_schema());
+  Config c(app::run_schema());
   c.load_yaml(text, "configs/x.yaml");
   c.validate();
   return c;
@@ -45,7 +49,7 @@ std::string yaml_error(const std::string& text) {
 }
 
 std::string set_error(const std::vector<std::string>& sets) {
-  return error_of([&] { os::load_run_config({}, sets); });
+  return error_of([&] { app::load_run_config({}, sets); });
 }
 
 bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
@@ -54,9 +58,9 @@ bool starts_with(const std::string& s, const std::string& prefix) { return s.rfi
 // before `system:`'s description to the end.
 std::string system_workload_example(const std::string& header) {
   std::ostringstream full;
-  os::run_schema().write_example(full);
+  app::run_schema().write_example(full);
   const std::string marker =
-      fmt::format("\n# {}\nsystem:\n", std::string(os::run_schema().section_description("system")));
+      fmt::format("\n# {}\nsystem:\n", std::string(app::run_schema().section_description("system")));
   const std::string text = full.str();
   const size_t at = text.find(marker);
   REQUIRE(at != std::string::npos);
@@ -131,7 +135,7 @@ TEST_CASE("run config: a duration key has a range and reads as milliseconds", "[
 // ---- Defaults ------------------------------------------------------------------------
 
 TEST_CASE("run config: an empty run configuration gives the documented defaults", "[run_config]") {
-  const os::RunConfig r = os::load_run_config({});
+  const os::RunConfig r = app::load_run_config({});
   CHECK(r.machine.istreams == 1);
   CHECK(r.machine.clock_ghz == 5.2);
   CHECK(r.source.empty());
@@ -165,7 +169,7 @@ TEST_CASE("run config: an empty run configuration gives the documented defaults"
 }
 
 TEST_CASE("run config: the run schema is machine, system and workload, every key documented", "[run_config]") {
-  const emu::Schema& s = os::run_schema();
+  const emu::Schema& s = app::run_schema();
   const std::vector<std::string> top = {"machine", "system", "workload"};
   CHECK(s.children("") == top);
   CHECK(s.keys().size() == emu::machine_schema().keys().size() + 29 + 14);
@@ -344,7 +348,7 @@ TEST_CASE("run config: cross-field checks name the key that was set, and where",
 }
 
 TEST_CASE("run config: run_config refuses a Config that fails its checks", "[run_config]") {
-  Config c(os::run_schema());
+  Config c(app::run_schema());
   c.set("workload.messages=0");
   CHECK(error_of([&] { os::run_config(c); }) ==
         "--set: workload.messages: workload.messages and workload.duration are both 0; set one of them to say when "
@@ -355,7 +359,7 @@ TEST_CASE("run config: run_config refuses a Config that fails its checks", "[run
 
 TEST_CASE("run config: --set overrides the defaults and the file, in order", "[run_config]") {
   const std::string demo = kConfigs + "demo.yaml";
-  os::RunConfig r = os::load_run_config({demo}, {"workload.messages=50", "system.time_slice=250us",
+  os::RunConfig r = app::load_run_config({demo}, {"workload.messages=50", "system.time_slice=250us",
                                                  "machine.istreams=2", "workload.arrivals=open",
                                                  "workload.rate=300", "workload.messages=60"});
   CHECK(r.workload.messages == 60);
@@ -366,7 +370,7 @@ TEST_CASE("run config: --set overrides the defaults and the file, in order", "[r
   CHECK(r.workload.terminals == 16);  // from the file
   CHECK(r.source == demo);
 
-  Config c = emu::load_config(os::run_schema(), {demo}, {"workload.seed=9"});
+  Config c = emu::load_config(app::run_schema(), {demo}, {"workload.seed=9"});
   CHECK(c.origin("workload.seed") == "--set");
   CHECK(c.origin("workload.messages") == demo + ":29");
   CHECK(c.is_default("system.svc_cost"));
@@ -379,13 +383,13 @@ TEST_CASE("run config: the same run configuration loads to the same values twice
                        r.workload.program, r.workload.messages, r.workload.seconds, r.workload.rate, r.workload.seed);
   };
   const std::vector<std::string> files = {kConfigs + "open-arrivals.yaml"};
-  CHECK(show(os::load_run_config(files, {"workload.seed=3"})) == show(os::load_run_config(files, {"workload.seed=3"})));
+  CHECK(show(app::load_run_config(files, {"workload.seed=3"})) == show(app::load_run_config(files, {"workload.seed=3"})));
 }
 
 // ---- The example files ----------------------------------------------------------------
 
 TEST_CASE("run config: configs/demo.yaml is the README's job: 4 I-streams, closed arrivals, QZZ0, 2000 messages", "[run_config]") {
-  const os::RunConfig r = os::load_run_config({kConfigs + "demo.yaml"});
+  const os::RunConfig r = app::load_run_config({kConfigs + "demo.yaml"});
   CHECK(r.machine.istreams == 4);
   CHECK(r.workload.arrivals == os::Arrivals::Closed);
   CHECK(r.workload.program == "QZZ0");
@@ -396,7 +400,7 @@ TEST_CASE("run config: configs/demo.yaml is the README's job: 4 I-streams, close
 }
 
 TEST_CASE("run config: configs/open-arrivals.yaml runs open arrivals for a simulated time", "[run_config]") {
-  const os::RunConfig r = os::load_run_config({kConfigs + "open-arrivals.yaml"});
+  const os::RunConfig r = app::load_run_config({kConfigs + "open-arrivals.yaml"});
   CHECK(r.machine.istreams == 4);
   CHECK(r.workload.arrivals == os::Arrivals::Open);
   CHECK(r.workload.rate == 5000.0);
@@ -412,16 +416,16 @@ TEST_CASE("run config: every file in configs/ loads as a run configuration", "[r
   for (const auto& e : std::filesystem::directory_iterator(kConfigs)) {
     if (e.path().extension() != ".yaml") continue;
     INFO(e.path().string());
-    CHECK(error_of([&] { os::load_run_config({e.path().string()}); }) == "(no error)");
+    CHECK(error_of([&] { app::load_run_config({e.path().string()}); }) == "(no error)");
     ++n;
   }
   CHECK(n >= 4);
 }
 
 TEST_CASE("run config: configs/system-reference.yaml sets every system and workload key to its default", "[run_config]") {
-  Config c = emu::load_config(os::run_schema(), {kReference});
+  Config c = emu::load_config(app::run_schema(), {kReference});
   size_t n = 0;
-  for (const auto& k : os::run_schema().keys()) {
+  for (const auto& k : app::run_schema().keys()) {
     INFO(k.path);
     if (starts_with(k.path, "machine.")) {
       CHECK(c.is_default(k.path));

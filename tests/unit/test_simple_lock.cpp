@@ -8,6 +8,10 @@
 #include <regex>
 #include <sstream>
 
+#include "app/subsystems.h"
+#include "heap/ecb_heap.h"
+#include "lock/lock_subsystem.h"
+#include "os/ztrap_subsystem.h"
 #include "emu/machine.h"
 #include "lock/lock_stats.h"
 #include "os/control_program.h"
@@ -29,16 +33,16 @@ struct LockRun {
                                      "workload.message_size=16", "workload.messages=100",
                                      "system.simple_lock.algorithm=" + algorithm};
     sets.insert(sets.end(), more.begin(), more.end());
-    os::RunConfig cfg = os::load_run_config({}, sets);
+    os::RunConfig cfg = app::load_run_config({}, sets);
     emu::Machine m(cfg.machine, true);
     os::ControlProgram cp(m, cfg);
     s = cp.run();
-    syslog = cp.syslog().text();
+    syslog = cp.subsystem<lock::LockSubsystem>()->syslog().text();
     dumps = cp.dumps();
-    auto locks = cp.lock_stats();
+    auto locks = cp.subsystem<lock::LockSubsystem>()->lock_stats();
     REQUIRE(locks.size() == 1);
     lock = locks[0];
-    ring = cp.syslog_stats();
+    ring = cp.subsystem<lock::LockSubsystem>()->syslog_stats();
     std::ostringstream j;
     os::write_summary_json(j, s);
     json = j.str();
@@ -178,13 +182,14 @@ TEST_CASE("simple lock: the same configuration gives the same syslog, statistics
 }
 
 TEST_CASE("simple lock: the configuration keys", "[lock]") {
-  os::RunConfig d = os::load_run_config({}, {});
-  CHECK(d.system.simple_lock.algorithm == "csg-loop");
-  CHECK(d.system.simple_lock.spin_limit == 300);
-  CHECK(d.system.simple_lock.drain_interval_us == Approx(50.0));
-  CHECK_THROWS_WITH(os::load_run_config({}, {"system.simple_lock.algorithm=ticket"}),
+  os::RunConfig r = app::load_run_config({}, {});
+  const lock::SimpleLockConfig d = lock::simple_lock_section().read(*r.values);
+  CHECK(d.algorithm == "csg-loop");
+  CHECK(d.spin_limit == 300);
+  CHECK(d.drain_interval_us == Approx(50.0));
+  CHECK_THROWS_WITH(app::load_run_config({}, {"system.simple_lock.algorithm=ticket"}),
                     Catch::Matchers::Contains("system.simple_lock.algorithm"));
-  CHECK_THROWS_WITH(os::load_run_config({}, {"system.shared_size=64K"}),
+  CHECK_THROWS_WITH(app::load_run_config({}, {"system.shared_size=64K"}),
                     Catch::Matchers::Contains("syslog ring"));
 }
 

@@ -10,6 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "app/subsystems.h"
+#include "heap/ecb_heap.h"
+#include "lock/lock_subsystem.h"
+#include "os/ztrap_subsystem.h"
 #include "emu/config.h"
 #include "emu/machine.h"
 #include "emu/profiler.h"
@@ -26,7 +30,7 @@ namespace {
 const std::string kImage = std::string("system.image=") + TPFEMU_GUEST_DIR + "/tpf_apps.elf";
 
 os::RunConfig config_of(const std::string& yaml, std::vector<std::string> sets) {
-  emu::Config c(os::run_schema());
+  emu::Config c(app::run_schema());
   c.load_yaml(yaml, "ztrap.yaml");
   c.set(kImage);
   for (const auto& s : sets) c.set(s);
@@ -69,9 +73,9 @@ struct ZRun {
       m.events().schedule(snap_at[k], [&, k] { snaps[k] = snapshot(cp); });
     s = cp.run();
     std::ostringstream t, j;
-    etim = cp.write_etim(t, j);
+    etim = cp.subsystem<os::ZtrapSubsystem>()->write_etim(t, j);
     text = t.str(), json = j.str();
-    if (cp.ztrap()) rows = cp.ztrap()->rows();
+    if (cp.subsystem<os::ZtrapSubsystem>()->ei()) rows = cp.subsystem<os::ZtrapSubsystem>()->ei()->rows();
     end = snapshot(cp);
   }
 };
@@ -276,11 +280,11 @@ TEST_CASE("ztrap: the operator: list reaches the run configuration in time order
   CHECK(r.operators[0].command.prog == "slockc");
   CHECK(r.operators[0].where == "ztrap.yaml:3: operator entry 2");
   CHECK(r.operators[1].command.verb == os::OperatorCommand::Verb::ZtrapEiStop);
-  CHECK(r.system.ztrap.interval == 1000);
-  CHECK_FALSE(r.system.ztrap.whole_run);
+  CHECK(r.ztrap.interval == 1000);
+  CHECK_FALSE(r.ztrap.whole_run);
   os::RunConfig d = config_of("", {});
   CHECK(d.operators.empty());
-  CHECK(d.system.ztrap.interval == 4999);
+  CHECK(d.ztrap.interval == 4999);
 }
 
 TEST_CASE("config: list sections are declared with checked fields and listed", "[ztrap][config]") {

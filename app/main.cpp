@@ -11,6 +11,7 @@
 #include "emu/config.h"
 #include "os/exec_command.h"
 #include "os/run_command.h"
+#include "app/subsystems.h"
 
 namespace {
 
@@ -131,7 +132,7 @@ int run_main(int argc, char** argv, int i) {
     else o.configs.push_back(std::string(a));
   }
   if (o.configs.empty()) return usage_error("run needs a configuration file");
-  return os::run_workload(o);
+  return os::run_workload(o, app::subsystems);
 }
 
 int config_main(int argc, char** argv, int i) {

@@ -1,0 +1,26 @@
+#include "app/subsystems.h"
+
+#include "heap/ecb_heap.h"
+#include "lock/lock_subsystem.h"
+#include "os/ztrap_subsystem.h"
+
+namespace app {
+
+os::Subsystems subsystems() {
+  os::Subsystems s;
+  s.push_back(std::make_unique<heap::EcbHeap>());
+  s.push_back(std::make_unique<lock::LockSubsystem>());
+  s.push_back(std::make_unique<os::ZtrapSubsystem>());
+  return s;
+}
+
+const emu::Schema& run_schema() {
+  static const emu::Schema schema = os::run_schema(subsystems());
+  return schema;
+}
+
+os::RunConfig load_run_config(const std::vector<std::string>& files, const std::vector<std::string>& sets) {
+  return os::load_run_config(subsystems, files, sets);
+}
+
+}  // namespace app

@@ -1,0 +1,122 @@
+#include "heap/ecb_heap.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "heap/tls_replay.h"
+#include "os/guest/include/tpf_svc.h"
+#include "os/run_config.h"
+
+namespace heap {
+namespace {
+
+constexpr uint8_t kRW = emu::kProtRead | emu::kProtWrite;
+
+uint64_t page_up(uint64_t a) { return (a + emu::kPageMask) & ~emu::kPageMask; }
+
+}  // namespace
+
+void EcbHeap::install(os::System& system) {
+  system_ = &system;
+  totals_.algorithm = config_.algorithm;
+  set_image_values();
+  using C = os::SvcCost;
+  system.add_svc({TPF_SVC_HEAP_FRAME, "HEAP_FRAME", C::Service,
+                  [this](emu::Cpu& c, os::Ecb& e) { c.gr[2] = uint64_t(frame(e, c.gr[2])); }});
+  system.add_svc({TPF_SVC_HEAP_ERROR, "HEAP_ERROR", C::Entry, [this](emu::Cpu& c, os::Ecb& e) { error(c, e); }});
+  system.add_svc({TPF_SVC_HEAP_LOCK, "HEAP_LOCK", C::Service, [this](emu::Cpu& c, os::Ecb& e) { lock(c, e); }});
+  system.add_svc({TPF_SVC_HEAP_UNLOCK, "HEAP_UNLOCK", C::Service,
+                  [this](emu::Cpu& c, os::Ecb& e) { unlock(e, c.cycles); }});
+  system.add_ecb_info(TPF_INFO_HEAP_CLASS, [this](const os::Ecb& e) -> uint64_t {
+    const auto& ssl = config_.ssl_programs;
+    return std::find(ssl.begin(), ssl.end(), e.program) != ssl.end() ? 1 : 0;
+  });
+  // The TLS trace, turned into the image the guest replays; a bad trace is a
+  // configuration error naming its line.
+  system.set_data_reader([](const std::string& path) { return tls_trace_image(path); });
+  system.add_report({.name = "heap.txt", .write = [this](std::ostream& out) { write_heap_text(out, totals_); }});
+  system.add_report({.name = "heap.json", .write = [this](std::ostream& out) { write_heap_json(out, totals_); }});
+  system.add_summary_counter(
+      {.key = "ecb_heap_errors", .label = "ECB heap errors", .after = "ecb_program_checks", .value = [this] {
+         return errors_;
+       }});
+}
+
+// No application change: the variant and its settings go into the image (read-only
+// variables of heap/guest/eheap_core.c) before any ECB runs, like the simple lock's.
+void EcbHeap::set_image_values() {
+  os::System& s = *system_;
+  s.set_image_value("eheap_algorithm", uint64_t(std::max(0, algorithm_number(config_.algorithm))), 4);
+  s.set_image_value("eheap_control_entries", config_.control_entries, 4);
+  s.set_image_value("eheap_trace_entries", config_.trace_entries, 4);
+  s.set_image_value("eheap_thread_avl_max", config_.thread_avl_max, 4);
+  s.set_image_value("eheap_hash_buckets", config_.hash_buckets, 4);
+  for (size_t k = 0; k < kAvls; ++k) {
+    s.set_image_array("eheap_avl_sizes", k, config_.app.sizes[k], 4);
+    s.set_image_array("eheap_avl_sizes", kAvls + k, config_.ssl.sizes[k], 4);
+    s.set_image_array("eheap_avl_counts", k, config_.app.counts[k], 4);
+    s.set_image_array("eheap_avl_counts", kAvls + k, config_.ssl.counts[k], 4);
+  }
+  s.set_image_value("eheap_stack_top", TPF_EVM_STACK_TOP, 8);
+  s.set_image_value("eheap_stack_stride", page_up(s.config().system.stack_size) + 16 * emu::kPageSize, 8);
+}
+
+// The next 1 MB of an area, with a 1 MB frame if one is left (else 4 KB frames).
+int64_t EcbHeap::frame(os::Ecb& e, uint64_t area64) {
+  os::Process& p = *e.process;
+  ProcessHeap& h = of(p);
+  uint64_t& end = area64 ? h.end64 : h.end31;
+  const uint64_t base = area64 ? TPF_EVM_HEAP64 : TPF_EVM_HEAP31;
+  const os::SystemConfig& sys = system_->config().system;
+  const uint64_t size = area64 ? sys.heap64_size : sys.heap31_size;
+  if (end + emu::kSegmentSize > base + size) return 0;
+  p.space->map_large(end, emu::kSegmentSize, kRW);
+  if (!p.space->is_mapped(end) || !p.space->is_mapped(end + emu::kSegmentSize - 1)) return 0;  // no storage left
+  const uint64_t at = end;
+  end += emu::kSegmentSize;
+  return int64_t(at);
+}
+
+// A heap check failed: the ECB ends with a dump naming it, the address and the check;
+// the run goes on and counts it.
+void EcbHeap::error(emu::Cpu& cpu, os::Ecb& e) {
+  const int check = int(cpu.gr[2]);
+  const uint64_t address = cpu.gr[3];
+  ++errors_;
+  ++totals_.errors[error_name(check)];
+  const uint64_t caller = cpu.gr[4] ? cpu.gr[4] : cpu.gr[14];
+  system_->abend(cpu, e,
+                 fmt::format("ECB HEAP ERROR: {} -- ECB {} (program {}, thread {}, I-stream {})\n"
+                             "  ADDRESS      {:016X}\n  CALLED FROM  {:016X}  {}\n",
+                             error_name(check), e.id, e.program, e.thread, cpu.istream(), address, caller,
+                             system_->symbolize(caller)));
+}
+
+void EcbHeap::lock(emu::Cpu& cpu, os::Ecb& e) {
+  ProcessHeap& h = of(*e.process);
+  if (!h.lock_holder || h.lock_holder == &e) {
+    h.lock_holder = &e;
+    return;
+  }
+  system_->park(cpu, e, h.lock_waiters);  // held by another thread: wait for the hand-over
+}
+
+// An ECB that ends holding its process's heap lock lets go of it too.
+void EcbHeap::unlock(os::Ecb& e, uint64_t now) {
+  auto it = processes_.find(e.process->id);
+  if (it == processes_.end() || it->second.lock_holder != &e) return;
+  ProcessHeap& h = it->second;
+  h.lock_holder = nullptr;
+  if (h.lock_waiters.empty()) return;
+  os::Ecb* w = h.lock_waiters.front();
+  h.lock_waiters.pop_front();
+  h.lock_holder = w;  // handed over: it returns from its SVC holding the lock
+  system_->make_ready(*w, now);
+}
+
+void EcbHeap::process_ending(os::Process& p) {
+  harvest(*p.space, totals_);
+  processes_.erase(p.id);
+}
+
+}  // namespace heap

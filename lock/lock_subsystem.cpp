@@ -1,0 +1,46 @@
+#include "lock/lock_subsystem.h"
+
+#include <algorithm>
+#include <ostream>
+
+#include "os/run_config.h"
+#include "os/summary.h"
+
+namespace lock {
+
+void LockSubsystem::install(os::System& system) {
+  system_ = &system;
+  // No application change: the algorithm and spin limit go into the image (read-only
+  // variables of lock/guest/simplelock.c) before any ECB runs. An image without them
+  // (no syslog, no simple locks) just has nothing to configure.
+  system.set_image_value("slock_algorithm", uint64_t(std::max(0, algorithm_number(config_.algorithm))), 4);
+  system.set_image_value("slock_spin_limit", config_.spin_limit, 8);
+  syslog_ = std::make_unique<SyslogDrain>(system.system_space(), TPF_EVM_SHARED,
+                                          system.machine().cpu(0).tod_clock());  // the clocks are at 0 here
+  const double ghz = system.machine().config().clock_ghz;
+  system.every(uint64_t(config_.drain_interval_us * ghz * 1e3), [this](uint64_t) { syslog_->drain(); });
+  system.add_report({.name = "syslog.log", .stream = [this](std::ostream* out) {
+                       if (out) syslog_->set_sink([out](const std::string& lines) { *out << lines; });
+                     }});
+  system.add_report(
+      {.name = "locks.txt", .write = [this](std::ostream& out) { write_locks_text(out, lock_stats(), syslog_stats()); }});
+  system.add_report(
+      {.name = "locks.json", .write = [this](std::ostream& out) { write_locks_json(out, lock_stats(), syslog_stats()); }});
+}
+
+std::vector<LockStats> LockSubsystem::lock_stats() {
+  LockStats l;
+  l.name = "syslog";
+  l.algorithm = config_.algorithm;
+  if (!read_lock_stats(system_->system_space(), syslog_->lock_address(), system_->machine().config().clock_ghz, l))
+    return {};
+  return {l};
+}
+
+SyslogStats LockSubsystem::syslog_stats() {
+  SyslogStats s = syslog_->stats();
+  s.simulated_seconds = system_->summary().simulated_seconds;
+  return s;
+}
+
+}  // namespace lock

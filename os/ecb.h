@@ -1,0 +1,59 @@
+// ECBs and the processes they run in, as every part of the control program and its
+// subsystems see them. An ECB is one unit of work (an input message's, or a thread
+// of a process); a process is an address space (EVM) with its storage, shared by
+// its ECB and that ECB's threads.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "emu/address_space.h"
+#include "os/guest/include/tpf_evm.h"
+
+namespace os {
+
+struct Process;
+
+struct Ecb {
+  uint64_t id = 0;
+  std::string program;
+  std::shared_ptr<Process> process;
+  unsigned thread = 0;  // 0: the process's own ECB; otherwise its thread id
+  unsigned home = 0;    // I-stream whose lists it returns to
+  // Saved state while it is not running.
+  uint64_t gr[16] = {}, fpr[16] = {};
+  uint32_t ar[16] = {};
+  uint64_t psw = 0;
+  uint8_t cc = 0, prog_mask = 0;
+  uint64_t cpu_cycles = 0;  // CPU time used, for the timeout
+  uint64_t dispatched_at = 0;
+  // The input message it serves (0: none).
+  uint64_t message = 0, arrival = 0;
+  unsigned terminal = 0;
+  unsigned joiner_of = 0;  // waiting in THREAD_JOIN for this thread id (0: not waiting)
+};
+
+// ECBs waiting for something (a list of the CPU loop, an event, a lock), oldest first.
+using WaitList = std::deque<Ecb*>;
+
+struct Process {
+  uint64_t id = 0;  // the number of the ECB that created it (subsystems key their state by it)
+  std::unique_ptr<emu::AddressSpace> space;
+  uint64_t brk = TPF_EVM_HEAP31, brk_mapped = TPF_EVM_HEAP31;
+  uint64_t system_next = TPF_EVM_SYSTEM;
+  std::map<uint64_t, uint64_t> system_blocks;  // GETSTOR address -> bytes
+  unsigned next_thread = 1, live_threads = 0;
+  std::map<unsigned, uint64_t> thread_results;  // exited threads' return values
+  std::vector<Ecb*> joiners;
+};
+
+struct InputMessage {
+  uint64_t seq = 0, arrival = 0;
+  unsigned terminal = 0;
+  std::vector<uint8_t> bytes;
+};
+
+}  // namespace os

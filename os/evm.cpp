@@ -1,0 +1,152 @@
+#include "os/evm.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <stdexcept>
+
+#include "os/run_config.h"
+
+namespace os {
+namespace {
+
+constexpr uint8_t kRW = emu::kProtRead | emu::kProtWrite;
+
+uint64_t page_up(uint64_t a) { return (a + emu::kPageMask) & ~emu::kPageMask; }
+
+}  // namespace
+
+Evm::Evm(emu::Machine& machine, const SystemConfig& system)
+    : machine_(machine), system_(system), image_(emu::read_elf_file(system.image)), image_space_(machine.storage()) {
+  if (!emu::load_elf(image_, image_space_)) throw std::runtime_error("storage is too small for the program image");
+  image_space_.for_each_page([&](uint64_t va, const emu::Frame& f) {
+    emu::Translation t;
+    image_space_.translate(va, t);
+    if (t.prot & emu::kProtWrite) image_data_[va] = {va, f.number, t.prot};
+    else image_pages_.push_back({va, f.number, t.prot});
+  });
+  if (!image_space_.map(TPF_EVM_SHARED, system.shared_size, kRW))
+    throw std::runtime_error("storage is too small for the shared system area");
+  share_pages(TPF_EVM_SHARED, system.shared_size, kRW);  // mapped shared and writable in every process
+}
+
+void Evm::share_pages(uint64_t from, uint64_t bytes, uint8_t prot) {
+  for (uint64_t va = from; va < from + bytes; va += emu::kPageSize) {
+    emu::Translation t;
+    image_space_.translate(va, t);
+    image_pages_.push_back({va, t.frame->number, prot});
+  }
+}
+
+void Evm::map_data(const std::vector<uint8_t>& bytes) {
+  if (bytes.size() > TPF_EVM_DATA_END - TPF_EVM_DATA)
+    throw std::runtime_error(fmt::format("workload.data_file: {} bytes do not fit the data area ({} bytes)",
+                                         bytes.size(), TPF_EVM_DATA_END - TPF_EVM_DATA));
+  if (!image_space_.map(TPF_EVM_DATA, bytes.size(), kRW) ||
+      !image_space_.write_bytes(TPF_EVM_DATA, bytes.data(), bytes.size()))
+    throw std::runtime_error("workload.data_file: no storage for the data");
+  share_pages(TPF_EVM_DATA, bytes.size(), emu::kProtRead);
+}
+
+uint64_t Evm::entry_of(const std::string& program) const {
+  const emu::Symbol* s = image_.symbols.find(program);
+  return s ? s->address : 0;
+}
+
+uint64_t Evm::required(const char* symbol) const {
+  const emu::Symbol* s = image_.symbols.find(symbol);
+  if (!s)
+    throw std::runtime_error(fmt::format("{}: the program image has no {} (link the TPF runtime, os/guest/tpf)",
+                                         system_.image, symbol));
+  return s->address;
+}
+
+std::string Evm::symbolize(uint64_t address) const {
+  const emu::Symbol* s = image_.symbols.find(address);
+  return s ? fmt::format("{}+{:#x}", s->name, address - s->address) : std::string();
+}
+
+bool Evm::set_image_array(const std::string& symbol, size_t index, uint64_t value, unsigned size) {
+  const emu::Symbol* s = image_.symbols.find(symbol);
+  if (!s || size > 8) return false;
+  uint8_t be[8];
+  emu::Cpu::store_be<uint64_t>(be, value);
+  return image_space_.write_bytes(s->address + index * size, be + 8 - size, size);
+}
+
+std::shared_ptr<Process> Evm::new_process(uint64_t id) {
+  auto p = std::make_shared<Process>();
+  p->id = id;
+  p->space = std::make_unique<emu::AddressSpace>(machine_.storage());
+  for (const auto& pg : image_pages_) p->space->map_shared(pg.vaddr, pg.frame, pg.prot);
+  return p;
+}
+
+bool Evm::map_message(Process& p, const std::vector<uint8_t>& bytes) {
+  return bytes.size() <= TPF_EVM_MESSAGE_END - TPF_EVM_MESSAGE &&
+         p.space->map(TPF_EVM_MESSAGE, std::max<uint64_t>(bytes.size(), 1), kRW) &&
+         p.space->write_bytes(TPF_EVM_MESSAGE, bytes.data(), bytes.size());
+}
+
+bool Evm::start_program(Ecb& e, uint64_t entry, uint64_t r2, uint64_t r3, uint64_t r14) {
+  const uint64_t size = page_up(system_.stack_size);
+  const uint64_t stride = size + 16 * emu::kPageSize;  // a guard gap between stacks
+  if (uint64_t(e.thread) >= (TPF_EVM_STACK_TOP - TPF_EVM_STACKS) / stride) return false;  // past the stack region
+  const uint64_t top = TPF_EVM_STACK_TOP - uint64_t(e.thread) * stride;
+  if (!e.process->space->map(top - size, size, kRW)) return false;
+  e.gr[2] = r2, e.gr[3] = r3, e.gr[14] = r14, e.gr[15] = top - 160;
+  e.psw = entry;
+  return true;
+}
+
+bool Evm::copy_static_page(Process& p, uint64_t address) {
+  auto it = image_data_.find(address & ~emu::kPageMask);
+  if (it == image_data_.end()) return false;
+  const ImagePage& pg = it->second;
+  if (!p.space->map(pg.vaddr, emu::kPageSize, pg.prot)) return false;
+  p.space->write_bytes(pg.vaddr, machine_.storage().frame(pg.frame).data.get(), emu::kPageSize);
+  return true;
+}
+
+int64_t Evm::brk(Process& p, uint64_t addr) {
+  const uint64_t limit = TPF_EVM_HEAP31 + system_.heap31_size;
+  if (addr < TPF_EVM_HEAP31 || addr > limit) return int64_t(p.brk);
+  if (addr > p.brk_mapped) {
+    if (!p.space->map(p.brk_mapped, page_up(addr) - p.brk_mapped, kRW)) return int64_t(p.brk);
+    p.brk_mapped = page_up(addr);
+  }
+  p.brk = addr;
+  return int64_t(p.brk);
+}
+
+// GETSTOR blocks come from the system region, as much of it as system.heap31_size
+// allows (the region ends where the data area begins).
+int64_t Evm::getstor(Process& p, uint64_t bytes) {
+  const uint64_t size = page_up(std::max<uint64_t>(bytes, 1));
+  const uint64_t end = std::min<uint64_t>(TPF_EVM_SYSTEM + system_.heap31_size, TPF_EVM_SYSTEM_END);
+  if (p.system_next + size > end) return 0;
+  if (!p.space->map(p.system_next, size, kRW)) return 0;
+  const uint64_t at = p.system_next;
+  p.system_blocks[at] = size;
+  p.system_next += size;
+  return int64_t(at);
+}
+
+int64_t Evm::relstor(Process& p, uint64_t addr) {
+  auto it = p.system_blocks.find(addr);
+  if (it == p.system_blocks.end()) return -14;  // EFAULT
+  p.space->unmap(addr, it->second);
+  p.system_blocks.erase(it);
+  return 0;
+}
+
+void Evm::mark_frames_at_start() {
+  const auto& s = machine_.storage();
+  frames_at_start_ = s.allocated_4k() + s.allocated_1m() * emu::kPagesPerSegment;
+}
+
+uint64_t Evm::frames_in_use() const {
+  const auto& s = machine_.storage();
+  return s.allocated_4k() + s.allocated_1m() * emu::kPagesPerSegment - frames_at_start_;
+}
+
+}  // namespace os

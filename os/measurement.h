@@ -1,0 +1,40 @@
+// The measurement window: it opens when the warm-up messages have completed and
+// closes with the last message measured (or after workload.duration); the run's
+// figures (throughput, CPU per message, response times, per-I-stream busy and idle
+// cycles) are taken over it.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "emu/machine.h"
+#include "os/summary.h"
+
+namespace os {
+
+struct WorkloadConfig;
+
+class Measurement {
+ public:
+  Measurement(emu::Machine& machine, const WorkloadConfig& workload);
+  // At the start of the run (a window without warm-up opens now).
+  void start();
+  // A message that arrived at `arrival` completed at `time` (cycles).
+  void completed(uint64_t arrival, uint64_t time);
+  uint64_t completed_total() const { return completed_; }
+  bool target_reached() const;
+  // The window's figures into `s` (its counters are already there).
+  void figures(RunSummary& s) const;
+
+ private:
+  void open(uint64_t time);
+  void end_after(uint64_t time);
+
+  emu::Machine& machine_;
+  const WorkloadConfig& workload_;
+  uint64_t completed_ = 0, measured_ = 0, window_start_ = 0, last_completion_ = 0;
+  bool window_open_ = false;
+  std::vector<uint64_t> busy0_, insns0_;  // each I-stream's counters when the window opened
+  std::vector<double> responses_ms_;
+};
+
+}  // namespace os

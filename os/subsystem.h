@@ -1,0 +1,139 @@
+// How a subsystem (the ECB heap, simple locks and syslog, ZTRAP EI, and later flash
+// paging, program fetch, the LE heap) plugs into the control program. os/ includes
+// none of their headers: each is a Subsystem that declares its configuration keys
+// and, once the program image is loaded, registers what it needs through System:
+// its SVCs (one line each of the SVC table), image variables, periodic events,
+// operator commands, dump lines, report files and summary counters. The control
+// program calls it back when a process or an ECB ends and when the run is over.
+//
+// The README's "Adding a subsystem" walks through the heap as the example.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "emu/config.h"
+#include "emu/machine.h"
+#include "os/ecb.h"
+#include "os/operator.h"
+
+namespace os {
+
+struct RunConfig;
+struct RunSummary;
+
+// What an SVC costs besides what its handler charges itself (ECB creation, exit):
+// every SVC pays system.svc_cost for entry and exit; a service the host implements
+// pays system.service_cost for its own work on top.
+enum class SvcCost { Entry, Service };
+
+// One line of the SVC table. The handler runs after the cost is charged; it reads
+// its arguments from the I-stream's registers (r2, r3, ...) and answers in r2, or
+// gives up control (System::park, System::abend).
+struct SvcLine {
+  uint64_t number = 0;
+  const char* name = "";
+  SvcCost cost = SvcCost::Service;
+  std::function<void(emu::Cpu&, Ecb&)> handler;
+};
+
+// A report file written in the run's output folder after the run, if `wanted` (or
+// wanted is empty). A streamed report gets its file before the run instead (or none,
+// in tests) and writes it as it goes.
+struct ReportFile {
+  std::string name;                                   // e.g. "heap.txt"
+  std::function<void(std::ostream&)> write;           // after the run
+  std::function<bool()> wanted;                       // e.g. etim.txt only if ZTRAP EI ran
+  std::function<void(std::ostream*)> stream;          // set instead of write: before the run
+};
+
+// A figure of summary.json's control_program block and summary.txt's counters, placed
+// after the counter named `after` (or at the end).
+struct SummaryCounter {
+  std::string key, label, after;
+  std::function<uint64_t()> value;
+};
+
+// An operator command's effect: `now` is the simulated time in cycles, `ns` the same
+// in nanoseconds as the operator gave it; `console` is true when it was typed (then
+// it may be refused, e.g. a STOP while off) and false when it comes from the
+// configuration (checked at load time). The answer is for the console; one that
+// starts with "ERROR" did nothing.
+using OperatorHandler =
+    std::function<std::string(const OperatorCommand&, uint64_t now, uint64_t ns, bool console)>;
+
+// The control program as a subsystem sees it.
+class System {
+ public:
+  virtual ~System() = default;
+  virtual emu::Machine& machine() = 0;
+  virtual const RunConfig& config() const = 0;
+  // After the run: the figures of the measurement window.
+  virtual const RunSummary& summary() const = 0;
+  // The program image: symbols, and the system's own address space (the image and the
+  // shared area; what host-side services read and write).
+  virtual const emu::SymbolTable& symbols() const = 0;
+  virtual emu::AddressSpace& system_space() = 0;
+  // "QZZ0+0x2a" for a code address, "" if no symbol holds it.
+  virtual std::string symbolize(uint64_t address) const = 0;
+
+  // ---- registration, during Subsystem::install -------------------------------------
+  virtual void add_svc(SvcLine line) = 0;
+  // A value of TPF_SVC_ECB_INFO (code r2 = TPF_INFO_*).
+  virtual void add_ecb_info(uint64_t code, std::function<uint64_t(const Ecb&)> value) = 0;
+  // Sets a variable of the program image before any ECB runs (each process's copy of
+  // static storage starts from it); false if the image has no such symbol.
+  virtual bool set_image_array(const std::string& symbol, size_t index, uint64_t value, unsigned size) = 0;
+  bool set_image_value(const std::string& symbol, uint64_t value, unsigned size) {
+    return set_image_array(symbol, 0, value, size);
+  }
+  // Every `interval` cycles of simulated time from the start of the run, while anything
+  // can still run (an event that only re-arms itself would keep a finished run going).
+  virtual void every(uint64_t interval, std::function<void(uint64_t now)> fn) = 0;
+  // Once, at simulated time `when` (cycles).
+  virtual void at(uint64_t when, std::function<void()> fn) = 0;
+  // The handler of ZTRAP-style operator commands (os/operator.h), their HELP lines.
+  virtual void add_operator_commands(std::string help, OperatorHandler handler) = 0;
+  virtual void add_report(ReportFile report) = 0;
+  virtual void add_summary_counter(SummaryCounter counter) = 0;
+  // What turns workload.data_file into the bytes mapped at TPF_EVM_DATA.
+  virtual void set_data_reader(std::function<std::vector<uint8_t>(const std::string& path)> reader) = 0;
+
+  // ---- while the run goes on -----------------------------------------------------------
+  // The running ECB gives up control to wait on `list` (another service makes it ready).
+  virtual void park(emu::Cpu& cpu, Ecb& e, WaitList& list) = 0;
+  // A waiting ECB becomes ready on its home I-stream at simulated time `now`.
+  virtual void make_ready(Ecb& e, uint64_t now) = 0;
+  // Ends the running ECB with a dump: `dump` (its lines), then its registers.
+  virtual void abend(emu::Cpu& cpu, Ecb& e, const std::string& dump) = 0;
+  virtual void log(const std::string& line) = 0;  // a line of run.log
+  // Every process still alive, once each, in the order of their ECBs.
+  virtual void for_each_process(const std::function<void(Process&)>& fn) = 0;
+};
+
+class Subsystem {
+ public:
+  virtual ~Subsystem() = default;
+  // Its configuration keys (system.<name>.*), each declared once with the field its
+  // value lands in (emu/config_section.h).
+  virtual void declare(emu::Schema& schema) const = 0;
+  // Takes its settings from the loaded configuration (before install).
+  virtual void configure(const emu::Config& config) = 0;
+  // Registers what it needs. The image is loaded; no ECB has run.
+  virtual void install(System& system) = 0;
+  // A process ends (its last ECB exits, or the run ends with it alive).
+  virtual void process_ending(Process&) {}
+  // An ECB ends (exit, program check, timeout, abend), at simulated time `now`.
+  virtual void ecb_ending(Ecb&, uint64_t /*now*/) {}
+  // The machine has stopped; the figures are not taken yet.
+  virtual void run_ended() {}
+};
+
+using Subsystems = std::vector<std::unique_ptr<Subsystem>>;
+// Makes the subsystems of a run, in the order they are declared and installed.
+using SubsystemFactory = std::function<Subsystems()>;
+
+}  // namespace os
