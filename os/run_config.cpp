@@ -17,6 +17,8 @@
 // of emu/config.h: 1ms, 500us, 2s, 0.5ms, or a bare 0.
 #include "os/run_config.h"
 
+#include "os/guest_dir.h"
+
 #include <fmt/format.h>
 
 #include <string>
@@ -47,12 +49,13 @@ bool valid_program_name(const std::string& s) {
 void declare_system_schema(emu::Schema& s) {
   using T = emu::ValueType;
   s.add({.path = "system.image",
-         .type = T::String,
-         .default_value = "build/guest/tpf_apps.elf",
+         .type = T::Path,
+         .default_value = "tpf_apps.elf",
          .unit = "path",
-         .description = "Guest ELF image holding the application programs. A relative path is taken from the "
-                        "current directory (where tpfemu runs), not from the YAML file's folder.",
-         .source = "the image the build makes (scripts/setup builds into build/); run from the repository root."});
+         .description = "Guest ELF image holding the application programs. A relative path is looked for in the "
+                        "YAML file's folder (for --set, the current directory), then in tpfemu's guest image "
+                        "folder (configs/README.md).",
+         .source = "the image the build makes (build/guest/, or share/tpfemu/guest/ once installed)."});
   s.add({.path = "system.time_slice",
          .type = T::Duration,
          .default_value = "1ms",
@@ -227,12 +230,12 @@ void declare_workload_schema(emu::Schema& s) {
                         "such as QHTT and QHTG).",
          .source = "generated messages suit most programs."});
   s.add({.path = "workload.data_file",
-         .type = T::String,
+         .type = T::Path,
          .default_value = "(none)",
          .unit = "path",
          .description = "A TLS allocation trace (heap/traces/*.trace, from heap/tools/tls_trace) that the control "
                         "program maps read-only at TPF_DATA_AREA in every ECB, for the TLS workload (QTLS, QSSL) "
-                        "to replay; relative to the current directory. (none): no data.",
+                        "to replay; a relative path as system.image's (the YAML file's folder first). (none): no data.",
          .source = "(none): only the TLS experiment's configurations need one."});
   s.add({.path = "workload.think_time",
          .type = T::Duration,
@@ -369,7 +372,7 @@ RunConfig run_config(const emu::Config& c) {
   r.machine = emu::machine_config(c);
 
   SystemConfig& s = r.system;
-  s.image = c.get_string("system.image");
+  s.image = c.get_path("system.image", guest_dir());
   s.time_slice_ms = c.get_ms("system.time_slice");
   s.timeout_ms = c.get_ms("system.timeout");
   s.svc_cost = unsigned(c.get_uint("system.svc_cost"));
@@ -392,8 +395,7 @@ RunConfig run_config(const emu::Config& c) {
   w.arrivals = c.get_string("workload.arrivals") == "open" ? Arrivals::Open : Arrivals::Closed;
   w.route_by_terminal = c.get_string("workload.routing") == "terminal";
   w.message_text = c.get_string("workload.message_text");
-  w.data_file = c.get_string("workload.data_file");
-  if (w.data_file == "(none)") w.data_file.clear();
+  if (c.get_string("workload.data_file") != "(none)") w.data_file = c.get_path("workload.data_file", guest_dir());
   if (w.message_text == "(generated)") w.message_text.clear();
   w.terminals = unsigned(c.get_int("workload.terminals"));
   w.think_ms = c.get_ms("workload.think_time");

@@ -23,12 +23,9 @@ using Catch::Matchers::StartsWith;
 
 namespace {
 
-const std::string kImage = std::string("system.image=") + TPFEMU_GUEST_DIR + "/tpf_apps.elf";
-
 os::RunConfig config_of(const std::string& yaml, std::vector<std::string> sets) {
   emu::Config c(os::run_schema());
   c.load_yaml(yaml, "ztrap.yaml");
-  c.set(kImage);
   for (const auto& s : sets) c.set(s);
   c.validate();
   return os::run_config(c);
