@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <ostream>
@@ -143,6 +144,7 @@ std::string_view noun(ValueType t) {
     case ValueType::String: return "a string";
     case ValueType::Enum: return "one of the choices";
     case ValueType::Duration: return "a duration";
+    case ValueType::Path: return "a path";
   }
   return "a value";
 }
@@ -155,7 +157,8 @@ ConfigValue parse_as(ValueType t, const std::vector<std::string>& choices, std::
     case ValueType::Frequency: return parse_frequency_hz(text);
     case ValueType::Cycles: return parse_cycles(text);
     case ValueType::Bool: return parse_bool(text);
-    case ValueType::String: return std::string(text);
+    case ValueType::String:
+    case ValueType::Path: return std::string(text);
     case ValueType::Duration: return parse_duration_ns(text);
     case ValueType::Enum: {
       for (const auto& c : choices)
@@ -176,7 +179,7 @@ bool valid_component(std::string_view c) {
 }
 
 std::string yaml_scalar(ValueType t, std::string_view s) {
-  if (t != ValueType::String) return std::string(s);
+  if (t != ValueType::String && t != ValueType::Path) return std::string(s);
   std::string out = "\"";
   for (char c : s) {
     if (c == '"' || c == '\\') out += '\\';
@@ -222,6 +225,7 @@ std::string_view type_name(ValueType t) {
     case ValueType::String: return "string";
     case ValueType::Enum: return "enum";
     case ValueType::Duration: return "duration";
+    case ValueType::Path: return "path";
   }
   return "?";
 }
@@ -627,7 +631,7 @@ void Schema::write_example(std::ostream& out, std::string_view header) const {
 Config::Config(const Schema& schema) : schema_(&schema) {
   entries_.reserve(schema.keys().size());
   for (size_t i = 0; i < schema.keys().size(); ++i)
-    entries_.push_back({schema.default_value(i), schema.keys()[i].default_value, std::string()});
+    entries_.push_back({schema.default_value(i), schema.keys()[i].default_value, std::string(), std::string()});
   lists_.resize(schema.lists().size());
 }
 
@@ -706,6 +710,7 @@ struct Walker {
   Config& config;
   const Schema& schema;
   std::string_view name;
+  std::string folder;  // the document's folder, for relative Path values
   std::map<size_t, std::string> set_at;  // key index -> place, within this document
 
   std::string place(const YAML::Node& n) const { return place_of(name, n.Mark()); }
@@ -744,7 +749,7 @@ struct Walker {
         if (auto s = set_at.find(i); s != set_at.end())
           throw ConfigError(at(where, full, fmt::format("set twice (first at {})", s->second)));
         set_at.emplace(i, where);
-        config.set(full, value.Scalar(), where);
+        config.set(full, value.Scalar(), where, folder);
       } else if (schema.is_section(full)) {
         walk(value, full);
       } else {
@@ -833,7 +838,9 @@ void Config::load_yaml(std::string_view text, std::string_view name) {
   if (docs.size() > 1)
     throw ConfigError(at(place_of(name, docs[1].Mark()), "",
                          "more than one YAML document; put every section in the first"));
-  Walker w{*this, *schema_, name, {}};
+  // The folder of the file `name` names ("." for one in the current directory).
+  std::string folder = std::filesystem::path(name).parent_path().string();
+  Walker w{*this, *schema_, name, folder.empty() ? "." : folder, {}};
   w.walk(docs[0], "");
 }
 
@@ -854,6 +861,10 @@ void Config::set(std::string_view assignment) {
 }
 
 void Config::set(std::string_view path, std::string_view text, std::string_view place) {
+  set(path, text, place, ".");  // not from a file: a relative path means the current directory
+}
+
+void Config::set(std::string_view path, std::string_view text, std::string_view place, std::string_view folder) {
   if (schema_->list_index(path) != Schema::npos)
     throw ConfigError(at(place, path, "is a list; give its entries in a YAML file"));
   size_t i = schema_->index(path);
@@ -862,7 +873,7 @@ void Config::set(std::string_view path, std::string_view text, std::string_view 
   if (text.empty())
     throw ConfigError(at(place, path, fmt::format("no value given (the default is {})", k.default_value)));
   try {
-    entries_[i] = {schema_->parse(i, text), std::string(text), std::string(place)};
+    entries_[i] = {schema_->parse(i, text), std::string(text), std::string(place), std::string(folder)};
   } catch (const ConfigError& e) {
     throw ConfigError(at(place, path, e.what()));
   }
@@ -918,6 +929,28 @@ const std::string& Config::get_string(std::string_view path) const {
   if (!std::holds_alternative<std::string>(v))
     throw std::logic_error(fmt::format("config: {} is not a string", path));
   return std::get<std::string>(v);
+}
+
+// The one place relative paths are resolved; the rule is in config.h (get_path) and
+// configs/README.md.
+std::string Config::get_path(std::string_view path, const std::string& fallback) const {
+  namespace fs = std::filesystem;
+  size_t i = require(path);
+  if (schema_->keys()[i].type != ValueType::Path) throw std::logic_error(fmt::format("config: {} is not a path", path));
+  const Entry& e = entries_[i];
+  const std::string& file = std::get<std::string>(e.value);
+  if (fs::path(file).is_absolute()) return file;  // a missing one is the reader's "cannot open"
+  std::vector<std::string> tried;
+  for (const std::string& dir : {e.folder, fallback}) {
+    if (dir.empty()) continue;
+    fs::path candidate = dir == "." ? fs::path(file) : fs::path(dir) / file;
+    std::error_code ec;
+    if (fs::exists(candidate, ec)) return candidate.string();
+    tried.push_back(dir.back() == '/' ? dir : dir + "/");
+  }
+  const std::string what = e.origin.empty() ? file + " (the default)" : file;
+  if (tried.empty()) throw ConfigError(at(e.origin, path, fmt::format("{}: relative, and no folder to look in", what)));
+  throw ConfigError(at(e.origin, path, fmt::format("{}: not found (looked in {})", what, join(tried))));
 }
 
 const std::string& Config::text(std::string_view path) const { return entries_[require(path)].text; }

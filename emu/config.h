@@ -30,6 +30,8 @@
 //   bool       true or false (any case).
 //   enum       one of the declared choices, exactly.
 //   string     any scalar.
+//   path       a file's path, any scalar; a relative one is resolved when read (see
+//              Config::get_path).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -50,7 +52,7 @@ class ConfigError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class ValueType { Integer, Size, Frequency, Cycles, Bool, String, Enum, Duration };
+enum class ValueType { Integer, Size, Frequency, Cycles, Bool, String, Enum, Duration, Path };
 
 // "integer", "size", ...; and the noun used in messages ("a whole number", "a size").
 std::string_view type_name(ValueType t);
@@ -88,7 +90,7 @@ struct KeyDecl {
 
 // A parsed value: Integer -> int64_t; Size (bytes), Cycles, Frequency (Hz),
 // Duration (ns) -> uint64_t;
-// Bool -> bool; String, Enum -> std::string.
+// Bool -> bool; String, Enum, Path (as written) -> std::string.
 using ConfigValue = std::variant<int64_t, uint64_t, bool, std::string>;
 
 class Config;
@@ -204,6 +206,9 @@ class Config {
   void set(std::string_view assignment);
   // Set one key from text, with the place to name in messages.
   void set(std::string_view path, std::string_view text, std::string_view place);
+  // The same, for a value read from a file: `folder` is the file's folder, against
+  // which a Path value is resolved ("" for the current directory).
+  void set(std::string_view path, std::string_view text, std::string_view place, std::string_view folder);
   // Run the schema's cross-field checks. Throws ConfigError.
   void validate() const;
 
@@ -214,8 +219,17 @@ class Config {
   double get_ms(std::string_view path) const;          // Duration, in milliseconds
   double get_ghz(std::string_view path) const;         // Frequency
   bool get_bool(std::string_view path) const;          // Bool
-  const std::string& get_string(std::string_view path) const;  // String, Enum
+  const std::string& get_string(std::string_view path) const;  // String, Enum, Path (as written)
   const ConfigValue& value(std::string_view path) const;
+
+  // A Path key's file. The rule: an absolute path is taken as it is. A relative one
+  // is looked for first in the folder of the YAML file that set it (for a `--set`,
+  // the current directory, which is what a user typing it means; a default has no
+  // such folder), then in `fallback` (tpfemu passes the guest image folder, so that
+  // `tpf_apps.elf` needs no folder at all); the first that exists wins. Found
+  // nowhere, a ConfigError names the place, the key and the folders tried:
+  //   configs/demo.yaml:19: system.image: tpf_apps.elf: not found (looked in configs/, /usr/share/tpfemu/guest/)
+  std::string get_path(std::string_view path, const std::string& fallback = {}) const;
 
   // The value as it was written ("128K"), and where ("x.yaml:12", "--set", or "" for
   // the default).
@@ -241,6 +255,9 @@ class Config {
     ConfigValue value;
     std::string text;
     std::string origin;
+    // Where a relative Path value is looked for first: the setting file's folder ("."
+    // for --set and a file in the current directory); empty for a default.
+    std::string folder;
   };
   size_t require(std::string_view path) const;
   [[noreturn]] void unknown_key(std::string_view path, std::string_view place) const;

@@ -68,6 +68,11 @@ template <class S> class Section {
   // The key's value lands through `land`: for a value that is converted (an enum
   // class), parsed further (a list written as text) or scaled.
   Section& key_with(KeyDecl decl, Land land) {
+    return key_from(std::move(decl), [land](S& s, const Config& c, const std::string& path) { land(s, c.value(path)); });
+  }
+  // The key's value lands through `land`, which reads it from the Config itself: for
+  // a path, resolved where the key was set (Config::get_path).
+  Section& key_from(KeyDecl decl, std::function<void(S&, const Config&, const std::string& path)> land) {
     steps_.push_back([decl](Schema& schema) { schema.add(decl); });
     lands_.push_back({decl.path, std::move(land)});
     return *this;
@@ -88,13 +93,13 @@ template <class S> class Section {
   // The struct a loaded and validated Config describes.
   S read(const Config& config) const {
     S s{};
-    for (const auto& [path, land] : lands_) land(s, config.value(path));
+    for (const auto& [path, land] : lands_) land(s, config, path);
     return s;
   }
 
  private:
   std::vector<std::function<void(Schema&)>> steps_;
-  std::vector<std::pair<std::string, Land>> lands_;
+  std::vector<std::pair<std::string, std::function<void(S&, const Config&, const std::string&)>>> lands_;
 };
 
 }  // namespace emu

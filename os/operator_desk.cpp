@@ -13,6 +13,8 @@ void OperatorDesk::add(std::string help, OperatorHandler handler) {
 }
 
 void OperatorDesk::schedule(const std::vector<OperatorEntry>& entries) {
+  if (!entries.empty() && !handler_)
+    throw std::runtime_error(entries.front().where + ": no subsystem of this run takes operator commands");
   const double hz = machine_.config().clock_ghz * 1e9;
   for (const OperatorEntry& op : entries) {
     const uint64_t at = uint64_t(double(op.at_ns) * hz / 1e9);  // cycles from the start of the run

@@ -17,6 +17,8 @@
 // of emu/config.h: 1ms, 500us, 2s, 0.5ms, or a bare 0.
 #include "os/run_config.h"
 
+#include "os/guest_dir.h"
+
 #include <fmt/format.h>
 
 #include "emu/config_section.h"
@@ -51,13 +53,15 @@ bool valid_program_name(const std::string& s) {
 emu::Section<SystemConfig> make_system_section() {
   emu::Section<SystemConfig> s;
   using T = emu::ValueType;
-  s.key({.path = "system.image",
-         .type = T::String,
-         .default_value = "build/guest/tpf_apps.elf",
+  s.key_from({.path = "system.image",
+         .type = T::Path,
+         .default_value = "tpf_apps.elf",
          .unit = "path",
-         .description = "Guest ELF image holding the application programs. A relative path is taken from the "
-                        "current directory (where tpfemu runs), not from the YAML file's folder.",
-         .source = "the image the build makes (scripts/setup builds into build/); run from the repository root."}, &SystemConfig::image);
+         .description = "Guest ELF image holding the application programs. A relative path is looked for in the "
+                        "YAML file's folder (for --set, the current directory), then in tpfemu's guest image "
+                        "folder (configs/README.md).",
+         .source = "the image the build makes (build/guest/, or share/tpfemu/guest/ once installed)."},
+             [](SystemConfig& s, const emu::Config& c, const std::string& path) { s.image = c.get_path(path, guest_dir()); });
   s.key({.path = "system.time_slice",
          .type = T::Duration,
          .default_value = "1ms",
@@ -234,19 +238,21 @@ emu::Section<WorkloadConfig> make_workload_section() {
                         "then letters from workload.seed, workload.message_size bytes in all; any other text: "
                         "every input message is that text (for programs that read parameters from their message, "
                         "such as QHTT and QHTG).",
-         .source = "generated messages suit most programs."}, [](WorkloadConfig& w, const emu::ConfigValue& v) {
-           w.message_text = std::get<std::string>(v) == "(generated)" ? "" : std::get<std::string>(v);
-         });
-  s.key_with({.path = "workload.data_file",
-         .type = T::String,
+         .source = "generated messages suit most programs."},
+             [](WorkloadConfig& w, const emu::ConfigValue& v) {
+               w.message_text = std::get<std::string>(v) == "(generated)" ? "" : std::get<std::string>(v);
+             });
+  s.key_from({.path = "workload.data_file",
+         .type = T::Path,
          .default_value = "(none)",
          .unit = "path",
          .description = "A TLS allocation trace (heap/traces/*.trace, from heap/tools/tls_trace) that the control "
                         "program maps read-only at TPF_EVM_DATA in every ECB, for the TLS workload (QTLS, QSSL) "
-                        "to replay; relative to the current directory. (none): no data.",
-         .source = "(none): only the TLS experiment's configurations need one."}, [](WorkloadConfig& w, const emu::ConfigValue& v) {
-           w.data_file = std::get<std::string>(v) == "(none)" ? "" : std::get<std::string>(v);
-         });
+                        "to replay; a relative path as system.image's (the YAML file's folder first). (none): no data.",
+         .source = "(none): only the TLS experiment's configurations need one."},
+             [](WorkloadConfig& w, const emu::Config& c, const std::string& path) {
+               if (c.get_string(path) != "(none)") w.data_file = c.get_path(path, guest_dir());
+             });
   s.key({.path = "workload.think_time",
          .type = T::Duration,
          .default_value = "0",

@@ -16,7 +16,7 @@
 namespace os {
 
 struct SystemConfig {
-  std::string image;            // guest ELF holding the application programs (path, relative to the repo or the YAML)
+  std::string image;            // guest ELF holding the application programs (resolved: see Config::get_path)
   double time_slice_ms = 0;     // an ECB running this long without giving up control is sliced
   double timeout_ms = 0;        // CPU time an ECB may use in all before the CTL-10-style timeout
   unsigned svc_cost = 0;        // cycles of SVC entry and exit (every service pays it)
@@ -42,7 +42,7 @@ struct WorkloadConfig {
   double rate = 0;              // open: messages per second (Poisson arrivals)
   uint64_t message_size = 0;    // bytes of each input message (min)
   std::string message_text;     // if not empty, every message is this text
-  std::string data_file;        // if not empty, a TLS trace mapped read-only at TPF_EVM_DATA
+  std::string data_file;        // if not empty, a TLS trace mapped read-only at TPF_EVM_DATA (resolved)
   uint64_t message_size_max = 0;// uniform between message_size and this (0: fixed size)
   uint64_t messages = 0;        // stop after this many messages complete (0: use seconds)
   double seconds = 0;           // or after this many simulated seconds

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <set>
@@ -14,6 +15,8 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <unistd.h>
 
 #include "emu/config.h"
 #include "emu/machine_config.h"
@@ -595,4 +598,54 @@ TEST_CASE("configs/machine-z15.yaml is the schema's own example (descriptions, u
     FAIL("configs/machine-z15.yaml differs from the schema; the expected text is in " << fresh
                                                                                        << " (run from the build dir)");
   }
+}
+
+TEST_CASE("a relative path is looked for in its YAML file's folder, then in the fallback folder", "[config]") {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / fmt::format("tpfemu-paths-{}", getpid());
+  fs::remove_all(root);
+  fs::create_directories(root / "cfg");
+  fs::create_directories(root / "guest");
+  for (const fs::path& p : {root / "cfg" / "both.elf", root / "guest" / "both.elf", root / "guest" / "guest.elf"})
+    std::ofstream(p) << "x";
+  emu::Schema s;
+  s.add({.path = "sec.file", .type = emu::ValueType::Path, .default_value = "guest.elf", .unit = "path",
+         .description = "a file"});
+  const std::string yaml = (root / "cfg" / "run.yaml").string();
+  const std::string cfg = (root / "cfg").string(), guest = (root / "guest").string();
+  auto from = [&](const std::string& value) {
+    std::ofstream(yaml) << "sec:\n  file: " << value << "\n";
+    Config c(s);
+    c.load_file(yaml);
+    return c;
+  };
+  CHECK(from("both.elf").get_path("sec.file", guest) == cfg + "/both.elf");  // the file's folder first
+  CHECK(from("guest.elf").get_path("sec.file", guest) == guest + "/guest.elf");  // then the fallback
+  CHECK(from("../guest/guest.elf").get_path("sec.file", guest) == cfg + "/../guest/guest.elf");
+  CHECK(from("/no/such/file").get_path("sec.file", guest) == "/no/such/file");  // absolute: as it is
+  CHECK(from("both.elf").get_string("sec.file") == "both.elf");                 // as written
+  CHECK(error_of([&] { from("none.elf").get_path("sec.file", guest); }) ==
+        yaml + ":2: sec.file: none.elf: not found (looked in " + cfg + "/, " + guest + "/)");
+
+  // A default was set by no file: only the fallback.
+  Config d(s);
+  CHECK(d.get_path("sec.file", guest) == guest + "/guest.elf");
+  CHECK(error_of([&] { d.get_path("sec.file", cfg); }) ==
+        "sec.file: guest.elf (the default): not found (looked in " + cfg + "/)");
+
+  // --set: the current directory (what a user typing it means), then the fallback.
+  const fs::path before = fs::current_path();
+  fs::current_path(cfg);
+  Config e(s);
+  e.set("sec.file=both.elf");
+  const std::string here = e.get_path("sec.file", guest);
+  e.set("sec.file=guest.elf");
+  const std::string there = e.get_path("sec.file", guest);
+  e.set("sec.file=none.elf");
+  const std::string none = error_of([&] { e.get_path("sec.file", guest); });
+  fs::current_path(before);
+  CHECK(here == "both.elf");
+  CHECK(there == guest + "/guest.elf");
+  CHECK(none == "--set: sec.file: none.elf: not found (looked in ./, " + guest + "/)");
+  fs::remove_all(root);
 }

@@ -24,8 +24,7 @@ using Catch::Matchers::Contains;
 namespace {
 
 os::RunConfig syslog_config() {
-  return app::load_run_config({}, {std::string("system.image=") + TPFEMU_GUEST_DIR + "/tpf_apps.elf",
-                                  "workload.program=QSLG", "machine.istreams=4", "workload.terminals=4",
+  return app::load_run_config({}, {"workload.program=QSLG", "machine.istreams=4", "workload.terminals=4",
                                   "workload.routing=terminal", "workload.messages=40",
                                   "system.simple_lock.algorithm=pj46800", "system.console.poll_interval=20us"});
 }

@@ -20,7 +20,6 @@ struct CpRun {
   os::RunSummary s;
   std::string log, dumps, json;
   explicit CpRun(std::vector<std::string> sets) {
-    sets.insert(sets.begin(), std::string("system.image=") + TPFEMU_GUEST_DIR + "/tpf_apps.elf");
     os::RunConfig cfg = app::load_run_config({}, sets);
     emu::Machine m(cfg.machine, true);
     os::ControlProgram cp(m, cfg);

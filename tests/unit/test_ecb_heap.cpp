@@ -30,7 +30,6 @@ struct HeapRun {
   heap::HeapTotals heap;
   std::string log, dumps, heap_text, heap_json;
   HeapRun(std::vector<std::string> sets, std::vector<std::string> files = {}) {
-    sets.insert(sets.begin(), std::string("system.image=") + TPFEMU_GUEST_DIR + "/tpf_apps.elf");
     os::RunConfig cfg = app::load_run_config(files, sets);
     emu::Machine m(cfg.machine, true);
     os::ControlProgram cp(m, cfg);

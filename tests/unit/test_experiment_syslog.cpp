@@ -37,8 +37,7 @@ struct E2Run {
     const std::string config = std::string(TPFEMU_SOURCE_DIR) + "/configs/syslog-" + algorithm + ".yaml";
     const unsigned n = istreams;
     os::RunConfig cfg = app::load_run_config(
-        {config}, {std::string("system.image=") + TPFEMU_GUEST_DIR + "/tpf_apps.elf",
-                   "machine.istreams=" + std::to_string(n), "workload.terminals=" + std::to_string(n),
+        {config}, {"machine.istreams=" + std::to_string(n), "workload.terminals=" + std::to_string(n),
                    "workload.messages=" + std::to_string((per_terminal + 2) * n),
                    "workload.warmup=" + std::to_string(2 * n)});
     emu::Machine m(cfg.machine, true);

@@ -141,7 +141,7 @@ TEST_CASE("run config: an empty run configuration gives the documented defaults"
   CHECK(r.source.empty());
 
   const os::SystemConfig& s = r.system;
-  CHECK(s.image == "build/guest/tpf_apps.elf");
+  CHECK(s.image == std::string(TPFEMU_GUEST_DIR) + "/tpf_apps.elf");  // tpf_apps.elf, in the guest folder
   CHECK(s.time_slice_ms == 1.0);
   CHECK(s.timeout_ms == 500.0);
   CHECK(s.svc_cost == 150);
@@ -271,7 +271,7 @@ TEST_CASE("run config: a bad unit names the value and shows the form to use", "[
   CHECK(yaml_error("workload:\n  rate: 1.5\n") == "configs/x.yaml:2: workload.rate: \"1.5\" is not a whole number (use e.g. 8)");
   CHECK(yaml_error("workload:\n  messages: lots\n") ==
         "configs/x.yaml:2: workload.messages: \"lots\" is not a whole number (use e.g. 8)");
-  CHECK(yaml_error("system:\n  image:\n") == "configs/x.yaml:2: system.image: no value given (the default is build/guest/tpf_apps.elf)");
+  CHECK(yaml_error("system:\n  image:\n") == "configs/x.yaml:2: system.image: no value given (the default is tpf_apps.elf)");
   CHECK(yaml_error("workload:\n  program: [A, B]\n") == "configs/x.yaml:2: workload.program: expected a string, got a sequence");
 }
 
@@ -396,7 +396,7 @@ TEST_CASE("run config: configs/demo.yaml is the README's job: 4 I-streams, close
   CHECK(r.workload.messages == 2000);
   CHECK(r.workload.terminals == 16);
   CHECK(r.workload.seconds == 0.0);
-  CHECK(r.system.image == "build/guest/tpf_apps.elf");
+  CHECK(r.system.image == std::string(TPFEMU_GUEST_DIR) + "/tpf_apps.elf");  // not in configs/: the guest folder
 }
 
 TEST_CASE("run config: configs/open-arrivals.yaml runs open arrivals for a simulated time", "[run_config]") {

@@ -28,8 +28,7 @@ struct LockRun {
   lock::LockStats lock;
   lock::SyslogStats ring;
   explicit LockRun(const std::string& algorithm, std::vector<std::string> more = {}) {
-    std::vector<std::string> sets = {std::string("system.image=") + TPFEMU_GUEST_DIR + "/tpf_apps.elf",
-                                     "workload.program=QSLG", "machine.istreams=4", "workload.terminals=4",
+    std::vector<std::string> sets = {"workload.program=QSLG", "machine.istreams=4", "workload.terminals=4",
                                      "workload.message_size=16", "workload.messages=100",
                                      "system.simple_lock.algorithm=" + algorithm};
     sets.insert(sets.end(), more.begin(), more.end());

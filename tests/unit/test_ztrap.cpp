@@ -27,15 +27,14 @@ using Catch::Matchers::StartsWith;
 
 namespace {
 
-const std::string kImage = std::string("system.image=") + TPFEMU_GUEST_DIR + "/tpf_apps.elf";
-
 os::RunConfig config_of(const std::string& yaml, std::vector<std::string> sets) {
-  emu::Config c(app::run_schema());
-  c.load_yaml(yaml, "ztrap.yaml");
-  c.set(kImage);
-  for (const auto& s : sets) c.set(s);
-  c.validate();
-  return os::run_config(c);
+  auto c = std::make_shared<emu::Config>(app::run_schema());
+  c->load_yaml(yaml, "ztrap.yaml");
+  for (const auto& s : sets) c->set(s);
+  c->validate();
+  os::RunConfig r = os::run_config(*c);
+  r.values = c, r.subsystems = app::subsystems;
+  return r;
 }
 
 std::string error_of(const std::string& yaml, std::vector<std::string> sets = {}) {

@@ -147,7 +147,7 @@ static void *ssl_thread(void *arg) {
 int QSSL(void *msg, long len) {
   const struct tls_trace_image *t = (const struct tls_trace_image *)TPF_EVM_DATA;
   if (t->magic != TLS_TRACE_MAGIC) {
-    tpf_log("QSSL: no TLS trace at TPF_EVM_DATA (set workload.data_file)");
+    tpf_log("QSSL: no TLS trace in the data area (set workload.data_file)");
     return 2;
   }
   char text[32] = {0};

@@ -50,11 +50,15 @@
 #define TPF_SHARED_APPS 0x50000UL
 #define TPF_SHARED_APPS_END 0x60000UL
 
-#ifdef __cplusplus
+/* The checks are C and C++ only (assembler sources include the ABI headers too). */
+#if defined(__ASSEMBLER__)
+#define TPF_EVM_ASSERT(cond, why)
+#elif defined(__cplusplus)
 #define TPF_EVM_ASSERT(cond, why) static_assert(cond, why)
 #else
 #define TPF_EVM_ASSERT(cond, why) _Static_assert(cond, why)
 #endif
+#ifndef __ASSEMBLER__
 
 /* Each region ends before the next begins, in address order. */
 TPF_EVM_ASSERT(TPF_EVM_MESSAGE < TPF_EVM_MESSAGE_END && TPF_EVM_MESSAGE_END <= TPF_EVM_HEAP31, "message, heap31");
@@ -69,5 +73,6 @@ TPF_EVM_ASSERT(TPF_SHARED_SYSLOG_END <= TPF_SHARED_SLOCK_SLOTS, "syslog, lock sl
 TPF_EVM_ASSERT(TPF_SHARED_SLOCK_SLOTS_END <= TPF_SHARED_SLOCK_QNODES, "lock slots, lock nodes");
 TPF_EVM_ASSERT(TPF_SHARED_SLOCK_QNODES_END <= TPF_SHARED_APPS, "lock nodes, apps");
 TPF_EVM_ASSERT(TPF_SHARED_APPS_END <= TPF_EVM_SHARED_END - TPF_EVM_SHARED, "apps in the shared area");
+#endif
 
 #endif
