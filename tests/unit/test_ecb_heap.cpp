@@ -2,7 +2,8 @@
 // threaded torture test (no corruption, no leak), every error path (the ECB ends with
 // a dump naming the ECB, the address and the check; the run goes on and counts it),
 // tagged buffers (linear locate for baseline, flat for pj47265, the hash table's
-// growth counted), the reports, and E1's bands on a short TLS run.
+// growth counted) and the reports. E1's bands on a short TLS run are in
+// tests/experiments/test_experiment_tls.cpp.
 #include <catch2/catch.hpp>
 
 #include <regex>
@@ -186,40 +187,4 @@ TEST_CASE("ECB heap configuration: AVL lists are five increasing sizes, errors n
                     Contains("AVL3 \"x\" is not a whole number"));
   CHECK_THROWS_WITH(app::load_run_config({}, {"system.ecb_heap.algorithm=fast"}),
                     Contains("system.ecb_heap.algorithm"));
-}
-
-namespace {
-struct TlsRun {
-  double rate = 0, ms = 0;
-  heap::HeapTotals heap;
-  explicit TlsRun(const std::string& algorithm, long messages) {
-    HeapRun r({"workload.messages=" + std::to_string(messages + 100), "workload.warmup=100",
-               "workload.data_file=" + std::string(TPFEMU_SOURCE_DIR) + "/heap/traces/tls13-server.trace"},
-              {std::string(TPFEMU_SOURCE_DIR) + "/configs/tls-" + algorithm + ".yaml"});
-    INFO(r.dumps);
-    REQUIRE(r.s.counter("ecb_heap_errors") == 0);
-    REQUIRE(r.s.ecb_program_checks == 0);
-    rate = r.s.messages_per_second;
-    ms = 1000.0 / rate;
-    heap = r.heap;
-  }
-};
-}  // namespace
-
-TEST_CASE("E1: pj47265 cuts ms per message by 8 to 16% against the calibrated baseline (short run)",
-          "[heap][experiment]") {
-  TlsRun base("baseline", 600), pj("pj47265", 600);
-  INFO("baseline " << base.ms << " ms, pj47265 " << pj.ms << " ms");
-  CHECK(base.ms == Approx(0.068).epsilon(0.05));  // the calibration holds on a short run too
-  const double cut = 1 - pj.ms / base.ms;
-  CHECK(cut >= 0.08);
-  CHECK(cut <= 0.16);
-  // The request size report shows the small buffers' dominance (the document: 99.29%
-  // in the 64-byte class, 99.73% under 128 bytes in the old layout).
-  const auto& q = base.heap.requests;
-  uint64_t all = 0;
-  for (uint64_t n : q) all += n;
-  CHECK(q[0] + q[1] + q[2] + q[3] >= all * 85 / 100);  // up to 128 bytes
-  for (size_t k = 0; k < q.size(); ++k)
-    if (k != 1) CHECK(q[1] > q[k]);                     // the 64-byte class is the largest
 }

@@ -1,0 +1,99 @@
+"""What the experiment scripts (scripts/experiment-*) share: building tpfemu, running
+it, reading a run's reports, printing aligned tables and making plots.
+
+Packages come from scripts/setup (python3-matplotlib included); nothing here
+installs anything.
+"""
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.environ.get("TPFEMU_BUILD_DIR", os.path.join(ROOT, "build"))
+# Installed (cmake --install: share/tpfemu/scripts/, with no scripts/setup beside it),
+# the prefix's bin/tpfemu runs and nothing is built; in a source tree, the build's.
+INSTALLED = not os.path.exists(os.path.join(ROOT, "scripts", "setup"))
+TPFEMU = os.path.join(ROOT, "..", "..", "bin", "tpfemu") if INSTALLED else os.path.join(BUILD, "tpfemu")
+PROG = os.path.basename(sys.argv[0])  # names the script in its messages
+
+
+def setup():
+    """Installs what is missing and builds (scripts/setup), quietly; nothing once installed."""
+    if not INSTALLED:
+        subprocess.run([os.path.join(ROOT, "scripts", "setup")], check=True, stdout=subprocess.DEVNULL)
+
+
+def default_out(name):
+    """out/NAME: in the source tree's root, or (installed) in the current directory."""
+    return os.path.join("out", name) if INSTALLED else os.path.join(ROOT, "out", name)
+
+
+def run(args, out, sets=(), cwd=None):
+    """`tpfemu run ARGS` into OUT (made absolute: the run may have another working
+    directory), then the --set KEY=VALUE of SETS; exits with tpfemu's messages if it
+    fails. Relative configurations are taken from CWD. Returns summary.json."""
+    out = os.path.abspath(out)
+    cmd = [TPFEMU, "run"] + list(args) + ["--no-progress", "--out", out]
+    for s in sets:
+        cmd += ["--set", s]
+    p = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+    if p.returncode != 0:
+        sys.exit(f"{PROG}: {' '.join(cmd)} failed:\n{p.stderr}")
+    return read_json(out, "summary.json")
+
+
+def read_json(run_dir, name):
+    with open(os.path.join(run_dir, name)) as f:
+        return json.load(f)
+
+
+def etim_rows(run_dir):
+    """The rows of etim.json, or [] when ZTRAP EI did not run (no etim.json)."""
+    if not os.path.exists(os.path.join(run_dir, "etim.json")):
+        return []
+    etim = read_json(run_dir, "etim.json")
+    return etim["rows"] if isinstance(etim, dict) else etim
+
+
+class Column:
+    """A table column: TITLE over values formatted with FMT then SUFFIX, right-aligned
+    in WIDTH (left-aligned with left=True); GAP spaces before it."""
+
+    def __init__(self, title, width, fmt="", suffix="", left=False, gap=1):
+        self.title, self.width, self.fmt, self.suffix, self.left, self.gap = title, width, fmt, suffix, left, gap
+
+    def cell(self, text):
+        return text.ljust(self.width) if self.left else text.rjust(self.width)
+
+
+class Table:
+    """Rows printed as they come (a run at a time), flushed, under one header."""
+
+    def __init__(self, columns, indent=""):
+        self.columns, self.indent = columns, indent
+
+    def _line(self, cells):
+        line = self.indent
+        for k, (c, text) in enumerate(zip(self.columns, cells)):
+            line += (" " * c.gap if k else "") + c.cell(text)
+        return line
+
+    def header(self, before=""):
+        print(before + self._line([c.title for c in self.columns]))
+
+    def row(self, *values):
+        print(self._line([format(v, c.fmt) + c.suffix for c, v in zip(self.columns, values)]), flush=True)
+
+
+def pyplot():
+    """matplotlib.pyplot drawing to files (no display needed), or None (said) when
+    matplotlib is missing: the tables and results.json are written already."""
+    try:
+        import matplotlib
+    except ImportError:
+        print(f"{PROG}: python3-matplotlib is missing (scripts/setup installs it); no plot")
+        return None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
