@@ -120,7 +120,8 @@ Section<MachineConfig> make_machine_section() {
          .max = "16G",
          .unit = "bytes",
          .description = "Private L1 data cache of each I-stream.",
-         .source = "z15: L1 data cache 128 KB per core (" + kTG + "; " + kECAG + ")."}, [](MachineConfig& m) -> auto& { return m.l1.size; });
+         .source = "z15: L1 data cache 128 KB per core (" + kTG + "; " + kECAG + ")."},
+         [](MachineConfig& m) -> auto& { return m.l1.size; });
   s.key({.path = "machine.cache.l1.ways",
          .type = T::Integer,
          .default_value = "8",
@@ -146,7 +147,8 @@ Section<MachineConfig> make_machine_section() {
          .max = "16G",
          .unit = "bytes",
          .description = "Private L2 (data) cache of each I-stream.",
-         .source = "z15: L2 data cache 4 MB per core (" + kTG + "; " + kECAG + ")."}, [](MachineConfig& m) -> auto& { return m.l2.size; });
+         .source = "z15: L2 data cache 4 MB per core (" + kTG + "; " + kECAG + ")."},
+         [](MachineConfig& m) -> auto& { return m.l2.size; });
   s.key({.path = "machine.cache.l2.ways",
          .type = T::Integer,
          .default_value = "8",
@@ -162,7 +164,8 @@ Section<MachineConfig> make_machine_section() {
          .max = "10000",
          .unit = "cycles",
          .description = "Load-to-use cycles of an access that misses the L1 and is served by the L2.",
-         .source = "estimate: below the 3.6 ns (~19 cycles) of the 9x larger 36 MB L2 of Telum II (" + kTelum + ")."}, [](MachineConfig& m) -> auto& { return m.l2.latency; });
+         .source = "estimate: below the 3.6 ns (~19 cycles) of the 9x larger 36 MB L2 of Telum II (" + kTelum + ")."},
+         [](MachineConfig& m) -> auto& { return m.l2.latency; });
 
   s.key({.path = "machine.cache.l3.size",
          .type = T::Size,
@@ -188,7 +191,8 @@ Section<MachineConfig> make_machine_section() {
          .max = "10000",
          .unit = "cycles",
          .description = "Load-to-use cycles of an access that misses the L2 and is served by the L3.",
-         .source = "estimate: about 10 ns for the on-chip eDRAM L3 at 5.2 GHz."}, [](MachineConfig& m) -> auto& { return m.l3.latency; });
+         .source = "estimate: about 10 ns for the on-chip eDRAM L3 at 5.2 GHz."},
+         [](MachineConfig& m) -> auto& { return m.l3.latency; });
 
   s.key({.path = "machine.memory_latency",
          .type = T::Cycles,
@@ -217,7 +221,8 @@ Section<MachineConfig> make_machine_section() {
          .unit = "cycles",
          .description = "Cycles to invalidate the copies other I-streams hold when a store takes a line "
                         "exclusive.",
-         .source = "estimate: a cross-interrogate without data, a little under the L3 latency."}, &MachineConfig::invalidate_latency);
+         .source = "estimate: a cross-interrogate without data, a little under the L3 latency."},
+         &MachineConfig::invalidate_latency);
   s.key({.path = "machine.coherence.serialize_lines",
          .type = T::Bool,
          .default_value = "true",
@@ -238,7 +243,8 @@ Section<MachineConfig> make_machine_section() {
          .unit = "entries",
          .description = "Entries of each I-stream's TLB for 4 KB pages.",
          .source = "estimate: z14/z15 pair a first-level TLB in the L1 directory with a larger second-level "
-                   "TLB; IBM does not publish entry counts per page size."}, [](MachineConfig& m) -> auto& { return m.tlb4k.entries; });
+                   "TLB; IBM does not publish entry counts per page size."},
+         [](MachineConfig& m) -> auto& { return m.tlb4k.entries; });
   s.key({.path = "machine.tlb.4k.ways",
          .type = T::Integer,
          .default_value = "8",
@@ -254,7 +260,8 @@ Section<MachineConfig> make_machine_section() {
          .max = "65536",
          .unit = "entries",
          .description = "Entries of each I-stream's TLB for 1 MB pages.",
-         .source = "estimate: 128 entries map 128 MB; a large-page TLB has fewer entries than a 4 KB one."}, [](MachineConfig& m) -> auto& { return m.tlb1m.entries; });
+         .source = "estimate: 128 entries map 128 MB; a large-page TLB has fewer entries than a 4 KB one."},
+         [](MachineConfig& m) -> auto& { return m.tlb1m.entries; });
   s.key({.path = "machine.tlb.1m.ways",
          .type = T::Integer,
          .default_value = "4",

@@ -67,7 +67,8 @@ emu::Section<EcbHeapConfig> make_ecb_heap_section() {
                         "table per process; pj47265 initializes entries when needed, hashes tags, aligns buffers "
                         "on 256-byte lines, reuses LIFO, locks in guest code and gives each thread its own AVLs "
                         "and trace table. No application change.",
-         .source = "baseline: the ECB heap before the APAR, the baseline of " + kSeed0 + "."}, &EcbHeapConfig::algorithm);
+         .source = "baseline: the ECB heap before the APAR, the baseline of " + kSeed0 + "."},
+         &EcbHeapConfig::algorithm);
   s.key({.path = "system.ecb_heap.control_entries",
          .type = T::Integer,
          .default_value = "1024",
@@ -89,7 +90,8 @@ emu::Section<EcbHeapConfig> make_ecb_heap_section() {
          .unit = "entries",
          .description = "Entries of the ECB heap trace table (32 bytes each): one per process for baseline, one "
                         "per thread for pj47265; each heap operation writes one, round robin.",
-         .source = "estimate: a few hundred recent operations, enough to see what a dump's ECB last did."}, &EcbHeapConfig::trace_entries);
+         .source = "estimate: a few hundred recent operations, enough to see what a dump's ECB last did."},
+         &EcbHeapConfig::trace_entries);
   s.key({.path = "system.ecb_heap.thread_avl_max",
          .type = T::Integer,
          .default_value = "32",
@@ -108,7 +110,8 @@ emu::Section<EcbHeapConfig> make_ecb_heap_section() {
          .unit = "buckets",
          .description = "pj47265: the tag hash table's first size (a power of two); it doubles when it holds "
                         "twice as many tags as buckets (locate stays a few steps).",
-         .source = "estimate: a handful of tags per ECB is usual; 64 buckets are one 256-byte line."}, &EcbHeapConfig::hash_buckets);
+         .source = "estimate: a handful of tags per ECB is usual; 64 buckets are one 256-byte line."},
+         &EcbHeapConfig::hash_buckets);
   const auto avl_keys = [&](AvlConfig EcbHeapConfig::*avl, const std::string& who, const std::string& sizes,
                             const std::string& counts, const std::string& whom, const std::string& source) {
     s.key_with({.path = "system.ecb_heap." + who + ".avl_sizes",
@@ -142,7 +145,8 @@ emu::Section<EcbHeapConfig> make_ecb_heap_section() {
          .unit = "program names",
          .description = "Programs (comma separated) whose ECBs and threads are shared SSL or Java ECBs and get "
                         "the ssl AVLs; every other ECB gets the app AVLs.",
-         .source = "QSSL, the TLS workload's SSL server program (os/guest/apps)."}, [](EcbHeapConfig& h, const emu::ConfigValue& v) {
+         .source = "QSSL, the TLS workload's SSL server program (os/guest/apps)."},
+         [](EcbHeapConfig& h, const emu::ConfigValue& v) {
            std::istringstream in(std::get<std::string>(v));
            for (std::string p; std::getline(in, p, ',');)
              if (!p.empty()) h.ssl_programs.push_back(p);

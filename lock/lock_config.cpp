@@ -28,7 +28,8 @@ emu::Section<SimpleLockConfig> make_simple_lock_section() {
                         "until a release wakes it; queued is an MCS queue lock (FIFO hand-off, each waiter spins "
                         "on its own line, gives up control likewise, the waiter next in line keeps spinning). No "
                         "application change: the control program sets it in the image.",
-         .source = "csg-loop: the behaviour without the APAR, the baseline of " + kSeed4 + "."}, &SimpleLockConfig::algorithm);
+         .source = "csg-loop: the behaviour without the APAR, the baseline of " + kSeed4 + "."},
+         &SimpleLockConfig::algorithm);
   s.key({.path = "system.simple_lock.spin_limit",
          .type = T::Integer,
          .default_value = std::to_string(SLOCK_SPIN_LIMIT_DEFAULT),

@@ -80,7 +80,8 @@ emu::Section<ZtrapConfig> make_ztrap_section() {
          .description = "ZTRAP EI software profiler for the whole run (writes etim.txt and etim.json): whole-run "
                         "is a ZTRAP EI START at 0 with no STOP. For a window or a PROG= filter, use operator: "
                         "entries instead.",
-         .source = "off: sampling costs nothing while off, and most runs need no instruction report."}, [](ZtrapConfig& z, const emu::ConfigValue& v) { z.whole_run = std::get<std::string>(v) == "whole-run"; });
+         .source = "off: sampling costs nothing while off, and most runs need no instruction report."},
+         [](ZtrapConfig& z, const emu::ConfigValue& v) { z.whole_run = std::get<std::string>(v) == "whole-run"; });
   s.key({.path = "system.ztrap.interval",
          .type = T::Cycles,
          .default_value = "4999",

@@ -61,7 +61,9 @@ emu::Section<SystemConfig> make_system_section() {
                         "YAML file's folder (for --set, the current directory), then in tpfemu's guest image "
                         "folder (configs/README.md).",
          .source = "the image the build makes (build/guest/, or share/tpfemu/guest/ once installed)."},
-             [](SystemConfig& s, const emu::Config& c, const std::string& path) { s.image = c.get_path(path, guest_dir()); });
+             [](SystemConfig& s, const emu::Config& c, const std::string& path) {
+               s.image = c.get_path(path, guest_dir());
+             });
   s.key({.path = "system.time_slice",
          .type = T::Duration,
          .default_value = "1ms",
@@ -70,7 +72,8 @@ emu::Section<SystemConfig> make_system_section() {
          .unit = "CPU time",
          .description = "An ECB that runs this long without giving up control is time-sliced: put back on the "
                         "ready list so other work gets the I-stream.",
-         .source = "1 ms, as " + kIssue + " asks; the mechanism is the " + kTmslc + "."}, &SystemConfig::time_slice_ms);
+         .source = "1 ms, as " + kIssue + " asks; the mechanism is the " + kTmslc + "."},
+         &SystemConfig::time_slice_ms);
   s.key({.path = "system.timeout",
          .type = T::Duration,
          .default_value = "500ms",
@@ -102,7 +105,8 @@ emu::Section<SystemConfig> make_system_section() {
          .description = "Cycles of a host-implemented service's own work (enter/back, defer, storage, wait/post, "
                         "log), charged on top of system.svc_cost.",
          .source = "estimate: a few hundred instructions of list and table updates per service; the services "
-                   "the documents measure (heap, lock) run as guest code and cost what they execute."}, &SystemConfig::service_cost);
+                   "the documents measure (heap, lock) run as guest code and cost what they execute."},
+         &SystemConfig::service_cost);
   s.key({.path = "system.create_cost",
          .type = T::Cycles,
          .default_value = "2000",
@@ -120,7 +124,8 @@ emu::Section<SystemConfig> make_system_section() {
          .max = "10000000",
          .unit = "cycles",
          .description = "Cycles of ECB exit: returning its storage and tearing down its address space.",
-         .source = "estimate: about half of system.create_cost (frames go back to their pools; no tables built)."}, &SystemConfig::exit_cost);
+         .source = "estimate: about half of system.create_cost (frames go back to their pools; no tables built)."},
+         &SystemConfig::exit_cost);
   s.key({.path = "system.dispatch_cost",
          .type = T::Cycles,
          .default_value = "300",
@@ -156,7 +161,8 @@ emu::Section<SystemConfig> make_system_section() {
          .max = "1T",
          .unit = "bytes",
          .description = "64-bit heap area of each ECB (above the bar). A whole number of 4K pages.",
-         .source = "estimate: address space only; storage is sparse, so untouched heap costs no frames."}, &SystemConfig::heap64_size);
+         .source = "estimate: address space only; storage is sparse, so untouched heap costs no frames."},
+         &SystemConfig::heap64_size);
   s.key({.path = "system.max_threads",
          .type = T::Integer,
          .default_value = "64",
@@ -172,7 +178,8 @@ emu::Section<SystemConfig> make_system_section() {
          .max = "256M",
          .unit = "bytes",
          .description = "System storage shared by every ECB at TPF_EVM_SHARED (the syslog buffer and its lock live there).",
-         .source = "estimate: room for the syslog buffer and the system's locks."}, &SystemConfig::shared_size);
+         .source = "estimate: room for the syslog buffer and the system's locks."},
+         &SystemConfig::shared_size);
   s.describe("system", "The control program: guest image, time slice and timeout, service costs, ECB storage.");
 
   s.check("system.time_slice is below system.timeout", [](const emu::Config& c) {
@@ -197,7 +204,8 @@ emu::Section<WorkloadConfig> make_workload_section() {
          .default_value = "QZZ0",
          .unit = "program name",
          .description = "The program each input message enters (a name in system.image): letters, digits and _.",
-         .source = "QZZ0, the demo application's entry program (4 characters, as z/TPF program names are)."}, &WorkloadConfig::program);
+         .source = "QZZ0, the demo application's entry program (4 characters, as z/TPF program names are)."},
+         &WorkloadConfig::program);
   s.key_with({.path = "workload.arrivals",
          .type = T::Enum,
          .default_value = "closed",
@@ -217,7 +225,8 @@ emu::Section<WorkloadConfig> make_workload_section() {
          .max = "1000000",
          .unit = "terminals",
          .description = "Closed arrivals: terminals, each with one message outstanding. Unused for open arrivals.",
-         .source = "estimate: 16 keeps 4 I-streams busy when each message waits now and then (defer, I/O)."}, &WorkloadConfig::terminals);
+         .source = "estimate: 16 keeps 4 I-streams busy when each message waits now and then (defer, I/O)."},
+         &WorkloadConfig::terminals);
   s.key_with({.path = "workload.routing",
          .type = T::Enum,
          .default_value = "round-robin",
@@ -227,7 +236,8 @@ emu::Section<WorkloadConfig> make_workload_section() {
                         "terminal: closed arrivals' terminal t always to I-stream t modulo machine.istreams (an "
                         "I-stream per terminal, as when each I-stream runs its own driver ECB).",
          .source = "round-robin spreads the input evenly over time; terminal keeps a fixed number of ECBs on "
-                   "every I-stream, the setting of seed 004's measurements (every I-stream logging)."}, [](WorkloadConfig& w, const emu::ConfigValue& v) {
+                   "every I-stream, the setting of seed 004's measurements (every I-stream logging)."},
+         [](WorkloadConfig& w, const emu::ConfigValue& v) {
            w.route_by_terminal = std::get<std::string>(v) == "terminal";
          });
   s.key_with({.path = "workload.message_text",
@@ -286,7 +296,8 @@ emu::Section<WorkloadConfig> make_workload_section() {
          .unit = "bytes",
          .description = "If not 0, message sizes are uniform between workload.message_size and this (from "
                         "workload.seed); 0: every message is workload.message_size.",
-         .source = "0: fixed-size messages, the simplest workload to reason about."}, &WorkloadConfig::message_size_max);
+         .source = "0: fixed-size messages, the simplest workload to reason about."},
+         &WorkloadConfig::message_size_max);
   s.key({.path = "workload.messages",
          .type = T::Integer,
          .default_value = "10000",
@@ -295,7 +306,8 @@ emu::Section<WorkloadConfig> make_workload_section() {
          .unit = "messages",
          .description = "Stop after this many messages have completed (warm-up included); 0: run for "
                         "workload.duration instead. Exactly one of the two is not 0.",
-         .source = "estimate: enough messages for stable percentiles, a few seconds of host time."}, &WorkloadConfig::messages);
+         .source = "estimate: enough messages for stable percentiles, a few seconds of host time."},
+         &WorkloadConfig::messages);
   s.key_with({.path = "workload.duration",
          .type = T::Duration,
          .default_value = "0",
