@@ -372,7 +372,7 @@ void ControlProgram::save(unsigned i, Ecb& e) {
 
 void ControlProgram::load(unsigned i, Ecb& e) {
   emu::Cpu& c = machine_.cpu(i);
-  charge(c, config_.system.dispatch_cost);
+  charge(c, emu::Cause::Dispatch, config_.system.dispatch_cost);
   c.switch_address_space(*e.process->space);
   std::memcpy(c.gr, e.gr, sizeof e.gr);
   std::memcpy(c.fpr, e.fpr, sizeof e.fpr);
@@ -398,7 +398,7 @@ emu::PageFaultHandler::Action ControlProgram::page_fault(emu::Cpu& cpu, uint64_t
   emu::AddressSpace& space = *e->process->space;
   if (!space.map(pg.vaddr, emu::kPageSize, pg.prot)) return Action::Fail;
   space.write_bytes(pg.vaddr, machine_.storage().frame(pg.frame).data.get(), emu::kPageSize);
-  charge(cpu, config_.system.service_cost + emu::kPageSize / 16);  // the copy: 16 bytes a cycle
+  charge(cpu, emu::Cause::Service, config_.system.service_cost + emu::kPageSize / 16);  // the copy: 16 bytes a cycle
   ++stats_.static_page_copies;
   return Action::Retry;
 }
@@ -423,7 +423,7 @@ Ecb* ControlProgram::take_next(unsigned i) {
     InputMessage m = std::move(input_[i].front());
     input_[i].pop_front();
     emu::Cpu& c = machine_.cpu(i);
-    charge(c, config_.system.create_cost);
+    charge(c, emu::Cause::Create, config_.system.create_cost);
     auto proc = new_process();
     Ecb* e = new_ecb(config_.workload.program, proc, i);
     e->message = m.seq, e->arrival = m.arrival, e->terminal = m.terminal;
@@ -516,7 +516,7 @@ void ControlProgram::timeout(unsigned i, Ecb& e) {
 // The ECB (or thread) ends: its message is done, joiners wake, its storage goes back.
 void ControlProgram::finish(unsigned i, Ecb& e, int64_t rc) {
   uint64_t t = now(i);
-  charge(machine_.cpu(i), config_.system.exit_cost);
+  charge(machine_.cpu(i), emu::Cause::Exit, config_.system.exit_cost);
   if (current_[i] == &e) current_[i] = nullptr;
   Process& p = *e.process;
   heap_unlock(e, t);  // an ECB that ends holding its process's heap lock lets go of it
@@ -556,10 +556,10 @@ void ControlProgram::supervisor_call(emu::Cpu& cpu, uint8_t number) {
   unsigned i = cpu.istream();
   Ecb& e = *current_[i];
   ++stats_.svcs;
-  charge(cpu, config_.system.svc_cost);
+  charge(cpu, emu::Cause::Svc, config_.system.svc_cost);
   uint64_t nr = number ? number : cpu.gr[1];
   uint64_t* a = &cpu.gr[2];
-  auto service = [&] { charge(cpu, config_.system.service_cost); };
+  auto service = [&] { charge(cpu, emu::Cause::Service, config_.system.service_cost); };
   switch (nr) {
     case kLinuxExit:
     case kLinuxExitGroup:
@@ -674,7 +674,7 @@ int64_t ControlProgram::svc_create(emu::Cpu& cpu, Ecb& e) {
   uint64_t len = std::min<uint64_t>(cpu.gr[4], 1 << 20);
   std::vector<uint8_t> msg(len);
   if (len && !e.process->space->read_bytes(cpu.gr[3], msg.data(), len)) return -1;
-  charge(cpu, config_.system.create_cost);
+  charge(cpu, emu::Cause::Create, config_.system.create_cost);
   auto proc = new_process();
   Ecb* c = new_ecb(program, proc, i);
   if (!proc->space->map(Evm::kMessage, std::max<uint64_t>(len, 1), kRW) ||
@@ -838,6 +838,7 @@ void ControlProgram::message_done(const Ecb& e, uint64_t time) {
     for (unsigned k = 0; k < machine_.istreams(); ++k) {
       window_busy0_[k] = machine_.counters(k).busy_cycles;
       window_insns0_[k] = machine_.cpu(k).instructions;
+      window_causes0_[k] = machine_.cpu(k).cycles_by_cause();
     }
     if (w.seconds > 0) {
       uint64_t end = time + cycles_of_ms(w.seconds * 1000);
@@ -858,6 +859,7 @@ RunSummary ControlProgram::run() {
   unsigned n = machine_.istreams();
   frames_at_start_ = machine_.storage().allocated_4k() + machine_.storage().allocated_1m() * emu::kPagesPerSegment;
   window_busy0_.assign(n, 0), window_insns0_.assign(n, 0);
+  window_causes0_.assign(n, emu::CyclesByCause{});
   window_open_ = w.warmup_messages == 0;
   if (window_open_ && w.seconds > 0) {
     uint64_t end = cycles_of_ms(w.seconds * 1000);
@@ -895,6 +897,8 @@ RunSummary ControlProgram::run() {
     is.cycles = window;
     is.idle_cycles = window - is.busy_cycles;
     is.utilization = window ? double(is.busy_cycles) / double(window) : 0;
+    is.cycles_by_cause = window_cycles_by_cause(window_causes0_[k], machine_.cpu(k).cycles_by_cause(),
+                                                is.busy_cycles, is.idle_cycles);
     busy_total += is.busy_cycles;
     s.instructions += is.instructions;
   }

@@ -150,7 +150,7 @@ class ControlProgram : public emu::Dispatcher, public emu::SvcHandler, public em
   uint64_t entry_of(const std::string& program) const;
   std::string read_string(Ecb& e, uint64_t addr);
   uint64_t now(unsigned istream) const { return machine_.cpu(istream).cycles; }
-  void charge(emu::Cpu& cpu, unsigned cycles) { cpu.cycles += cycles; }
+  void charge(emu::Cpu& cpu, emu::Cause why, unsigned cycles) { cpu.charge(why, cycles); }
 
   // Services
   int64_t svc_write(Ecb& e, uint64_t fd, uint64_t buf, uint64_t len);
@@ -205,6 +205,7 @@ class ControlProgram : public emu::Dispatcher, public emu::SvcHandler, public em
   uint64_t completed_ = 0, window_start_ = 0;
   bool window_open_ = false;
   std::vector<uint64_t> window_busy0_, window_insns0_;
+  std::vector<emu::CyclesByCause> window_causes0_;
   std::vector<double> responses_ms_;
   uint64_t last_completion_ = 0;
   RunSummary stats_;
