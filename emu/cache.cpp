@@ -1,7 +1,6 @@
 // The cache hierarchy and coherence model; the rules are in cache.h.
 #include "emu/cache.h"
 
-#include <algorithm>
 #include <bit>
 #include <cstdio>
 #include <stdexcept>
@@ -83,19 +82,6 @@ uint32_t MemoryHierarchy::owner_change(unsigned istream, uint64_t z, uint32_t co
     coherence_ += wait;
   }
   return uint32_t(wait > 0xFFFFFFFFu - cost ? 0xFFFFFFFFu : wait + cost);
-}
-
-uint32_t MemoryHierarchy::access(unsigned istream, uint64_t line, AccessKind kind, uint64_t now,
-                                 AccessCost* split) {
-  now_ = now;
-  coherence_ = 0;
-  const uint32_t total = lookup(istream, line, kind);
-  if (split) {
-    // The coherence part can only exceed the total when owner_change() saturated it.
-    split->coherence = uint32_t(std::min<uint64_t>(coherence_, total));
-    split->storage = total - split->coherence;
-  }
-  return total;
 }
 
 uint32_t MemoryHierarchy::lookup(unsigned istream, uint64_t line, AccessKind kind) {

@@ -116,16 +116,6 @@ class MemoryHierarchy {
 
   void set_listener(CacheListener* listener) { listener_ = listener; }
 
-  // Extra cycles for `istream` to access absolute line number `line`
-  // (= absolute address >> kLineShift), beyond an L1 hit; `now` is its clock (for
-  // serialization; see above), waiting included. Without a time (kNoTime), the
-  // access pays its latency only, as with serialization off. When `split` is given,
-  // it receives the same cycles divided by cause (see AccessCost).
-  static constexpr uint64_t kNoTime = ~uint64_t(0);
-  struct AccessCost;
-  uint32_t access(unsigned istream, uint64_t line, AccessKind kind, uint64_t now = kNoTime,
-                  AccessCost* split = nullptr);
-
   // An access's cycles by cause; storage + coherence is what access() returns.
   //   coherence: what the line's use by other I-streams added: a line transfer (all
   //     of transfer - l1: the data had to come from the owner's cache), the
@@ -136,6 +126,27 @@ class MemoryHierarchy {
   struct AccessCost {
     uint32_t storage = 0, coherence = 0;
   };
+
+  // Extra cycles for `istream` to access absolute line number `line`
+  // (= absolute address >> kLineShift), beyond an L1 hit; `now` is its clock (for
+  // serialization; see above), waiting included. Without a time (kNoTime), the
+  // access pays its latency only, as with serialization off. When `split` is given,
+  // it receives the same cycles divided by cause (see AccessCost).
+  static constexpr uint64_t kNoTime = ~uint64_t(0);
+  // Inline: it is on the path of every storage reference that misses the CPU's
+  // last-line shortcut.
+  uint32_t access(unsigned istream, uint64_t line, AccessKind kind, uint64_t now = kNoTime,
+                  AccessCost* split = nullptr) {
+    now_ = now;
+    coherence_ = 0;
+    const uint32_t total = lookup(istream, line, kind);
+    if (split) {
+      // The coherence part can only exceed the total when owner_change() saturated it.
+      split->coherence = coherence_ < total ? uint32_t(coherence_) : total;
+      split->storage = total - split->coherence;
+    }
+    return total;
+  }
 
   struct IStreamStats {
     uint64_t loads = 0, stores = 0;

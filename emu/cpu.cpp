@@ -89,9 +89,11 @@ uint8_t* Cpu::span(uint64_t a, uint64_t len, bool for_write) {
 void Cpu::touch_lines(uint64_t first, uint64_t last, bool store) {
   for (uint64_t line = first; line <= last; ++line) {
     MemoryHierarchy::AccessCost cost;
-    caches_->access(istream_, line, store ? AccessKind::Store : AccessKind::Load, cycles, &cost);
-    charge(Cause::Storage, cost.storage);
-    charge(Cause::Coherence, cost.coherence);
+    if (caches_->access(istream_, line, store ? AccessKind::Store : AccessKind::Load, cycles, &cost)) {
+      // (Most accesses are L1 hits and cost nothing: this is skipped.)
+      charge(Cause::Storage, cost.storage);
+      charge(Cause::Coherence, cost.coherence);
+    }
   }
   last_rline_ = last;
   if (store) last_wline_ = last;
