@@ -4,11 +4,15 @@
 // I-stream and of the whole machine in a run's summary, over the measurement window.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "emu/cache.h"
 #include "emu/cycle_cause.h"
@@ -166,4 +170,43 @@ TEST_CASE("cycles by cause: a run's causes sum exactly to its cycles, busy and i
                                                      "/heap/traces/tls13-server.trace"});
     check_sums(s);
   }
+}
+
+TEST_CASE("cycles by cause: summary.json reads back with them; one written before them compares as \"-\"",
+          "[cycles][summary]") {
+  os::RunSummary s;
+  s.messages = 10;
+  s.istreams.resize(2);
+  for (unsigned i = 0; i < 2; ++i) {
+    os::IStreamSummary& is = s.istreams[i];
+    is.cycles_by_cause[size_t(Cause::Instruction)] = 700 + i, is.cycles_by_cause[size_t(Cause::Coherence)] = 200;
+    is.cycles_by_cause[size_t(Cause::Idle)] = 100 - i;
+    is.cycles = 1000, is.busy_cycles = 900 + i, is.idle_cycles = 100 - i;
+  }
+  s.cycles = 2000;
+  const std::string dir = std::filesystem::temp_directory_path().string();
+  auto write = [&](const std::string& name, const std::string& text) {
+    const std::string p = dir + "/" + std::to_string(::getpid()) + "-" + name;
+    std::ofstream(p, std::ios::binary) << text;
+    return p;
+  };
+  std::ostringstream out;
+  os::write_summary_json(out, s);
+  const os::RunSummary back = os::read_summary_json(write("tpfemu-causes-new.json", out.str()));
+  CHECK(back.has_cycles_by_cause);
+  CHECK(back.istreams[1].cycles_by_cause == s.istreams[1].cycles_by_cause);
+
+  nlohmann::json old = nlohmann::json::parse(out.str());
+  old.erase("cycles_by_cause");
+  for (auto& is : old["istreams"]) is.erase("cycles_by_cause");
+  const os::RunSummary before = os::read_summary_json(write("tpfemu-causes-old.json", old.dump()));
+  CHECK(!before.has_cycles_by_cause);
+  std::ostringstream cmp;
+  os::write_comparison(cmp, "old", before, "new", back);
+  CHECK(cmp.str().find("cycles_by_cause.coherence") != std::string::npos);
+  std::istringstream lines(cmp.str());
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("cycles_by_cause.instruction", 0) == 0) CHECK(line.find(" -  ") != std::string::npos);
+  for (const char* name : {"tpfemu-causes-new.json", "tpfemu-causes-old.json"})
+    std::filesystem::remove(dir + "/" + std::to_string(::getpid()) + "-" + name);
 }
