@@ -79,12 +79,12 @@ uint32_t MemoryHierarchy::owner_change(unsigned istream, uint64_t z, uint32_t co
   if (wait) {
     ++priv_[istream].stats.queued;
     priv_[istream].stats.queued_cycles += wait;
+    coherence_ += wait;
   }
   return uint32_t(wait > 0xFFFFFFFFu - cost ? 0xFFFFFFFFu : wait + cost);
 }
 
-uint32_t MemoryHierarchy::access(unsigned istream, uint64_t line, AccessKind kind, uint64_t now) {
-  now_ = now;
+uint32_t MemoryHierarchy::lookup(unsigned istream, uint64_t line, AccessKind kind) {
   Private& p = priv_[istream];
   const bool store = kind == AccessKind::Store;
   if (store)
@@ -132,6 +132,7 @@ uint32_t MemoryHierarchy::upgrade(unsigned istream, uint64_t line, bool in_l1) {
   const uint64_t others = l3_.mask(z) & ~bit(istream);
   if (others) {
     p.stats.invalidations_sent += invalidate_others(others, line);
+    coherence_ += c_inval_;
     cost = owner_change(istream, z, cost + c_inval_);
   }
   l3_.mask(z) = bit(istream);
@@ -166,6 +167,7 @@ uint32_t MemoryHierarchy::miss(unsigned istream, uint64_t line, AccessKind kind)
       const bool modified = ol2.state(uint64_t(ol2.find(line))) == kM;
       if (modified) {  // the data is in the owner's cache: a line transfer
         cost = c_xfer_;
+        coherence_ += c_xfer_;
         ++p.stats.transfers_in;
         ++line_transfers_;
       } else {  // the L3 copy is current; the owner only changes state
@@ -176,6 +178,7 @@ uint32_t MemoryHierarchy::miss(unsigned istream, uint64_t line, AccessKind kind)
         drop_private(owner, line);
         if (!modified) {
           cost += c_inval_;
+          coherence_ += c_inval_;
           ++p.stats.invalidations_sent;
           ++invalidations_;
         }
@@ -198,6 +201,7 @@ uint32_t MemoryHierarchy::miss(unsigned istream, uint64_t line, AccessKind kind)
         st = store ? kM : kE;
       } else if (store) {
         p.stats.invalidations_sent += invalidate_others(others, line);
+        coherence_ += c_inval_;
         cost = owner_change(istream, z, cost + c_inval_);
         l3_.mask(z) = me;
         l3_.set_state(z, 1);

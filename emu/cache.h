@@ -116,12 +116,37 @@ class MemoryHierarchy {
 
   void set_listener(CacheListener* listener) { listener_ = listener; }
 
+  // An access's cycles by cause; storage + coherence is what access() returns.
+  //   coherence: what the line's use by other I-streams added: a line transfer (all
+  //     of transfer - l1: the data had to come from the owner's cache), the
+  //     cross-invalidate round trip (invalidate), and waiting for the line's previous
+  //     ownership change (serialize_lines).
+  //   storage: the rest, the levels and memory (an upgrade's L3 round trip included:
+  //     it is paid with no other holder too).
+  struct AccessCost {
+    uint32_t storage = 0, coherence = 0;
+  };
+
   // Extra cycles for `istream` to access absolute line number `line`
   // (= absolute address >> kLineShift), beyond an L1 hit; `now` is its clock (for
   // serialization; see above), waiting included. Without a time (kNoTime), the
-  // access pays its latency only, as with serialization off.
+  // access pays its latency only, as with serialization off. When `split` is given,
+  // it receives the same cycles divided by cause (see AccessCost).
   static constexpr uint64_t kNoTime = ~uint64_t(0);
-  uint32_t access(unsigned istream, uint64_t line, AccessKind kind, uint64_t now = kNoTime);
+  // Inline: it is on the path of every storage reference that misses the CPU's
+  // last-line shortcut.
+  uint32_t access(unsigned istream, uint64_t line, AccessKind kind, uint64_t now = kNoTime,
+                  AccessCost* split = nullptr) {
+    now_ = now;
+    coherence_ = 0;
+    const uint32_t total = lookup(istream, line, kind);
+    if (split) {
+      // The coherence part can only exceed the total when owner_change() saturated it.
+      split->coherence = coherence_ < total ? uint32_t(coherence_) : total;
+      split->storage = total - split->coherence;
+    }
+    return total;
+  }
 
   struct IStreamStats {
     uint64_t loads = 0, stores = 0;
@@ -229,6 +254,7 @@ class MemoryHierarchy {
   uint64_t fill_l3(uint64_t line);
   // Remove every copy in `mask` (other I-streams) for a store; returns how many.
   unsigned invalidate_others(uint64_t mask, uint64_t line);
+  uint32_t lookup(unsigned istream, uint64_t line, AccessKind kind);  // access() without the split
   uint32_t miss(unsigned istream, uint64_t line, AccessKind kind);
   // An ownership change of L3 way z costing `cost`: waits for the line's previous
   // change (if serialization is on) and marks the line busy until this one is done.
@@ -240,6 +266,7 @@ class MemoryHierarchy {
   uint32_t c_l2_, c_l3_, c_mem_, c_xfer_, c_inval_;
   bool serialize_ = true;
   uint64_t now_ = 0;  // the requester's clock during access()
+  uint64_t coherence_ = 0;  // the coherence part of the cycles of the access in progress
   uint64_t line_transfers_ = 0, invalidations_ = 0, back_invalidations_ = 0;
   CacheListener* listener_ = nullptr;
 };

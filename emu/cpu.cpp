@@ -57,7 +57,7 @@ const Cpu::TlbEntry& Cpu::fill_tlb(uint64_t addr, bool for_write) {
       TlbModel& m = t.large ? tlb1m_ : tlb4k_;
       uint64_t key = t.large ? addr >> 20 : vpage, evicted;
       if (!m.access(key, evicted)) {
-        cycles += tlb_walk_;
+        charge(Cause::Tlb, tlb_walk_);
         if (evicted != TlbModel::kEmpty) drop_micro_tlb(evicted, t.large);
       }
     }
@@ -87,8 +87,14 @@ uint8_t* Cpu::span(uint64_t a, uint64_t len, bool for_write) {
 }
 
 void Cpu::touch_lines(uint64_t first, uint64_t last, bool store) {
-  for (uint64_t line = first; line <= last; ++line)
-    cycles += caches_->access(istream_, line, store ? AccessKind::Store : AccessKind::Load, cycles);
+  for (uint64_t line = first; line <= last; ++line) {
+    MemoryHierarchy::AccessCost cost;
+    if (caches_->access(istream_, line, store ? AccessKind::Store : AccessKind::Load, cycles, &cost)) {
+      // (Most accesses are L1 hits and cost nothing: this is skipped.)
+      charge(Cause::Storage, cost.storage);
+      charge(Cause::Coherence, cost.coherence);
+    }
+  }
   last_rline_ = last;
   if (store) last_wline_ = last;
 }
@@ -207,7 +213,7 @@ RunResult Cpu::run(uint64_t limit, uint64_t cycle_end) {
         ++in->count;
         ++n;
         const uint64_t started = cycles;
-        cycles += in->cycles;
+        charge(Cause::Instruction, in->cycles);
         in->fn(*this, *in);
         in->spent += cycles - started;
         const bool crossed = (next & kPageMask) < in->len;

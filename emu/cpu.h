@@ -9,6 +9,7 @@
 
 #include "emu/address_space.h"
 #include "emu/cache.h"
+#include "emu/cycle_cause.h"
 #include "emu/isa/insn.h"
 #include "emu/machine_config.h"
 #include "emu/program_check.h"
@@ -93,7 +94,19 @@ class Cpu {
 
   // --- counters -----------------------------------------------------------------
   uint64_t instructions = 0;
+  // The I-stream's clock. Read it freely; advance it only through charge() (or
+  // idle_until()), so that cycles_by_cause() always sums to it.
   uint64_t cycles = 0;
+  // The one way the clock advances: `n` cycles for `why`.
+  void charge(Cause why, uint64_t n) {
+    cycles += n;
+    cycles_by_cause_[size_t(why)] += n;
+  }
+  // Nothing to run until `time`: the clock jumps there (if it is behind), as idle.
+  void idle_until(uint64_t time) {
+    if (cycles < time) charge(Cause::Idle, time - cycles);
+  }
+  const CyclesByCause& cycles_by_cause() const { return cycles_by_cause_; }
   double clock_ghz = 5.2;  // simulated clock, for STCK (z15 runs at 5.2 GHz)
 
   void set_svc_handler(SvcHandler* h) { svc_ = h; }
@@ -237,6 +250,7 @@ class Cpu {
   unsigned istream_ = 0;
   TlbModel tlb4k_, tlb1m_;
   unsigned tlb_walk_ = 0;
+  CyclesByCause cycles_by_cause_{};
   uint64_t last_rline_ = ~0ull, last_wline_ = ~0ull;
   uint64_t next_sample_ = ~0ull, sample_interval_ = 1;
   bool slice_over_ = false;

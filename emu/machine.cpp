@@ -24,14 +24,13 @@ void Machine::start(AddressSpace& space) {
     cpus_.push_back(std::move(cpu));
   }
   state_.assign(cpus_.size(), IStreamState::Running);
-  idle_.assign(cpus_.size(), 0);
   deadline_.assign(cpus_.size(), ~0ull);
 }
 
 void Machine::wake(unsigned i, uint64_t now) {
   if (state_[i] != IStreamState::Idle) return;
   Cpu& c = *cpus_[i];
-  if (c.cycles < now) idle_[i] += now - c.cycles, c.cycles = now;
+  c.idle_until(now);
   if (dispatcher_ && dispatcher_->dispatch(i, Dispatcher::Why::Woken)) {
     state_[i] = IStreamState::Running;
     // A lone runner's slice goes to the next event; now that it has company it must
@@ -53,10 +52,7 @@ MachineRunResult Machine::run(uint64_t max_instructions) {
     if (!events_.empty() && (next < 0 || events_.next_time() <= cpus_[next]->cycles)) {
       uint64_t t = events_.next_time();
       for (unsigned i = 0; i < cpus_.size(); ++i)  // idle clocks jump to the event
-        if (state_[i] == IStreamState::Idle && cpus_[i]->cycles < t) {
-          idle_[i] += t - cpus_[i]->cycles;
-          cpus_[i]->cycles = t;
-        }
+        if (state_[i] == IStreamState::Idle) cpus_[i]->idle_until(t);
       events_.fire_next();
       continue;
     }
@@ -103,7 +99,7 @@ IStreamCounters Machine::counters(unsigned i) const {
   uint64_t elapsed = elapsed_cycles();
   k.instructions = c.instructions;
   k.cycles = elapsed;
-  k.busy_cycles = c.cycles - idle_[i];
+  k.busy_cycles = c.cycles - c.cycles_by_cause()[size_t(Cause::Idle)];
   k.idle_cycles = elapsed - k.busy_cycles;  // includes the time after it stopped
   k.utilization = elapsed ? double(k.busy_cycles) / double(elapsed) : 0.0;
   return k;

@@ -118,7 +118,6 @@ class Machine : public CpuGroup, public CacheListener {
   bool timing_;
   std::vector<std::unique_ptr<Cpu>> cpus_;
   std::vector<IStreamState> state_;
-  std::vector<uint64_t> idle_;
   std::vector<uint64_t> deadline_;
   int lone_runner_ = -1;  // the I-stream running alone to the next event, if any
   EventQueue events_;

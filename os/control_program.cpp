@@ -116,7 +116,7 @@ Ecb* ControlProgram::new_ecb(const std::string& program, std::shared_ptr<Process
 // An input message taken from an input list gets an ECB of its own, in a new process.
 Ecb* ControlProgram::ecb_for_input(unsigned i, InputMessage m) {
   emu::Cpu& c = machine_.cpu(i);
-  c.cycles += config_.system.create_cost;
+  c.charge(emu::Cause::Create, config_.system.create_cost);
   Ecb* e = new_ecb(config_.workload.program, evm_.new_process(next_ecb_), i);
   e->message = m.seq, e->arrival = m.arrival, e->terminal = m.terminal;
   if (evm_.map_message(*e->process, m.bytes) &&
@@ -139,7 +139,7 @@ void ControlProgram::end_ecb(Ecb& e) {
 // message is done, its storage goes back.
 void ControlProgram::finish(unsigned i, Ecb& e, int64_t rc) {
   const uint64_t t = machine_.cpu(i).cycles;
-  machine_.cpu(i).cycles += config_.system.exit_cost;
+  machine_.cpu(i).charge(emu::Cause::Exit, config_.system.exit_cost);
   if (loop_.current(i) == &e) loop_.leave(i);
   for (auto& s : subsystems_) s->ecb_ending(e, t);
   Process& p = *e.process;
@@ -190,7 +190,7 @@ void ControlProgram::timeout(unsigned i, Ecb& e) {
 emu::PageFaultHandler::Action ControlProgram::page_fault(emu::Cpu& cpu, uint64_t address) {
   Ecb* e = loop_.current(cpu.istream());
   if (!e || !evm_.copy_static_page(*e->process, address)) return Action::Fail;
-  cpu.cycles += config_.system.service_cost + emu::kPageSize / 16;  // the copy: 16 bytes a cycle
+  cpu.charge(emu::Cause::Service, config_.system.service_cost + emu::kPageSize / 16);  // the copy: 16 bytes a cycle
   ++stats_.static_page_copies;
   return Action::Retry;
 }

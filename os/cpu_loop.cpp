@@ -63,7 +63,7 @@ void CpuLoop::save(unsigned i, Ecb& e) {
 
 void CpuLoop::load(unsigned i, Ecb& e) {
   emu::Cpu& c = machine_.cpu(i);
-  c.cycles += system_.dispatch_cost;
+  c.charge(emu::Cause::Dispatch, system_.dispatch_cost);
   c.switch_address_space(*e.process->space);
   std::memcpy(c.gr, e.gr, sizeof e.gr);
   std::memcpy(c.fpr, e.fpr, sizeof e.fpr);

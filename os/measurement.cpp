@@ -13,6 +13,7 @@ Measurement::Measurement(emu::Machine& machine, const WorkloadConfig& workload)
 void Measurement::start() {
   const unsigned n = machine_.istreams();
   busy0_.assign(n, 0), insns0_.assign(n, 0);
+  causes0_.assign(n, emu::CyclesByCause{});
   window_open_ = workload_.warmup_messages == 0;
   if (window_open_) end_after(0);
 }
@@ -30,6 +31,7 @@ void Measurement::open(uint64_t time) {
   for (unsigned k = 0; k < machine_.istreams(); ++k) {
     busy0_[k] = machine_.counters(k).busy_cycles;
     insns0_[k] = machine_.cpu(k).instructions;
+    causes0_[k] = machine_.cpu(k).cycles_by_cause();
   }
   end_after(time);
 }
@@ -63,6 +65,8 @@ void Measurement::figures(RunSummary& s) const {
     is.cycles = window;
     is.idle_cycles = window - is.busy_cycles;
     is.utilization = window ? double(is.busy_cycles) / double(window) : 0;
+    is.cycles_by_cause =
+        window_cycles_by_cause(causes0_[k], machine_.cpu(k).cycles_by_cause(), is.busy_cycles, is.idle_cycles);
     busy_total += is.busy_cycles;
     s.instructions += is.instructions;
   }

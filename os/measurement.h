@@ -34,6 +34,7 @@ class Measurement {
   uint64_t completed_ = 0, measured_ = 0, window_start_ = 0, last_completion_ = 0;
   bool window_open_ = false;
   std::vector<uint64_t> busy0_, insns0_;  // each I-stream's counters when the window opened
+  std::vector<emu::CyclesByCause> causes0_;
   std::vector<double> responses_ms_;
 };
 

@@ -128,7 +128,7 @@ int64_t ControlProgram::svc_create(emu::Cpu& cpu, Ecb& e) {
   const uint64_t len = std::min<uint64_t>(cpu.gr[4], 1 << 20);
   std::vector<uint8_t> msg(len);
   if (len && !e.process->space->read_bytes(cpu.gr[3], msg.data(), len)) return -1;
-  cpu.cycles += config_.system.create_cost;
+  cpu.charge(emu::Cause::Create, config_.system.create_cost);
   Ecb* c = new_ecb(program, evm_.new_process(next_ecb_), i);
   if (!evm_.map_message(*c->process, msg) ||
       !evm_.start_program(*c, entry, len ? TPF_EVM_MESSAGE : 0, len, ecb_return_)) {

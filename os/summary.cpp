@@ -140,6 +140,14 @@ std::vector<Figure> figures(const RunSummary& s, size_t istreams) {
       whole("instructions", s.instructions),
       whole("cycles", s.cycles),
   };
+  const emu::CyclesByCause causes = total_cycles_by_cause(s);
+  for (emu::Cause c : emu::all_causes()) {
+    std::string name = std::string("cycles_by_cause.") + emu::cause_name(c);
+    if (s.has_cycles_by_cause)
+      f.push_back(whole(std::move(name), causes[size_t(c)]));
+    else  // a summary written before the figure existed
+      f.push_back({std::move(name), true, std::numeric_limits<double>::quiet_NaN(), 0, 0});
+  }
   for (size_t i = 0; i < istreams; ++i) {
     const std::string p = fmt::format("istreams[{}].", i);
     if (i < s.istreams.size()) {
@@ -235,9 +243,93 @@ const json& read_object(const json& obj, const char* key, const std::string& pat
   return v;
 }
 
+// {"instruction": 123, "storage": 45, ...}: every cause, in the enum's order.
+std::string json_causes(const emu::CyclesByCause& c) {
+  std::string out = "{";
+  for (emu::Cause k : emu::all_causes())
+    out += fmt::format("{}\"{}\": {}", k == emu::Cause(0) ? "" : ", ", emu::cause_name(k), c[size_t(k)]);
+  return out + "}";
+}
+
+emu::CyclesByCause read_causes(const json& obj, const std::string& prefix, const std::string& path) {
+  const json& v = member(obj, "cycles_by_cause", prefix, path);
+  const std::string p = prefix + "cycles_by_cause";
+  if (!v.is_object()) fail(path, fmt::format("\"{}\" is not an object", p));
+  emu::CyclesByCause c{};
+  for (emu::Cause k : emu::all_causes()) c[size_t(k)] = read_uint(v, emu::cause_name(k), p + ".", path);
+  return c;
+}
+
 }  // namespace
 
+emu::CyclesByCause window_cycles_by_cause(const emu::CyclesByCause& at_open, const emu::CyclesByCause& at_close,
+                                          uint64_t busy_cycles, uint64_t idle_cycles) {
+  constexpr size_t kIdle = size_t(emu::Cause::Idle);
+  emu::CyclesByCause out{};
+  uint64_t counted = 0;  // busy cycles the counters saw in the window
+  for (size_t k = 0; k < emu::kCauseCount; ++k)
+    if (k != kIdle) out[k] = at_close[k] - at_open[k], counted += out[k];
+  out[kIdle] = idle_cycles;
+  if (counted == busy_cycles) return out;
+  if (counted == 0) throw std::logic_error("cycles by cause: busy cycles in the window but none counted");
+  // Scale to busy_cycles: each cause gets the floor of its share, then the cycles left
+  // over (fewer than the causes) go one each to the largest remainders.
+  emu::CyclesByCause remainder{};
+  uint64_t given = 0;
+  for (size_t k = 0; k < emu::kCauseCount; ++k) {
+    if (k == kIdle) continue;
+    const unsigned __int128 share = static_cast<unsigned __int128>(out[k]) * busy_cycles;
+    out[k] = uint64_t(share / counted);
+    remainder[k] = uint64_t(share % counted);
+    given += out[k];
+  }
+  for (; given < busy_cycles; ++given) {
+    size_t best = kIdle;
+    for (size_t k = 0; k < emu::kCauseCount; ++k)
+      if (k != kIdle && (best == kIdle || remainder[k] > remainder[best])) best = k;
+    ++out[best];
+    remainder[best] = 0;
+  }
+  return out;
+}
+
+emu::CyclesByCause total_cycles_by_cause(const RunSummary& s) {
+  emu::CyclesByCause total{};
+  for (const IStreamSummary& is : s.istreams)
+    for (size_t k = 0; k < emu::kCauseCount; ++k) total[k] += is.cycles_by_cause[k];
+  return total;
+}
+
 // ---- summary.txt ----------------------------------------------------------------
+
+namespace {
+
+// Where the window's cycles went, all I-streams: each cause's cycles, its share of
+// all cycles and of the busy ones, and its cycles per message.
+void write_cycles_by_cause(std::ostream& out, const RunSummary& s) {
+  const emu::CyclesByCause causes = total_cycles_by_cause(s);
+  const uint64_t idle = causes[size_t(emu::Cause::Idle)];
+  uint64_t all = 0;
+  for (uint64_t c : causes) all += c;
+  const uint64_t busy = all - idle;
+  auto share = [](uint64_t part, uint64_t whole) { return whole ? percent(double(part) / double(whole)) : "n/a"; };
+  auto per_message = [&](uint64_t c) {
+    return s.messages ? grouped((c + s.messages / 2) / s.messages) : std::string("n/a");  // rounded
+  };
+  out << "\nCycles by cause (measurement window, all I-streams)\n";
+  std::vector<std::vector<std::string>> rows = {{"CAUSE", "CYCLES", "OF ALL", "OF BUSY", "PER MESSAGE"}};
+  for (emu::Cause k : emu::all_causes()) {
+    if (k == emu::Cause::Idle) continue;
+    const uint64_t c = causes[size_t(k)];
+    rows.push_back({emu::cause_name(k), grouped(c), share(c, all), share(c, busy), per_message(c)});
+  }
+  rows.push_back({"busy", grouped(busy), share(busy, all), share(busy, busy), per_message(busy)});
+  rows.push_back({emu::cause_name(emu::Cause::Idle), grouped(idle), share(idle, all)});
+  rows.push_back({"all", grouped(all), share(all, all)});
+  write_table(out, rows, "  ", "l");
+}
+
+}  // namespace
 
 void write_summary_text(std::ostream& out, const RunSummary& s) {
   auto ms = [](double v) { return fixed(v, kMsDigits, "n/a"); };
@@ -280,6 +372,7 @@ void write_summary_text(std::ostream& out, const RunSummary& s) {
                     grouped(total.idle_cycles), percent(s.cpu_utilization)});
     write_table(out, rows, "  ", "l");
   }
+  if (s.has_cycles_by_cause && !s.istreams.empty()) write_cycles_by_cause(out, s);
   out << "\nControl program (whole run)\n";
   std::vector<std::vector<std::string>> counters;
   for (const NamedCount& c : all_counters(s)) counters.push_back({c.label, grouped(c.value)});
@@ -302,12 +395,15 @@ void write_summary_json(std::ostream& out, const RunSummary& s) {
   out << "  \"cpu_utilization\": " << json_number(s.cpu_utilization, kFractionDigits) << ",\n";
   out << "  \"instructions\": " << s.instructions << ",\n";
   out << "  \"cycles\": " << s.cycles << ",\n";
+  if (s.has_cycles_by_cause) out << "  \"cycles_by_cause\": " << json_causes(total_cycles_by_cause(s)) << ",\n";
   out << "  \"istreams\": [";
   for (size_t i = 0; i < s.istreams.size(); ++i) {
     const IStreamSummary& is = s.istreams[i];
     out << (i ? ",\n" : "\n") << "    {\"instructions\": " << is.instructions << ", \"cycles\": " << is.cycles
         << ", \"busy_cycles\": " << is.busy_cycles << ", \"idle_cycles\": " << is.idle_cycles
-        << ", \"utilization\": " << json_number(is.utilization, kFractionDigits) << "}";
+        << ", \"utilization\": " << json_number(is.utilization, kFractionDigits);
+    if (s.has_cycles_by_cause) out << ", \"cycles_by_cause\": " << json_causes(is.cycles_by_cause);
+    out << "}";
   }
   out << (s.istreams.empty() ? "],\n" : "\n  ],\n");
   out << "  \"control_program\": {\n";
@@ -354,6 +450,8 @@ RunSummary read_summary_json(const std::string& given) {
   s.cpu_utilization = read_double(doc, "cpu_utilization", "", path);
   s.instructions = read_uint(doc, "instructions", "", path);
   s.cycles = read_uint(doc, "cycles", "", path);
+  // Written since cycles_by_cause existed: then every I-stream has its own.
+  s.has_cycles_by_cause = doc.contains("cycles_by_cause");
   const json& list = member(doc, "istreams", "", path);
   if (!list.is_array()) fail(path, "\"istreams\" is not an array");
   for (size_t i = 0; i < list.size(); ++i) {
@@ -366,6 +464,7 @@ RunSummary read_summary_json(const std::string& given) {
     is.busy_cycles = read_uint(e, "busy_cycles", p, path);
     is.idle_cycles = read_uint(e, "idle_cycles", p, path);
     is.utilization = read_double(e, "utilization", p, path);
+    if (s.has_cycles_by_cause) is.cycles_by_cause = read_causes(e, p, path);
     s.istreams.push_back(is);
   }
   const json& cp = read_object(doc, "control_program", path);

@@ -6,11 +6,16 @@
 #include <string>
 #include <vector>
 
+#include "emu/cycle_cause.h"
+
 namespace os {
 
 struct IStreamSummary {
   uint64_t instructions = 0, cycles = 0, busy_cycles = 0, idle_cycles = 0;
   double utilization = 0;
+  // The window's cycles by cause: they sum to `cycles`; all but idle sum to
+  // `busy_cycles`, idle is `idle_cycles` (see window_cycles_by_cause).
+  emu::CyclesByCause cycles_by_cause{};
 };
 
 struct RunSummary {
@@ -23,6 +28,8 @@ struct RunSummary {
   double cpu_utilization = 0;   // busy over elapsed, all I-streams
   uint64_t instructions = 0, cycles = 0;  // in the window, summed over all I-streams
   std::vector<IStreamSummary> istreams;
+  // False for a summary.json written before cycles_by_cause existed (compare shows "-").
+  bool has_cycles_by_cause = true;
   // Control program counters (whole run).
   uint64_t ecbs_created = 0, ecbs_exited = 0, ecb_timeouts = 0, ecb_program_checks = 0;
   uint64_t svcs = 0, time_slices = 0, dispatches = 0;
@@ -42,6 +49,20 @@ struct RunSummary {
   // or a subsystem's); 0 if there is none.
   uint64_t counter(const std::string& key) const;
 };
+
+// One I-stream's cycles by cause over the measurement window, from its counters when
+// the window opened and when it closed, fitted to the window's figures so that they
+// sum exactly: all but idle to `busy_cycles`, idle to `idle_cycles`.
+//   The clocks of the I-streams do not stop at the window's edges (each runs up to a
+//   quantum apart, and on past the last completion), so the counter deltas can hold
+//   more busy cycles than the window: the run clamps busy_cycles to the window. The
+//   busy causes are then scaled down to it in proportion (largest remainder, ties to
+//   the earlier cause: deterministic). Idle is the window's remainder, as idle_cycles
+//   is, not the idle counter's delta (that delta runs to the clock, not to the edge).
+emu::CyclesByCause window_cycles_by_cause(const emu::CyclesByCause& at_open, const emu::CyclesByCause& at_close,
+                                          uint64_t busy_cycles, uint64_t idle_cycles);
+// The whole machine's: the sum over the I-streams.
+emu::CyclesByCause total_cycles_by_cause(const RunSummary& s);
 
 void write_summary_text(std::ostream& out, const RunSummary& s);
 void write_summary_json(std::ostream& out, const RunSummary& s);

@@ -17,10 +17,10 @@ const SvcLine* SvcTable::find(uint64_t number) const {
 }
 
 bool SvcTable::call(emu::Cpu& cpu, Ecb& e, uint64_t number) const {
-  cpu.cycles += svc_cost_;
+  cpu.charge(emu::Cause::Svc, svc_cost_);
   const SvcLine* line = find(number);
   if (!line) return false;
-  if (line->cost == SvcCost::Service) cpu.cycles += service_cost_;
+  if (line->cost == SvcCost::Service) cpu.charge(emu::Cause::Service, service_cost_);
   line->handler(cpu, e);
   return true;
 }

@@ -26,9 +26,9 @@ void bcr(Cpu& c, const Insn& i) {
   if (i.r2) {
     if (cc_matches(c, i.r1)) c.psw_addr = c.gr[i.r2];
   } else if (i.r1 == 15) {
-    c.cycles += kSerializeCycles;
+    c.charge(Cause::Instruction, kSerializeCycles);
   } else if (i.r1 == 14) {
-    c.cycles += kFastSerializeCycles;
+    c.charge(Cause::Instruction, kFastSerializeCycles);
   }
 }
 void bc(Cpu& c, const Insn& i) {

@@ -31,7 +31,7 @@ static void execute_target(Cpu& c, uint64_t target, unsigned r1) {
   Insn t;
   if (!decode(bytes, target, t)) program_check(Pic::Operation);
   if (t.fn == &ex || t.fn == &exrl) program_check(Pic::Execute);
-  c.cycles += t.cycles;
+  c.charge(Cause::Instruction, t.cycles);  // the target's own base cycles
   t.fn(c, t);
 }
 

@@ -10,13 +10,13 @@ namespace {
 
 // --- cycle charges beyond the table's base cycles (see storage.def) ------------------
 // SS operations move about 32 bytes per cycle once started; the base covers the first 32.
-inline void charge_ss(Cpu& c, uint64_t n) { c.cycles += (n - 1) / 32; }
+inline void charge_ss(Cpu& c, uint64_t n) { c.charge(Cause::Instruction, (n - 1) / 32); }
 // TR/TRT look every byte up in the table: one cycle per 8 bytes after the first 8.
-inline void charge_tr(Cpu& c, uint64_t n) { c.cycles += (n - 1) / 8; }
+inline void charge_tr(Cpu& c, uint64_t n) { c.charge(Cause::Instruction, (n - 1) / 8); }
 // MVCL, MVCLE, CLCL, CLCLE: one cycle per 32 bytes stored or compared.
-inline void charge_long(Cpu& c, uint64_t n) { c.cycles += n / 32; }
+inline void charge_long(Cpu& c, uint64_t n) { c.charge(Cause::Instruction, n / 32); }
 // CLST, MVST, SRST: one cycle per 8 bytes examined.
-inline void charge_string(Cpu& c, uint64_t n) { c.cycles += n / 8; }
+inline void charge_string(Cpu& c, uint64_t n) { c.charge(Cause::Instruction, n / 8); }
 
 // Bytes from `a` to the end of its page.
 inline uint64_t page_rest(uint64_t a) { return kPageSize - (a & kPageMask); }
