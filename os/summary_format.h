@@ -1,0 +1,64 @@
+// How the run's reports write their figures (summary.cpp writes them, summary_read.cpp
+// reads them back and compares two runs): the control program's counters in their
+// order, numbers with fixed digits, thousands grouped, aligned text tables. Internal
+// to os/summary*.cpp.
+#pragma once
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "os/summary.h"
+
+namespace os::summary_format {
+
+// The control program's counters: key in JSON, label in text, the field. One place.
+struct Counter {
+  const char* key;
+  const char* label;
+  uint64_t RunSummary::*field;
+};
+inline constexpr Counter kCounters[] = {
+    {"ecbs_created", "ECBs created", &RunSummary::ecbs_created},
+    {"ecbs_exited", "ECBs exited", &RunSummary::ecbs_exited},
+    {"ecb_timeouts", "ECB timeouts (CTL-10)", &RunSummary::ecb_timeouts},
+    {"ecb_program_checks", "ECB program checks", &RunSummary::ecb_program_checks},
+    {"svcs", "SVCs", &RunSummary::svcs},
+    {"time_slices", "time slices", &RunSummary::time_slices},
+    {"dispatches", "dispatches", &RunSummary::dispatches},
+    {"word_waits", "waits on a storage word", &RunSummary::word_waits},
+    {"static_page_copies", "static pages copied", &RunSummary::static_page_copies},
+    {"frames_in_use_at_end", "4K frames in use at end", &RunSummary::frames_in_use_at_end},
+    {"line_transfers", "line transfers", &RunSummary::line_transfers},
+    {"invalidations", "line invalidations", &RunSummary::invalidations},
+};
+
+// The control_program block in its order: the control program's own counters, each
+// subsystem's after the one it names (or at the end).
+struct NamedCount {
+  std::string key, label;
+  uint64_t value;
+};
+std::vector<NamedCount> all_counters(const RunSummary& s);
+
+// Digits after the point for each kind of decimal figure.
+constexpr int kSecondsDigits = 9;  // simulated seconds: nanosecond resolution
+constexpr int kRateDigits = 3;     // messages per second
+constexpr int kMsDigits = 6;       // milliseconds: nanosecond resolution
+constexpr int kFractionDigits = 6; // utilizations (0..1)
+
+// `v` with `digits` after the point ("-0.000" written as "0.000"); `not_finite` if it is not.
+std::string fixed(double v, int digits, std::string_view not_finite);
+std::string json_number(double v, int digits);  // null if not finite
+// A JSON string: escaped, and any byte that is not valid UTF-8 replaced, so the file
+// always parses.
+std::string json_string(const std::string& s);
+std::string grouped(uint64_t v);         // 1234567 -> "1,234,567"
+std::string percent(double fraction);    // 0.25 -> "25.0%"
+// Columns padded to their widest cell; `align` has one letter per column, 'l' or 'r'
+// (columns past its end are right-aligned, the first defaults to left).
+void write_table(std::ostream& out, const std::vector<std::vector<std::string>>& rows, const std::string& indent,
+                 std::string_view align = "l");
+
+}  // namespace os::summary_format

@@ -1,0 +1,219 @@
+// summary.json read back, and `tpfemu compare`: two runs' figures side by side with
+// the ratio B/A of each.
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+#include "os/summary.h"
+#include "os/summary_format.h"
+
+namespace os {
+
+using namespace summary_format;
+
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void fail(const std::string& path, const std::string& what) {
+  throw std::runtime_error(fmt::format("{}: {}", path, what));
+}
+
+const json& member(const json& obj, const char* key, const std::string& prefix, const std::string& path) {
+  auto it = obj.find(key);
+  if (it == obj.end()) fail(path, fmt::format("missing key \"{}{}\"", prefix, key));
+  return *it;
+}
+
+uint64_t read_uint(const json& obj, const char* key, const std::string& prefix, const std::string& path) {
+  const json& v = member(obj, key, prefix, path);
+  if (!v.is_number_unsigned())
+    fail(path, fmt::format("\"{}{}\" is not a whole number >= 0 (got {})", prefix, key,
+                           v.dump(-1, ' ', false, json::error_handler_t::replace)));
+  return v.get<uint64_t>();
+}
+
+double read_double(const json& obj, const char* key, const std::string& prefix, const std::string& path) {
+  const json& v = member(obj, key, prefix, path);
+  if (v.is_null()) return std::numeric_limits<double>::quiet_NaN();  // written for a figure that was not finite
+  if (!v.is_number())
+    fail(path, fmt::format("\"{}{}\" is not a number (got {})", prefix, key,
+                           v.dump(-1, ' ', false, json::error_handler_t::replace)));
+  return v.get<double>();
+}
+
+const json& read_object(const json& obj, const char* key, const std::string& path) {
+  const json& v = member(obj, key, "", path);
+  if (!v.is_object()) fail(path, fmt::format("\"{}\" is not an object", key));
+  return v;
+}
+
+emu::CyclesByCause read_causes(const json& obj, const std::string& prefix, const std::string& path) {
+  const json& v = member(obj, "cycles_by_cause", prefix, path);
+  const std::string p = prefix + "cycles_by_cause";
+  if (!v.is_object()) fail(path, fmt::format("\"{}\" is not an object", p));
+  emu::CyclesByCause c{};
+  for (emu::Cause k : emu::all_causes()) c[size_t(k)] = read_uint(v, emu::cause_name(k), p + ".", path);
+  return c;
+}
+
+// ---- The figures, flattened (for the comparison) --------------------------------
+
+struct Figure {
+  std::string name;  // as in summary.json, dotted
+  bool whole;        // uint64 (grouped) or double (fixed digits)
+  double value;      // NaN when one side has no such figure
+  uint64_t count;
+  int digits;
+};
+
+Figure whole(std::string name, uint64_t v) { return {std::move(name), true, double(v), v, 0}; }
+Figure decimal(std::string name, double v, int digits) { return {std::move(name), false, v, 0, digits}; }
+
+std::vector<Figure> figures(const RunSummary& s, size_t istreams) {
+  std::vector<Figure> f = {
+      whole("messages", s.messages),
+      decimal("simulated_seconds", s.simulated_seconds, kSecondsDigits),
+      decimal("messages_per_second", s.messages_per_second, kRateDigits),
+      decimal("ms_per_message", s.ms_per_message, kMsDigits),
+      decimal("response_ms.mean", s.response_mean_ms, kMsDigits),
+      decimal("response_ms.p50", s.response_p50_ms, kMsDigits),
+      decimal("response_ms.p90", s.response_p90_ms, kMsDigits),
+      decimal("response_ms.p99", s.response_p99_ms, kMsDigits),
+      decimal("cpu_utilization", s.cpu_utilization, kFractionDigits),
+      whole("instructions", s.instructions),
+      whole("cycles", s.cycles),
+  };
+  const emu::CyclesByCause causes = total_cycles_by_cause(s);
+  for (emu::Cause c : emu::all_causes()) {
+    std::string name = std::string("cycles_by_cause.") + emu::cause_name(c);
+    if (s.has_cycles_by_cause)
+      f.push_back(whole(std::move(name), causes[size_t(c)]));
+    else  // a summary written before the figure existed
+      f.push_back({std::move(name), true, std::numeric_limits<double>::quiet_NaN(), 0, 0});
+  }
+  for (size_t i = 0; i < istreams; ++i) {
+    const std::string p = fmt::format("istreams[{}].", i);
+    if (i < s.istreams.size()) {
+      const IStreamSummary& is = s.istreams[i];
+      f.push_back(whole(p + "instructions", is.instructions));
+      f.push_back(whole(p + "cycles", is.cycles));
+      f.push_back(whole(p + "busy_cycles", is.busy_cycles));
+      f.push_back(whole(p + "idle_cycles", is.idle_cycles));
+      f.push_back(decimal(p + "utilization", is.utilization, kFractionDigits));
+    } else {  // the other run has more I-streams
+      const double none = std::numeric_limits<double>::quiet_NaN();
+      for (const char* k : {"instructions", "cycles", "busy_cycles", "idle_cycles"})
+        f.push_back({p + k, true, none, 0, 0});
+      f.push_back(decimal(p + "utilization", none, kFractionDigits));
+    }
+  }
+  for (const NamedCount& c : all_counters(s)) f.push_back(whole("control_program." + c.key, c.value));
+  return f;
+}
+
+std::string show(const Figure& f) {
+  if (std::isnan(f.value)) return "-";
+  return f.whole ? grouped(f.count) : fixed(f.value, f.digits, "n/a");
+}
+
+// B/A: "-" when both are 0 or a side is missing, "n/a" when only A is 0 or a value
+// is not finite.
+std::string ratio(const Figure& a, const Figure& b) {
+  if (std::isnan(a.value) || std::isnan(b.value)) return "-";
+  if (!std::isfinite(a.value) || !std::isfinite(b.value)) return "n/a";
+  const bool a_zero = a.whole ? a.count == 0 : a.value == 0;
+  const bool b_zero = b.whole ? b.count == 0 : b.value == 0;
+  if (a_zero) return b_zero ? "-" : "n/a";
+  return fixed(b.value / a.value, 3, "n/a");
+}
+
+}  // namespace
+
+RunSummary read_summary_json(const std::string& given) {
+  // A run's directory is accepted too: DIR/summary.json.
+  std::string path = given;
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) path = (std::filesystem::path(path) / "summary.json").string();
+
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(path, fmt::format("cannot open: {}", std::strerror(errno)));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) fail(path, "cannot read");
+
+  json doc;
+  try {
+    doc = json::parse(text.str());
+  } catch (const json::exception& e) {
+    fail(path, fmt::format("not valid JSON: {}", e.what()));
+  }
+  if (!doc.is_object()) fail(path, "not a summary (the top level is not a JSON object)");
+
+  RunSummary s;
+  const json& config = member(doc, "config", "", path);
+  if (!config.is_string()) fail(path, "\"config\" is not a string");
+  s.config = config.get<std::string>();
+  s.messages = read_uint(doc, "messages", "", path);
+  s.simulated_seconds = read_double(doc, "simulated_seconds", "", path);
+  s.messages_per_second = read_double(doc, "messages_per_second", "", path);
+  s.ms_per_message = read_double(doc, "ms_per_message", "", path);
+  const json& r = read_object(doc, "response_ms", path);
+  s.response_mean_ms = read_double(r, "mean", "response_ms.", path);
+  s.response_p50_ms = read_double(r, "p50", "response_ms.", path);
+  s.response_p90_ms = read_double(r, "p90", "response_ms.", path);
+  s.response_p99_ms = read_double(r, "p99", "response_ms.", path);
+  s.cpu_utilization = read_double(doc, "cpu_utilization", "", path);
+  s.instructions = read_uint(doc, "instructions", "", path);
+  s.cycles = read_uint(doc, "cycles", "", path);
+  // Written since cycles_by_cause existed: then every I-stream has its own.
+  s.has_cycles_by_cause = doc.contains("cycles_by_cause");
+  const json& list = member(doc, "istreams", "", path);
+  if (!list.is_array()) fail(path, "\"istreams\" is not an array");
+  for (size_t i = 0; i < list.size(); ++i) {
+    const json& e = list[i];
+    const std::string p = fmt::format("istreams[{}].", i);
+    if (!e.is_object()) fail(path, fmt::format("\"istreams[{}]\" is not an object", i));
+    IStreamSummary is;
+    is.instructions = read_uint(e, "instructions", p, path);
+    is.cycles = read_uint(e, "cycles", p, path);
+    is.busy_cycles = read_uint(e, "busy_cycles", p, path);
+    is.idle_cycles = read_uint(e, "idle_cycles", p, path);
+    is.utilization = read_double(e, "utilization", p, path);
+    if (s.has_cycles_by_cause) is.cycles_by_cause = read_causes(e, p, path);
+    s.istreams.push_back(is);
+  }
+  const json& cp = read_object(doc, "control_program", path);
+  const std::string p = "control_program.";
+  for (const Counter& c : kCounters) s.*c.field = read_uint(cp, c.key, p, path);
+  for (const auto& [key, v] : cp.items()) {  // a subsystem's counters (shown after the control program's)
+    bool own = false;
+    for (const Counter& c : kCounters) own = own || key == c.key;
+    if (!own) s.extra_counters.push_back({key, key, "", read_uint(cp, key.c_str(), p, path)});
+  }
+  return s;
+}
+
+// ---- tpfemu compare -------------------------------------------------------------
+
+void write_comparison(std::ostream& out, const std::string& name_a, const RunSummary& a, const std::string& name_b,
+                      const RunSummary& b) {
+  const size_t n = std::max(a.istreams.size(), b.istreams.size());
+  const std::vector<Figure> fa = figures(a, n), fb = figures(b, n);
+  out << "A: " << name_a << (a.config.empty() ? "" : " (" + a.config + ")") << "\n";
+  out << "B: " << name_b << (b.config.empty() ? "" : " (" + b.config + ")") << "\n\n";
+  std::vector<std::vector<std::string>> rows = {{"FIGURE", "A", "B", "B/A"}};
+  for (size_t i = 0; i < fa.size(); ++i) rows.push_back({fa[i].name, show(fa[i]), show(fb[i]), ratio(fa[i], fb[i])});
+  write_table(out, rows, "", "lrrr");
+  out << "\nB/A: \"-\" when both are 0 or a run has no such I-stream; \"n/a\" when only A is 0.\n";
+}
+
+}  // namespace os
