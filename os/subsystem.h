@@ -43,18 +43,19 @@ struct SvcLine {
 // A report file written in the run's output folder after the run, if `wanted` (or
 // wanted is empty). A streamed report gets its file before the run instead (or none,
 // in tests) and writes it as it goes.
+// Every member has an initializer, so that designated initializers may leave any out.
 struct ReportFile {
-  std::string name;                                   // e.g. "heap.txt"
-  std::function<void(std::ostream&)> write;           // after the run
-  std::function<bool()> wanted;                       // e.g. etim.txt only if ZTRAP EI ran
-  std::function<void(std::ostream*)> stream;          // set instead of write: before the run
+  std::string name{};                                 // e.g. "heap.txt"
+  std::function<void(std::ostream&)> write{};         // after the run
+  std::function<bool()> wanted{};                     // e.g. etim.txt only if ZTRAP EI ran
+  std::function<void(std::ostream*)> stream{};        // set instead of write: before the run
 };
 
 // A figure of summary.json's control_program block and summary.txt's counters, placed
 // after the counter named `after` (or at the end).
 struct SummaryCounter {
-  std::string key, label, after;
-  std::function<uint64_t()> value;
+  std::string key{}, label{}, after{};
+  std::function<uint64_t()> value{};
 };
 
 // An operator command's effect: `now` is the simulated time in cycles, `ns` the same
