@@ -21,7 +21,7 @@ using namespace summary_format;
 
 namespace {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;  // keeps the file's order (of the counters)
 
 [[noreturn]] void fail(const std::string& path, const std::string& what) {
   throw std::runtime_error(fmt::format("{}: {}", path, what));
@@ -194,10 +194,12 @@ RunSummary read_summary_json(const std::string& given) {
   const json& cp = read_object(doc, "control_program", path);
   const std::string p = "control_program.";
   for (const Counter& c : kCounters) s.*c.field = read_uint(cp, c.key, p, path);
-  for (const auto& [key, v] : cp.items()) {  // a subsystem's counters (shown after the control program's)
+  std::string after;  // a subsystem's counter stays where the file has it: after the one before it
+  for (const auto& [key, v] : cp.items()) {
     bool own = false;
     for (const Counter& c : kCounters) own = own || key == c.key;
-    if (!own) s.extra_counters.push_back({key, key, "", read_uint(cp, key.c_str(), p, path)});
+    if (!own) s.extra_counters.push_back({key, key, after, read_uint(cp, key.c_str(), p, path)});
+    after = key;
   }
   return s;
 }
@@ -210,8 +212,21 @@ void write_comparison(std::ostream& out, const std::string& name_a, const RunSum
   const std::vector<Figure> fa = figures(a, n), fb = figures(b, n);
   out << "A: " << name_a << (a.config.empty() ? "" : " (" + a.config + ")") << "\n";
   out << "B: " << name_b << (b.config.empty() ? "" : " (" + b.config + ")") << "\n\n";
+  // By name: runs with other subsystems have other counters ("-" where a run has none).
+  auto find = [](const std::vector<Figure>& f, const std::string& name, bool whole) {
+    for (const Figure& x : f)
+      if (x.name == name) return x;
+    return Figure{name, whole, std::numeric_limits<double>::quiet_NaN(), 0, 0};
+  };
   std::vector<std::vector<std::string>> rows = {{"FIGURE", "A", "B", "B/A"}};
-  for (size_t i = 0; i < fa.size(); ++i) rows.push_back({fa[i].name, show(fa[i]), show(fb[i]), ratio(fa[i], fb[i])});
+  for (const Figure& x : fa) {
+    const Figure y = find(fb, x.name, x.whole);
+    rows.push_back({x.name, show(x), show(y), ratio(x, y)});
+  }
+  for (const Figure& y : fb) {
+    const Figure x = find(fa, y.name, y.whole);
+    if (std::isnan(x.value)) rows.push_back({y.name, show(x), show(y), ratio(x, y)});
+  }
   write_table(out, rows, "", "lrrr");
   out << "\nB/A: \"-\" when both are 0 or a run has no such I-stream; \"n/a\" when only A is 0.\n";
 }

@@ -265,6 +265,23 @@ TEST_CASE("compare shows I-streams that only one run has", "[summary]") {
   CHECK(again.str() == out.str());
 }
 
+TEST_CASE("compare: a subsystem's counter that only one run has is shown with \"-\" for the other", "[summary]") {
+  RunSummary a = sample(), b = sample();
+  a.extra_counters.push_back({"ecb_heap_errors", "ECB heap errors", "ecb_program_checks", 3});
+  b.extra_counters.push_back({"probe_ticks", "probe ticks", "", 9});
+  std::ostringstream out;
+  os::write_comparison(out, "a", a, "b", b);
+  CHECK(row(out.str(), "control_program.ecb_heap_errors") ==
+        std::vector<std::string>{"control_program.ecb_heap_errors", "3", "-", "-"});
+  CHECK(row(out.str(), "control_program.probe_ticks") ==
+        std::vector<std::string>{"control_program.probe_ticks", "-", "9", "-"});
+  // Placed after the counter it names, in the text and the JSON alike.
+  std::ostringstream json;
+  os::write_summary_json(json, a);
+  CHECK(json.str().find("\"ecb_program_checks\": ") < json.str().find("\"ecb_heap_errors\": 3"));
+  CHECK(json.str().find("\"ecb_heap_errors\": 3") < json.str().find("\"svcs\": "));
+}
+
 TEST_CASE("a missing or bad summary.json is an error naming the file and the problem", "[summary]") {
   TempDir dir("bad");
   const std::string missing = (dir.path / "nope.json").string();
