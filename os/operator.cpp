@@ -140,14 +140,13 @@ void declare_operator_schema(emu::Schema& s) {
   s.check("ZTRAP EI START and STOP alternate", [](const emu::Config& c) { operator_entries(c); });
 }
 
-
 std::vector<OperatorEntry> operator_entries(const emu::Config& c) {
   struct Item {
     OperatorEntry entry;
     const emu::ListEntry* source;
   };
   std::vector<Item> items;
-  if (c.get_string("system.ztrap.ei") == "whole-run") {
+  if (ztrap_section().read(c).whole_run) {
     OperatorEntry e;
     e.command = parse_operator_command("ZTRAP EI START");
     e.where = c.origin("system.ztrap.ei") + ": system.ztrap.ei";
