@@ -1,0 +1,631 @@
+"""Sweeps: many `tpfemu run`s as one study (scripts/sweep; README, "Sweeps and clusters").
+
+A sweep file (YAML) names the base configuration (config files and --set overrides),
+the parameter grid (lists, and zipped lists varied together), derived keys, the
+replications (workload.seed values) and the figures to collect. `plan()` turns it into
+runs: one run folder per point and seed, named by its parameters. The local executor
+runs them N at a time; the Slurm executor submits the same runs as a job array whose
+tasks call `scripts/sweep --task I DIR` (the same `run_task` as the local executor, so
+both write the same bytes). A run is written into a temporary folder and renamed when
+it succeeded: a run folder that exists is complete and is never run again.
+
+Nothing here installs anything (scripts/setup: python3-yaml, python3-matplotlib).
+"""
+import ast
+import csv
+import fnmatch
+import io
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+import yaml
+
+from tpfemu_runs import TPFEMU, pyplot
+
+PLAN = "plan.json"          # what to run, written before anything runs (DIR/plan.json)
+RUNS = "runs"               # DIR/runs/NAME: the complete run folders
+FAILED = ".failed"          # DIR/runs/.failed/NAME.txt: why a run failed (removed once it succeeds)
+TMP = ".tmp-"               # DIR/runs/.tmp-NAME: a run in progress (removed when found later)
+TOP_KEYS = ("configs", "set", "grid", "zip", "derive", "seeds", "replications", "collect", "plot", "slurm")
+
+
+class SweepError(Exception):
+    """A mistake in a sweep file: the message names the file, line and key."""
+
+
+def _where(path, node):
+    return f"{path}:{node.start_mark.line + 1}"
+
+
+def _value(path, node, key):
+    """A scalar as YAML types it (1 -> int, 1.5 -> float, csg-loop -> str)."""
+    if not isinstance(node, yaml.ScalarNode):
+        raise SweepError(f"{_where(path, node)}: {key}: expected a single value")
+    return yaml.SafeLoader(io.StringIO("")).construct_object(node, deep=True)
+
+
+def _mapping(path, node, key):
+    if not isinstance(node, yaml.MappingNode):
+        raise SweepError(f"{_where(path, node)}: {key}: expected a mapping (KEY: VALUE lines)")
+    seen = {}
+    for k, v in node.value:
+        name = _value(path, k, key)
+        if not isinstance(name, str):
+            raise SweepError(f"{_where(path, k)}: {key}: {name!r} is not a key name")
+        if name in seen:
+            raise SweepError(f"{_where(path, k)}: {key}.{name}: given twice (also line {seen[name]})")
+        seen[name] = k.start_mark.line + 1
+        yield name, k, v
+
+
+def _list(path, node, key):
+    if not isinstance(node, yaml.SequenceNode):
+        raise SweepError(f"{_where(path, node)}: {key}: expected a list ([a, b] or - lines)")
+    if not node.value:
+        raise SweepError(f"{_where(path, node)}: {key}: the list is empty")
+    return node.value
+
+
+def _param(path, knode, key):
+    if not re.fullmatch(r"[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)+", key):
+        raise SweepError(f"{_where(path, knode)}: {key}: not a configuration key (section.key, as --set takes)")
+    return key
+
+
+def _text(v):
+    """A value as --set and folder names spell it."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+_FIGURE = re.compile(r"(?P<file>[^:\s]+):(?P<path>\S+)$")
+_RATIO = re.compile(r"(?P<a>[A-Za-z_]\w*)\s*/\s*(?P<b>[A-Za-z_]\w*)$")
+_SEGMENT = re.compile(r"(?P<name>[A-Za-z_]\w*)(\[(?P<filter>[^\]]*)\])?$")
+
+
+def _parse_figure(path, vnode, name, text, names):
+    """FILE:PATH (a JSON report's member: a.b.c, rows[prog=slockc*,inst=CSG|CS].count sums
+    the matching rows'; or a text report's `lines`), or A / B of two earlier figures."""
+    m = _RATIO.match(text)
+    if m:
+        for n in (m["a"], m["b"]):
+            if n not in names:
+                raise SweepError(f"{_where(path, vnode)}: collect.{name}: {n} is not a figure collected above it")
+        return {"ratio": [m["a"], m["b"]]}
+    m = _FIGURE.match(text)
+    if not m:
+        raise SweepError(f"{_where(path, vnode)}: collect.{name}: {text!r} is neither FILE:PATH "
+                         "(summary.json:messages_per_second, syslog.log:lines) nor A / B")
+    segs = m["path"].split(".")
+    if not m["file"].endswith(".json"):
+        if segs != ["lines"]:
+            raise SweepError(f"{_where(path, vnode)}: collect.{name}: of a text report ({m['file']}) "
+                             "only :lines (its number of lines) is collected")
+        return {"file": m["file"], "lines": True}
+    parsed = []
+    for s in segs:
+        sm = _SEGMENT.match(s)
+        if not sm:
+            raise SweepError(f"{_where(path, vnode)}: collect.{name}: {s!r} in {m['path']} is not NAME or NAME[FIELD=PATTERN,...]")
+        conds = []
+        if sm["filter"] is not None:
+            for c in sm["filter"].split(","):
+                if "=" not in c:
+                    raise SweepError(f"{_where(path, vnode)}: collect.{name}: {c!r} is not FIELD=PATTERN[|PATTERN]")
+                f, pats = c.split("=", 1)
+                conds.append([f.strip(), pats.split("|")])
+        parsed.append([sm["name"], conds])
+    return {"file": m["file"], "path": parsed}
+
+
+def _derive_expr(path, vnode, key, text, params):
+    """An arithmetic expression over parameters in braces: 44 * {machine.istreams}."""
+    names = re.findall(r"\{([^}]*)\}", text)
+    for n in names:
+        if n not in params:
+            raise SweepError(f"{_where(path, vnode)}: derive.{key}: {{{n}}} is not a swept parameter")
+    expr = re.sub(r"\{([^}]*)\}", lambda m: "p%d" % params.index(m[1]), text)
+    try:
+        tree = ast.parse(expr, mode="eval")
+    except SyntaxError:
+        raise SweepError(f"{_where(path, vnode)}: derive.{key}: {text!r} is not an expression "
+                         "(numbers, + - * / // and {parameter})") from None
+    ok = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Name, ast.Load, ast.Add, ast.Sub,
+          ast.Mult, ast.Div, ast.FloorDiv, ast.USub)
+    for n in ast.walk(tree):
+        if not isinstance(n, ok):
+            raise SweepError(f"{_where(path, vnode)}: derive.{key}: {text!r} is not an expression "
+                             "(numbers, + - * / // and {parameter})")
+    return expr
+
+
+def load(sweep_path, axis_values=None):
+    """Reads and checks a sweep file; returns the spec (a dict of plain values).
+    AXIS_VALUES {key: [values]} replaces the values of swept keys (zipped ones too: the
+    other lists of a zip are then cut to as many, or must be derived)."""
+    sweep_path = os.path.abspath(sweep_path)
+    here = os.path.dirname(sweep_path)
+    try:
+        with open(sweep_path) as f:
+            root = yaml.compose(f)
+    except OSError as e:
+        raise SweepError(f"{sweep_path}: cannot open ({e.strerror})") from None
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        raise SweepError(f"{sweep_path}:{mark.line + 1 if mark else '?'}: not YAML: {getattr(e, 'problem', e)}") from None
+    p = sweep_path
+    if root is None:
+        raise SweepError(f"{p}:1: empty sweep file (configs:, grid: and collect: are needed)")
+    spec = {"file": sweep_path, "configs": [], "set": [], "axes": [], "derive": [], "seeds": None,
+            "collect": {}, "plot": {}, "slurm": {}}
+    top = dict((k, (kn, v)) for k, kn, v in _mapping(p, root, "sweep"))
+    for k, (kn, _) in top.items():
+        if k not in TOP_KEYS:
+            raise SweepError(f"{_where(p, kn)}: {k}: unknown key (known: {', '.join(TOP_KEYS)})")
+    for k in ("configs", "collect"):
+        if k not in top:
+            raise SweepError(f"{p}:1: {k}: missing")
+    for n in _list(p, top["configs"][1], "configs"):
+        c = _value(p, n, "configs")
+        full = os.path.normpath(os.path.join(here, str(c)))
+        if not os.path.isfile(full):
+            raise SweepError(f"{_where(p, n)}: configs: {c}: no such file ({full})")
+        spec["configs"].append(full)
+    if "set" in top:
+        for k, kn, v in _mapping(p, top["set"][1], "set"):
+            spec["set"].append([_param(p, kn, k), _text(_value(p, v, "set." + k))])
+    params = []
+    axis_values = dict(axis_values or {})
+
+    def values(k, vnode):
+        vs = [_value(p, n, k) for n in _list(p, vnode, k)]
+        for n, v in zip(vnode.value, vs):
+            if v is None or isinstance(v, (list, dict)):
+                raise SweepError(f"{_where(p, n)}: {k}: {v!r} is not a value")
+        return vs
+
+    if "grid" in top:
+        for k, kn, v in _mapping(p, top["grid"][1], "grid"):
+            _param(p, kn, k)
+            if k in params:
+                raise SweepError(f"{_where(p, kn)}: grid.{k}: swept twice")
+            params.append(k)
+            spec["axes"].append({"keys": [k], "values": [[x] for x in axis_values.pop(k, None) or values(k, v)]})
+    if "zip" in top:
+        for z in _list(p, top["zip"][1], "zip"):
+            keys, cols, line = [], [], z.start_mark.line + 1
+            for k, kn, v in _mapping(p, z, "zip"):
+                _param(p, kn, k)
+                if k in params:
+                    raise SweepError(f"{_where(p, kn)}: zip.{k}: swept twice")
+                params.append(k)
+                keys.append(k)
+                cols.append((kn, values(k, v)))
+            for k in keys:
+                if k in axis_values:
+                    raise SweepError(f"{p}:{line}: zip: {k} is zipped; only a grid: key's values can be replaced")
+            for k, (kn, c) in zip(keys, cols):
+                if len(c) != len(cols[0][1]):
+                    raise SweepError(f"{_where(p, kn)}: zip.{k}: {len(c)} values, {keys[0]} has {len(cols[0][1])} "
+                                     "(zipped lists go together, one value each per point)")
+            rows = list(zip(*[c for _, c in cols]))
+            spec["axes"].append({"keys": keys, "values": [list(r) for r in rows]})
+    if axis_values:
+        raise SweepError(f"{p}: {', '.join(axis_values)}: not swept in this file")
+    if "derive" in top:
+        for k, kn, v in _mapping(p, top["derive"][1], "derive"):
+            _param(p, kn, k)
+            if k in params:
+                raise SweepError(f"{_where(p, kn)}: derive.{k}: also swept")
+            spec["derive"].append([k, _derive_expr(p, v, k, str(_value(p, v, "derive." + k)), params)])
+    if "seeds" in top and "replications" in top:
+        raise SweepError(f"{_where(p, top['replications'][0])}: replications: give seeds: or replications:, not both")
+    if "seeds" in top:
+        spec["seeds"] = []
+        for n in _list(p, top["seeds"][1], "seeds"):
+            s = _value(p, n, "seeds")
+            if not isinstance(s, int) or isinstance(s, bool) or s < 0:
+                raise SweepError(f"{_where(p, n)}: seeds: {s!r} is not a seed (an integer >= 0)")
+            spec["seeds"].append(s)
+    if "replications" in top:
+        n = _value(p, top["replications"][1], "replications")
+        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 1000:
+            raise SweepError(f"{_where(p, top['replications'][1])}: replications: {n!r} is out of range 1..1000")
+        spec["seeds"] = list(range(1, n + 1))
+    if "workload.seed" in params and spec["seeds"]:
+        raise SweepError(f"{p}: workload.seed: swept and replicated; replications set the seed")
+    for name, kn, v in _mapping(p, top["collect"][1], "collect"):
+        if not re.fullmatch(r"[A-Za-z_]\w*", name):
+            raise SweepError(f"{_where(p, kn)}: collect.{name}: a figure's name is letters, digits and _")
+        spec["collect"][name] = _parse_figure(p, v, name, str(_value(p, v, "collect." + name)), list(spec["collect"]))
+    if "plot" in top:
+        for k, kn, v in _mapping(p, top["plot"][1], "plot"):
+            val = _value(p, v, "plot." + k)
+            if k == "x" and val not in params:
+                raise SweepError(f"{_where(p, v)}: plot.x: {val} is not a swept parameter")
+            if k == "xscale" and val not in ("linear", "log2", "log10"):
+                raise SweepError(f"{_where(p, v)}: plot.xscale: {val!r}: linear, log2 or log10")
+            if k == "figures":
+                val = [_value(p, n, k) for n in _list(p, v, k)]
+                for n, f in zip(v.value, val):
+                    if f not in spec["collect"]:
+                        raise SweepError(f"{_where(p, n)}: plot.figures: {f} is not collected")
+            if k not in ("x", "xscale", "figures", "title"):
+                raise SweepError(f"{_where(p, kn)}: plot.{k}: unknown key (x, xscale, figures, title)")
+            spec["plot"][k] = val
+    if "slurm" in top:
+        for k, kn, v in _mapping(p, top["slurm"][1], "slurm"):
+            if k not in ("partition", "time", "limit", "options"):
+                raise SweepError(f"{_where(p, kn)}: slurm.{k}: unknown key (partition, time, limit, options)")
+            spec["slurm"][k] = [_text(_value(p, n, k)) for n in _list(p, v, k)] if k == "options" \
+                else _value(p, v, "slurm." + k)
+    return spec
+
+
+def _short_names(params):
+    """Each parameter's shortest dotted suffix that no other parameter shares."""
+    out = {}
+    for k in params:
+        parts = k.split(".")
+        for i in range(len(parts) - 1, -1, -1):
+            s = ".".join(parts[i:])
+            if not any(o != k and (o == s or o.endswith("." + s)) for o in params):
+                out[k] = s
+                break
+    return out
+
+
+def _safe(v):
+    return re.sub(r"[^A-Za-z0-9._+-]", "_", _text(v))
+
+
+def plan(spec, extra_sets=()):
+    """The runs, in order: points (the grid's product, first axis slowest) x seeds.
+    Each: name (its folder), params {key: value}, seed, and the whole tpfemu command
+    after `tpfemu` (configs by absolute path, so every executor passes the same)."""
+    params = [k for a in spec["axes"] for k in a["keys"]]
+    short = _short_names(params)
+    points = [[]]
+    for a in spec["axes"]:
+        points = [pt + list(zip(a["keys"], vs)) for pt in points for vs in a["values"]]
+    runs = []
+    for pt in points:
+        pdict = dict(pt)
+        sets = [f"{k}={v}" for k, v in spec["set"]] + list(extra_sets) + [f"{k}={_text(v)}" for k, v in pt]
+        env = {"p%d" % params.index(k): v for k, v in pt}
+        for k, expr in spec["derive"]:
+            val = eval(compile(expr, "derive", "eval"), {"__builtins__": {}}, env)  # checked by _derive_expr
+            sets.append(f"{k}={_text(val)}")
+        base = ",".join(f"{short[k]}={_safe(v)}" for k, v in pt) or "base"
+        for seed in spec["seeds"] or [None]:
+            name = base + (f",seed={seed}" if seed is not None else "")
+            s = sets + ([f"workload.seed={seed}"] if seed is not None else [])
+            args = ["run"] + spec["configs"] + ["--no-progress"]
+            for x in s:
+                args += ["--set", x]
+            runs.append({"name": name, "params": pdict, "seed": seed, "args": args})
+    names = [r["name"] for r in runs]
+    if len(set(names)) != len(names):
+        dup = next(n for n in names if names.count(n) > 1)
+        raise SweepError(f"{spec['file']}: two points are both named {dup} (values that differ only in "
+                         "characters a folder name cannot hold)")
+    return {"sweep": spec["file"], "params": params, "short": short, "collect": spec["collect"],
+            "plot": spec["plot"], "slurm": spec["slurm"], "runs": runs}
+
+
+def write_plan(out, p):
+    """DIR/plan.json; a sweep resumed into DIR must plan the same runs."""
+    os.makedirs(os.path.join(out, RUNS, FAILED), exist_ok=True)
+    path = os.path.join(out, PLAN)
+    text = json.dumps(p, indent=1) + "\n"
+    if os.path.exists(path):
+        with open(path) as f:
+            old = f.read()
+        if old != text:
+            raise SweepError(f"{path}: this folder holds another sweep (or this one changed); "
+                             "use another --out, or remove it to start over")
+        return
+    with open(path + ".tmp", "w") as f:
+        f.write(text)
+    os.replace(path + ".tmp", path)
+
+
+def read_plan(out):
+    with open(os.path.join(out, PLAN)) as f:
+        return json.load(f)
+
+
+def run_dir(out, run):
+    return os.path.join(out, RUNS, run["name"])
+
+
+def is_complete(out, run):
+    return os.path.isdir(run_dir(out, run))
+
+
+def run_task(out, p, i, tpfemu=TPFEMU):
+    """Runs run I of plan P into DIR/runs/NAME (through .tmp-NAME, renamed on success),
+    unless complete. Returns None, or the error (also in runs/.failed/NAME.txt)."""
+    run = p["runs"][i]
+    final = run_dir(out, run)
+    failed = os.path.join(out, RUNS, FAILED, run["name"] + ".txt")
+    if os.path.isdir(final):
+        return None
+    tmp = os.path.join(out, RUNS, TMP + run["name"])
+    shutil.rmtree(tmp, ignore_errors=True)
+    # The run's working directory is the sweep's folder and its --out relative to it, so
+    # the run's reports name the same paths whichever executor and host ran it.
+    cmd = [tpfemu] + run["args"] + ["--out", os.path.join(RUNS, TMP + run["name"])]
+    try:
+        r = subprocess.run(cmd, cwd=out, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        err = None if r.returncode == 0 else (r.stderr.strip() or f"exit status {r.returncode}")
+        if err is None and r.returncode == 0 and not os.path.isfile(os.path.join(tmp, "summary.json")):
+            err = "tpfemu wrote no summary.json"
+    except OSError as e:
+        err = f"{tpfemu}: {e.strerror}"
+    if err is None:
+        os.replace(tmp, final)
+        if os.path.exists(failed):
+            os.remove(failed)
+        return None
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(os.path.dirname(failed), exist_ok=True)
+    with open(failed + ".tmp", "w") as f:
+        f.write(f"tpfemu {' '.join(run['args'])}\n{err}\n")
+    os.replace(failed + ".tmp", failed)
+    return err
+
+
+def clean_tmp(out):
+    """Removes the temporary folders of runs that were interrupted."""
+    d = os.path.join(out, RUNS)
+    for n in os.listdir(d):
+        if n.startswith(TMP):
+            shutil.rmtree(os.path.join(d, n), ignore_errors=True)
+
+
+class Progress:
+    """done, failed, running, elapsed and estimated time left: a line rewritten in
+    place on a terminal, else a line per finished run; always on stderr. Host time is
+    for this display only; nothing of it goes into a result."""
+
+    def __init__(self, total, skipped):
+        self.total, self.done, self.failed, self.running = total, skipped, 0, 0
+        self.skipped, self.start, self.tty = skipped, time.monotonic(), sys.stderr.isatty()
+
+    def _line(self):
+        el = time.monotonic() - self.start
+        ran = self.done - self.skipped + self.failed
+        left = "?" if ran == 0 else f"{el / ran * (self.total - self.done - self.failed):.0f}s"
+        return (f"sweep: {self.done}/{self.total} done, {self.failed} failed, {self.running} running, "
+                f"{el:.0f}s elapsed, {left} left")
+
+    def show(self, event=None):
+        if self.tty:
+            sys.stderr.write("\r" + self._line() + "\033[K")
+            if event:
+                sys.stderr.write("\n" if event.startswith("failed") else "")
+        elif event:
+            sys.stderr.write(f"sweep: {event}\n")
+        sys.stderr.flush()
+
+    def finish(self):
+        if self.tty:
+            sys.stderr.write("\r" + self._line() + "\033[K\n")
+        else:
+            sys.stderr.write(self._line() + "\n")
+
+
+def run_local(out, p, jobs, tpfemu=TPFEMU):
+    """Runs the incomplete runs, JOBS at a time, in order. Returns {name: error}."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+    todo = [i for i, r in enumerate(p["runs"]) if not is_complete(out, r)]
+    prog = Progress(len(p["runs"]), len(p["runs"]) - len(todo))
+    if prog.skipped:
+        sys.stderr.write(f"sweep: {prog.skipped} of {len(p['runs'])} runs complete already, not run again\n")
+    lock, errors = threading.Lock(), {}
+
+    def one(i):
+        name = p["runs"][i]["name"]
+        with lock:
+            prog.running += 1
+            prog.show(f"started {name}")
+        err = run_task(out, p, i, tpfemu)
+        with lock:
+            prog.running -= 1
+            if err is None:
+                prog.done += 1
+                prog.show(f"done {name}")
+            else:
+                prog.failed += 1
+                errors[name] = err
+                prog.show(f"failed {name}: {err.splitlines()[-1] if err else ''}")
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
+        list(ex.map(one, todo))
+    prog.finish()
+    return errors
+
+
+# --- results ------------------------------------------------------------------
+
+def _walk(data, segs):
+    if not segs:
+        return data
+    if isinstance(data, list):
+        vals = [_walk(x, segs) for x in data]
+        flat = []
+        for v in vals:
+            flat.extend(v if isinstance(v, list) else [v])
+        return flat
+    name, conds = segs[0]
+    if not isinstance(data, dict) or name not in data:
+        raise KeyError(name)
+    v = data[name]
+    if conds:
+        if not isinstance(v, list):
+            raise KeyError(f"{name} is not a list of rows")
+        v = [r for r in v if all(any(fnmatch.fnmatchcase(str(r.get(f, "")), pat) for pat in pats)
+                                 for f, pats in conds)]
+    return _walk(v, segs[1:])
+
+
+def collect(run_path, figures):
+    """The figures of one complete run folder: {name: number or None}."""
+    vals, cache = {}, {}
+    for name, f in figures.items():
+        if "ratio" in f:
+            a, b = (vals[n] for n in f["ratio"])
+            vals[name] = a / b if a is not None and b else None
+            continue
+        path = os.path.join(run_path, f["file"])
+        if not os.path.exists(path):
+            vals[name] = 0 if f.get("lines") else None
+            continue
+        if f.get("lines"):
+            with open(path, "rb") as fh:
+                vals[name] = sum(1 for _ in fh)
+            continue
+        if path not in cache:
+            with open(path) as fh:
+                cache[path] = json.load(fh)
+        try:
+            v = _walk(cache[path], f["path"])
+        except KeyError:
+            v = None
+        if isinstance(v, list):
+            v = sum(x for x in v if isinstance(x, (int, float)))
+        vals[name] = v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+    return vals
+
+
+_T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+         2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+         2.052, 2.048, 2.045, 2.042]
+
+
+def t975(df):
+    """Student's t, two-sided 95% (the 0.975 quantile), for DF degrees of freedom."""
+    if df <= len(_T975):
+        return _T975[df - 1]
+    z = 1.959964  # Cornish-Fisher expansion beyond the table (within 0.001 at df > 30)
+    return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
+
+
+def stats(xs):
+    """n, mean, standard deviation (n - 1), 95% confidence interval half-width (Student's t)."""
+    xs = [x for x in xs if x is not None]
+    n = len(xs)
+    if n == 0:
+        return {"n": 0, "mean": None, "sd": None, "ci95": None}
+    mean = math.fsum(xs) / n
+    if n == 1:
+        return {"n": 1, "mean": mean, "sd": None, "ci95": None}
+    sd = math.sqrt(math.fsum((x - mean) ** 2 for x in xs) / (n - 1))
+    return {"n": n, "mean": mean, "sd": sd, "ci95": t975(n - 1) * sd / math.sqrt(n)}
+
+
+def results(out, p):
+    """Writes results.csv (a row per run), aggregate.csv (a row per point: n, mean, sd,
+    ci95 of each figure over its seeds) and results.json (both). Returns the json."""
+    rows, failed_dir = [], os.path.join(out, RUNS, FAILED)
+    for r in p["runs"]:
+        row = {"run": f"{RUNS}/{r['name']}", "params": r["params"], "seed": r["seed"]}
+        if is_complete(out, r):
+            row["status"], row["figures"] = "ok", collect(run_dir(out, r), p["collect"])
+        else:
+            err = os.path.join(failed_dir, r["name"] + ".txt")
+            row["status"] = "failed" if os.path.exists(err) else "not run"
+            row["error"] = open(err).read().strip() if os.path.exists(err) else None
+            row["figures"] = {k: None for k in p["collect"]}
+        rows.append(row)
+    points, agg = {}, []
+    for row in rows:
+        points.setdefault(json.dumps(row["params"], sort_keys=True), []).append(row)
+    for rs in points.values():
+        ok = [x for x in rs if x["status"] == "ok"]
+        agg.append({"params": rs[0]["params"], "runs": len(rs), "failed": len(rs) - len(ok),
+                    "figures": {k: stats([x["figures"][k] for x in ok]) for k in p["collect"]}})
+    doc = {"sweep": p["sweep"], "params": p["params"], "figures": list(p["collect"]), "runs": rows, "aggregate": agg}
+    with open(os.path.join(out, "results.json.tmp"), "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    os.replace(os.path.join(out, "results.json.tmp"), os.path.join(out, "results.json"))
+    fig = list(p["collect"])
+
+    def num(v):
+        return "" if v is None else repr(v) if isinstance(v, float) else str(v)
+
+    with open(os.path.join(out, "results.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["run"] + p["params"] + ["seed", "status"] + fig + ["error"])
+        for row in rows:
+            w.writerow([row["run"]] + [_text(row["params"][k]) for k in p["params"]]
+                       + [num(row["seed"]), row["status"]] + [num(row["figures"][k]) for k in fig]
+                       + [(row.get("error") or "").splitlines()[-1] if row.get("error") else ""])
+    with open(os.path.join(out, "aggregate.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(p["params"] + ["runs", "failed"] + [f"{k}_{s}" for k in fig for s in ("n", "mean", "sd", "ci95")])
+        for a in agg:
+            w.writerow([_text(a["params"][k]) for k in p["params"]] + [a["runs"], a["failed"]]
+                       + [num(a["figures"][k][s]) for k in fig for s in ("n", "mean", "sd", "ci95")])
+    return doc
+
+
+def plot(out, p, doc):
+    """plots/FIGURE.png for each figure (plot.figures, or all): its mean against the x
+    parameter (plot.x, or the last numeric one swept), one line per value of the other
+    parameters, error bars the 95% confidence interval. Returns the files written."""
+    plt = pyplot()
+    if plt is None or not p["params"]:
+        return []
+    agg = doc["aggregate"]
+    numeric = [k for k in p["params"] if all(isinstance(a["params"][k], (int, float)) for a in agg)]
+    x = p["plot"].get("x") or (numeric[-1] if numeric else p["params"][-1])
+    others = [k for k in p["params"] if k != x]
+    os.makedirs(os.path.join(out, "plots"), exist_ok=True)
+    written = []
+    for fig_name in p["plot"].get("figures") or list(p["collect"]):
+        fig, ax = plt.subplots(figsize=(6.4, 4.2))
+        groups = {}
+        for a in agg:
+            groups.setdefault(tuple(_text(a["params"][k]) for k in others), []).append(a)
+        xs_all = []
+        for g, rows in groups.items():
+            pts = [(a["params"][x], a["figures"][fig_name]) for a in rows if a["figures"][fig_name]["mean"] is not None]
+            if not pts:
+                continue
+            xs = [v for v, _ in pts]
+            xs_all += xs
+            ax.errorbar(range(len(xs)) if x not in numeric else xs, [s["mean"] for _, s in pts],
+                        yerr=[s["ci95"] or 0 for _, s in pts], marker="o", capsize=4,
+                        label=", ".join(f"{p['short'][k]}={v}" for k, v in zip(others, g)) or None)
+            if x not in numeric:
+                ax.set_xticks(range(len(xs)), [_text(v) for v in xs])
+        sc = p["plot"].get("xscale", "linear")
+        if x in numeric:
+            import matplotlib.ticker
+            if sc != "linear":
+                ax.set_xscale("log", base=2 if sc == "log2" else 10)
+            ax.set_xticks(sorted(set(xs_all)))
+            ax.get_xaxis().set_major_formatter(matplotlib.ticker.ScalarFormatter())
+        ax.set(xlabel=x, ylabel=fig_name, title=p["plot"].get("title", os.path.basename(p["sweep"])))
+        ax.grid(True, alpha=0.3)
+        if others:
+            ax.legend(fontsize=8)
+        fig.tight_layout()
+        path = os.path.join(out, "plots", f"{fig_name}.png")
+        fig.savefig(path, dpi=100, metadata={"Software": None})
+        plt.close(fig)
+        written.append(path)
+    return written

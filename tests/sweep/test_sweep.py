@@ -1,0 +1,206 @@
+#!/usr/bin/python3
+"""The sweep runner (scripts/sweep) as a user meets it; one CTest test per case
+(tests/CMakeLists.txt, label cli):
+
+  test_sweep.py CASE BUILD_DIR     CASE: table, resume, failing, errors
+
+Each case works in BUILD_DIR/sweep-tests/CASE (emptied first) and prints "CASE: OK".
+Nothing here depends on timing: the resume case kills the sweep when it has said the
+third run started (it runs one at a time), and checks that the third run was indeed
+not complete then.
+"""
+import csv
+import filecmp
+import json
+import math
+import os
+import shutil
+import signal
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SWEEP = os.path.join(ROOT, "scripts", "sweep")
+
+
+def fail(msg):
+    sys.exit(f"FAIL: {msg}")
+
+
+def check(cond, msg):
+    if not cond:
+        fail(msg)
+
+
+def sweep(args, env, **kw):
+    return subprocess.run([sys.executable, SWEEP] + args + ["--no-build"], env=env, capture_output=True,
+                          text=True, **kw)
+
+
+def same_tree(a, b):
+    """Byte-identical folders (same names, same bytes), or the first difference."""
+    c = filecmp.dircmp(a, b)
+    if c.left_only or c.right_only:
+        return f"{a} vs {b}: only in one: {c.left_only + c.right_only}"
+    for f in c.common_files:
+        if not filecmp.cmp(os.path.join(a, f), os.path.join(b, f), shallow=False):
+            return f"{a}/{f} differs"
+    for d in c.common_dirs:
+        r = same_tree(os.path.join(a, d), os.path.join(b, d))
+        if r:
+            return r
+    return None
+
+
+def rows(path):
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+def case_table(work, env):
+    a, b = os.path.join(work, "j2"), os.path.join(work, "j1")
+    r = sweep([os.path.join(HERE, "small.yaml"), "--out", a, "-j", "2"], env)
+    check(r.returncode == 0, f"sweep -j2 failed: {r.stderr}")
+    runs = rows(os.path.join(a, "results.csv"))
+    check([x["run"] for x in runs] == ["runs/istreams=1,seed=1", "runs/istreams=1,seed=2",
+                                       "runs/istreams=2,seed=1", "runs/istreams=2,seed=2"], f"runs: {runs}")
+    check(all(x["status"] == "ok" for x in runs), f"status: {runs}")
+    for x in runs:
+        with open(os.path.join(a, x["run"], "summary.json")) as f:
+            s = json.load(f)
+        check(s["messages"] == 200, f"{x['run']}: --set workload.messages=200 not applied")
+        check(float(x["messages_per_second"]) == s["messages_per_second"], f"{x['run']}: figure not from summary.json")
+        busy = sum(i["busy_cycles"] for i in s["istreams"])
+        check(int(x["busy_cycles"]) == busy, f"{x['run']}: busy_cycles {x['busy_cycles']} != {busy} (a list is summed)")
+        check(math.isclose(float(x["cycles_per_message"]), busy / 200), "ratio figure")
+    seeds = {x["seed"] for x in runs}
+    check(seeds == {"1", "2"}, f"seeds {seeds}")
+    # The replications differ (another workload.seed), else the intervals mean nothing.
+    check(runs[2]["messages_per_second"] != runs[3]["messages_per_second"], "seeds 1 and 2 gave the same run")
+    agg = rows(os.path.join(a, "aggregate.csv"))
+    check(len(agg) == 2 and [x["machine.istreams"] for x in agg] == ["1", "2"], f"aggregate rows: {agg}")
+    for k, g in enumerate(agg):
+        xs = [float(runs[2 * k]["messages_per_second"]), float(runs[2 * k + 1]["messages_per_second"])]
+        mean = sum(xs) / 2
+        sd = abs(xs[0] - xs[1]) / math.sqrt(2)
+        check(g["messages_per_second_n"] == "2", "n")
+        check(math.isclose(float(g["messages_per_second_mean"]), mean), f"mean {g['messages_per_second_mean']} != {mean}")
+        check(math.isclose(float(g["messages_per_second_sd"]), sd, abs_tol=1e-9), f"sd {g['messages_per_second_sd']} != {sd}")
+        check(math.isclose(float(g["messages_per_second_ci95"]), 12.706 * sd / math.sqrt(2), abs_tol=1e-9),
+              "ci95 is not Student's t (12.706 at 1 degree of freedom) x sd / sqrt(n)")
+    with open(os.path.join(a, "results.json")) as f:
+        doc = json.load(f)
+    check(len(doc["runs"]) == 4 and len(doc["aggregate"]) == 2, "results.json: runs and aggregate")
+    try:
+        import matplotlib  # noqa: F401
+        for f in ("messages_per_second", "cpu_utilization"):
+            p = os.path.join(a, "plots", f + ".png")
+            check(os.path.getsize(p) > 1000, f"{p}: no plot")
+    except ImportError:
+        pass
+    # One at a time, the same bytes: run folders and results do not depend on the order.
+    r = sweep([os.path.join(HERE, "small.yaml"), "--out", b, "-j", "1"], env)
+    check(r.returncode == 0, f"sweep -j1 failed: {r.stderr}")
+    d = same_tree(os.path.join(a, "runs"), os.path.join(b, "runs"))
+    check(d is None, f"-j1 and -j2 differ: {d}")
+    for f in ("results.csv", "aggregate.csv", "results.json"):
+        check(filecmp.cmp(os.path.join(a, f), os.path.join(b, f), shallow=False), f"{f} differs between -j1 and -j2")
+
+
+def case_resume(work, env):
+    sw = os.path.join(HERE, "resume.yaml")
+    whole, cut = os.path.join(work, "whole"), os.path.join(work, "cut")
+    r = sweep([sw, "--out", whole, "-j", "1"], env)
+    check(r.returncode == 0, f"uninterrupted sweep failed: {r.stderr}")
+    p = subprocess.Popen([sys.executable, SWEEP, sw, "--out", cut, "-j", "1", "--no-build"], env=env,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    third = "messages=8000"
+    for line in p.stderr:
+        if line.startswith(f"sweep: started {third}"):
+            os.killpg(p.pid, signal.SIGKILL)  # the sweep and its tpfemu
+            break
+    else:
+        p.wait()
+        fail(f"the sweep never said it started {third}")
+    p.wait()
+    runs = os.path.join(cut, "runs")
+    check(not os.path.isdir(os.path.join(runs, third)), "the third run completed before the kill: not interrupted")
+    done = sorted(n for n in os.listdir(runs) if not n.startswith("."))
+    check(done == ["messages=200", "messages=300"], f"complete after the kill: {done}")
+    check(not os.path.exists(os.path.join(cut, "results.csv")), "results.csv written by a killed sweep")
+    before = {n: os.stat(os.path.join(runs, n, "summary.json")) for n in done}
+    r = sweep([sw, "--out", cut, "-j", "1"], env)
+    check(r.returncode == 0, f"resumed sweep failed: {r.stderr}")
+    check("2 of 3 runs complete already" in r.stderr, f"resume did not say what it skipped: {r.stderr}")
+    check(f"started messages=200" not in r.stderr, "a complete run was started again")
+    for n, st in before.items():
+        now = os.stat(os.path.join(runs, n, "summary.json"))
+        check((now.st_ino, now.st_mtime_ns) == (st.st_ino, st.st_mtime_ns), f"{n} was run again")
+    check(not [n for n in os.listdir(runs) if n.startswith(".tmp-")], "a temporary folder was left")
+    d = same_tree(os.path.join(whole, "runs"), runs)
+    check(d is None, f"resumed and uninterrupted sweeps differ: {d}")
+    for f in ("results.csv", "aggregate.csv", "results.json"):
+        check(filecmp.cmp(os.path.join(whole, f), os.path.join(cut, f), shallow=False), f"{f} differs after resume")
+
+
+def case_failing(work, env):
+    out = os.path.join(work, "out")
+    r = sweep([os.path.join(HERE, "failing.yaml"), "--out", out, "-j", "2"], env)
+    check(r.returncode == 1, f"exit status {r.returncode}, not 1: {r.stderr}")
+    check("run istreams=66 failed" in r.stderr and "machine.istreams: 66 is out of range 1..64" in r.stderr,
+          f"the failure is not named with its error: {r.stderr}")
+    check("1 of 3 runs failed" in r.stderr, f"no count of failures: {r.stderr}")
+    st = {x["run"]: x for x in rows(os.path.join(out, "results.csv"))}
+    check(st["runs/istreams=1"]["status"] == "ok" and st["runs/istreams=2"]["status"] == "ok", f"others: {st}")
+    check(st["runs/istreams=66"]["status"] == "failed" and "out of range" in st["runs/istreams=66"]["error"],
+          f"failed row: {st['runs/istreams=66']}")
+    check(not os.path.exists(os.path.join(out, "runs", "istreams=66")), "a failed run left a run folder")
+    # Rerun: the failed point is tried again (and fails again), the others are not rerun.
+    r = sweep([os.path.join(HERE, "failing.yaml"), "--out", out, "-j", "2"], env)
+    check(r.returncode == 1 and "2 of 3 runs complete already" in r.stderr, f"rerun: {r.stderr}")
+
+
+BAD = [
+    ("configs: [../../configs/demo.yaml]\ngrid:\n  machine.istreams: [1, 2]\ncolect:\n  a: summary.json:messages\n",
+     "bad.yaml:4: colect: unknown key"),
+    ("configs: [../../configs/demo.yaml]\ngrid:\n  machine.istreams: 2\ncollect:\n  a: summary.json:messages\n",
+     "bad.yaml:3: machine.istreams: expected a list"),
+    ("configs: [nothere.yaml]\ncollect:\n  a: summary.json:messages\n",
+     "bad.yaml:1: configs: nothere.yaml: no such file"),
+    ("configs: [../../configs/demo.yaml]\nzip:\n  - machine.istreams: [1, 2]\n    workload.terminals: [1, 2, 3]\n"
+     "collect:\n  a: summary.json:messages\n",
+     "bad.yaml:4: zip.workload.terminals: 3 values, machine.istreams has 2"),
+    ("configs: [../../configs/demo.yaml]\nreplications: 0\ncollect:\n  a: summary.json:messages\n",
+     "bad.yaml:2: replications: 0 is out of range 1..1000"),
+    ("configs: [../../configs/demo.yaml]\ncollect:\n  a: summary.json:messages\n  b: a / c\n",
+     "bad.yaml:4: collect.b: c is not a figure collected above it"),
+    ("configs: [../../configs/demo.yaml]\ngrid:\n  istreams: [1]\ncollect:\n  a: summary.json:messages\n",
+     "bad.yaml:3: istreams: not a configuration key"),
+    ("configs: [../../configs/demo.yaml]\ngrid:\n  machine.istreams: [1]\n  machine.istreams: [2]\n"
+     "collect:\n  a: x.json:m\n", "bad.yaml:4: grid.machine.istreams: given twice (also line 3)"),
+]
+
+
+def case_errors(work, env):
+    path = os.path.join(work, "bad.yaml")
+    for text, want in BAD:
+        with open(path, "w") as f:
+            f.write(text.replace("../../configs/", os.path.join(ROOT, "configs") + "/"))
+        r = sweep([path, "--out", os.path.join(work, "out")], env)
+        check(r.returncode == 2, f"{want!r}: exit status {r.returncode}: {r.stderr}")
+        check(want in r.stderr, f"expected {want!r}, got: {r.stderr}")
+
+
+def main():
+    case, build = sys.argv[1], os.path.abspath(sys.argv[2])
+    work = os.path.join(build, "sweep-tests", case)
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    env = dict(os.environ, TPFEMU_BUILD_DIR=build)
+    {"table": case_table, "resume": case_resume, "failing": case_failing, "errors": case_errors}[case](work, env)
+    print(f"{case}: OK")
+
+
+if __name__ == "__main__":
+    main()
