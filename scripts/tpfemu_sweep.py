@@ -249,7 +249,7 @@ def load(sweep_path, axis_values=None):
         spec["collect"][name] = _parse_figure(p, v, name, str(_value(p, v, "collect." + name)), list(spec["collect"]))
     if "plot" in top:
         for k, kn, v in _mapping(p, top["plot"][1], "plot"):
-            val = _value(p, v, "plot." + k)
+            val = None if k == "figures" else _value(p, v, "plot." + k)
             if k == "x" and val not in params:
                 raise SweepError(f"{_where(p, v)}: plot.x: {val} is not a swept parameter")
             if k == "xscale" and val not in ("linear", "log2", "log10"):
