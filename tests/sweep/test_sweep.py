@@ -2,7 +2,7 @@
 """The sweep runner (scripts/sweep) as a user meets it; one CTest test per case
 (tests/CMakeLists.txt, label cli):
 
-  test_sweep.py CASE BUILD_DIR     CASE: table, resume, failing, errors
+  test_sweep.py CASE BUILD_DIR     CASE: table, resume, failing, errors, slurm
 
 Each case works in BUILD_DIR/sweep-tests/CASE (emptied first) and prints "CASE: OK".
 Nothing here depends on timing: the resume case kills the sweep when it has said the
@@ -161,6 +161,30 @@ def case_failing(work, env):
     check(r.returncode == 1 and "2 of 3 runs complete already" in r.stderr, f"rerun: {r.stderr}")
 
 
+def case_slurm(work, env):
+    """Under tests/sweep/slurm_cluster.sh (SLURM_CONF: a cluster of its own): the small
+    sweep as a job array gives the local executor's bytes."""
+    check("SLURM_CONF" in env, "run under tests/sweep/slurm_cluster.sh")
+    loc, sl = os.path.join(work, "local"), os.path.join(work, "slurm")
+    r = sweep([os.path.join(HERE, "small.yaml"), "--out", loc, "-j", "2"], env)
+    check(r.returncode == 0, f"local sweep failed: {r.stderr}")
+    r = sweep([os.path.join(HERE, "small.yaml"), "--out", sl, "--executor", "slurm", "--partition", "tpfemu",
+               "--time", "5", "--limit", "2", "--poll", "0.3"], env)
+    check(r.returncode == 0, f"slurm sweep failed: {r.stdout}{r.stderr}")
+    check("--array=0-3%2" in r.stderr and "--partition=tpfemu" in r.stderr and "--time=5" in r.stderr,
+          f"sbatch command: {r.stderr}")
+    with open(os.path.join(sl, "sweep.sbatch")) as f:
+        check("--task \"$SLURM_ARRAY_TASK_ID\"" in f.read(), "sweep.sbatch does not run the array task")
+    check(len(os.listdir(os.path.join(sl, "slurm"))) == 4, "not one Slurm output per array task")
+    d = same_tree(os.path.join(loc, "runs"), os.path.join(sl, "runs"))
+    check(d is None, f"slurm and local run folders differ: {d}")
+    for f in ("results.csv", "aggregate.csv", "results.json"):
+        check(filecmp.cmp(os.path.join(loc, f), os.path.join(sl, f), shallow=False), f"{f} differs")
+    # Complete already: nothing is submitted again.
+    r = sweep([os.path.join(HERE, "small.yaml"), "--out", sl, "--executor", "slurm"], env)
+    check(r.returncode == 0 and "submitted" not in r.stderr, f"resubmitted a complete sweep: {r.stderr}")
+
+
 BAD = [
     ("configs: [../../configs/demo.yaml]\ngrid:\n  machine.istreams: [1, 2]\ncolect:\n  a: summary.json:messages\n",
      "bad.yaml:4: colect: unknown key"),
@@ -198,7 +222,8 @@ def main():
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     env = dict(os.environ, TPFEMU_BUILD_DIR=build)
-    {"table": case_table, "resume": case_resume, "failing": case_failing, "errors": case_errors}[case](work, env)
+    {"table": case_table, "resume": case_resume, "failing": case_failing, "errors": case_errors,
+     "slurm": case_slurm}[case](work, env)
     print(f"{case}: OK")
 
 
