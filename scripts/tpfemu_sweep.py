@@ -367,7 +367,8 @@ def run_task(out, p, i, tpfemu=TPFEMU):
     cmd = [tpfemu] + run["args"] + ["--out", os.path.join(RUNS, TMP + run["name"])]
     try:
         r = subprocess.run(cmd, cwd=out, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        err = None if r.returncode == 0 else (r.stderr.strip() or f"exit status {r.returncode}")
+        status = f"killed by signal {-r.returncode}" if r.returncode < 0 else f"exit status {r.returncode}"
+        err = None if r.returncode == 0 else (r.stderr.strip() + "\n" if r.stderr.strip() else "") + status
         if err is None and r.returncode == 0 and not os.path.isfile(os.path.join(tmp, "summary.json")):
             err = "tpfemu wrote no summary.json"
     except OSError as e:
@@ -449,7 +450,7 @@ def run_local(out, p, jobs, tpfemu=TPFEMU):
             else:
                 prog.failed += 1
                 errors[name] = err
-                prog.show(f"failed {name}: {err.splitlines()[-1] if err else ''}")
+                prog.show(f"failed {name}: {'; '.join(err.splitlines())}")
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
         list(ex.map(one, todo))
@@ -572,7 +573,7 @@ def results(out, p):
         for row in rows:
             w.writerow([row["run"]] + [_text(row["params"][k]) for k in p["params"]]
                        + [num(row["seed"]), row["status"]] + [num(row["figures"][k]) for k in fig]
-                       + [(row.get("error") or "").splitlines()[-1] if row.get("error") else ""])
+                       + ["; ".join((row.get("error") or "").splitlines()[1:])])  # not the command
     with open(os.path.join(out, "aggregate.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(p["params"] + ["runs", "failed"] + [f"{k}_{s}" for k in fig for s in ("n", "mean", "sd", "ci95")])
