@@ -20,6 +20,7 @@ import math
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -352,6 +353,14 @@ def is_complete(out, run):
     return os.path.isdir(run_dir(out, run))
 
 
+class _Running(set):
+    """The tpfemu processes under way, stopped when the sweep is interrupted."""
+    stopping = False
+
+
+_running = _Running()
+
+
 def run_task(out, p, i, tpfemu=TPFEMU):
     """Runs run I of plan P into DIR/runs/NAME (through .tmp-NAME, renamed on success),
     unless complete. Returns None, or the error (also in runs/.failed/NAME.txt)."""
@@ -366,19 +375,29 @@ def run_task(out, p, i, tpfemu=TPFEMU):
     # the run's reports name the same paths whichever executor and host ran it.
     cmd = [tpfemu] + run["args"] + ["--out", os.path.join(RUNS, TMP + run["name"])]
     try:
-        r = subprocess.run(cmd, cwd=out, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        with subprocess.Popen(cmd, cwd=out, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) as r:
+            _running.add(r)
+            try:
+                r.stderr_text = r.communicate()[1]
+            finally:
+                _running.discard(r)
+        r.stderr = r.stderr_text
         status = f"killed by signal {-r.returncode}" if r.returncode < 0 else f"exit status {r.returncode}"
         err = None if r.returncode == 0 else (r.stderr.strip() + "\n" if r.stderr.strip() else "") + status
         if err is None and r.returncode == 0 and not os.path.isfile(os.path.join(tmp, "summary.json")):
             err = "tpfemu wrote no summary.json"
     except OSError as e:
         err = f"{tpfemu}: {e.strerror}"
+    if err is None and _running.stopping:
+        err = "interrupted"
     if err is None:
         os.replace(tmp, final)
         if os.path.exists(failed):
             os.remove(failed)
         return None
     shutil.rmtree(tmp, ignore_errors=True)
+    if _running.stopping:
+        return err  # not a failure of the run: the sweep was interrupted
     os.makedirs(os.path.dirname(failed), exist_ok=True)
     with open(failed + ".tmp", "w") as f:
         f.write(f"tpfemu {' '.join(run['args'])}\n{err}\n")
@@ -447,13 +466,31 @@ def run_local(out, p, jobs, tpfemu=TPFEMU):
             if err is None:
                 prog.done += 1
                 prog.show(f"done {name}")
-            else:
+            elif not _running.stopping:
                 prog.failed += 1
                 errors[name] = err
                 prog.show(f"failed {name}: {'; '.join(err.splitlines())}")
 
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
+    ex = ThreadPoolExecutor(max_workers=max(1, jobs))
+
+    def interrupted(signum, frame):
+        raise KeyboardInterrupt
+
+    old_term = signal.signal(signal.SIGTERM, interrupted)
+    try:
         list(ex.map(one, todo))
+    except KeyboardInterrupt:
+        # Start nothing more and stop the runs under way: they leave only .tmp- folders,
+        # removed when the sweep is resumed.
+        ex.shutdown(wait=False, cancel_futures=True)
+        _running.stopping = True
+        for c in list(_running):
+            c.terminate()
+        sys.stderr.write("\nsweep: interrupted; run the same command again to resume\n")
+        raise SystemExit(130)
+    finally:
+        signal.signal(signal.SIGTERM, old_term)
+    ex.shutdown()
     prog.finish()
     return errors
 

@@ -25,7 +25,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-read -r ctld_port slurmd_port < <(python3 -c '
+read -r ctld_port slurmd_port < <(/usr/bin/python3 -c '
 import socket
 ss = [socket.socket() for _ in range(2)]
 for s in ss: s.bind(("127.0.0.1", 0))
