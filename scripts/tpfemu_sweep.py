@@ -448,7 +448,7 @@ class Progress:
 def run_local(out, p, jobs, tpfemu=TPFEMU):
     """Runs the incomplete runs, JOBS at a time, in order. Returns {name: error}."""
     import threading
-    from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures import ThreadPoolExecutor, wait
     todo = [i for i, r in enumerate(p["runs"]) if not is_complete(out, r)]
     prog = Progress(len(p["runs"]), len(p["runs"]) - len(todo))
     if prog.skipped:
@@ -478,7 +478,14 @@ def run_local(out, p, jobs, tpfemu=TPFEMU):
 
     old_term = signal.signal(signal.SIGTERM, interrupted)
     try:
-        list(ex.map(one, todo))
+        pending = {ex.submit(one, i) for i in todo}
+        while pending:  # the line's elapsed time moves on between events too (a terminal)
+            finished, pending = wait(pending, timeout=1)
+            for f in finished:
+                f.result()
+            if prog.tty and pending:
+                with lock:
+                    prog.show()
     except KeyboardInterrupt:
         # Start nothing more and stop the runs under way: they leave only .tmp- folders,
         # removed when the sweep is resumed.
