@@ -17,7 +17,12 @@ for b in slurmctld slurmd sinfo sbatch squeue; do
 done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tpfemu-slurm.XXXXXX")
 pids=()
+# shellcheck disable=SC2317  # called by the trap
 cleanup() {
+  # this cluster's jobs only (SLURM_CONF is ours), then the two daemons by their pids
+  if [ -f "$tmp/slurm.conf" ]; then
+    SLURM_CONF=$tmp/slurm.conf timeout 5 scancel --quiet --user="$(id -un)" 2>/dev/null || true
+  fi
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
   rm -rf "$tmp"
@@ -66,7 +71,7 @@ EOF
 export SLURM_CONF=$tmp/slurm.conf
 slurmctld -D -f "$SLURM_CONF" >"$tmp/slurmctld.out" 2>&1 & pids+=($!)
 slurmd -D -f "$SLURM_CONF" -N tpfemu-node >"$tmp/slurmd.out" 2>&1 & pids+=($!)
-for i in $(seq 1 150); do
+for _ in $(seq 1 150); do
   state=$(sinfo -h -n tpfemu-node -o %t 2>/dev/null || true)
   [ "$state" = idle ] && break
   for p in "${pids[@]}"; do
