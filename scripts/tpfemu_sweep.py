@@ -106,7 +106,7 @@ def _parse_figure(path, vnode, name, text, names):
     if not m:
         raise SweepError(f"{_where(path, vnode)}: collect.{name}: {text!r} is neither FILE:PATH "
                          "(summary.json:messages_per_second, syslog.log:lines) nor A / B")
-    segs = m["path"].split(".")
+    segs = re.split(r"\.(?![^\[]*\])", m["path"])  # the dots outside [...]: a pattern may hold one
     if not m["file"].endswith(".json"):
         if segs != ["lines"]:
             raise SweepError(f"{_where(path, vnode)}: collect.{name}: of a text report ({m['file']}) "

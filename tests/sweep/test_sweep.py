@@ -73,6 +73,7 @@ def case_table(work, env):
         check(float(x["messages_per_second"]) == s["messages_per_second"], f"{x['run']}: figure not from summary.json")
         busy = sum(i["busy_cycles"] for i in s["istreams"])
         check(int(x["busy_cycles"]) == busy, f"{x['run']}: busy_cycles {x['busy_cycles']} != {busy} (a list is summed)")
+        check(int(x["busy_matched"]) == busy, f"{x['run']}: busy_matched {x['busy_matched']} != {busy} (every row matches)")
         check(math.isclose(float(x["cycles_per_message"]), busy / 200), "ratio figure")
     seeds = {x["seed"] for x in runs}
     check(seeds == {"1", "2"}, f"seeds {seeds}")
