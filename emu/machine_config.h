@@ -35,6 +35,9 @@ struct MachineConfig {
   unsigned tlb_walk = 0;           // cycles for a DAT table walk on a TLB miss
 };
 
+// Simulated milliseconds as cycles of the machine's clock (truncated).
+inline uint64_t cycles_of_ms(const MachineConfig& m, double ms) { return uint64_t(ms * m.clock_ghz * 1e6); }
+
 // The machine with every `machine:` key at its schema default (a z15-like I-stream).
 MachineConfig default_machine_config();
 

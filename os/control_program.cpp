@@ -38,12 +38,13 @@ ControlProgram::ControlProgram(emu::Machine& machine, const RunConfig& config)
   desk_.schedule(config_.operators);
   if (!config_.workload.data_file.empty()) {
     if (!data_reader_) throw std::runtime_error("workload.data_file: no subsystem of this run reads data files");
+    std::vector<uint8_t> data;
     try {
-      evm_.map_data(data_reader_(config_.workload.data_file));
-    } catch (const std::runtime_error& e) {
-      const std::string what = e.what();
-      throw std::runtime_error(what.rfind("workload.data_file", 0) == 0 ? what : "workload.data_file: " + what);
+      data = data_reader_(config_.workload.data_file);
+    } catch (const std::runtime_error& e) {  // a bad trace names its line; this names the key
+      throw std::runtime_error(std::string("workload.data_file: ") + e.what());
     }
+    evm_.map_data(data);
   }
 }
 

@@ -43,7 +43,7 @@ class CpuLoop {
   // The run is over: ECBs still on lists are dropped with it.
   void clear();
 
-  uint64_t cycles_of_ms(double ms) const { return uint64_t(ms * machine_.config().clock_ghz * 1e6); }
+  uint64_t cycles_of_ms(double ms) const { return emu::cycles_of_ms(machine_.config(), ms); }
   uint64_t dispatches() const { return dispatches_; }
   uint64_t time_slices() const { return time_slices_; }
   // For tests: a list's ECB numbers, top first ("cross", "ready" or "deferred").

@@ -21,7 +21,7 @@ void Measurement::start() {
 // With workload.duration, the window closes that long after it opened.
 void Measurement::end_after(uint64_t time) {
   if (workload_.seconds <= 0) return;
-  const uint64_t end = time + uint64_t(workload_.seconds * 1000 * machine_.config().clock_ghz * 1e6);
+  const uint64_t end = time + emu::cycles_of_ms(machine_.config(), workload_.seconds * 1000);
   machine_.events().schedule(end, [this, end] { last_completion_ = end, machine_.end_run(); });
 }
 

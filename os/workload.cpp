@@ -15,7 +15,7 @@ double Workload::uniform() { return double(rng_() >> 11) * 0x1.0p-53; }
 // Exponential, with mean workload.think_time; 0 without one.
 uint64_t Workload::think_time() {
   const double think = workload_.think_ms > 0 ? -std::log(1.0 - uniform()) * workload_.think_ms : 0;
-  return uint64_t(think * machine_.config().clock_ghz * 1e6);
+  return emu::cycles_of_ms(machine_.config(), think);
 }
 
 void Workload::start() {
