@@ -18,7 +18,7 @@ uint64_t page_up(uint64_t a) { return (a + emu::kPageMask) & ~emu::kPageMask; }
 
 void EcbHeap::install(os::System& system) {
   system_ = &system;
-  totals_.algorithm = config_.algorithm;
+  totals_.algorithm = variant_label(config_);
   set_image_values();
   using C = os::SvcCost;
   system.add_svc({TPF_SVC_HEAP_FRAME, "HEAP_FRAME", C::Service,
@@ -47,6 +47,7 @@ void EcbHeap::install(os::System& system) {
 void EcbHeap::set_image_values() {
   os::System& s = *system_;
   s.set_image_value("eheap_algorithm", uint64_t(std::max(0, algorithm_number(config_.algorithm))), 4);
+  s.set_image_value("eheap_changes", config_.changes, 4);
   s.set_image_value("eheap_control_entries", config_.control_entries, 4);
   s.set_image_value("eheap_trace_entries", config_.trace_entries, 4);
   s.set_image_value("eheap_thread_avl_max", config_.thread_avl_max, 4);

@@ -1,6 +1,7 @@
 #include "heap/heap_config.h"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <sstream>
 
 #include "heap/guest/eheap.h"
@@ -37,6 +38,40 @@ std::array<uint32_t, kAvls> five(const std::string& text, bool increasing, uint3
   return v;
 }
 
+struct Change {
+  const char* name;
+  uint32_t bit;
+};
+constexpr Change kChanges[] = {
+    {"lazy-entries", EHEAP_CHANGE_LAZY_ENTRIES}, {"tag-hash", EHEAP_CHANGE_TAG_HASH},
+    {"line-align", EHEAP_CHANGE_LINE_ALIGN},     {"lifo", EHEAP_CHANGE_LIFO},
+    {"light-lock", EHEAP_CHANGE_LIGHT_LOCK},     {"thread-trace", EHEAP_CHANGE_THREAD_TRACE},
+    {"thread-avls", EHEAP_CHANGE_THREAD_AVLS},
+};
+
+std::string change_list() {
+  std::string s;
+  for (const auto& c : kChanges) s += (s.empty() ? "" : ", ") + std::string(c.name);
+  return s;
+}
+
+// "algorithm", "none", "all" or "lifo,light-lock" -> EHEAP_CHANGE_* bits.
+uint32_t parse_changes(const std::string& text, const std::string& algorithm) {
+  if (text == "algorithm") return algorithm == "pj47265" ? EHEAP_CHANGES_ALL : 0;
+  if (text == "none") return 0;
+  if (text == "all") return EHEAP_CHANGES_ALL;
+  uint32_t bits = 0;
+  std::istringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) {
+    const auto* c = std::find_if(std::begin(kChanges), std::end(kChanges), [&](const Change& k) { return item == k.name; });
+    if (c == std::end(kChanges))
+      throw emu::ConfigError(fmt::format("\"{}\" is not a change of PJ47265 (algorithm, none, all, or some of {})",
+                                         item, change_list()));
+    bits |= c->bit;
+  }
+  return bits;
+}
+
 AvlConfig avls(const emu::Config& c, const std::string& who) {
   AvlConfig a;
   const std::string sizes = "system.ecb_heap." + who + ".avl_sizes", counts = "system.ecb_heap." + who + ".avl_counts";
@@ -61,27 +96,42 @@ emu::Section<EcbHeapConfig> make_ecb_heap_section() {
          .default_value = "baseline",
          .choices = {"baseline", "pj47265"},
          .unit = "variant",
-         .description = "The ECB heap guest code (malloc, free, ..., heap/guest): baseline initializes the whole "
-                        "control table at an ECB's first request, searches tags sequentially, packs buffers, "
+         .description = "The ECB heap guest code (malloc, free, ..., heap/guest): baseline initializes each part "
+                        "of the control table whole (the initial one at an ECB's first request), searches tags sequentially, packs buffers, "
                         "reuses AVL buffers FIFO and serializes the shared AVLs with an SVC lock and one trace "
                         "table per process; pj47265 initializes entries when needed, hashes tags, aligns buffers "
                         "on 256-byte lines, reuses LIFO, locks in guest code and gives each thread its own AVLs "
-                        "and trace table. No application change.",
+                        "and trace table (system.ecb_heap.changes picks some of these). No application change.",
          .source = "baseline: the ECB heap before the APAR, the baseline of " + kSeed0 + "."},
          &EcbHeapConfig::algorithm);
   s.key({.path = "system.ecb_heap.control_entries",
          .type = T::Integer,
-         .default_value = "1024",
+         .default_value = "150",
          .min = "16",
-         .max = "1000000",
+         .max = "100000",
          .unit = "entries",
-         .description = "Entries of an ECB's heap control table, one per buffer it has had (40 bytes each, in its "
-                        "preallocated 1 MB frame): the most buffers a process can have at once and, for baseline, "
-                        "what its first request initializes.",
-         .source = "estimate (IBM publishes no size): a shared SSL process with four connections holds at "
-                   "most 4 x 76 live buffers (the peak of a TLS 1.3 server connection, heap/traces), its 184 "
-                   "preallocated AVL buffers and the freed ones kept on the lists: a few hundred; 1,024 leaves "
-                   "room."}, &EcbHeapConfig::control_entries);
+         .description = "Entries of an ECB's initial heap control table (one per buffer, 136 bytes each; 150 take "
+                        "five 4 KB frames) and of each further part the table grows by when more buffers are used. "
+                        "baseline initializes a part whole when it gets it, pj47265 each entry as a buffer needs "
+                        "it. The preallocated AVL1-AVL4 buffers of each ECB class must fit the initial table.",
+         .source = "IBM (z/TPF blog, \"Pre-allocated ECB buffer restriction Q&A\", Ken Warner): the initial ECB "
+                   "heap control table has 150 entries, a good fit into the five 4 KB frames it uses, and more "
+                   "storage is obtained for the table when more than 150 buffers are used (so ZCTKA allows at "
+                   "most 150 preallocated AVL1-AVL4 buffers). The size of a growth step is not published: "
+                   "estimate, the same as the initial table."}, &EcbHeapConfig::control_entries);
+  s.key_from({.path = "system.ecb_heap.changes",
+              .type = T::String,
+              .default_value = "algorithm",
+              .unit = "changes of PJ47265",
+              .description = "Which of PJ47265's changes the heap code has: \"algorithm\" (none for baseline, all "
+                             "for pj47265), \"none\", \"all\", or a comma-separated list of " +
+                             change_list() + ". For the ablation of README's E1: each change alone on top "
+                             "of the baseline. The eighth change of the APAR, the request size report's "
+                             "layout, is a report (heap.txt has both layouts) and costs the guest nothing.",
+              .source = "the list of seed 000, \"Technical Details\"."},
+             [](EcbHeapConfig& h, const emu::Config& c, const std::string& path) {
+               h.changes = parse_changes(c.get_string(path), c.get_string("system.ecb_heap.algorithm"));
+             });
   s.key({.path = "system.ecb_heap.trace_entries",
          .type = T::Integer,
          .default_value = "256",
@@ -129,14 +179,16 @@ emu::Section<EcbHeapConfig> make_ecb_heap_section() {
            .default_value = counts,
            .unit = "buffers, AVL1..AVL5",
            .description = "Buffers of each AVL preallocated at the first heap request of " + whom + ".",
-           .source = "estimate: a few of each, more of the small sizes the workload asks most for."},
+           .source = "estimate: a few of each, more of the small sizes the workload asks most for; AVL1-AVL4 "
+                     "at most system.ecb_heap.control_entries together (z/TPF's ZCTKA limit, 150), AVL5 "
+                     "within the initial table too."},
                [avl](EcbHeapConfig& h, const emu::ConfigValue& v) {
                  (h.*avl).counts = five(std::get<std::string>(v), false, 0, 4096);
                });
   };
   avl_keys(&EcbHeapConfig::app, "app", "64,128,256,512,1024", "8,8,4,4,2", "application ECBs",
            "estimate: seed 000 expects applications to benefit from larger available list sizes than SSL's.");
-  avl_keys(&EcbHeapConfig::ssl, "ssl", "32,64,128,256,512", "64,64,32,16,8", "shared SSL and Java ECBs",
+  avl_keys(&EcbHeapConfig::ssl, "ssl", "32,64,128,256,512", "48,48,32,16,4", "shared SSL and Java ECBs",
            "AVL1 to AVL4 as the published example (32, 64, 128, 256 bytes); seed 000: SSL and Java use many "
            "small buffers and benefit from small AVL sizes. AVL5 512 continues the doubling.");
   s.key_with({.path = "system.ecb_heap.ssl_programs",
@@ -155,8 +207,22 @@ emu::Section<EcbHeapConfig> make_ecb_heap_section() {
   s.describe("system.ecb_heap.app", "AVLs of application ECBs.");
   s.describe("system.ecb_heap.ssl", "AVLs of shared SSL and Java ECBs.");
   s.check("system.ecb_heap AVL sizes and counts are five numbers each", [](const emu::Config& c) {
-    avls(c, "app");
-    avls(c, "ssl");
+    const uint64_t entries = uint64_t(c.get_int("system.ecb_heap.control_entries"));
+    for (const std::string who : {"app", "ssl"}) {
+      const AvlConfig a = avls(c, who);
+      // ZCTKA's restriction: every preallocated AVL buffer needs an entry of the initial table.
+      const uint64_t pre = uint64_t(a.counts[0]) + a.counts[1] + a.counts[2] + a.counts[3];
+      if (pre > entries)
+        throw c.error({"system.ecb_heap." + who + ".avl_counts"},
+                      fmt::format("{} preallocated AVL1-AVL4 buffers do not fit the initial control table "
+                                  "(system.ecb_heap.control_entries: {}); z/TPF's ZCTKA allows at most as many",
+                                  pre, entries));
+    }
+    try {
+      parse_changes(c.get_string("system.ecb_heap.changes"), c.get_string("system.ecb_heap.algorithm"));
+    } catch (const emu::ConfigError& e) {
+      throw c.error({"system.ecb_heap.changes"}, e.what());
+    }
   });
   return s;
 }
@@ -166,6 +232,17 @@ emu::Section<EcbHeapConfig> make_ecb_heap_section() {
 const emu::Section<EcbHeapConfig>& ecb_heap_section() {
   static const emu::Section<EcbHeapConfig> section = make_ecb_heap_section();
   return section;
+}
+
+std::string variant_label(const EcbHeapConfig& h) {
+  const uint32_t own = h.algorithm == "pj47265" ? EHEAP_CHANGES_ALL : 0;
+  if (h.changes == own) return h.algorithm;
+  if (h.changes == 0) return "no change of PJ47265";
+  if (h.changes == EHEAP_CHANGES_ALL) return "every change of PJ47265";
+  std::string s;
+  for (const auto& c : kChanges)
+    if (h.changes & c.bit) s += (s.empty() ? "" : ",") + std::string(c.name);
+  return "baseline with " + s;
 }
 
 int algorithm_number(const std::string& name) {

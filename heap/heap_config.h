@@ -21,7 +21,8 @@ struct AvlConfig {
 
 struct EcbHeapConfig {
   std::string algorithm;          // baseline, pj47265
-  uint32_t control_entries = 0;   // control table entries per process (buffers it can have)
+  uint32_t control_entries = 0;   // entries of the initial control table and of each part it grows by
+  uint32_t changes = 0;           // EHEAP_CHANGE_* bits: which of PJ47265's changes the guest code has
   uint32_t trace_entries = 0;     // trace table entries (per process or per thread)
   uint32_t thread_avl_max = 0;    // pj47265: buffers a thread keeps on each of its own AVLs
   uint32_t hash_buckets = 0;      // pj47265: the tag hash table's first size
@@ -31,6 +32,8 @@ struct EcbHeapConfig {
 
 // system.ecb_heap.*, each key bound to its field of EcbHeapConfig.
 const emu::Section<EcbHeapConfig>& ecb_heap_section();
-int algorithm_number(const std::string& name);  // EHEAP_BASELINE, EHEAP_PJ47265; -1 if unknown
+int algorithm_number(const std::string& name);
+// What the reports call the heap code: the algorithm, or the changes picked for it.
+std::string variant_label(const EcbHeapConfig& h);  // EHEAP_BASELINE, EHEAP_PJ47265; -1 if unknown
 
 }  // namespace heap

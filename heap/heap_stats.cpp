@@ -104,13 +104,23 @@ bool harvest(emu::AddressSpace& space, HeapTotals& t) {
     t.locates += at(offsetof(eheap_tstats, locates));
     t.locate_steps += at(offsetof(eheap_tstats, locate_steps));
   }
-  // Buffers still dispensed: a leak if the program meant to free them all.
+  // The control table: its parts beyond the initial one, and the buffers still
+  // dispensed (a leak if the program meant to free them all).
   const uint32_t used = be32(p + offsetof(eheap_header, entries_used));
-  const uint64_t table = be64(p + offsetof(eheap_header, table));
-  std::vector<uint8_t> entries(size_t(used) * sizeof(eheap_entry));
-  if (used && space.read_bytes(table, entries.data(), entries.size()))
-    for (uint32_t e = 0; e < used; ++e)
-      if (entries[size_t(e) * sizeof(eheap_entry) + offsetof(eheap_entry, state)] == EHEAP_USED) ++t.live_buffers;
+  const uint32_t cap = be32(p + offsetof(eheap_header, entries_cap));
+  const uint32_t per = be32(p + offsetof(eheap_header, part_entries));
+  const uint64_t area = TPF_EVM_HEAP31_END - TPF_EVM_HEAP31;
+  if (per == 0 || uint64_t(std::max(cap, per)) * sizeof(eheap_entry) > area) return true;  // not a table the area holds
+  const uint32_t parts = cap / per;
+  if (parts > 1) ++t.ecbs_table_grew, t.table_parts += parts - 1;
+  t.entries_hwm = std::max<uint64_t>(t.entries_hwm, used);
+  std::vector<uint8_t> dir(size_t(parts) * 8), part(size_t(per) * sizeof(eheap_entry));
+  if (!space.read_bytes(be64(p + offsetof(eheap_header, parts)), dir.data(), dir.size())) return true;
+  for (uint32_t k = 0; k * uint64_t(per) < used; ++k) {
+    if (!space.read_bytes(be64(dir.data() + 8 * size_t(k)), part.data(), part.size())) break;
+    for (uint32_t e = 0; e < per && k * uint64_t(per) + e < used; ++e)
+      if (part[size_t(e) * sizeof(eheap_entry) + offsetof(eheap_entry, state)] == EHEAP_USED) ++t.live_buffers;
+  }
   return true;
 }
 
@@ -126,6 +136,9 @@ void write_heap_text(std::ostream& out, const HeapTotals& t) {
   line("ECBs that obtained a 1 MB frame, 64-bit ECB heap", t.ecbs_frames64);
   line("1 MB frames obtained, 31-bit (beyond preallocated)", t.frames31);
   line("1 MB frames obtained, 64-bit", t.frames64);
+  line("ECBs whose control table grew beyond 1 part", t.ecbs_table_grew);
+  line("control table parts obtained beyond the initial", t.table_parts);
+  line("control entries, most one ECB used", t.entries_hwm);
   for (int k = 0; k < 5; ++k) {
     line(fmt::format("AVL{} buffers dispensed", k + 1), t.dispensed[size_t(k)]);
     line(fmt::format("AVL{} buffers freed", k + 1), t.freed[size_t(k)]);
@@ -178,13 +191,14 @@ void write_heap_json(std::ostream& out, const HeapTotals& t) {
              "  \"request_size_report_old\": {},\n  \"request_size_report_new\": {},\n"
              "  \"ecbs_with_heap\": {},\n  \"ecbs_hash_expanded\": {},\n  \"ecbs_frames31\": {},\n"
              "  \"ecbs_frames64\": {},\n  \"frames31\": {},\n  \"frames64\": {},\n  \"hash_expansions\": {},\n"
+             "  \"ecbs_table_grew\": {},\n  \"table_parts\": {},\n  \"entries_hwm\": {},\n"
              "  \"avl_dispensed\": {},\n  \"avl_freed\": {},\n  \"large_dispensed\": {},\n  \"large_freed\": {},\n"
              "  \"mallocs\": {},\n  \"callocs\": {},\n  \"reallocs\": {},\n  \"frees\": {},\n  \"malloc64s\": {},\n"
              "  \"tags\": {},\n  \"locates\": {},\n  \"locate_steps\": {},\n  \"hwm31\": {},\n  \"hwm64\": {},\n"
              "  \"usage31\": {},\n  \"live_buffers\": {},\n  \"errors\": {}\n}}\n",
              t.algorithm, t.processes, list(t.requests), rows(old_layout(t)), rows(new_layout(t)), t.ecbs_with_heap,
              t.ecbs_hash_expanded, t.ecbs_frames31, t.ecbs_frames64, t.frames31, t.frames64, t.hash_expansions,
-             list(t.dispensed), list(t.freed), t.large_dispensed, t.large_freed, t.mallocs, t.callocs, t.reallocs,
+             t.ecbs_table_grew, t.table_parts, t.entries_hwm, list(t.dispensed), list(t.freed), t.large_dispensed, t.large_freed, t.mallocs, t.callocs, t.reallocs,
              t.frees, t.malloc64s, t.tags, t.locates, t.locate_steps, t.hwm31, t.hwm64, usage, t.live_buffers, errors);
 }
 

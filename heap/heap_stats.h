@@ -25,6 +25,9 @@ struct HeapTotals {
   uint64_t ecbs_frames31 = 0, ecbs_frames64 = 0;  // ... that obtained a 1 MB frame beyond the preallocated one
   uint64_t frames31 = 0, frames64 = 0;            // 1 MB frames obtained beyond the preallocated ones
   uint64_t hash_expansions = 0;
+  uint64_t ecbs_table_grew = 0;       // processes whose control table needed more than its initial part
+  uint64_t table_parts = 0;           // control table parts obtained beyond the initial ones
+  uint64_t entries_hwm = 0;           // the most control entries one process bound to buffers
   std::array<uint64_t, kHist> requests{};         // request sizes in 32-byte classes; [32]: over 1024
   std::array<uint64_t, 5> dispensed{}, freed{};   // AVL1..AVL5
   uint64_t large_dispensed = 0, large_freed = 0;

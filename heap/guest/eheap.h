@@ -15,8 +15,22 @@
    Storage. A process's heap lives in its own EVM: the 31-bit area from
    TPF_EVM_HEAP31 and the 64-bit area from TPF_EVM_HEAP64, each grown a 1 MB frame at a
    time (TPF_SVC_HEAP_FRAME); the first 31-bit frame is the preallocated heap area
-   and starts with the heap's header (struct eheap_header), then the control table
-   (one struct eheap_entry per buffer), the process trace table, then buffers.
+   and starts with the heap's header (struct eheap_header), then the process trace
+   table, then the control table's first part, then buffers.
+
+   The control table has one struct eheap_entry per buffer (every AVL buffer needs
+   one, dispensed or not). As IBM describes z/TPF's: the initial table is 150 entries,
+   "a good fit into the 5 4K frames" it takes (so an entry is 136 bytes), and when
+   more buffers are used more storage is obtained for the table. Here the table is a
+   list of parts of system.ecb_heap.control_entries entries each (a directory of
+   part addresses that doubles when full); a further part is carved from the 31-bit
+   area, so the heap runs out of control entries only when the area runs out of
+   frames.
+
+   The changes of PJ47265 are seven switches (EHEAP_CHANGE_*), so that each can be
+   measured alone on top of the baseline (the ablation of README's E1): baseline is
+   none of them, pj47265 all; system.ecb_heap.changes picks others. A process puts its
+   policies together at its first request (struct eheap_ops) from the two files'.
    A buffer is [struct eheap_block header][data][8-byte trailer right after the
    requested size]; the trailer catches writes past the end.
 
@@ -39,13 +53,23 @@
 #define EHEAP_BASELINE 0
 #define EHEAP_PJ47265 1
 
+/* The changes of APAR PJ47265 (seed 000's list, in its order); the eighth, the request
+   size report's layout, is the host's (heap/heap_stats.cpp) and costs the guest nothing. */
+#define EHEAP_CHANGE_LAZY_ENTRIES 0x01  /* initialize control entries only when needed */
+#define EHEAP_CHANGE_TAG_HASH 0x02      /* a hash table for locating tagged buffers */
+#define EHEAP_CHANGE_LINE_ALIGN 0x04    /* buffers on cache line (256-byte) boundaries */
+#define EHEAP_CHANGE_LIFO 0x08          /* LIFO dispatching of the AVLs */
+#define EHEAP_CHANGE_LIGHT_LOCK 0x10    /* a lock in guest code instead of an SVC */
+#define EHEAP_CHANGE_THREAD_TRACE 0x20  /* a trace table per thread */
+#define EHEAP_CHANGE_THREAD_AVLS 0x40   /* AVLs per thread in front of the shared ones */
+#define EHEAP_CHANGES_ALL 0x7F
+
 #define EHEAP_FRAME (1UL << 20)
 
 #define EHEAP_AVLS 5
 #define EHEAP_THREADS 64         /* thread slots (a process's own ECB is slot 0) */
 #define EHEAP_HIST 33            /* request sizes: 32-byte classes up to 1024, then more */
 #define EHEAP_NONE 0xFFFFFFFFu   /* no entry */
-#define EHEAP_SHARED EHEAP_THREADS /* avl_put's thread for "onto the shared list" */
 #define EHEAP_HEADER_MAGIC 0x4548454150484452ULL /* "EHEAPHDR" */
 #define EHEAP_BLOCK_MAGIC 0xEB10C0DEu
 #define EHEAP_TRAILER 0x7E7E7E7E7E7E7E7EULL
@@ -58,7 +82,7 @@
 #define EHEAP_ERR_NOT_OURS 1   /* free/realloc/tag of a pointer the heap did not give */
 #define EHEAP_ERR_DOUBLE_FREE 2
 #define EHEAP_ERR_OVERRUN 3    /* the trailer after the requested size was overwritten */
-#define EHEAP_ERR_EXHAUSTED 4  /* no frame or no control entry left */
+#define EHEAP_ERR_EXHAUSTED 4  /* no frame left for a buffer or the control table */
 
 /* Entry states. */
 #define EHEAP_FREE 0  /* not bound to a buffer (pj47265: not yet initialized either) */
@@ -66,7 +90,9 @@
 #define EHEAP_AVAIL 2 /* on an available list (shared or a thread's) */
 #define EHEAP_LARGE 3 /* a freed buffer larger than AVL5, on the large list */
 
-/* One per buffer: the ECB heap control table. */
+/* One per buffer: the ECB heap control table. 136 bytes: IBM's 150 entries fill five
+   4 KB frames; IBM does not publish the entry's layout, so what this heap does not use
+   is reserved, and initializing an entry initializes all of it. */
 struct eheap_entry {
   uint64_t addr;   /* the data's address */
   uint64_t tag;    /* a tag name packed in 8 bytes (0: none) */
@@ -79,7 +105,9 @@ struct eheap_entry {
   uint8_t area64;  /* in the 64-bit area */
   uint8_t spare;
   uint32_t spare2;
+  uint64_t reserved[12];
 };
+#define EHEAP_ENTRY_BYTES 136
 
 /* Before each buffer's data. */
 struct eheap_block {
@@ -131,14 +159,14 @@ struct eheap_header {
   uint32_t heap_class;     /* EHEAP_CLASS_* */
   /* Carving: the next free byte and the end of what is mapped, per area. */
   uint64_t next31, end31, next64, end64;
-  /* The control table. */
-  uint64_t table;
-  uint32_t entries_cap, entries_used; /* baseline initialized all cap at setup, pj47265 each as used */
-  uint64_t spare0;
+  /* The control table: a directory of parts (part_entries entries each). */
+  uint64_t parts;                     /* the directory: parts_cap part addresses */
+  uint32_t entries_cap, entries_used; /* entries in the parts; bound to a buffer (baseline initializes */
+  uint32_t part_entries, parts_cap;   /* each part whole when it gets it, pj47265 each entry as used) */
   /* Shared AVLs (under the heap lock) and the large list. */
   uint32_t avl_size[EHEAP_AVLS];
   uint32_t avl_head[EHEAP_AVLS], avl_tail[EHEAP_AVLS], avl_count[EHEAP_AVLS];
-  uint32_t large_head, spare1;
+  uint32_t large_head, changes; /* changes: the EHEAP_CHANGE_* this process's heap has */
   /* Tags: pj47265's hash table (bucket heads, entry numbers). */
   uint64_t hash;
   uint32_t hash_buckets, hash_count;
@@ -171,16 +199,25 @@ void *malloc64(size_t n);
 void *calloc64(size_t n, size_t size);
 void *realloc64(void *p, size_t n);
 
-/* The variants' policies (one program each in the profiler). */
+/* The policies (each its program in the profiler: eheap_baseline_* or eheap_pj47265_*),
+   one or the other per change. */
 struct eheap_ops {
-  void (*init_table)(struct eheap_header *h);
-  uint32_t (*new_entry)(struct eheap_header *h); /* under the lock; EHEAP_NONE when the table is full */
+  /* EHEAP_CHANGE_LAZY_ENTRIES */
+  void (*init_part)(struct eheap_header *h, uint32_t first, uint32_t n); /* a new part of the table */
+  uint32_t (*new_entry)(struct eheap_header *h); /* under the lock: an entry for a new buffer */
+  /* EHEAP_CHANGE_LIGHT_LOCK */
   void (*lock)(struct eheap_header *h);
   void (*unlock)(struct eheap_header *h);
-  uint32_t (*avl_get)(struct eheap_header *h, int k, unsigned thread);   /* takes the lock as needed */
-  void (*avl_put)(struct eheap_header *h, int k, uint32_t e, unsigned thread); /* takes the lock as needed */
+  /* EHEAP_CHANGE_LIFO: a freed buffer onto a shared AVL (under the lock) */
+  void (*shared_put)(struct eheap_header *h, int k, uint32_t e);
+  /* EHEAP_CHANGE_THREAD_AVLS: the thread's own AVLs, no lock (0: none) */
+  uint32_t (*thread_get)(struct eheap_header *h, int k, unsigned thread); /* EHEAP_NONE if empty */
+  int (*thread_put)(struct eheap_header *h, int k, uint32_t e, unsigned thread); /* 0 if full */
+  /* EHEAP_CHANGE_LINE_ALIGN */
   uint64_t align;                                                       /* block alignment */
+  /* EHEAP_CHANGE_THREAD_TRACE */
   void (*trace)(struct eheap_header *h, unsigned thread, int op, uint64_t addr, uint64_t size);
+  /* EHEAP_CHANGE_TAG_HASH */
   void (*tag_add)(struct eheap_header *h, uint32_t e);                 /* under the lock */
   void (*tag_remove)(struct eheap_header *h, uint32_t e);              /* under the lock */
   uint32_t (*tag_find)(struct eheap_header *h, uint64_t tag, unsigned thread); /* under the lock */
@@ -189,13 +226,19 @@ extern const struct eheap_ops eheap_baseline_ops, eheap_pj47265_ops;
 
 /* The core's services for the variants (heap/guest/eheap_core.c). */
 static inline struct eheap_entry *eheap_entry_at(struct eheap_header *h, uint32_t e) {
-  return (struct eheap_entry *)h->table + e;
+  const uint32_t n = h->part_entries;
+  return (struct eheap_entry *)((const uint64_t *)h->parts)[e / n] + e % n;
 }
 void *eheap_internal_alloc(struct eheap_header *h, uint64_t bytes); /* under the lock; never freed */
+void eheap_table_grow(struct eheap_header *h);
+void eheap_lock(struct eheap_header *h);                             /* the process's heap lock */
+void eheap_unlock(struct eheap_header *h);                      /* under the lock: one more part */
+void eheap_entry_init(struct eheap_entry *x);                        /* all its bytes */
 uint64_t eheap_tod(void);
 
 /* The configuration (read-only image variables the control program sets). */
 extern const volatile int eheap_algorithm;
+extern const volatile uint32_t eheap_changes;
 extern const volatile uint32_t eheap_control_entries;
 extern const volatile uint32_t eheap_trace_entries;
 extern const volatile uint32_t eheap_thread_avl_max;

@@ -1,6 +1,6 @@
-/* baseline: the ECB heap before APAR PJ47265. The whole control table is initialized
-   at the process's first heap request (every entry, however few buffers the ECB will
-   use); tagged buffers are found by a sequential search of the table; buffers are
+/* baseline: the ECB heap before APAR PJ47265. The control table is initialized a
+   whole part at a time (the initial 150 entries at the process's first heap request,
+   however few buffers the ECB will use); tagged buffers are found by a sequential search of the table; buffers are
    packed (8-byte aligned, so buffers of different threads share lines); available
    lists are FIFO (a freed buffer goes to the tail, the oldest is dispensed: it has
    left the cache); the shared AVLs and the control table are serialized by the
@@ -10,21 +10,19 @@
 #include <eheap.h>
 #include <tpf.h>
 
-static void eheap_baseline_init_table(struct eheap_header *h) {
-  struct eheap_entry *t = eheap_entry_at(h, 0);
-  for (uint32_t i = 0; i < h->entries_cap; ++i) {
-    t[i].addr = 0;
-    t[i].tag = 0;
-    t[i].size = t[i].cap = 0;
-    t[i].next = i + 1 < h->entries_cap ? i + 1 : EHEAP_NONE;
-    t[i].hnext = EHEAP_NONE;
-    t[i].state = EHEAP_FREE;
-    t[i].avl = 0;
+/* Each part of the control table in whole as the heap gets it: the initial one at the
+   process's first request, however few buffers the ECB will use. */
+static void eheap_baseline_init_part(struct eheap_header *h, uint32_t first, uint32_t n) {
+  struct eheap_entry *t = eheap_entry_at(h, first);
+  for (uint32_t i = 0; i < n; ++i) {
+    eheap_entry_init(&t[i]);
+    t[i].next = i + 1 < n ? first + i + 1 : EHEAP_NONE; /* the part's entries, chained */
   }
 }
 
 static uint32_t eheap_baseline_new_entry(struct eheap_header *h) {
-  return h->entries_used < h->entries_cap ? h->entries_used++ : EHEAP_NONE;
+  if (h->entries_used == h->entries_cap) eheap_table_grow(h);
+  return h->entries_used++;
 }
 
 static void eheap_baseline_lock(struct eheap_header *h) {
@@ -37,29 +35,13 @@ static void eheap_baseline_unlock(struct eheap_header *h) {
   if (tpf_process_threaded) tpf_heap_unlock();
 }
 
-static uint32_t eheap_baseline_avl_get(struct eheap_header *h, int k, unsigned thread) {
-  (void)thread;
-  eheap_baseline_lock(h);
-  uint32_t e = h->avl_head[k];
-  if (e != EHEAP_NONE) {
-    h->avl_head[k] = eheap_entry_at(h, e)->next;
-    if (h->avl_head[k] == EHEAP_NONE) h->avl_tail[k] = EHEAP_NONE;
-    --h->avl_count[k];
-  }
-  eheap_baseline_unlock(h);
-  return e;
-}
-
-/* FIFO: to the tail. The heap's setup puts its preallocated buffers here while it
-   already holds the lock (thread EHEAP_SHARED). */
-static void eheap_baseline_avl_put(struct eheap_header *h, int k, uint32_t e, unsigned thread) {
-  if (thread != EHEAP_SHARED) eheap_baseline_lock(h);
+/* FIFO: to the tail (the oldest is dispensed first). */
+static void eheap_baseline_shared_put(struct eheap_header *h, int k, uint32_t e) {
   eheap_entry_at(h, e)->next = EHEAP_NONE;
   if (h->avl_tail[k] == EHEAP_NONE) h->avl_head[k] = e;
   else eheap_entry_at(h, h->avl_tail[k])->next = e;
   h->avl_tail[k] = e;
   ++h->avl_count[k];
-  if (thread != EHEAP_SHARED) eheap_baseline_unlock(h);
 }
 
 static void eheap_baseline_trace(struct eheap_header *h, unsigned thread, int op, uint64_t addr, uint64_t size) {
@@ -76,23 +58,31 @@ static void eheap_baseline_trace(struct eheap_header *h, unsigned thread, int op
 static void eheap_baseline_tag_add(struct eheap_header *h, uint32_t e) { (void)h, (void)e; }
 static void eheap_baseline_tag_remove(struct eheap_header *h, uint32_t e) { (void)h, (void)e; }
 
+/* Every entry in use, part by part, until one holds the tag. */
 static uint32_t eheap_baseline_tag_find(struct eheap_header *h, uint64_t tag, unsigned thread) {
-  const struct eheap_entry *t = eheap_entry_at(h, 0);
-  const uint32_t n = h->entries_used;
+  const uint32_t n = h->entries_used, per = h->part_entries;
   uint32_t i = 0;
-  for (; i < n; ++i)
-    if (t[i].tag == tag && t[i].state == EHEAP_USED) break;
-  h->tstats[thread].locate_steps += i < n ? i + 1 : n;
-  return i < n ? i : EHEAP_NONE;
+  while (i < n) {
+    const struct eheap_entry *t = eheap_entry_at(h, i);
+    const uint32_t end = n - i < per - i % per ? n : i - i % per + per;
+    for (; i < end; ++i, ++t)
+      if (t->tag == tag && t->state == EHEAP_USED) {
+        h->tstats[thread].locate_steps += i + 1;
+        return i;
+      }
+  }
+  h->tstats[thread].locate_steps += n;
+  return EHEAP_NONE;
 }
 
 const struct eheap_ops eheap_baseline_ops = {
-    .init_table = eheap_baseline_init_table,
+    .init_part = eheap_baseline_init_part,
     .new_entry = eheap_baseline_new_entry,
     .lock = eheap_baseline_lock,
     .unlock = eheap_baseline_unlock,
-    .avl_get = eheap_baseline_avl_get,
-    .avl_put = eheap_baseline_avl_put,
+    .shared_put = eheap_baseline_shared_put,
+    .thread_get = 0, /* no AVLs of a thread's own */
+    .thread_put = 0,
     .align = 8,
     .trace = eheap_baseline_trace,
     .tag_add = eheap_baseline_tag_add,

@@ -10,7 +10,8 @@
 /* Set by the control program before any ECB runs (see simplelock.c for why the
    section is given by hand: const volatile would otherwise go to writable .data). */
 const volatile int eheap_algorithm EHEAP_RODATA = EHEAP_BASELINE;
-const volatile uint32_t eheap_control_entries EHEAP_RODATA = 4096;
+const volatile uint32_t eheap_changes EHEAP_RODATA = 0;
+const volatile uint32_t eheap_control_entries EHEAP_RODATA = 150;
 const volatile uint32_t eheap_trace_entries EHEAP_RODATA = 256;
 const volatile uint32_t eheap_thread_avl_max EHEAP_RODATA = 32;
 const volatile uint32_t eheap_hash_buckets EHEAP_RODATA = 64;
@@ -22,7 +23,7 @@ const volatile uint32_t eheap_avl_counts[2][EHEAP_AVLS] EHEAP_RODATA = {{8, 8, 4
 const volatile uint64_t eheap_stack_top EHEAP_RODATA = 0x7F000000;
 const volatile uint64_t eheap_stack_stride EHEAP_RODATA = 0x110000;
 
-_Static_assert(sizeof(struct eheap_entry) == 40, "control entry");
+_Static_assert(sizeof(struct eheap_entry) == EHEAP_ENTRY_BYTES, "control entry: 150 in five 4 KB frames");
 _Static_assert(sizeof(struct eheap_block) == 16, "block header");
 _Static_assert(sizeof(struct eheap_thread) == 256, "thread slot: one line");
 _Static_assert(sizeof(struct eheap_tstats) == 512, "thread statistics: two lines");
@@ -36,6 +37,9 @@ _Static_assert(__builtin_offsetof(struct eheap_header, threads) % 256 == 0, "thr
    process has threads (tpf_process_threaded): an ECB alone never waits for itself. */
 static volatile int eheap_ready;
 
+/* The process's policies, put together at its first request from its changes. */
+static struct eheap_ops ops;
+
 uint32_t eheap_carve(struct eheap_header *h, int area64, uint64_t cap, int avl);
 
 uint64_t eheap_tod(void) {
@@ -45,7 +49,27 @@ uint64_t eheap_tod(void) {
 }
 
 static const struct eheap_ops *ops_of(const struct eheap_header *h) {
-  return h->variant == EHEAP_PJ47265 ? &eheap_pj47265_ops : &eheap_baseline_ops;
+  (void)h;
+  return &ops;
+}
+
+/* Each change: pj47265's policy if the process has it, else the baseline's. */
+static void compose(uint32_t changes) {
+  const struct eheap_ops *b = &eheap_baseline_ops, *p = &eheap_pj47265_ops;
+#define EHEAP_PICK(change, field) ops.field = (changes & (change)) ? p->field : b->field
+  EHEAP_PICK(EHEAP_CHANGE_LAZY_ENTRIES, init_part);
+  EHEAP_PICK(EHEAP_CHANGE_LAZY_ENTRIES, new_entry);
+  EHEAP_PICK(EHEAP_CHANGE_LIGHT_LOCK, lock);
+  EHEAP_PICK(EHEAP_CHANGE_LIGHT_LOCK, unlock);
+  EHEAP_PICK(EHEAP_CHANGE_LIFO, shared_put);
+  EHEAP_PICK(EHEAP_CHANGE_THREAD_AVLS, thread_get);
+  EHEAP_PICK(EHEAP_CHANGE_THREAD_AVLS, thread_put);
+  EHEAP_PICK(EHEAP_CHANGE_LINE_ALIGN, align);
+  EHEAP_PICK(EHEAP_CHANGE_THREAD_TRACE, trace);
+  EHEAP_PICK(EHEAP_CHANGE_TAG_HASH, tag_add);
+  EHEAP_PICK(EHEAP_CHANGE_TAG_HASH, tag_remove);
+  EHEAP_PICK(EHEAP_CHANGE_TAG_HASH, tag_find);
+#undef EHEAP_PICK
 }
 
 static unsigned thread_slot(void) {
@@ -80,30 +104,33 @@ static struct eheap_header *heap(void) {
   /* The frame is fresh (zeroes): only what is not zero is set. */
   h->magic = EHEAP_HEADER_MAGIC;
   h->variant = eheap_algorithm == EHEAP_PJ47265 ? EHEAP_PJ47265 : EHEAP_BASELINE;
+  h->changes = eheap_changes & EHEAP_CHANGES_ALL;
+  compose(h->changes);
   h->heap_class = (uint32_t)tpf_ecb_info(TPF_INFO_HEAP_CLASS) == EHEAP_CLASS_SSL ? EHEAP_CLASS_SSL : EHEAP_CLASS_APP;
   h->frames31 = 1;
   h->end31 = TPF_EVM_HEAP31 + EHEAP_FRAME;
+  h->next31 = up(TPF_EVM_HEAP31 + sizeof(struct eheap_header), 256);
   h->next64 = h->end64 = TPF_EVM_HEAP64;
-  h->entries_cap = eheap_control_entries;
-  h->table = up(TPF_EVM_HEAP31 + sizeof(struct eheap_header), 256);
   h->trace_cap = eheap_trace_entries;
-  h->trace = up(h->table + (uint64_t)h->entries_cap * sizeof(struct eheap_entry), 256);
-  h->next31 = up(h->trace + (uint64_t)h->trace_cap * sizeof(struct eheap_trace), 256);
-  if (h->next31 > h->end31) fail(EHEAP_ERR_EXHAUSTED, (void *)h->next31); /* the table does not fit */
+  h->trace = (uint64_t)eheap_internal_alloc(h, (uint64_t)h->trace_cap * sizeof(struct eheap_trace));
   h->large_head = EHEAP_NONE;
   for (int k = 0; k < EHEAP_AVLS; ++k) {
     h->avl_size[k] = eheap_avl_sizes[h->heap_class][k];
     h->avl_head[k] = h->avl_tail[k] = EHEAP_NONE;
     for (int t = 0; t < EHEAP_THREADS; ++t) h->threads[t].avl_head[k] = EHEAP_NONE; /* 0 is an entry */
   }
-  const struct eheap_ops *o = ops_of(h);
-  o->init_table(h);
+  /* The initial control table: the directory and its first part. */
+  h->part_entries = eheap_control_entries;
+  h->parts_cap = 16;
+  h->parts = (uint64_t)eheap_internal_alloc(h, (uint64_t)h->parts_cap * 8);
+  eheap_table_grow(h);
   /* The AVLs' preallocated buffers, on the shared lists. */
+  const struct eheap_ops *o = ops_of(h);
   for (int k = 0; k < EHEAP_AVLS; ++k)
     for (uint32_t n = eheap_avl_counts[h->heap_class][k]; n > 0; --n) {
       uint32_t e = eheap_carve(h, 0, h->avl_size[k], k + 1);
       eheap_entry_at(h, e)->state = EHEAP_AVAIL;
-      o->avl_put(h, k, e, EHEAP_SHARED);
+      o->shared_put(h, k, e);
     }
   eheap_ready = 1;
   if (threaded) tpf_heap_unlock();
@@ -129,11 +156,63 @@ void *eheap_internal_alloc(struct eheap_header *h, uint64_t bytes) {
   return (void *)take(h, 0, bytes, 256);
 }
 
+void eheap_lock(struct eheap_header *h) { ops.lock(h); }
+void eheap_unlock(struct eheap_header *h) { ops.unlock(h); }
+
+void eheap_entry_init(struct eheap_entry *x) {
+  *x = (struct eheap_entry){.next = EHEAP_NONE, .hnext = EHEAP_NONE, .state = EHEAP_FREE};
+}
+
+/* One more part of the control table, on its own 4 KB frames (IBM: the initial table
+   takes five), the directory doubled when it is full. Under the lock. */
+void eheap_table_grow(struct eheap_header *h) {
+  const uint32_t n = h->entries_cap / h->part_entries;
+  if (n == h->parts_cap) {
+    uint64_t *bigger = eheap_internal_alloc(h, (uint64_t)h->parts_cap * 16);
+    memcpy(bigger, (const void *)h->parts, (uint64_t)h->parts_cap * 8);
+    h->parts = (uint64_t)bigger;
+    h->parts_cap *= 2;
+  }
+  ((uint64_t *)h->parts)[n] = take(h, 0, (uint64_t)h->part_entries * sizeof(struct eheap_entry), 4096);
+  const uint32_t first = h->entries_cap;
+  h->entries_cap += h->part_entries;
+  ops_of(h)->init_part(h, first, h->part_entries);
+}
+
+/* An AVL buffer for thread `t`: its own AVLs first (EHEAP_CHANGE_THREAD_AVLS, no lock,
+   and then a look at the shared list before taking the lock for it), then the shared
+   one. EHEAP_NONE: carve a new one. */
+static uint32_t avl_get(struct eheap_header *h, int k, unsigned t) {
+  const struct eheap_ops *o = ops_of(h);
+  uint32_t e;
+  if (o->thread_get) {
+    e = o->thread_get(h, k, t);
+    if (e != EHEAP_NONE || h->avl_head[k] == EHEAP_NONE) return e;
+  }
+  o->lock(h);
+  e = h->avl_head[k];
+  if (e != EHEAP_NONE) {
+    h->avl_head[k] = eheap_entry_at(h, e)->next;
+    if (h->avl_head[k] == EHEAP_NONE) h->avl_tail[k] = EHEAP_NONE;
+    --h->avl_count[k];
+  }
+  o->unlock(h);
+  return e;
+}
+
+/* A freed AVL buffer: onto the thread's own AVL while it has room, else the shared one. */
+static void avl_put(struct eheap_header *h, int k, uint32_t e, unsigned t) {
+  const struct eheap_ops *o = ops_of(h);
+  if (o->thread_put && o->thread_put(h, k, e, t)) return;
+  o->lock(h);
+  o->shared_put(h, k, e);
+  o->unlock(h);
+}
+
 /* A new buffer of `cap` bytes with its entry. Under the lock. */
 uint32_t eheap_carve(struct eheap_header *h, int area64, uint64_t cap, int avl) {
   const struct eheap_ops *o = ops_of(h);
   uint32_t e = o->new_entry(h);
-  if (e == EHEAP_NONE) fail(EHEAP_ERR_EXHAUSTED, (void *)h->table); /* the control table is full */
   uint64_t block = take(h, area64, sizeof(struct eheap_block) + up(cap, 8) + 8, o->align);
   struct eheap_entry *x = eheap_entry_at(h, e);
   x->addr = block + sizeof(struct eheap_block);
@@ -170,7 +249,7 @@ static void *dispense(struct eheap_header *h, uint64_t n, int area64, int op) {
   const int k = area64 ? -1 : avl_class(h, n);
   uint32_t e = EHEAP_NONE;
   if (k >= 0) {
-    e = o->avl_get(h, k, t);
+    e = avl_get(h, k, t);
     if (e == EHEAP_NONE) {
       o->lock(h);
       e = eheap_carve(h, 0, h->avl_size[k], k + 1);
@@ -238,7 +317,7 @@ static void give_back(struct eheap_header *h, uint32_t e, unsigned t) {
   if (x->avl) {
     x->state = EHEAP_AVAIL;
     ++s->freed[x->avl - 1];
-    o->avl_put(h, x->avl - 1, e, t);
+    avl_put(h, x->avl - 1, e, t);
   } else {
     x->state = EHEAP_LARGE;
     ++s->large_freed;

@@ -9,19 +9,13 @@
 #include <eheap.h>
 #include <tpf.h>
 
-/* Nothing at setup: new_entry initializes each entry as a buffer first needs it. */
-static void eheap_pj47265_init_table(struct eheap_header *h) { (void)h; }
+/* Nothing for a new part: new_entry initializes each entry as a buffer first needs it. */
+static void eheap_pj47265_init_part(struct eheap_header *h, uint32_t first, uint32_t n) { (void)h, (void)first, (void)n; }
 
 static uint32_t eheap_pj47265_new_entry(struct eheap_header *h) {
-  if (h->entries_used >= h->entries_cap) return EHEAP_NONE;
+  if (h->entries_used == h->entries_cap) eheap_table_grow(h);
   const uint32_t e = h->entries_used++;
-  struct eheap_entry *x = eheap_entry_at(h, e);
-  x->addr = 0;
-  x->tag = 0;
-  x->size = x->cap = 0;
-  x->next = x->hnext = EHEAP_NONE;
-  x->state = EHEAP_FREE;
-  x->avl = 0;
+  eheap_entry_init(eheap_entry_at(h, e));
   return e;
 }
 
@@ -49,54 +43,40 @@ static void eheap_pj47265_unlock(struct eheap_header *h) {
   if (h->lock_sleepers) tpf_word_wake(&h->lock, 1);
 }
 
-static uint32_t pop(uint32_t *head, struct eheap_header *h) {
-  const uint32_t e = *head;
-  if (e != EHEAP_NONE) *head = eheap_entry_at(h, e)->next;
-  return e;
-}
-
-static uint32_t eheap_pj47265_avl_get(struct eheap_header *h, int k, unsigned thread) {
+/* The thread's own AVLs: stacks (the buffer freed last, still in the cache, first). */
+static uint32_t eheap_pj47265_thread_get(struct eheap_header *h, int k, unsigned thread) {
   struct eheap_thread *t = &h->threads[thread];
-  uint32_t e = pop(&t->avl_head[k], h);
+  const uint32_t e = t->avl_head[k];
   if (e != EHEAP_NONE) {
+    t->avl_head[k] = eheap_entry_at(h, e)->next;
     --t->avl_count[k];
-    return e;
   }
-  if (h->avl_head[k] == EHEAP_NONE) return EHEAP_NONE; /* nothing shared either: carve */
-  eheap_pj47265_lock(h);
-  e = pop(&h->avl_head[k], h);
-  if (e != EHEAP_NONE) --h->avl_count[k];
-  eheap_pj47265_unlock(h);
   return e;
 }
 
-/* LIFO: to the head of the thread's list while it has room, else of the shared one.
-   The heap's setup fills the shared lists (thread EHEAP_SHARED) before anyone can
-   race it, so it takes no lock. */
-static void eheap_pj47265_avl_put(struct eheap_header *h, int k, uint32_t e, unsigned thread) {
-  struct eheap_entry *x = eheap_entry_at(h, e);
-  if (thread != EHEAP_SHARED) {
-    struct eheap_thread *t = &h->threads[thread];
-    if (t->avl_count[k] < eheap_thread_avl_max) {
-      x->next = t->avl_head[k];
-      t->avl_head[k] = e;
-      ++t->avl_count[k];
-      return;
-    }
-    eheap_pj47265_lock(h);
-  }
-  x->next = h->avl_head[k];
+static int eheap_pj47265_thread_put(struct eheap_header *h, int k, uint32_t e, unsigned thread) {
+  struct eheap_thread *t = &h->threads[thread];
+  if (t->avl_count[k] >= eheap_thread_avl_max) return 0;
+  eheap_entry_at(h, e)->next = t->avl_head[k];
+  t->avl_head[k] = e;
+  ++t->avl_count[k];
+  return 1;
+}
+
+/* LIFO: to the head. */
+static void eheap_pj47265_shared_put(struct eheap_header *h, int k, uint32_t e) {
+  eheap_entry_at(h, e)->next = h->avl_head[k];
+  if (h->avl_head[k] == EHEAP_NONE) h->avl_tail[k] = e;
   h->avl_head[k] = e;
   ++h->avl_count[k];
-  if (thread != EHEAP_SHARED) eheap_pj47265_unlock(h);
 }
 
 static void eheap_pj47265_trace(struct eheap_header *h, unsigned thread, int op, uint64_t addr, uint64_t size) {
   struct eheap_thread *th = &h->threads[thread];
   if (!th->trace) { /* its own table, on first use */
-    eheap_pj47265_lock(h);
+    eheap_lock(h); /* the process's lock, whichever it is: carving is under it */
     th->trace = (uint64_t)eheap_internal_alloc(h, (uint64_t)h->trace_cap * sizeof(struct eheap_trace));
-    eheap_pj47265_unlock(h);
+    eheap_unlock(h);
   }
   struct eheap_trace *t = (struct eheap_trace *)th->trace + th->trace_next++ % h->trace_cap;
   t->tod = eheap_tod();
@@ -162,12 +142,13 @@ static uint32_t eheap_pj47265_tag_find(struct eheap_header *h, uint64_t tag, uns
 }
 
 const struct eheap_ops eheap_pj47265_ops = {
-    .init_table = eheap_pj47265_init_table,
+    .init_part = eheap_pj47265_init_part,
     .new_entry = eheap_pj47265_new_entry,
     .lock = eheap_pj47265_lock,
     .unlock = eheap_pj47265_unlock,
-    .avl_get = eheap_pj47265_avl_get,
-    .avl_put = eheap_pj47265_avl_put,
+    .shared_put = eheap_pj47265_shared_put,
+    .thread_get = eheap_pj47265_thread_get,
+    .thread_put = eheap_pj47265_thread_put,
     .align = 256,
     .trace = eheap_pj47265_trace,
     .tag_add = eheap_pj47265_tag_add,

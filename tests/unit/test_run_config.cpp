@@ -172,7 +172,7 @@ TEST_CASE("run config: the run schema is machine, system and workload, every key
   const emu::Schema& s = app::run_schema();
   const std::vector<std::string> top = {"machine", "system", "workload"};
   CHECK(s.children("") == top);
-  CHECK(s.keys().size() == emu::machine_schema().keys().size() + 29 + 14);
+  CHECK(s.keys().size() == emu::machine_schema().keys().size() + 30 + 14);
   for (const auto& k : s.keys()) {
     INFO(k.path);
     CHECK(!k.description.empty());
@@ -435,7 +435,7 @@ TEST_CASE("run config: configs/system-reference.yaml sets every system and workl
     CHECK(c.text(k.path) == k.default_value);
     ++n;
   }
-  CHECK(n == 43);
+  CHECK(n == 44);
 }
 
 TEST_CASE("run config: configs/system-reference.yaml is the schema's own example (descriptions, units, sources)", "[run_config]") {
