@@ -33,7 +33,8 @@ PLAN = "plan.json"          # what to run, written before anything runs (DIR/pla
 RUNS = "runs"               # DIR/runs/NAME: the complete run folders
 FAILED = ".failed"          # DIR/runs/.failed/NAME.txt: why a run failed (removed once it succeeds)
 TMP = ".tmp-"               # DIR/runs/.tmp-NAME: a run in progress (removed when found later)
-TOP_KEYS = ("configs", "set", "grid", "zip", "derive", "seeds", "replications", "collect", "plot", "slurm")
+TOP_KEYS = ("configs", "set", "grid", "zip", "one_at_a_time", "derive", "seeds", "replications", "collect", "plot",
+            "slurm")
 
 
 class SweepError(Exception):
@@ -220,6 +221,26 @@ def load(sweep_path, axis_values=None):
                                      "(zipped lists go together, one value each per point)")
             rows = list(zip(*[c for _, c in cols]))
             spec["axes"].append({"keys": keys, "values": [list(r) for r in rows]})
+    if "one_at_a_time" in top:
+        # One axis: the first value of every key (the reference point), then each key
+        # alone at each of its other values, the rest at their first (a sensitivity study).
+        keys, firsts, moves = [], [], []
+        for k, kn, v in _mapping(p, top["one_at_a_time"][1], "one_at_a_time"):
+            _param(p, kn, k)
+            if k in params or k in axis_values:
+                raise SweepError(f"{_where(p, kn)}: one_at_a_time.{k}: swept twice")
+            vs = values(k, v)
+            if len(vs) < 2:
+                raise SweepError(f"{_where(p, kn)}: one_at_a_time.{k}: the reference value and at least one "
+                                 "other are needed")
+            params.append(k)
+            keys.append(k)
+            firsts.append(vs[0])
+            moves += [(len(keys) - 1, x) for x in vs[1:]]
+        rows = [list(firsts)]
+        for i, x in moves:
+            rows.append(firsts[:i] + [x] + firsts[i + 1:])
+        spec["axes"].append({"keys": keys, "values": rows, "one_at_a_time": True})
     if axis_values:
         raise SweepError(f"{p}: {', '.join(axis_values)}: not swept in this file")
     if "derive" in top:
@@ -295,18 +316,24 @@ def plan(spec, extra_sets=()):
     after `tpfemu` (configs by absolute path, so every executor passes the same)."""
     params = [k for a in spec["axes"] for k in a["keys"]]
     short = _short_names(params)
-    points = [[]]
+    def label(a, vs):
+        if not a.get("one_at_a_time"):
+            return [f"{short[k]}={_safe(v)}" for k, v in zip(a["keys"], vs)]
+        moved = [f"{short[k]}={_safe(v)}" for k, v, first in zip(a["keys"], vs, a["values"][0]) if v != first]
+        return moved or ["reference"]
+
+    points = [([], [])]
     for a in spec["axes"]:
-        points = [pt + list(zip(a["keys"], vs)) for pt in points for vs in a["values"]]
+        points = [(pt + list(zip(a["keys"], vs)), names + label(a, vs)) for pt, names in points for vs in a["values"]]
     runs = []
-    for pt in points:
+    for pt, names in points:
         pdict = dict(pt)
         sets = [f"{k}={v}" for k, v in spec["set"]] + list(extra_sets) + [f"{k}={_text(v)}" for k, v in pt]
         env = {"p%d" % params.index(k): v for k, v in pt}
         for k, expr in spec["derive"]:
             val = eval(compile(expr, "derive", "eval"), {"__builtins__": {}}, env)  # checked by _derive_expr
             sets.append(f"{k}={_text(val)}")
-        base = ",".join(f"{short[k]}={_safe(v)}" for k, v in pt) or "base"
+        base = ",".join(names) or "base"
         for seed in spec["seeds"] or [None]:
             name = base + (f",seed={seed}" if seed is not None else "")
             s = sets + ([f"workload.seed={seed}"] if seed is not None else [])

@@ -2,7 +2,7 @@
 """The sweep runner (scripts/sweep) as a user meets it; one CTest test per case
 (tests/CMakeLists.txt, label cli):
 
-  test_sweep.py CASE BUILD_DIR     CASE: table, resume, failing, errors, slurm
+  test_sweep.py CASE BUILD_DIR     CASE: table, resume, failing, errors, one_at_a_time, slurm
 
 Each case works in BUILD_DIR/sweep-tests/CASE (emptied first) and prints "CASE: OK".
 Nothing here depends on timing: the resume case kills the sweep when it has said the
@@ -210,6 +210,8 @@ BAD = [
     ("configs: [../../configs/demo.yaml]\nzip:\n  - machine.istreams: [1, 2]\n    workload.terminals: [1, 2, 3]\n"
      "collect:\n  a: summary.json:messages\n",
      "bad.yaml:4: zip.workload.terminals: 3 values, machine.istreams has 2"),
+    ("configs: [../../configs/demo.yaml]\none_at_a_time:\n  machine.istreams: [1]\ncollect:\n  a: summary.json:m\n",
+     "bad.yaml:3: one_at_a_time.machine.istreams: the reference value and at least one other are needed"),
     ("configs: [../../configs/demo.yaml]\nreplications: 0\ncollect:\n  a: summary.json:messages\n",
      "bad.yaml:2: replications: 0 is out of range 1..1000"),
     ("configs: [../../configs/demo.yaml]\ncollect:\n  a: summary.json:messages\n  b: a / c\n",
@@ -231,6 +233,28 @@ def case_errors(work, env):
         check(want in r.stderr, f"expected {want!r}, got: {r.stderr}")
 
 
+def case_one_at_a_time(work, env):
+    """A sensitivity study's points: the reference (every key's first value), then each
+    key alone at each of its other values, crossed with the grid; named by what moved."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    import tpfemu_sweep as sw
+    path = os.path.join(work, "oat.yaml")
+    with open(path, "w") as f:
+        f.write(f"configs: [{ROOT}/configs/demo.yaml]\ngrid:\n  machine.istreams: [1, 2]\none_at_a_time:\n"
+                "  workload.terminals: [4, 1, 8]\n  workload.think_time: [0, 1ms]\n"
+                "collect:\n  rate: summary.json:messages_per_second\n")
+    p = sw.plan(sw.load(path))
+    names = [r["name"] for r in p["runs"]]
+    check(names == ["istreams=1,reference", "istreams=1,terminals=1", "istreams=1,terminals=8",
+                    "istreams=1,think_time=1ms", "istreams=2,reference", "istreams=2,terminals=1",
+                    "istreams=2,terminals=8", "istreams=2,think_time=1ms"], f"names: {names}")
+    params = [r["params"] for r in p["runs"]]
+    check(params[3] == {"machine.istreams": 1, "workload.terminals": 4, "workload.think_time": "1ms"},
+          f"one moved, the rest at their first values: {params[3]}")
+    check(all("workload.terminals=4" in r["args"] or r["params"]["workload.terminals"] != 4 for r in p["runs"]),
+          "the reference values are passed too")
+
+
 def main():
     case, build = sys.argv[1], os.path.abspath(sys.argv[2])
     work = os.path.join(build, "sweep-tests", case)
@@ -238,7 +262,7 @@ def main():
     os.makedirs(work)
     env = dict(os.environ, TPFEMU_BUILD_DIR=build)
     {"table": case_table, "resume": case_resume, "failing": case_failing, "errors": case_errors,
-     "slurm": case_slurm}[case](work, env)
+     "slurm": case_slurm, "one_at_a_time": case_one_at_a_time}[case](work, env)
     print(f"{case}: OK")
 
 

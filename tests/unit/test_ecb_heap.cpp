@@ -81,6 +81,16 @@ TEST_CASE("ECB heap torture: each change of PJ47265 alone and all but each, 2 th
   }
 }
 
+// Buffers on their own lines: threads that take and free buffers of a shared list no
+// longer share lines with their neighbours' buffers (seed 000: "Align buffers on cache
+// line boundaries").
+TEST_CASE("ECB heap: line alignment alone moves fewer lines between threads' I-streams", "[heap]") {
+  const HeapRun packed = torture("baseline", 4, 3000, "none"), aligned = torture("baseline", 4, 3000, "line-align");
+  check_torture(aligned, 4, 3000);
+  INFO("line transfers: packed " << packed.s.line_transfers << ", aligned " << aligned.s.line_transfers);
+  CHECK(aligned.s.line_transfers < packed.s.line_transfers);
+}
+
 TEST_CASE("ECB heap: changes none and all are baseline and pj47265 exactly", "[heap]") {
   const HeapRun b = torture("baseline", 2, 2000), none = torture("pj47265", 2, 2000, "none");
   const HeapRun p = torture("pj47265", 2, 2000), all = torture("baseline", 2, 2000, "all");
