@@ -170,7 +170,7 @@ Insn Cpu::decode_at(uint64_t a, const uint8_t* override_bytes) {
   return tmp;
 }
 
-uint64_t Cpu::tod_clock() const {
+uint64_t Cpu::tod_at(double clock_ghz, uint64_t cycles) {
   // TOD bit 51 is one microsecond: 4096 units per microsecond. The epoch is fixed
   // (2025-01-01 00:00:00 UTC) so that runs are reproducible.
   constexpr uint64_t kEpoch = 3944678400ull * 1000000ull * 4096ull;

@@ -167,7 +167,10 @@ class Cpu {
   }
 
   // The Time-Of-Day clock as STCK stores it, from the simulated cycles.
-  uint64_t tod_clock() const;
+  uint64_t tod_clock() const { return tod_at(clock_ghz, cycles); }
+  // The TOD clock's value at simulated time `cycles` on a `clock_ghz` clock (what
+  // tod_clock() stores then; host code compares guest time stamps with it).
+  static uint64_t tod_at(double clock_ghz, uint64_t cycles);
 
   void flush_tlb();
   // The cache model took `line` from this I-stream (or its exclusivity).

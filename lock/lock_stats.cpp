@@ -39,6 +39,7 @@ bool read_lock_stats(emu::AddressSpace& space, uint64_t address, double clock_gh
 
 namespace {
 double ratio(uint64_t a, uint64_t b) { return b ? double(a) / double(b) : 0.0; }
+double us(uint64_t tod) { return double(tod) / 4096.0; }  // TOD units to microseconds
 }  // namespace
 
 void write_locks_text(std::ostream& out, const std::vector<LockStats>& locks, const SyslogStats& sl) {
@@ -56,12 +57,15 @@ void write_locks_text(std::ostream& out, const std::vector<LockStats>& locks, co
                        ratio(l.hold_cycles, l.acquisitions), l.hold_max_cycles);
   }
   out << "SYSLOG\n";
-  out << fmt::format("  records committed       {:>14}\n", sl.committed);
+  out << fmt::format("  records committed       {:>14}  (the whole run: warm-up and unfinished ECBs included)\n",
+                     sl.committed);
   out << fmt::format("  records drained         {:>14}  (to syslog.log, in {} drains)\n", sl.drained, sl.drains);
   out << fmt::format("  ring full, waited       {:>14}\n", sl.full_waits);
   out << fmt::format("  lock acquisitions seen  {:>14}  (counted under the lock)\n", sl.checked);
-  out << fmt::format("  records per second      {:>14.0f}  (simulated, measurement window)\n",
-                     sl.simulated_seconds > 0 ? double(sl.committed) / sl.simulated_seconds : 0.0);
+  out << fmt::format("  records in the window   {:>14}  (time-stamped from {:.3f}us to {:.3f}us)\n", sl.in_window,
+                     us(sl.window_start_tod), us(sl.window_end_tod));
+  out << fmt::format("  records per second      {:>14.0f}  (simulated, measurement window: records in it / its length)\n",
+                     sl.records_per_second());
 }
 
 void write_locks_json(std::ostream& out, const std::vector<LockStats>& locks, const SyslogStats& sl) {
@@ -76,9 +80,10 @@ void write_locks_json(std::ostream& out, const std::vector<LockStats>& locks, co
                        l.csg_failures, l.give_ups, l.hold_cycles, l.hold_max_cycles);
   }
   out << fmt::format("\n  ],\n  \"syslog\": {{\"committed\": {}, \"drained\": {}, \"drains\": {}, \"full_waits\": {}, "
-                     "\"checked\": {}, \"records_per_second\": {:.3f}}}\n}}\n",
-                     sl.committed, sl.drained, sl.drains, sl.full_waits, sl.checked,
-                     sl.simulated_seconds > 0 ? double(sl.committed) / sl.simulated_seconds : 0.0);
+                     "\"checked\": {}, \"window_start_us\": {:.3f}, \"window_end_us\": {:.3f}, "
+                     "\"records_in_window\": {}, \"records_per_second\": {:.3f}}}\n}}\n",
+                     sl.committed, sl.drained, sl.drains, sl.full_waits, sl.checked, us(sl.window_start_tod),
+                     us(sl.window_end_tod), sl.in_window, sl.records_per_second());
 }
 
 }  // namespace lock

@@ -20,12 +20,19 @@ struct LockStats {
 };
 
 struct SyslogStats {
-  uint64_t committed = 0;   // producer: records committed by guest code
+  uint64_t committed = 0;   // producer: records committed by guest code (the whole run: warm-up, and the
+                            // ECBs still running at the end, included)
   uint64_t drained = 0;     // records written to syslog.log
   uint64_t full_waits = 0;  // a writer found the ring full and gave up control
   uint64_t checked = 0;     // acquisitions counted under the lock (mutual exclusion check)
   uint64_t drains = 0;      // times the control program drained the ring
+  // The measurement window: its bounds in TOD units (4096 a microsecond) from simulated
+  // time 0, the records time-stamped inside it (bounds included) and its length.
+  uint64_t window_start_tod = 0, window_end_tod = 0;
+  uint64_t in_window = 0;
   double simulated_seconds = 0;
+  // The throughput: records in the window per second of it.
+  double records_per_second() const { return simulated_seconds > 0 ? double(in_window) / simulated_seconds : 0.0; }
 };
 
 // The algorithm names of system.simple_lock.algorithm, in SLOCK_* order.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <ostream>
 
+#include "emu/cpu.h"
 #include "os/run_config.h"
 #include "os/summary.h"
 
@@ -37,8 +38,17 @@ std::vector<LockStats> LockSubsystem::lock_stats() {
   return {l};
 }
 
+// The throughput counts what was logged inside the measurement window: the records
+// whose time stamp falls in it (not the warm-up's, nor those of ECBs still running after
+// the last measured message), over the window's length.
 SyslogStats LockSubsystem::syslog_stats() {
   SyslogStats s = syslog_->stats();
+  const os::MeasurementWindow w = system_->measurement_window();
+  const double ghz = system_->machine().config().clock_ghz;
+  const uint64_t from = emu::Cpu::tod_at(ghz, w.start), to = emu::Cpu::tod_at(ghz, w.end);
+  s.window_start_tod = from - syslog_->tod_base();
+  s.window_end_tod = to - syslog_->tod_base();
+  s.in_window = w.end > w.start ? syslog_->drained_between(from, to) : 0;
   s.simulated_seconds = system_->summary().simulated_seconds;
   return s;
 }

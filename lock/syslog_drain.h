@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "emu/address_space.h"
 #include "lock/lock_stats.h"
@@ -26,6 +27,10 @@ class SyslogDrain {
   // The ring's counters as they are now.
   SyslogStats stats();
   uint64_t lock_address() const;
+  uint64_t tod_base() const { return tod_base_; }
+  // Of the records drained so far, how many carry a time stamp (the TOD clock when
+  // syslog() committed them) in [from, to].
+  uint64_t drained_between(uint64_t from, uint64_t to) const;
 
  private:
   uint64_t get(uint64_t addr);
@@ -33,6 +38,7 @@ class SyslogDrain {
   uint64_t base_;
   uint64_t tod_base_;
   uint64_t drained_ = 0, drains_ = 0;
+  std::vector<uint64_t> tods_;  // each drained record's time stamp, in drain order (8 bytes a line)
   std::string text_;
   std::function<void(const std::string&)> sink_;
 };

@@ -71,6 +71,7 @@ class ControlProgram : public emu::Dispatcher,
   emu::Machine& machine() override { return machine_; }
   const RunConfig& config() const override { return config_; }
   const RunSummary& summary() const override { return stats_; }
+  MeasurementWindow measurement_window() const override { return measurement_.window(); }
   const emu::SymbolTable& symbols() const override { return evm_.symbols(); }
   emu::AddressSpace& system_space() override { return evm_.system_space(); }
   std::string symbolize(uint64_t address) const override { return evm_.symbolize(address); }

@@ -49,9 +49,12 @@ void Measurement::completed(uint64_t arrival, uint64_t time) {
 
 bool Measurement::target_reached() const { return workload_.messages && measured_ >= workload_.messages; }
 
+MeasurementWindow Measurement::window() const { return {window_start_, std::max(last_completion_, window_start_)}; }
+
 void Measurement::figures(RunSummary& s) const {
   const unsigned n = machine_.istreams();
-  const uint64_t window = last_completion_ > window_start_ ? last_completion_ - window_start_ : 0;
+  const MeasurementWindow w = this->window();
+  const uint64_t window = w.end - w.start;
   const double hz = machine_.config().clock_ghz * 1e9;
   s.messages = measured_;
   s.simulated_seconds = double(window) / hz;

@@ -13,6 +13,12 @@ namespace os {
 
 struct WorkloadConfig;
 
+// The window's bounds, in cycles of simulated time: it opened at `start` and closed at
+// `end` (end == start: no window, nothing measured).
+struct MeasurementWindow {
+  uint64_t start = 0, end = 0;
+};
+
 class Measurement {
  public:
   Measurement(emu::Machine& machine, const WorkloadConfig& workload);
@@ -22,6 +28,8 @@ class Measurement {
   void completed(uint64_t arrival, uint64_t time);
   uint64_t completed_total() const { return completed_; }
   bool target_reached() const;
+  // The window as it stands (final once the run is over).
+  MeasurementWindow window() const;
   // The window's figures into `s` (its counters are already there).
   void figures(RunSummary& s) const;
 

@@ -18,6 +18,7 @@
 #include "emu/config.h"
 #include "emu/machine.h"
 #include "os/ecb.h"
+#include "os/measurement.h"
 #include "os/operator.h"
 
 namespace os {
@@ -74,6 +75,9 @@ class System {
   virtual const RunConfig& config() const = 0;
   // After the run: the figures of the measurement window.
   virtual const RunSummary& summary() const = 0;
+  // After the run: the measurement window's bounds (simulated cycles), for a subsystem
+  // that counts its own events inside it.
+  virtual MeasurementWindow measurement_window() const = 0;
   // The program image: symbols, and the system's own address space (the image and the
   // shared area; what host-side services read and write).
   virtual const emu::SymbolTable& symbols() const = 0;

@@ -4,7 +4,9 @@
 // exclusion (a counter kept under the lock), the statistics agree with each other,
 // and the run is deterministic.
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 
@@ -24,7 +26,7 @@ constexpr int kLines = 20;  // QSLG_LINES (os/guest/apps/apps.h)
 
 struct LockRun {
   os::RunSummary s;
-  std::string syslog, json, dumps;
+  std::string syslog, json, dumps, locks_json;
   lock::LockStats lock;
   lock::SyslogStats ring;
   explicit LockRun(const std::string& algorithm, std::vector<std::string> more = {}) {
@@ -42,6 +44,9 @@ struct LockRun {
     REQUIRE(locks.size() == 1);
     lock = locks[0];
     ring = cp.subsystem<lock::LockSubsystem>()->syslog_stats();
+    std::ostringstream lj;
+    lock::write_locks_json(lj, locks, ring);
+    locks_json = lj.str();
     std::ostringstream j;
     os::write_summary_json(j, s);
     json = j.str();
@@ -129,6 +134,48 @@ TEST_CASE("simple lock: every algorithm logs every syslog line once and whole, u
       }
     }
   }
+}
+
+TEST_CASE("syslog: the throughput in locks.json counts only the lines time-stamped inside the measurement window",
+          "[lock]") {
+  // 100 messages measured after 20 of warm-up on 4 I-streams: lines are logged before
+  // the window opens (the warm-up) and after it closes (ECBs still running when the last
+  // measured message completed). Counted from syslog.log's own time stamps (whole
+  // microseconds from 2025-01-01, simulated time 0), with the bounds locks.json gives.
+  LockRun r("pj46800", {"workload.warmup=20"});
+  REQUIRE(r.s.messages == 100);
+  const auto sl = nlohmann::json::parse(r.locks_json).at("syslog");
+  const double start = sl.at("window_start_us"), end = sl.at("window_end_us");  // 3 decimals
+  const uint64_t in_window = sl.at("records_in_window"), committed = sl.at("committed");
+  const double per_second = sl.at("records_per_second");
+  INFO("window " << start << "us to " << end << "us; " << in_window << " of " << committed << " records");
+  CHECK(end - start == Approx(r.s.simulated_seconds * 1e6).margin(0.002));
+  CHECK(start > 0);
+  // A line stamped at microsecond u was logged in [u, u+1): surely inside the window if
+  // that interval is, perhaps if it overlaps it (the bounds are rounded to 0.5 ns).
+  static const std::regex stamp(R"(^2025-01-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})\.([0-9]{6})Z )");
+  uint64_t surely = 0, perhaps = 0, lines = 0;
+  std::istringstream in(r.syslog);
+  for (std::string l; std::getline(in, l); ++lines) {
+    std::smatch m;
+    REQUIRE(std::regex_search(l, m, stamp));
+    const double u = (((std::stod(m[1]) - 1) * 24 + std::stod(m[2])) * 60 + std::stod(m[3])) * 60e6 +
+                     std::stod(m[4]) * 1e6 + std::stod(m[5]);
+    surely += u >= start + 0.001 && u + 1 <= end - 0.001;
+    perhaps += u + 1 > start - 0.001 && u <= end + 0.001;
+  }
+  CHECK(lines == committed);
+  CHECK(surely <= in_window);
+  CHECK(in_window <= perhaps);
+  CHECK(perhaps - surely < 10);  // only lines in the bounds' own microseconds are in doubt
+  // Not every line: the warm-up's 20 messages logged 400 before the window opened.
+  CHECK(in_window + 400 <= committed);
+  // About the measured messages' lines: they differ by the lines of the messages under
+  // way at either bound (at most one a terminal, 20 lines each).
+  CHECK(std::abs(double(in_window) - double(r.s.messages * kLines)) <= 4.0 * kLines);
+  // The throughput is the window's lines over the window's length.
+  CHECK(per_second == Approx(double(in_window) / r.s.simulated_seconds).epsilon(1e-6));
+  CHECK(per_second < double(committed) / r.s.simulated_seconds);
 }
 
 TEST_CASE("simple lock: pj46800 gives up control under heavy contention and loses no line", "[lock]") {
