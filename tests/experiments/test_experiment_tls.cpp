@@ -55,7 +55,7 @@ TEST_CASE("E1: pj47265 cuts ms per message, 4 to 7.5% against the calibrated bas
 
 // The ablation (README, E1): each change of PJ47265 alone on the baseline. Those that
 // act on the TLS workload's path each cut its ms per message; the tag hash table does
-// nothing here (the workload tags nothing: the same instructions exactly) and is
+// nothing here (the workload tags nothing: the same instructions but for a few) and is
 // measured by the locate study (test_ecb_heap.cpp); line alignment is measured by the
 // line transfers of threads sharing buffers (test_ecb_heap.cpp), since on this path it
 // costs a little (more lines for an application ECB's preallocated buffers).
@@ -69,7 +69,9 @@ TEST_CASE("E1 ablation: each change of PJ47265 alone on the baseline", "[heap][e
     CHECK(alone.ms > pj.ms);  // none alone does what all do
     sum += 1 - alone.ms / base.ms;
   }
-  CHECK(TlsRun("tag-hash", 600).instructions == base.instructions);
+  // The same path but for the few instructions of choosing the policies when each
+  // process's heap is set up.
+  CHECK(double(TlsRun("tag-hash", 600).instructions) == Approx(double(base.instructions)).epsilon(1e-5));
   const TlsRun aligned("line-align", 600);
   CHECK(aligned.ms == Approx(base.ms).epsilon(0.01));
   // They overlap (the thread AVLs avoid the lock the light lock makes cheaper): alone
