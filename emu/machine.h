@@ -17,6 +17,7 @@
 #include "emu/cache.h"
 #include "emu/cpu.h"
 #include "emu/machine_config.h"
+#include "emu/io.h"
 #include "emu/storage.h"
 
 namespace emu {
@@ -80,6 +81,7 @@ class Machine : public CpuGroup, public CacheListener {
   Storage& storage() { return storage_; }
   MemoryHierarchy* caches() { return caches_.get(); }
   EventQueue& events() { return events_; }
+  ChannelSubsystem& io() { return io_; }
 
   // Creates the I-streams, all in `space` (each can switch later).
   void start(AddressSpace& space);
@@ -121,6 +123,7 @@ class Machine : public CpuGroup, public CacheListener {
   std::vector<uint64_t> deadline_;
   int lone_runner_ = -1;  // the I-stream running alone to the next event, if any
   EventQueue events_;
+  ChannelSubsystem io_{events_};
   Dispatcher* dispatcher_ = nullptr;
   bool end_ = false;
 };

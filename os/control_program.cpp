@@ -29,6 +29,7 @@ ControlProgram::ControlProgram(emu::Machine& machine, const RunConfig& config)
     machine_.set_state(i, emu::IStreamState::Idle);
   }
   machine_.set_dispatcher(this);
+  machine_.io().set_handler(this);
   install_services();
   if (config_.subsystems) subsystems_ = config_.subsystems();
   for (auto& s : subsystems_) {
@@ -48,7 +49,27 @@ ControlProgram::ControlProgram(emu::Machine& machine, const RunConfig& config)
   }
 }
 
-ControlProgram::~ControlProgram() { machine_.set_dispatcher(nullptr); }
+ControlProgram::~ControlProgram() {
+  machine_.set_dispatcher(nullptr);
+  machine_.io().set_handler(nullptr);
+}
+
+bool ControlProgram::start_io(unsigned subchannel, uint64_t now, std::shared_ptr<emu::IoOperation> op,
+                              std::function<void(const emu::IoInterruption&)> done) {
+  const uint64_t parameter = next_io_++;
+  io_done_[parameter] = std::move(done);
+  if (machine_.io().start(subchannel, now, std::move(op), parameter)) return true;
+  io_done_.erase(parameter);
+  return false;
+}
+
+void ControlProgram::io_interruption(const emu::IoInterruption& i) {
+  auto it = io_done_.find(i.parameter);
+  if (it == io_done_.end()) return;  // not ours (a device started outside the control program)
+  auto done = std::move(it->second);
+  io_done_.erase(it);
+  if (done) done(i);
+}
 
 // ---- what subsystems register ------------------------------------------------------------
 

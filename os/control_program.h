@@ -29,6 +29,7 @@ namespace os {
 class ControlProgram : public emu::Dispatcher,
                        public emu::SvcHandler,
                        public emu::PageFaultHandler,
+                       public emu::IoInterruptHandler,
                        public System {
  public:
   // Makes the configuration's subsystems, binds their settings and installs them.
@@ -66,6 +67,8 @@ class ControlProgram : public emu::Dispatcher,
   bool program_check(unsigned istream, const emu::RunResult& r) override;
   void supervisor_call(emu::Cpu& cpu, uint8_t number) override;
   Action page_fault(emu::Cpu& cpu, uint64_t address) override;
+  // emu::IoInterruptHandler: the starter's `done`.
+  void io_interruption(const emu::IoInterruption& i) override;
 
   // System (os/subsystem.h)
   emu::Machine& machine() override { return machine_; }
@@ -91,6 +94,9 @@ class ControlProgram : public emu::Dispatcher,
   void abend(emu::Cpu& cpu, Ecb& e, const std::string& dump) override;
   void log(const std::string& line) override;
   void for_each_process(const std::function<void(Process&)>& fn) override;
+  unsigned attach_device(emu::IoDevice& device) override { return machine_.io().attach(device); }
+  bool start_io(unsigned subchannel, uint64_t now, std::shared_ptr<emu::IoOperation> op,
+                std::function<void(const emu::IoInterruption&)> done) override;
 
  private:
   // ECBs: made, started, ended.
@@ -140,6 +146,9 @@ class ControlProgram : public emu::Dispatcher,
   // ECBs waiting on a storage word (WORD_WAIT), by the word's absolute address.
   std::map<uint64_t, WaitList> word_waiters_;
   std::map<uint64_t, std::function<uint64_t(const Ecb&)>> ecb_info_;
+  // Started I/O by its interruption parameter: what to do when it completes.
+  std::map<uint64_t, std::function<void(const emu::IoInterruption&)>> io_done_;
+  uint64_t next_io_ = 1;
 
   // What subsystems registered.
   std::vector<std::pair<uint64_t, std::function<void(uint64_t)>>> periodic_;

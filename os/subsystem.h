@@ -107,7 +107,17 @@ class System {
   // What turns workload.data_file into the bytes mapped at TPF_EVM_DATA.
   virtual void set_data_reader(std::function<std::vector<uint8_t>(const std::string& path)> reader) = 0;
 
+  // A device of the subsystem on the machine's next subchannel (emu/io.h); the device
+  // outlives the run.
+  virtual unsigned attach_device(emu::IoDevice& device) = 0;
+
   // ---- while the run goes on -----------------------------------------------------------
+  // Starts `op` on a subchannel at cycle `now` (the requester's clock); `done` runs at
+  // its I/O interruption, the completion's simulated time. A requesting ECB parks
+  // itself meanwhile and `done` makes it ready; its I-stream runs other work. False
+  // (nothing started) for an unknown subchannel.
+  virtual bool start_io(unsigned subchannel, uint64_t now, std::shared_ptr<emu::IoOperation> op,
+                        std::function<void(const emu::IoInterruption&)> done) = 0;
   // The running ECB gives up control to wait on `list` (another service makes it ready).
   virtual void park(emu::Cpu& cpu, Ecb& e, WaitList& list) = 0;
   // A waiting ECB becomes ready on its home I-stream at simulated time `now`.
