@@ -32,19 +32,23 @@ LoadResult closed_loop(const std::vector<Device*>& devices, unsigned concurrency
   const uint64_t total = warmup + requests;
   for (unsigned i = 0; i < concurrency && submitted < total; i++) submit(0, i % devices.size());
   uint64_t t_warm = 0, t_last = 0;
+  bool draining = false;
   double resp = 0;
   while (!events.empty()) {
     auto [t, s, sub, dev] = events.top();
     events.pop();
     completed++;
     if (completed == warmup) t_warm = t;
-    if (completed > warmup) {
+    // Measured: from the end of the warm-up until the last request is submitted (the
+    // drain after it, with devices running empty one by one, is left out).
+    if (completed > warmup && !draining) {
       r.requests++;
       r.blocks += blocks_per_request;
       resp += double(t - sub);
       t_last = t;
     }
     if (submitted < total) submit(t, dev);
+    else draining = true;
   }
   r.window_ns = t_last - t_warm;
   r.blocks_per_second = r.window_ns ? double(r.blocks) * 1e9 / double(r.window_ns) : 0.0;

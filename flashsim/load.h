@@ -21,7 +21,8 @@ struct LoadResult {
   double mean_response_ns = 0;
 };
 
-// Runs `warmup + requests` requests and measures the last `requests`.
+// Runs `warmup + requests` requests; measures the completions after the first
+// `warmup` until the last request is submitted (not the drain after it).
 LoadResult closed_loop(const std::vector<Device*>& devices, unsigned concurrency, unsigned blocks_per_request,
                        Op op, uint64_t requests, uint64_t warmup, uint64_t space_bytes, uint64_t seed = 1);
 

@@ -135,13 +135,18 @@ Completion ScmDevice::submit(uint64_t now_ns, const Request& req) {
     const uint64_t xfer = uint64_t(double(b.size) * 1e9 / bw + 0.5);
     uint64_t end = now_ns;
     if (b.op == Op::Read) {
-      // The less busy live card: the earlier free slot, then the earlier free link, then card 0.
+      // The less busy live card: the earlier start (a free slot now, or the earliest
+      // to free up), then the fewer slots busy now, then card 0.
       int k = 0;
       if (!live[0]) k = 1;
       else if (live[1]) {
-        uint64_t s0 = *std::min_element(cs[0]->slot_free.begin(), cs[0]->slot_free.end());
-        uint64_t s1 = *std::min_element(cs[1]->slot_free.begin(), cs[1]->slot_free.end());
-        if (s1 < s0 || (s1 == s0 && cs[1]->link_free < cs[0]->link_free)) k = 1;
+        uint64_t s[2];
+        unsigned busy[2] = {0, 0};
+        for (int j = 0; j < 2; j++) {
+          s[j] = std::max(now_ns, *std::min_element(cs[j]->slot_free.begin(), cs[j]->slot_free.end()));
+          for (uint64_t f : cs[j]->slot_free) busy[j] += f > now_ns;
+        }
+        if (s[1] < s[0] || (s[1] == s[0] && busy[1] < busy[0])) k = 1;
       }
       Card& c = *cs[k];
       uint64_t lat = big ? cfg_.read_latency_1m_ns : cfg_.read_latency_4k_ns;
