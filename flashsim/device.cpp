@@ -1,0 +1,255 @@
+#include "flashsim/device.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+namespace flashsim {
+
+const char* op_name(Op op) {
+  switch (op) {
+    case Op::Read: return "read";
+    case Op::Write: return "write";
+    case Op::Clear: return "clear";
+    case Op::Release: return "release";
+  }
+  return "?";
+}
+
+const char* status_name(Status s) {
+  switch (s) {
+    case Status::Ok: return "ok";
+    case Status::EmptyRequest: return "empty request";
+    case Status::TooManyBlocks: return "too many blocks";
+    case Status::BadBlockSize: return "bad block size";
+    case Status::Misaligned: return "misaligned";
+    case Status::BeyondOnline: return "beyond online storage";
+    case Status::IncrementOffline: return "increment offline";
+    case Status::PendingOffline: return "increment pending offline";
+    case Status::PairFailed: return "card pair failed";
+    case Status::NotSupported: return "not supported";
+    case Status::TimeOrder: return "submitted out of time order";
+  }
+  return "?";
+}
+
+std::string hex(uint64_t v) {
+  char b[24];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
+// ---- Histogram ----
+unsigned Histogram::bucket(uint64_t v) {
+  if (v < kSub) return unsigned(v);
+  int e = 63 - __builtin_clzll(v);                      // v in [2^e, 2^(e+1))
+  unsigned sub = unsigned((v >> (e - 4)) & (kSub - 1));  // the next 4 bits (kSub = 16)
+  return unsigned(e - 3) * kSub + sub;
+}
+uint64_t Histogram::upper(unsigned b) {
+  if (b < kSub) return b;
+  unsigned e = b / kSub + 3, sub = b % kSub;
+  return ((uint64_t(kSub + sub + 1)) << (e - 4)) - 1;
+}
+void Histogram::add(uint64_t v) {
+  counts_[bucket(v)]++;
+  n_++;
+  max_ = std::max(max_, v);
+}
+uint64_t Histogram::quantile(double q) const {
+  if (n_ == 0) return 0;
+  uint64_t rank = uint64_t(q * double(n_) + 0.999999);
+  rank = std::clamp<uint64_t>(rank, 1, n_);
+  uint64_t seen = 0;
+  for (unsigned b = 0; b < counts_.size(); b++) {
+    seen += counts_[b];
+    if (seen >= rank) return std::min(upper(b), max_);
+  }
+  return max_;
+}
+
+// ---- SparseStore ----
+uint64_t SparseStore::write(uint64_t address, uint32_t size, const uint8_t* data) {
+  uint64_t fresh = 0;
+  for (uint32_t off = 0; off < size; off += kBlock4K) {
+    auto [it, inserted] = units_.try_emplace((address + off) / kBlock4K);
+    if (inserted) fresh++;
+    if (data) {
+      if (!it->second) {
+        it->second.reset(new uint8_t[kBlock4K]);
+        allocated_++;
+      }
+      std::memcpy(it->second.get(), data + off, kBlock4K);
+    } else if (it->second) {
+      it->second.reset();
+      allocated_--;
+    }
+  }
+  return fresh;
+}
+void SparseStore::read(uint64_t address, uint32_t size, uint8_t* out) const {
+  for (uint32_t off = 0; off < size; off += kBlock4K) {
+    auto it = units_.find((address + off) / kBlock4K);
+    if (it == units_.end() || !it->second) std::memset(out + off, 0, kBlock4K);
+    else std::memcpy(out + off, it->second.get(), kBlock4K);
+  }
+}
+uint64_t SparseStore::erase(uint64_t address, uint32_t size) {
+  uint64_t held = 0;
+  for (uint32_t off = 0; off < size; off += kBlock4K) {
+    auto it = units_.find((address + off) / kBlock4K);
+    if (it == units_.end()) continue;
+    if (it->second) allocated_--;
+    units_.erase(it);
+    held++;
+  }
+  return held;
+}
+
+// ---- Device ----
+void Device::account(const Request& req, const Completion& c) {
+  DeviceStats& s = stats_;
+  s.requests++;
+  s.last_completion_ns = std::max(s.last_completion_ns, c.time_ns);
+  if (!c.ok()) {
+    s.errors++;
+    s.errors_by_status[int(c.status)]++;
+    return;
+  }
+  for (const Block& b : req.blocks) {
+    (b.size == kBlock1M ? s.blocks_1m : s.blocks_4k)++;
+    switch (b.op) {
+      case Op::Read: s.reads++; s.bytes_read += b.size; break;
+      case Op::Write: s.writes++; s.bytes_written += b.size; break;
+      case Op::Clear: s.clears++; break;
+      case Op::Release: s.releases++; break;
+    }
+  }
+  // Busy: the union of [submit, completion] over requests (submits never go back).
+  if (c.submit_ns >= busy_until_ns_) {
+    s.busy_ns += c.time_ns - c.submit_ns;
+    busy_until_ns_ = c.time_ns;
+  } else if (c.time_ns > busy_until_ns_) {
+    s.busy_ns += c.time_ns - busy_until_ns_;
+    busy_until_ns_ = c.time_ns;
+  }
+  s.wait_ns_sum += c.start_ns - c.submit_ns;
+  s.response_ns_sum += c.time_ns - c.submit_ns;
+  s.response.add(c.time_ns - c.submit_ns);
+}
+
+Completion Device::reject(uint64_t now_ns, const Request& req, uint64_t overhead_ns, Status st, int block,
+                          std::string error) {
+  Completion c;
+  c.tag = req.tag;
+  c.submit_ns = c.start_ns = now_ns;
+  c.time_ns = now_ns + overhead_ns;
+  c.status = st;
+  c.block = block;
+  c.error = name_ + ": " + std::move(error);
+  account(req, c);
+  return c;
+}
+
+// ---- Reports ----
+namespace {
+struct Row {
+  double util, queue, in_system, mean_us, p50_us, p99_us, mb;
+};
+Row row(const Device& d, uint64_t elapsed_ns) {
+  const DeviceStats& s = d.stats();
+  double el = elapsed_ns ? double(elapsed_ns) : 1.0;
+  uint64_t ok = s.requests - s.errors;
+  Row r;
+  r.util = double(s.busy_ns) / el;
+  r.queue = double(s.wait_ns_sum) / el;
+  r.in_system = double(s.response_ns_sum) / el;
+  r.mean_us = ok ? double(s.response_ns_sum) / double(ok) / 1e3 : 0.0;
+  r.p50_us = double(s.response.quantile(0.50)) / 1e3;
+  r.p99_us = double(s.response.quantile(0.99)) / 1e3;
+  r.mb = double(s.bytes_read + s.bytes_written) / 1e6;
+  return r;
+}
+std::string json_str(const std::string& s) {
+  std::string o = "\"";
+  for (char ch : s) {
+    if (ch == '"' || ch == '\\') { o += '\\'; o += ch; }
+    else if (static_cast<unsigned char>(ch) < 0x20) { char b[8]; std::snprintf(b, sizeof b, "\\u%04x", ch); o += b; }
+    else o += ch;
+  }
+  return o + "\"";
+}
+}  // namespace
+
+void write_devices_text(std::ostream& out, const std::vector<const Device*>& devices, uint64_t elapsed_ns) {
+  char line[512];
+  std::snprintf(line, sizeof line, "DEVICES  elapsed %.6f s\n", double(elapsed_ns) / 1e9);
+  out << line;
+  std::snprintf(line, sizeof line, "%-12s %-5s %10s %10s %9s %12s %10s %6s %7s %7s %10s %10s %10s %7s\n", "DEVICE",
+                "KIND", "REQUESTS", "4K BLOCKS", "1M BLOCKS", "MB MOVED", "BUSY MS", "UTIL%", "QUEUE", "IN SYS",
+                "MEAN US", "P50 US", "P99 US", "ERRORS");
+  out << line;
+  for (const Device* d : devices) {
+    const DeviceStats& s = d->stats();
+    Row r = row(*d, elapsed_ns);
+    std::snprintf(line, sizeof line,
+                  "%-12s %-5s %10llu %10llu %9llu %12.1f %10.3f %6.1f %7.2f %7.2f %10.1f %10.1f %10.1f %7llu\n",
+                  d->name().c_str(), d->kind(), (unsigned long long)s.requests, (unsigned long long)s.blocks_4k,
+                  (unsigned long long)s.blocks_1m, r.mb, double(s.busy_ns) / 1e6, 100.0 * r.util, r.queue,
+                  r.in_system, r.mean_us, r.p50_us, r.p99_us, (unsigned long long)s.errors);
+    out << line;
+  }
+  for (const Device* d : devices) {
+    const DeviceStats& s = d->stats();
+    out << "\n" << d->name() << ": reads " << s.reads << ", writes " << s.writes << ", clears " << s.clears
+        << ", releases " << s.releases << "; bytes read " << s.bytes_read << ", written " << s.bytes_written << "\n";
+    for (int st = 1; st <= int(Status::TimeOrder); st++) {
+      auto it = s.errors_by_status.find(st);
+      if (it != s.errors_by_status.end())
+        out << "  errors: " << status_name(Status(st)) << " " << it->second << "\n";
+    }
+    for (const std::string& l : d->detail_lines()) out << "  " << l << "\n";
+  }
+}
+
+void write_devices_json(std::ostream& out, const std::vector<const Device*>& devices, uint64_t elapsed_ns) {
+  char num[64];
+  auto f = [&](double v) {
+    std::snprintf(num, sizeof num, "%.6g", v);
+    return std::string(num);
+  };
+  out << "{\"elapsed_ns\": " << elapsed_ns << ", \"devices\": [";
+  bool first = true;
+  for (const Device* d : devices) {
+    const DeviceStats& s = d->stats();
+    Row r = row(*d, elapsed_ns);
+    out << (first ? "\n  " : ",\n  ");
+    first = false;
+    out << "{\"name\": " << json_str(d->name()) << ", \"kind\": \"" << d->kind() << "\", \"requests\": " << s.requests
+        << ", \"errors\": " << s.errors << ", \"blocks_4k\": " << s.blocks_4k << ", \"blocks_1m\": " << s.blocks_1m
+        << ", \"reads\": " << s.reads << ", \"writes\": " << s.writes << ", \"clears\": " << s.clears
+        << ", \"releases\": " << s.releases << ", \"bytes_read\": " << s.bytes_read
+        << ", \"bytes_written\": " << s.bytes_written << ", \"busy_ns\": " << s.busy_ns
+        << ", \"utilization\": " << f(r.util) << ", \"mean_queue_length\": " << f(r.queue)
+        << ", \"mean_in_system\": " << f(r.in_system) << ", \"response_ns\": {\"mean\": " << f(r.mean_us * 1e3)
+        << ", \"p50\": " << s.response.quantile(0.5) << ", \"p99\": " << s.response.quantile(0.99)
+        << ", \"max\": " << s.response.max() << "}, \"errors_by_status\": {";
+    bool ef = true;
+    for (int st = 1; st <= int(Status::TimeOrder); st++) {
+      auto it = s.errors_by_status.find(st);
+      if (it == s.errors_by_status.end()) continue;
+      out << (ef ? "" : ", ") << json_str(status_name(Status(st))) << ": " << it->second;
+      ef = false;
+    }
+    out << "}, \"detail\": [";
+    bool df = true;
+    for (const std::string& l : d->detail_lines()) {
+      out << (df ? "" : ", ") << json_str(l);
+      df = false;
+    }
+    out << "]}";
+  }
+  out << "\n]}\n";
+}
+
+}  // namespace flashsim
