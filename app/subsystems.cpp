@@ -1,5 +1,6 @@
 #include "app/subsystems.h"
 
+#include "devices/devices.h"
 #include "heap/ecb_heap.h"
 #include "lock/lock_subsystem.h"
 #include "os/ztrap_subsystem.h"
@@ -10,6 +11,7 @@ os::Subsystems subsystems() {
   os::Subsystems s;
   s.push_back(std::make_unique<heap::EcbHeap>());
   s.push_back(std::make_unique<lock::LockSubsystem>());
+  s.push_back(std::make_unique<devices::DeviceSubsystem>());
   s.push_back(std::make_unique<os::ZtrapSubsystem>());
   return s;
 }

@@ -398,6 +398,7 @@ const emu::Section<WorkloadConfig>& workload_section() {
 emu::Schema run_schema(const Subsystems& subsystems) {
   emu::Schema s;
   emu::declare_machine_schema(s);
+  for (const auto& sub : subsystems) sub->declare_machine(s);  // machine.<name>.*: e.g. machine.scm
   system_section().declare(s);
   for (const auto& sub : subsystems) sub->declare(s);  // system.<name>.*: a section's keys go together
   ztrap_section().declare(s);                          // system.ztrap.*, system.console.* (os/operator.cpp)

@@ -135,6 +135,9 @@ class Subsystem {
   // Its configuration keys (system.<name>.*), each declared once with the field its
   // value lands in (emu/config_section.h).
   virtual void declare(emu::Schema& schema) const = 0;
+  // Keys of hardware it brings to the machine (machine.<name>.*, e.g. devices), declared
+  // among the machine's own.
+  virtual void declare_machine(emu::Schema&) const {}
   // Takes its settings from the loaded configuration (before install).
   virtual void configure(const emu::Config& config) = 0;
   // Registers what it needs. The image is loaded; no ECB has run.

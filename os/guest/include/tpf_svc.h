@@ -53,6 +53,9 @@
 #define TPF_SVC_HEAP_LOCK 119     /* the process's ECB heap lock: waits while another of its
                                      threads holds it */
 #define TPF_SVC_HEAP_UNLOCK 120
+#define TPF_SVC_EADM 121          /* r2 = address of an EADM AOB (devices/guest/eadm.h): starts it on
+                                     the Flash Express SCM and gives up control until its completion;
+                                     r2 = 0 done, else its status (EADM_* ; the AOB says which MSB) */
 
 #define TPF_CREATE_IMMEDIATE 0    /* to this I-stream's ready list */
 #define TPF_CREATE_DEFERRED 1     /* to this I-stream's deferred list */

@@ -1,0 +1,160 @@
+#include "devices/devices.h"
+
+#include <fmt/format.h>
+
+#include "devices/guest/eadm.h"
+#include "emu/cpu.h"
+#include "emu/machine.h"
+#include "os/ecb.h"
+#include "os/run_config.h"
+
+namespace devices {
+namespace {
+
+// An EADM request of an ECB: the transfer and the list its ECB waits on.
+struct EadmRequest : Transfer {
+  os::WaitList waiters;
+  std::vector<uint64_t> guest;  // each block's storage address (reads land there at the completion)
+};
+
+uint32_t eadm_status(flashsim::Status s) { return s == flashsim::Status::Ok ? 0 : uint32_t(s) + 1; }
+
+}  // namespace
+
+emu::IoResult Port::start(uint64_t now, emu::IoOperation& op) {
+  auto* t = dynamic_cast<Transfer*>(&op);
+  if (!t) return {now, ~0u, "not a request for " + device_.name()};
+  const uint64_t ns = std::max(ns_of(now), last_ns_);
+  last_ns_ = ns;
+  t->completion = device_.submit(ns, t->request);
+  return {cycles_of(t->completion.time_ns), eadm_status(t->completion.status), t->completion.error};
+}
+
+void DeviceSubsystem::install(os::System& system) {
+  system_ = &system;
+  const double ghz = system.machine().config().clock_ghz;
+  if (config_.scm.card_pairs > 0) {
+    scm_ = std::make_unique<flashsim::ScmDevice>(config_.scm, "SCM");
+    for (auto [pair, card] : config_.failed_cards) system.log("SCM: " + scm_->fail_card(pair, card, 0));
+    ports_.push_back(std::make_unique<Port>(*scm_, ghz));
+    scm_sch_ = system.attach_device(*ports_.back());
+  }
+  for (unsigned v = 0; v < config_.dasd_volumes; ++v) {
+    flashsim::DasdConfig d = config_.dasd;
+    d.device_number = 0x0980 + v;
+    d.lcu = v % config_.dasd_lcus;
+    d.seed = 1 + v;
+    dasd_.push_back(std::make_unique<flashsim::DasdVolume>(d, fmt::format("{:04X}", d.device_number)));
+    ports_.push_back(std::make_unique<Port>(*dasd_.back(), ghz));
+    system.attach_device(*ports_.back());
+  }
+  system.add_svc({TPF_SVC_EADM, "EADM", os::SvcCost::Service, [this](emu::Cpu& c, os::Ecb& e) { eadm(c, e); }});
+  // The run's simulated time, or longer if a request started before its end completes after it.
+  const auto elapsed_ns = [this, ghz] {
+    uint64_t ns = uint64_t(double(system_->machine().elapsed_cycles()) / ghz);
+    for (const flashsim::Device* d : all()) ns = std::max(ns, d->stats().last_completion_ns);
+    return ns;
+  };
+  const auto any = [this] { return !ports_.empty(); };
+  system.add_report({.name = "devices.txt",
+                     .write = [this, elapsed_ns](std::ostream& out) { flashsim::write_devices_text(out, all(), elapsed_ns()); },
+                     .wanted = any});
+  system.add_report({.name = "devices.json",
+                     .write = [this, elapsed_ns](std::ostream& out) { flashsim::write_devices_json(out, all(), elapsed_ns()); },
+                     .wanted = any});
+}
+
+std::vector<const flashsim::Device*> DeviceSubsystem::all() const {
+  std::vector<const flashsim::Device*> v;
+  if (scm_) v.push_back(scm_.get());
+  for (const auto& d : dasd_) v.push_back(d.get());
+  return v;
+}
+
+// TPF_SVC_EADM: r2 = the AOB's address in the ECB's storage. The blocks a write moves
+// are read from storage now (the device takes them at the start); a read's land in
+// storage at the completion, when the ECB is made ready with r2 = the status.
+void DeviceSubsystem::eadm(emu::Cpu& cpu, os::Ecb& e) {
+  ++eadm_requests_;
+  emu::AddressSpace& space = *e.process->space;
+  const uint64_t aob = cpu.gr[2];
+  const auto fail = [&](uint32_t status, int msb, const std::string& why) {
+    ++eadm_errors_;
+    uint8_t raw[8];
+    emu::Cpu::store_be<uint32_t>(raw, status);
+    emu::Cpu::store_be<uint32_t>(raw + 4, uint32_t(msb));
+    space.write_bytes(aob + offsetof(eadm_aob, status), raw, 8);
+    system_->log(fmt::format("EADM: ECB {} ({}): {}", e.id, e.program, why));
+    cpu.gr[2] = status;
+  };
+  if (!scm_) return fail(EADM_NO_SCM, -1, "the machine has no Flash Express (machine.scm.card_pairs: 0)");
+  uint8_t head[32];
+  if (!space.read_bytes(aob, head, sizeof head))
+    return fail(EADM_BAD_AOB, -1, fmt::format("the AOB at {:#x} is not in the ECB's storage", aob));
+  const uint32_t count = emu::Cpu::load_be<uint32_t>(head);
+  if (count == 0 || count > EADM_MAX_MSBS)
+    return fail(uint32_t(flashsim::Status::TooManyBlocks) + 1, -1,
+                fmt::format("the AOB at {:#x} has {} MSBs (1 to {})", aob, count, EADM_MAX_MSBS));
+  auto t = std::make_shared<EadmRequest>();
+  t->request.tag = eadm_requests_;
+  for (uint32_t k = 0; k < count; ++k) {
+    uint8_t m[sizeof(eadm_msb)];
+    const uint64_t at = aob + offsetof(eadm_aob, msb) + uint64_t(k) * sizeof(eadm_msb);
+    if (!space.read_bytes(at, m, sizeof m))
+      return fail(EADM_BAD_AOB, int(k), fmt::format("MSB {} at {:#x} is not in the ECB's storage", k, at));
+    const uint8_t op = m[offsetof(eadm_msb, op)];
+    const uint32_t size = m[offsetof(eadm_msb, size)] == EADM_1M ? flashsim::kBlock1M : flashsim::kBlock4K;
+    const uint64_t data = emu::Cpu::load_be<uint64_t>(m + offsetof(eadm_msb, data));
+    flashsim::Block b;
+    b.op = op == EADM_WRITE ? flashsim::Op::Write : op == EADM_CLEAR ? flashsim::Op::Clear
+         : op == EADM_RELEASE ? flashsim::Op::Release : flashsim::Op::Read;
+    b.address = emu::Cpu::load_be<uint64_t>(m + offsetof(eadm_msb, scm));
+    b.size = size;
+    t->guest.push_back(b.op == flashsim::Op::Read ? data : 0);
+    if (b.op == flashsim::Op::Read || b.op == flashsim::Op::Write) {
+      t->buffers.emplace_back(size);
+      if (b.op == flashsim::Op::Write && !space.read_bytes(data, t->buffers.back().data(), size))
+        return fail(EADM_BAD_AOB, int(k), fmt::format("MSB {}: storage {:#x}, {} bytes, is not the ECB's", k, data, size));
+    } else {
+      t->buffers.emplace_back();
+    }
+    t->request.blocks.push_back(b);
+  }
+  for (size_t k = 0; k < t->request.blocks.size(); ++k)  // the buffers no longer move
+    if (!t->buffers[k].empty()) t->request.blocks[k].data = t->buffers[k].data();
+  system_->start_io(scm_sch_, cpu.cycles, t, [this, &e, aob, t](const emu::IoInterruption& i) { eadm_done(e, aob, t, i); });
+  system_->park(cpu, e, t->waiters);
+}
+
+void DeviceSubsystem::eadm_done(os::Ecb& e, uint64_t aob, const std::shared_ptr<Transfer>& tr,
+                                const emu::IoInterruption& i) {
+  auto& t = static_cast<EadmRequest&>(*tr);
+  emu::AddressSpace& space = *e.process->space;
+  uint32_t status = i.status;
+  int msb = t.completion.block;
+  if (status == 0)
+    for (size_t k = 0; k < t.guest.size(); ++k)
+      if (t.guest[k] && !space.write_bytes(t.guest[k], t.buffers[k].data(), t.buffers[k].size())) {
+        status = EADM_BAD_AOB, msb = int(k);
+        break;
+      }
+  if (status) {
+    ++eadm_errors_;
+    system_->log(fmt::format("EADM: ECB {} ({}): status {}: {}", e.id, e.program, status,
+                             i.detail.empty() ? "storage of a read is not the ECB's" : i.detail));
+  }
+  uint8_t raw[16];
+  emu::Cpu::store_be<uint32_t>(raw, status);
+  emu::Cpu::store_be<uint32_t>(raw + 4, uint32_t(msb));
+  emu::Cpu::store_be<uint32_t>(raw + 8, 0);
+  emu::Cpu::store_be<uint32_t>(raw + 12, 0);
+  space.write_bytes(aob + offsetof(eadm_aob, status), raw, 8);
+  const uint64_t us = uint64_t(double(i.time) / system_->machine().config().clock_ghz / 1000.0);
+  emu::Cpu::store_be<uint64_t>(raw, us);
+  space.write_bytes(aob + offsetof(eadm_aob, time_us), raw, 8);
+  e.gr[2] = status;
+  if (!t.waiters.empty()) t.waiters.pop_front();
+  system_->make_ready(e, i.time);
+}
+
+}  // namespace devices

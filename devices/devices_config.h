@@ -1,0 +1,27 @@
+// The machine's devices: machine.scm.* (Flash Express) and machine.dasd.* (3390 page
+// volumes), declared here beside the subsystem that builds them. The device models and
+// the sources of their defaults are flashsim's (flashsim/README.md).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "emu/config.h"
+#include "emu/config_section.h"
+#include "flashsim/dasd.h"
+#include "flashsim/scm.h"
+
+namespace devices {
+
+struct DevicesConfig {
+  flashsim::ScmConfig scm;                          // used if scm.card_pairs > 0
+  std::vector<std::pair<unsigned, unsigned>> failed_cards;  // (pair, card) failed at the start
+  unsigned dasd_volumes = 0;                        // page volumes (0: none)
+  unsigned dasd_lcus = 0;                           // the volumes are spread over this many LCUs
+  flashsim::DasdConfig dasd;                        // every volume's settings but its number and LCU
+};
+
+const emu::Section<DevicesConfig>& devices_section();
+
+}  // namespace devices

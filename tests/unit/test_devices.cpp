@@ -1,0 +1,128 @@
+// Flash Express on the machine's I/O path (devices/): guest programs (QSCM in
+// tpf_io.elf) move blocks with EADM requests, wait for them while their I-stream runs
+// others, and read back what they wrote, on a healthy card pair and on one whose card
+// failed; errors come back as statuses and the run goes on; a run without devices has
+// none and writes no devices report.
+#include <catch2/catch.hpp>
+
+#include <regex>
+#include <sstream>
+
+#include "app/subsystems.h"
+#include "devices/devices.h"
+#include "emu/machine.h"
+#include "os/control_program.h"
+#include "os/run_config.h"
+
+using Catch::Matchers::Contains;
+
+namespace {
+
+struct ScmRun {
+  os::RunSummary s;
+  std::string log, devices_text;
+  uint64_t degraded = 0, requests = 0;
+  explicit ScmRun(std::vector<std::string> sets) {
+    std::vector<std::string> all = {"system.image=tpf_io.elf", "workload.program=QSCM", "machine.scm.card_pairs=1",
+                                    "workload.warmup=0"};
+    all.insert(all.end(), sets.begin(), sets.end());
+    os::RunConfig cfg = app::load_run_config({}, all);
+    emu::Machine m(cfg.machine, true);
+    os::ControlProgram cp(m, cfg);
+    s = cp.run();
+    log = cp.log();
+    auto* d = cp.subsystem<devices::DeviceSubsystem>();
+    if (d->scm()) {
+      degraded = d->scm()->degraded_blocks();
+      requests = d->scm()->stats().requests;
+    }
+    for (const os::ReportFile& r : cp.reports())
+      if (r.name == "devices.txt" && (!r.wanted || r.wanted())) {
+        std::ostringstream out;
+        r.write(out);
+        devices_text = out.str();
+      }
+  }
+  size_t lines(const std::string& what) const {
+    size_t n = 0;
+    for (size_t at = log.find(what); at != std::string::npos; at = log.find(what, at + 1)) ++n;
+    return n;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("devices: QSCM writes, reads back and releases 4 KB and 1 MB blocks through EADM, nothing lost",
+          "[devices]") {
+  SECTION("4 KB, full AOBs") {
+    ScmRun r({"workload.message_text=124 4k 2", "workload.messages=6", "workload.terminals=3"});
+    CHECK(r.lines("blocks of 4096 bytes written, read back and released, 0 bad") >= 6);
+    CHECK(r.lines("EADM status") == 0);
+    CHECK_THAT(r.devices_text, Contains("SCM"));
+  }
+  SECTION("1 MB") {
+    ScmRun r({"workload.message_text=3 1m 1", "workload.messages=2", "workload.terminals=2"});
+    CHECK(r.lines("requests of 3 blocks of 1048576 bytes written, read back and released, 0 bad") >= 2);
+  }
+}
+
+TEST_CASE("devices: an ECB waiting for EADM gives its I-stream to others", "[devices]") {
+  // One I-stream, four terminals: the requests of four ECBs are in the device together,
+  // and the I-stream idles while every ECB waits.
+  ScmRun r({"workload.message_text=16 4k 4", "workload.messages=8", "workload.terminals=4", "machine.istreams=1"});
+  CHECK(r.lines(" 0 bad") >= 8);
+  CHECK(r.s.cpu_utilization < 0.5);  // the I-stream idles while every ECB waits
+  std::smatch m;
+  static const std::regex in_sys(R"(\n(SCM +scm +[0-9]+ .*))");
+  REQUIRE(std::regex_search(r.devices_text, m, in_sys));
+  INFO(m[1]);
+  // More than one request in the device at a time on average: they overlapped.
+  std::istringstream cols(m[1]);
+  std::vector<std::string> c;
+  for (std::string w; cols >> w;) c.push_back(w);
+  REQUIRE(c.size() >= 10);
+  CHECK(std::stod(c[9]) > 1.5);  // IN SYS
+}
+
+TEST_CASE("devices: a failed card: the pair serves from its mirror, nothing is lost, and it is reported",
+          "[devices]") {
+  ScmRun r({"workload.message_text=64 4k 2", "workload.messages=4", "workload.terminals=2",
+            "machine.scm.failed_cards=0.1"});
+  CHECK(r.lines(" 0 bad") >= 4);
+  CHECK(r.degraded > 0);
+  CHECK_THAT(r.log, Contains("SCM: ") && Contains("FAILED"));
+  CHECK_THAT(r.devices_text, Contains("FAILED"));
+}
+
+TEST_CASE("devices: EADM errors are statuses naming the MSB; the run goes on", "[devices]") {
+  SECTION("no SCM online: the increment is offline") {
+    ScmRun r({"workload.message_text=4 4k 1", "workload.messages=3", "machine.scm.online=0"});
+    CHECK(r.lines("QSCM: EADM status") >= 3);
+    CHECK_THAT(r.log, Contains("EADM: ECB") && Contains("offline"));
+    CHECK(r.s.messages == 3);
+  }
+  SECTION("no Flash Express at all") {
+    ScmRun r({"workload.message_text=4 4k 1", "workload.messages=2", "machine.scm.card_pairs=0"});
+    CHECK(r.lines("QSCM: EADM status 101") >= 2);
+    CHECK(r.devices_text.empty());  // no devices: no report
+  }
+}
+
+TEST_CASE("devices: configuration errors name the key", "[devices][run_config]") {
+  CHECK_THROWS_WITH(app::load_run_config({}, {"machine.scm.card_pairs=1", "machine.scm.defined=20G"}),
+                    Contains("machine.scm.defined") && Contains("increments of 16G"));
+  CHECK_THROWS_WITH(app::load_run_config({}, {"machine.scm.card_pairs=1", "machine.scm.failed_cards=2.0"}),
+                    Contains("machine.scm.failed_cards") && Contains("pair 2 of 1 card pairs"));
+  CHECK_THROWS_WITH(app::load_run_config({}, {"machine.scm.failed_cards=0.3"}),
+                    Contains("machine.scm.failed_cards") && Contains("PAIR.CARD"));
+  CHECK_THROWS_WITH(app::load_run_config({}, {"machine.dasd.cache_hit_ratio=1.5"}),
+                    Contains("machine.dasd.cache_hit_ratio") && Contains("fraction"));
+}
+
+TEST_CASE("devices: the same EADM run twice gives the same completions and devices report", "[devices]") {
+  const std::vector<std::string> sets = {"workload.message_text=32 4k 2", "workload.messages=4",
+                                         "workload.terminals=2", "machine.istreams=2"};
+  ScmRun a(sets), b(sets);
+  CHECK(a.devices_text == b.devices_text);
+  CHECK(a.log == b.log);
+}
