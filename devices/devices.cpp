@@ -1,5 +1,6 @@
 #include "devices/devices.h"
 
+#include <cstdio>
 #include <fmt/format.h>
 
 #include "devices/guest/eadm.h"
@@ -18,6 +19,68 @@ struct EadmRequest : Transfer {
 };
 
 uint32_t eadm_status(flashsim::Status s) { return s == flashsim::Status::Ok ? 0 : uint32_t(s) + 1; }
+
+// An operator command of the devices, in z/OS's forms (spaces are not significant).
+struct ScmCommand {
+  enum Kind { Display, Detail, Config, Fail } kind = Display;
+  std::string operand;  // CF SCM(operand)
+  bool online = false;
+  unsigned pair = 0, card = 0;
+};
+
+std::string squeeze(std::string_view text) {
+  std::string o;
+  for (char ch : text)
+    if (ch != ' ' && ch != '\t') o += char(ch >= 'a' && ch <= 'z' ? ch - 'a' + 'A' : ch);
+  return o;
+}
+
+bool is_scm_command(std::string_view text) {
+  const std::string t = squeeze(text);
+  return t.rfind("DM=SCM", 0) == 0 || t.rfind("CFSCM", 0) == 0 || t.rfind("FSCM", 0) == 0;
+}
+
+// Throws emu::ConfigError naming what is wrong.
+ScmCommand parse_scm_command(std::string_view text) {
+  const std::string t = squeeze(text);
+  ScmCommand c;
+  if (t == "DM=SCM") return c;
+  if (t == "DM=SCM(DETAIL)") return c.kind = ScmCommand::Detail, c;
+  const auto bad = [&](const std::string& why) { return emu::ConfigError(fmt::format("\"{}\": {}", text, why)); };
+  if (t.rfind("DM=SCM", 0) == 0) throw bad("D M=SCM takes (DETAIL) or nothing");
+  if (t.rfind("CFSCM(", 0) == 0) {
+    const size_t close = t.find(')');
+    if (close == std::string::npos) throw bad("CF SCM(...) has no closing parenthesis");
+    c.kind = ScmCommand::Config;
+    c.operand = t.substr(6, close - 6);
+    const std::string rest = t.substr(close + 1);
+    if (rest != ",ONLINE" && rest != ",OFFLINE") throw bad("CF SCM(amount) takes ,ONLINE or ,OFFLINE");
+    c.online = rest == ",ONLINE";
+    const size_t dash = c.operand.find('-');
+    uint64_t a = 0, b = 0;
+    const bool ok = dash == std::string::npos
+                        ? flashsim::parse_amount(c.operand, a)
+                        : flashsim::parse_amount(c.operand.substr(0, dash), a) &&
+                              flashsim::parse_amount(c.operand.substr(dash + 1), b);
+    if (!ok) throw bad(c.operand + " is not an amount (16G) or a range (48G-64G)");
+    if (dash != std::string::npos && c.online) throw bad("a range is taken OFFLINE only; ONLINE takes an amount");
+    return c;
+  }
+  if (t.rfind("CFSCM", 0) == 0) throw bad("CF SCM needs (amount) or (start-end)");
+  unsigned pair = 9, card = 9;
+  char tail = 0;
+  if (std::sscanf(t.c_str(), "FSCM,FAIL,CARD=%u.%u%c", &pair, &card, &tail) == 2 && pair < 4 && card < 2) {
+    c.kind = ScmCommand::Fail, c.pair = pair, c.card = card;
+    return c;
+  }
+  throw bad("F SCM takes FAIL,CARD=pair.card (pair 0..3, card 0 or 1)");
+}
+
+// Simulated time as z/OS shows the time of day: hh.mm.ss from the start of the run.
+std::string time_of_day(uint64_t ns) {
+  const uint64_t s = ns / 1000000000;
+  return fmt::format("{:02}.{:02}.{:02}", s / 3600 % 24, s / 60 % 60, s % 60);
+}
 
 }  // namespace
 
@@ -49,6 +112,13 @@ void DeviceSubsystem::install(os::System& system) {
     system.attach_device(*ports_.back());
   }
   system.add_svc({TPF_SVC_EADM, "EADM", os::SvcCost::Service, [this](emu::Cpu& c, os::Ecb& e) { eadm(c, e); }});
+  system.add_operator_commands(
+      "SCM",
+      "D M=SCM                      storage-class memory: online, offline-available, pending offline (IEE174I)\n"
+      "D M=SCM(DETAIL)              the same by increment\n"
+      "CF SCM(16G),ONLINE           bring SCM online (IEE195I); CF SCM(16G|48G-64G),OFFLINE takes it offline\n"
+      "F SCM,FAIL,CARD=0.1          fail card 1 of pair 0 (a fault: the pair serves from its mirror)\n",
+      [this](const os::OperatorCommand& c, uint64_t now, uint64_t ns, bool) { return command(c, now, ns); });
   // The run's simulated time, or longer if a request started before its end completes after it.
   const auto elapsed_ns = [this, ghz] {
     uint64_t ns = uint64_t(double(system_->machine().elapsed_cycles()) / ghz);
@@ -62,6 +132,36 @@ void DeviceSubsystem::install(os::System& system) {
   system.add_report({.name = "devices.json",
                      .write = [this, elapsed_ns](std::ostream& out) { flashsim::write_devices_json(out, all(), elapsed_ns()); },
                      .wanted = any});
+}
+
+os::OperatorGrammars DeviceSubsystem::operator_grammars() const {
+  return {{.owner = "SCM",
+           .syntax = "D M=SCM[(DETAIL)], CF SCM(amount|start-end),ONLINE|OFFLINE, F SCM,FAIL,CARD=pair.card",
+           .mine = is_scm_command,
+           .check = [](std::string_view text) { parse_scm_command(text); }}};
+}
+
+// What a command answers (the console's lines) is also run.log's, at its time.
+std::string DeviceSubsystem::command(const os::OperatorCommand& c, uint64_t now, uint64_t ns) {
+  std::vector<std::string> lines;
+  if (!scm_) {
+    lines = {"ERROR at " + emu::format_duration(ns) + ": the machine has no Flash Express (machine.scm.card_pairs: 0)"};
+  } else {
+    const ScmCommand k = parse_scm_command(c.text);  // checked when it was parsed
+    switch (k.kind) {
+      case ScmCommand::Display: lines = scm_->display(time_of_day(ns), ++message_number_); break;
+      case ScmCommand::Detail: lines = scm_->display_detail(time_of_day(ns), ++message_number_); break;
+      case ScmCommand::Config: lines = scm_->config_command(k.operand, k.online); break;
+      case ScmCommand::Fail: lines = {scm_->fail_card(k.pair, k.card, ports_.front()->ns_of(now))}; break;
+    }
+  }
+  std::string answer;
+  system_->log(fmt::format("{:>12} operator: {}", now, c.text));
+  for (const std::string& l : lines) {
+    system_->log(fmt::format("{:>12}   {}", now, l));
+    answer += l + "\n";
+  }
+  return answer;
 }
 
 std::vector<const flashsim::Device*> DeviceSubsystem::all() const {

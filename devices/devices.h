@@ -12,6 +12,7 @@
 #include "emu/io.h"
 #include "flashsim/dasd.h"
 #include "flashsim/scm.h"
+#include "os/operator.h"
 #include "os/subsystem.h"
 
 namespace devices {
@@ -48,6 +49,8 @@ class DeviceSubsystem : public os::Subsystem {
   void declare_machine(emu::Schema& schema) const override { devices_section().declare(schema); }
   void configure(const emu::Config& config) override { config_ = devices_section().read(config); }
   void install(os::System& system) override;
+  // D M=SCM[(DETAIL)], CF SCM(amount|start-end),ONLINE|OFFLINE, F SCM,FAIL,CARD=pair.card
+  os::OperatorGrammars operator_grammars() const override;
 
   flashsim::ScmDevice* scm() { return scm_.get(); }
   const std::vector<std::unique_ptr<flashsim::DasdVolume>>& dasd() const { return dasd_; }
@@ -57,6 +60,7 @@ class DeviceSubsystem : public os::Subsystem {
   void eadm(emu::Cpu& cpu, os::Ecb& e);
   void eadm_done(os::Ecb& e, uint64_t aob, const std::shared_ptr<Transfer>& t, const emu::IoInterruption& i);
   std::vector<const flashsim::Device*> all() const;
+  std::string command(const os::OperatorCommand& c, uint64_t now, uint64_t ns);
 
   os::System* system_ = nullptr;
   DevicesConfig config_;
@@ -65,6 +69,7 @@ class DeviceSubsystem : public os::Subsystem {
   std::vector<std::unique_ptr<Port>> ports_;
   unsigned scm_sch_ = ~0u;
   uint64_t eadm_requests_ = 0, eadm_errors_ = 0;
+  unsigned message_number_ = 0;  // of the displays (IEE174I ... nnn), from 1
 };
 
 }  // namespace devices

@@ -36,6 +36,7 @@ ControlProgram::ControlProgram(emu::Machine& machine, const RunConfig& config)
     if (config_.values) s->configure(*config_.values);
     s->install(*this);
   }
+  desk_.set_grammars(config_.operator_grammars);
   desk_.schedule(config_.operators);
   if (!config_.workload.data_file.empty()) {
     if (!data_reader_) throw std::runtime_error("workload.data_file: no subsystem of this run reads data files");
@@ -82,8 +83,8 @@ void ControlProgram::every(uint64_t interval, std::function<void(uint64_t now)> 
   periodic_.emplace_back(std::max<uint64_t>(interval, 1), std::move(fn));
 }
 
-void ControlProgram::add_operator_commands(std::string help, OperatorHandler handler) {
-  desk_.add(std::move(help), std::move(handler));
+void ControlProgram::add_operator_commands(std::string owner, std::string help, OperatorHandler handler) {
+  desk_.add(std::move(owner), std::move(help), std::move(handler));
 }
 
 void ControlProgram::set_data_reader(std::function<std::vector<uint8_t>(const std::string&)> reader) {

@@ -85,7 +85,7 @@ class ControlProgram : public emu::Dispatcher,
   }
   void every(uint64_t interval, std::function<void(uint64_t now)> fn) override;
   void at(uint64_t when, std::function<void()> fn) override { machine_.events().schedule(when, std::move(fn)); }
-  void add_operator_commands(std::string help, OperatorHandler handler) override;
+  void add_operator_commands(std::string owner, std::string help, OperatorHandler handler) override;
   void add_report(ReportFile report) override { reports_.push_back(std::move(report)); }
   void add_summary_counter(SummaryCounter counter) override { counters_.push_back(std::move(counter)); }
   void set_data_reader(std::function<std::vector<uint8_t>(const std::string&)> reader) override;

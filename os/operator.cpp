@@ -35,13 +35,24 @@ bool symbol_char(char ch) {
 
 }  // namespace
 
-OperatorCommand parse_operator_command(std::string_view text) {
+OperatorCommand parse_operator_command(std::string_view text, const OperatorGrammars& others) {
   OperatorCommand c;
   c.text = std::string(text);
+  c.owner = "ZTRAP";
   std::vector<std::string> w = words(text);
-  if (w.empty()) throw emu::ConfigError(fmt::format("an empty command (known: {})", kKnown));
-  if (upper(w[0]) != "ZTRAP")
-    throw emu::ConfigError(fmt::format("\"{}\": unknown operator command {} (known: {})", text, w[0], kKnown));
+  std::string known = kKnown;
+  for (const OperatorGrammar& g : others) known += ", " + g.syntax;
+  if (w.empty()) throw emu::ConfigError(fmt::format("an empty command (known: {})", known));
+  if (upper(w[0]) != "ZTRAP") {
+    for (const OperatorGrammar& g : others)
+      if (g.mine(text)) {
+        g.check(text);
+        c.verb = OperatorCommand::Verb::Other;
+        c.owner = g.owner;
+        return c;
+      }
+    throw emu::ConfigError(fmt::format("\"{}\": unknown operator command {} (known: {})", text, w[0], known));
+  }
   if (w.size() < 2 || upper(w[1]) != "EI")
     throw emu::ConfigError(fmt::format("\"{}\": ZTRAP knows only EI (known: {})", text, kKnown));
   if (w.size() < 3) throw emu::ConfigError(fmt::format("\"{}\": ZTRAP EI needs START or STOP", text));
@@ -116,7 +127,9 @@ const emu::Section<ZtrapConfig>& ztrap_section() {
   return section;
 }
 
-void declare_operator_schema(emu::Schema& s) {
+void declare_operator_schema(emu::Schema& s, const OperatorGrammars& others) {
+  std::string known = kKnown;
+  for (const OperatorGrammar& g : others) known += ", " + g.syntax;
   using T = emu::ValueType;
   s.add_list({.name = "operator",
               .fields = {{.path = "at",
@@ -127,20 +140,20 @@ void declare_operator_schema(emu::Schema& s) {
                          {.path = "command",
                           .type = T::String,
                           .unit = "operator command",
-                          .description = std::string("The command: ") + kKnown + "."}},
+                          .description = "The command: " + known + "."}},
               .description = "Operator commands entered at a simulated time (z/TPF style).",
               .example = "- at: 2ms\n  command: ZTRAP EI START PROG=slockc\n- at: 10ms\n  command: ZTRAP EI STOP",
-              .check = [](const emu::ListEntry& e) {
+              .check = [others](const emu::ListEntry& e) {
                 try {
-                  parse_operator_command(e.get_string("command"));
+                  parse_operator_command(e.get_string("command"), others);
                 } catch (const emu::ConfigError& err) {
                   throw e.error("command", err.what());
                 }
               }});
-  s.check("ZTRAP EI START and STOP alternate", [](const emu::Config& c) { operator_entries(c); });
+  s.check("ZTRAP EI START and STOP alternate", [others](const emu::Config& c) { operator_entries(c, others); });
 }
 
-std::vector<OperatorEntry> operator_entries(const emu::Config& c) {
+std::vector<OperatorEntry> operator_entries(const emu::Config& c, const OperatorGrammars& others) {
   struct Item {
     OperatorEntry entry;
     const emu::ListEntry* source;
@@ -155,13 +168,14 @@ std::vector<OperatorEntry> operator_entries(const emu::Config& c) {
   for (const emu::ListEntry& le : c.list("operator")) {
     OperatorEntry e;
     e.at_ns = le.get_uint("at");
-    e.command = parse_operator_command(le.get_string("command"));
+    e.command = parse_operator_command(le.get_string("command"), others);
     e.where = le.place + ": " + le.name();
     items.push_back({std::move(e), &le});
   }
   std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.entry.at_ns < b.entry.at_ns; });
   const Item* open = nullptr;
   for (const Item& it : items) {
+    if (it.entry.command.verb == OperatorCommand::Verb::Other) continue;  // not ZTRAP's
     const bool start = it.entry.command.verb == OperatorCommand::Verb::ZtrapEiStart;
     auto fail = [&](const std::string& msg) -> emu::ConfigError {
       if (it.source) return it.source->error("command", msg);

@@ -17,6 +17,7 @@
 // is off is a configuration error at load time, naming the entry and its line.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,15 +27,27 @@
 
 namespace os {
 
+// The commands a subsystem owns besides ZTRAP (D M=SCM, CF SCM, ...): how to tell
+// them and check their operands, at load time (an operator: entry) and when typed.
+struct OperatorGrammar {
+  std::string owner;   // routes the command to the handler registered under this name
+  std::string syntax;  // for the "known:" list of an unknown command
+  std::function<bool(std::string_view text)> mine;    // one of the owner's commands?
+  std::function<void(std::string_view text)> check;   // throws emu::ConfigError (no place) if not right
+};
+using OperatorGrammars = std::vector<OperatorGrammar>;
+
 struct OperatorCommand {
-  enum class Verb { ZtrapEiStart, ZtrapEiStop };
+  enum class Verb { ZtrapEiStart, ZtrapEiStop, Other };
   Verb verb = Verb::ZtrapEiStop;
-  std::string prog;  // ZTRAP EI START: PROG= prefix ("" : every program)
-  std::string text;  // as written
+  std::string prog;   // ZTRAP EI START: PROG= prefix ("" : every program)
+  std::string text;   // as written
+  std::string owner;  // "ZTRAP", or the grammar's owner for Verb::Other
 };
 
-// Throws emu::ConfigError with a message (no place) if `text` is not a known command.
-OperatorCommand parse_operator_command(std::string_view text);
+// Throws emu::ConfigError with a message (no place) if `text` is not a known command:
+// ZTRAP's, or one of `others`.
+OperatorCommand parse_operator_command(std::string_view text, const OperatorGrammars& others = {});
 
 struct OperatorEntry {
   uint64_t at_ns = 0;    // simulated time from the start of the run
@@ -52,10 +65,11 @@ struct ZtrapConfig {
 // system.ztrap.* and system.console.*, bound to ZtrapConfig (declared after the other
 // system.* keys: a section's keys go together).
 const emu::Section<ZtrapConfig>& ztrap_section();
-// Adds the `operator:` list and the check of its START/STOP order.
-void declare_operator_schema(emu::Schema& schema);
+// Adds the `operator:` list and the check of its START/STOP order; `others` are the
+// subsystems' commands.
+void declare_operator_schema(emu::Schema& schema, const OperatorGrammars& others = {});
 // The commands in time order (ties in the order written); system.ztrap.ei: whole-run
 // is a ZTRAP EI START at 0.
-std::vector<OperatorEntry> operator_entries(const emu::Config& config);
+std::vector<OperatorEntry> operator_entries(const emu::Config& config, const OperatorGrammars& others = {});
 
 }  // namespace os

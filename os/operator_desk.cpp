@@ -6,19 +6,21 @@
 
 namespace os {
 
-void OperatorDesk::add(std::string help, OperatorHandler handler) {
-  if (handler_) throw std::logic_error("operator commands: a second handler (one subsystem owns ZTRAP)");
-  help_ = std::move(help);
-  handler_ = std::move(handler);
+void OperatorDesk::add(std::string owner, std::string help, OperatorHandler handler) {
+  if (handlers_.count(owner)) throw std::logic_error("operator commands: a second handler of " + owner);
+  help_ += help;
+  handlers_[owner] = std::move(handler);
 }
 
 void OperatorDesk::schedule(const std::vector<OperatorEntry>& entries) {
-  if (!entries.empty() && !handler_)
-    throw std::runtime_error(entries.front().where + ": no subsystem of this run takes operator commands");
+  for (const OperatorEntry& op : entries)
+    if (!handlers_.count(op.command.owner))
+      throw std::runtime_error(op.where + ": no subsystem of this run takes " + op.command.owner + " commands");
   const double hz = machine_.config().clock_ghz * 1e9;
   for (const OperatorEntry& op : entries) {
     const uint64_t at = uint64_t(double(op.at_ns) * hz / 1e9);  // cycles from the start of the run
-    machine_.events().schedule(at, [this, at, ns = op.at_ns, c = op.command] { handler_(c, at, ns, false); });
+    const OperatorHandler& handler = handlers_.at(op.command.owner);
+    machine_.events().schedule(at, [&handler, at, ns = op.at_ns, c = op.command] { handler(c, at, ns, false); });
   }
 }
 
@@ -30,12 +32,13 @@ std::string OperatorDesk::command(const std::string& text, uint64_t now) {
   if (first == "HELP") return help_;
   OperatorCommand c;
   try {
-    c = parse_operator_command(text);
+    c = parse_operator_command(text, grammars_);
   } catch (const emu::ConfigError& e) {
     return fmt::format("ERROR at {}: {}", when, e.what());
   }
-  if (!handler_) return fmt::format("ERROR at {}: no subsystem takes {}", when, first);
-  std::string answer = handler_(c, now, ns, true);
+  auto h = handlers_.find(c.owner);
+  if (h == handlers_.end()) return fmt::format("ERROR at {}: no subsystem takes {}", when, first);
+  std::string answer = h->second(c, now, ns, true);
   if (answer.rfind("ERROR", 0) != 0)
     log_(fmt::format("{:>12} operator console: {}   (to replay: operator: [{{at: {}, command: {}}}])", now, text,
                      when, text));

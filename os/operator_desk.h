@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,9 @@ class OperatorDesk {
   // `log`: a line of run.log (each console command is logged with the entry that replays it).
   OperatorDesk(emu::Machine& machine, std::function<void(const std::string&)> log)
       : machine_(machine), log_(std::move(log)) {}
-  void add(std::string help, OperatorHandler handler);
+  void add(std::string owner, std::string help, OperatorHandler handler);
+  // The subsystems' commands besides ZTRAP (to parse what is typed).
+  void set_grammars(OperatorGrammars g) { grammars_ = std::move(g); }
   // The configuration's entries, each an event at its time.
   void schedule(const std::vector<OperatorEntry>& entries);
   // One command at simulated time `now` (cycles): the answer for the console (errors
@@ -34,7 +37,8 @@ class OperatorDesk {
   emu::Machine& machine_;
   std::function<void(const std::string&)> log_;
   std::string help_;
-  OperatorHandler handler_;
+  std::map<std::string, OperatorHandler> handlers_;  // by owner
+  OperatorGrammars grammars_;
   OperatorConsole* console_ = nullptr;
 };
 

@@ -395,6 +395,15 @@ const emu::Section<WorkloadConfig>& workload_section() {
 
 }  // namespace
 
+namespace {
+OperatorGrammars grammars_of(const Subsystems& subsystems) {
+  OperatorGrammars g;
+  for (const auto& sub : subsystems)
+    for (auto& one : sub->operator_grammars()) g.push_back(std::move(one));
+  return g;
+}
+}  // namespace
+
 emu::Schema run_schema(const Subsystems& subsystems) {
   emu::Schema s;
   emu::declare_machine_schema(s);
@@ -403,26 +412,28 @@ emu::Schema run_schema(const Subsystems& subsystems) {
   for (const auto& sub : subsystems) sub->declare(s);  // system.<name>.*: a section's keys go together
   ztrap_section().declare(s);                          // system.ztrap.*, system.console.* (os/operator.cpp)
   workload_section().declare(s);
-  declare_operator_schema(s);  // the operator: list (os/operator.cpp)
+  declare_operator_schema(s, grammars_of(subsystems));  // the operator: list (os/operator.cpp)
   return s;
 }
 
-RunConfig run_config(const emu::Config& c) {
+RunConfig run_config(const emu::Config& c, const OperatorGrammars& grammars) {
   c.validate();
   RunConfig r;
   r.machine = emu::machine_config(c);
   r.system = system_section().read(c);
   r.ztrap = ztrap_section().read(c);
   r.workload = workload_section().read(c);
-  r.operators = operator_entries(c);
+  r.operators = operator_entries(c, grammars);
+  r.operator_grammars = grammars;
   return r;
 }
 
 RunConfig load_run_config(const SubsystemFactory& subsystems, const std::vector<std::string>& files,
                           const std::vector<std::string>& sets) {
-  auto schema = std::make_shared<const emu::Schema>(run_schema(subsystems()));
+  const Subsystems made = subsystems();
+  auto schema = std::make_shared<const emu::Schema>(run_schema(made));
   auto values = std::make_shared<const emu::Config>(emu::load_config(*schema, files, sets));
-  RunConfig r = run_config(*values);
+  RunConfig r = run_config(*values, grammars_of(made));
   r.schema = schema, r.values = values, r.subsystems = subsystems;
   if (!files.empty()) r.source = files.front();
   return r;

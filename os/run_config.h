@@ -56,6 +56,7 @@ struct RunConfig {
   WorkloadConfig workload;
   ZtrapConfig ztrap;                     // system.ztrap.*, system.console.* (os/operator.h)
   std::vector<OperatorEntry> operators;  // `operator:` commands, in time order (os/operator.h)
+  OperatorGrammars operator_grammars;    // the subsystems' commands besides ZTRAP
   std::string source;  // the YAML file it came from (for relative paths)
   // The subsystems that plug into the control program, and the loaded values their
   // own keys (system.<name>.*) are bound from when the control program makes them.
@@ -67,8 +68,9 @@ struct RunConfig {
 // The schema of a run: machine, system (the control program's keys, then each
 // subsystem's), workload and operator sections.
 emu::Schema run_schema(const Subsystems& subsystems);
-// The control program's part of a validated configuration (no subsystems).
-RunConfig run_config(const emu::Config& config);
+// The control program's part of a validated configuration (no subsystems); `grammars`:
+// the subsystems' operator commands, for the operator: entries.
+RunConfig run_config(const emu::Config& config, const OperatorGrammars& grammars = {});
 // Defaults, then the files in order, then the overrides; throws emu::ConfigError.
 RunConfig load_run_config(const SubsystemFactory& subsystems, const std::vector<std::string>& files,
                           const std::vector<std::string>& sets = {});

@@ -100,8 +100,9 @@ class System {
   virtual void every(uint64_t interval, std::function<void(uint64_t now)> fn) = 0;
   // Once, at simulated time `when` (cycles).
   virtual void at(uint64_t when, std::function<void()> fn) = 0;
-  // The handler of ZTRAP-style operator commands (os/operator.h), their HELP lines.
-  virtual void add_operator_commands(std::string help, OperatorHandler handler) = 0;
+  // The handler of the operator commands `owner` names (os/operator.h: "ZTRAP", or an
+  // OperatorGrammar's owner), their HELP lines.
+  virtual void add_operator_commands(std::string owner, std::string help, OperatorHandler handler) = 0;
   virtual void add_report(ReportFile report) = 0;
   virtual void add_summary_counter(SummaryCounter counter) = 0;
   // What turns workload.data_file into the bytes mapped at TPF_EVM_DATA.
@@ -138,6 +139,8 @@ class Subsystem {
   // Keys of hardware it brings to the machine (machine.<name>.*, e.g. devices), declared
   // among the machine's own.
   virtual void declare_machine(emu::Schema&) const {}
+  // The operator commands it owns besides ZTRAP (their handler: add_operator_commands).
+  virtual OperatorGrammars operator_grammars() const { return {}; }
   // Takes its settings from the loaded configuration (before install).
   virtual void configure(const emu::Config& config) = 0;
   // Registers what it needs. The image is loaded; no ECB has run.

@@ -11,7 +11,7 @@ namespace os {
 void ZtrapSubsystem::install(System& system) {
   system_ = &system;
   system.add_operator_commands(
-      "ZTRAP EI START [PROG=name]  start the software profiler (PROG=: programs starting with name)\n"
+      "ZTRAP", "ZTRAP EI START [PROG=name]  start the software profiler (PROG=: programs starting with name)\n"
       "ZTRAP EI STOP               stop it; the run writes etim.txt and etim.json at its end\n",
       [this](const OperatorCommand& c, uint64_t now, uint64_t ns, bool console) {
         return command(c, now, ns, console);

@@ -5,6 +5,7 @@
 // none and writes no devices report.
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <regex>
 #include <sstream>
 
@@ -20,13 +21,19 @@ namespace {
 
 struct ScmRun {
   os::RunSummary s;
+  std::string yaml;  // operator: entries, written to a file of their own
   std::string log, devices_text;
   uint64_t degraded = 0, requests = 0;
-  explicit ScmRun(std::vector<std::string> sets) {
+  explicit ScmRun(std::vector<std::string> sets, const std::string& operators = "") {
+    std::vector<std::string> files;
+    if (!operators.empty()) {
+      files.push_back("test_devices_operators.yaml");
+      std::ofstream(files.back()) << "operator:\n" << operators;
+    }
     std::vector<std::string> all = {"system.image=tpf_io.elf", "workload.program=QSCM", "machine.scm.card_pairs=1",
                                     "workload.warmup=0"};
     all.insert(all.end(), sets.begin(), sets.end());
-    os::RunConfig cfg = app::load_run_config({}, all);
+    os::RunConfig cfg = app::load_run_config(files, all);
     emu::Machine m(cfg.machine, true);
     os::ControlProgram cp(m, cfg);
     s = cp.run();
@@ -125,4 +132,46 @@ TEST_CASE("devices: the same EADM run twice gives the same completions and devic
   ScmRun a(sets), b(sets);
   CHECK(a.devices_text == b.devices_text);
   CHECK(a.log == b.log);
+}
+
+TEST_CASE("devices: D M=SCM, CF SCM and F SCM as operator: entries, answered in run.log in z/OS's layouts",
+          "[devices][operator]") {
+  ScmRun r({"workload.message_text=8 4k 1", "workload.messages=4", "workload.terminals=2"},
+           "  - {at: 0ms, command: D M=SCM}\n  - {at: 50us, command: \"CF SCM(16G),ONLINE\"}\n"
+           "  - {at: 100us, command: \"d m=scm(detail)\"}\n  - {at: 150us, command: \"F SCM,FAIL,CARD=0.1\"}\n"
+           "  - {at: 200us, command: \"CF SCM(64G-80G),OFFLINE\"}\n");
+  CHECK_THAT(r.log, Contains("IEE174I 00.00.00 DISPLAY M 1") && Contains("80G DEFINED") &&
+                        Contains("16G OFFLINE-AVAILABLE"));
+  CHECK_THAT(r.log, Contains("IEE195I SCM LOCATIONS 64G TO 80G ONLINE") && Contains("IEE712I CONFIG"));
+  CHECK_THAT(r.log, Contains("STORAGE-CLASS MEMORY STATUS - INCREMENT DETAIL"));
+  CHECK_THAT(r.log, Contains("PAIR 0 CARD 1 FAILED"));
+  CHECK_THAT(r.log, Contains("IEE195I SCM LOCATIONS 64G TO 80G OFFLINE"));
+  CHECK(r.lines(" 0 bad") >= 4);
+}
+
+TEST_CASE("devices: a bad SCM command is a load-time error with its entry, or an answer when typed",
+          "[devices][operator]") {
+  os::OperatorGrammars g;
+  for (const auto& sub : app::subsystems())
+    if (dynamic_cast<devices::DeviceSubsystem*>(sub.get())) g = sub->operator_grammars();
+  REQUIRE(g.size() == 1);
+  CHECK(os::parse_operator_command("cf scm (16g), online", g).owner == "SCM");
+  auto err = [&](const char* text) {
+    try {
+      os::parse_operator_command(text, g);
+    } catch (const emu::ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  CHECK_THAT(err("D M=SCM(ALL)"), Contains("D M=SCM takes (DETAIL) or nothing"));
+  CHECK_THAT(err("CF SCM(16X),ONLINE"), Contains("16X is not an amount"));
+  CHECK_THAT(err("CF SCM(48G-64G),ONLINE"), Contains("OFFLINE only"));
+  CHECK_THAT(err("CF SCM(16G)"), Contains(",ONLINE or ,OFFLINE"));
+  CHECK_THAT(err("F SCM,FAIL,CARD=0.2"), Contains("pair.card"));
+  CHECK_THAT(err("D ASM"), Contains("unknown operator command D") && Contains("D M=SCM[(DETAIL)]"));
+  const std::string file = "test_devices_bad_command.yaml";
+  std::ofstream(file) << "operator:\n  - at: 1ms\n    command: CF SCM(1X),ONLINE\n";
+  CHECK_THROWS_WITH(app::load_run_config({file}, {}),
+                    Contains(file + ":3: operator entry 1") && Contains("1X is not an amount"));
 }
