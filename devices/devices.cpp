@@ -109,7 +109,7 @@ void DeviceSubsystem::install(os::System& system) {
     d.seed = 1 + v;
     dasd_.push_back(std::make_unique<flashsim::DasdVolume>(d, fmt::format("{:04X}", d.device_number)));
     ports_.push_back(std::make_unique<Port>(*dasd_.back(), ghz));
-    system.attach_device(*ports_.back());
+    dasd_sch_.push_back(system.attach_device(*ports_.back()));
   }
   system.add_svc({TPF_SVC_EADM, "EADM", os::SvcCost::Service, [this](emu::Cpu& c, os::Ecb& e) { eadm(c, e); }});
   system.add_operator_commands(

@@ -55,6 +55,7 @@ class DeviceSubsystem : public os::Subsystem {
   flashsim::ScmDevice* scm() { return scm_.get(); }
   const std::vector<std::unique_ptr<flashsim::DasdVolume>>& dasd() const { return dasd_; }
   unsigned scm_subchannel() const { return scm_sch_; }
+  unsigned dasd_subchannel(size_t volume) const { return dasd_sch_.at(volume); }
 
  private:
   void eadm(emu::Cpu& cpu, os::Ecb& e);
@@ -68,6 +69,7 @@ class DeviceSubsystem : public os::Subsystem {
   std::vector<std::unique_ptr<flashsim::DasdVolume>> dasd_;
   std::vector<std::unique_ptr<Port>> ports_;
   unsigned scm_sch_ = ~0u;
+  std::vector<unsigned> dasd_sch_;
   uint64_t eadm_requests_ = 0, eadm_errors_ = 0;
   unsigned message_number_ = 0;  // of the displays (IEE174I ... nnn), from 1
 };

@@ -175,3 +175,66 @@ TEST_CASE("devices: a bad SCM command is a load-time error with its entry, or an
   CHECK_THROWS_WITH(app::load_run_config({file}, {}),
                     Contains(file + ":3: operator entry 1") && Contains("1X is not an amount"));
 }
+
+namespace {
+
+// What the paging subsystem will do: the control program writes pages to a DASD page
+// volume with one channel program, reads them back with another, through the I/O path.
+struct PageVolumeProbe : os::Subsystem {
+  devices::DeviceSubsystem* devices = nullptr;
+  os::System* system = nullptr;
+  std::vector<uint8_t> written, read;
+  uint64_t write_started = 0, write_done = 0, read_done = 0;
+  uint32_t status = 99;
+  void declare(emu::Schema&) const override {}
+  void configure(const emu::Config&) override {}
+  void install(os::System& s) override {
+    system = &s;
+    s.at(100000, [this] { write_pages(); });
+  }
+  std::shared_ptr<devices::Transfer> transfer(flashsim::Op op, uint8_t* data) {
+    auto t = std::make_shared<devices::Transfer>();
+    for (int k = 0; k < 16; ++k) t->request.blocks.push_back({op, uint64_t(k) * 4096, 4096, data + k * 4096});
+    return t;
+  }
+  void write_pages() {
+    written.resize(16 * 4096);
+    for (size_t k = 0; k < written.size(); ++k) written[k] = uint8_t(k * 7 + k / 4096);
+    write_started = 100000;
+    system->start_io(devices->dasd_subchannel(3), 100000, transfer(flashsim::Op::Write, written.data()),
+                     [this](const emu::IoInterruption& i) {
+                       write_done = i.time;
+                       read.assign(written.size(), 0);
+                       system->start_io(devices->dasd_subchannel(3), i.time, transfer(flashsim::Op::Read, read.data()),
+                                        [this](const emu::IoInterruption& j) { read_done = j.time, status = j.status; });
+                     });
+  }
+};
+
+}  // namespace
+
+TEST_CASE("devices: a DASD page volume on the I/O path: a channel program of 16 pages out and back", "[devices]") {
+  os::RunConfig cfg = app::load_run_config({}, {"machine.dasd.page_volumes=16", "workload.messages=8000"});
+  PageVolumeProbe* probe = nullptr;
+  cfg.subsystems = [&] {
+    os::Subsystems s = app::subsystems();
+    auto p = std::make_unique<PageVolumeProbe>();
+    probe = p.get();
+    s.push_back(std::move(p));
+    return s;
+  };
+  emu::Machine m(cfg.machine, true);
+  os::ControlProgram cp(m, cfg);
+  probe->devices = cp.subsystem<devices::DeviceSubsystem>();
+  REQUIRE(probe->devices->dasd().size() == 16);
+  cp.run();
+  REQUIRE(probe->read_done > 0);
+  CHECK(probe->status == 0);
+  CHECK(probe->read == probe->written);
+  // A channel program: the start, then 16 pages (hits or misses) on one volume.
+  const double ms = double(probe->write_done - probe->write_started) / cfg.machine.clock_ghz / 1e6;
+  CHECK(ms > 1.0);
+  CHECK(ms < 100.0);
+  CHECK(probe->devices->dasd()[3]->stats().requests == 2);
+  CHECK(probe->devices->dasd()[2]->stats().requests == 0);
+}
