@@ -136,6 +136,7 @@ bool AddressSpace::write_bytes(uint64_t addr, const void* src, uint64_t len) {
     if (translate(addr, t) != Translate::Ok) return false;
     uint64_t off = addr & kPageMask, n = std::min(len, kPageSize - off);
     std::memcpy(t.frame->data.get() + off, s, n);
+    t.frame->changed = t.frame->referenced = true;
     // Host writes into text forget its decoded instructions; the decode page stays,
     // because a CPU may hold a pointer to it.
     if (t.frame->code) *t.frame->code = DecodedPage{};

@@ -50,6 +50,11 @@ class AddressSpace {
   // owned frames. CPUs must flush their TLBs afterwards: see generation().
   void unmap(uint64_t addr, uint64_t len);
   uint64_t generation() const { return generation_; }
+  // Change bits exact for this space (its pages paged): a CPU's micro-TLB then takes a
+  // page's write right only on a store, so that the store sets the change bit. Off, a
+  // load's translation also grants stores (no change bit is needed).
+  void set_track_changes(bool on) { track_changes_ = on; }
+  bool tracks_changes() const { return track_changes_; }
 
   Translate translate(uint64_t vaddr, Translation& out);
   bool is_mapped(uint64_t vaddr);
@@ -86,6 +91,7 @@ class AddressSpace {
   uint64_t limit_;
   std::unordered_map<uint64_t, std::unique_ptr<Segment>> segments_;  // lookup; iterate sorted
   uint64_t generation_ = 0;
+  bool track_changes_ = false;
   uint64_t serial_;
 };
 

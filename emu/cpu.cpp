@@ -32,6 +32,11 @@ void Cpu::flush_tlb() {
   leave_block_ = true;
 }
 
+void Cpu::flush_micro_tlb() {
+  for (auto& e : tlb_) e = TlbEntry{~0ull, ~0ull, nullptr, 0};
+  leave_block_ = true;
+}
+
 void Cpu::drop_micro_tlb(uint64_t key, bool large) {
   uint64_t first = large ? key << 8 : key, n = large ? kPagesPerSegment : 1;
   for (uint64_t vp = first; vp < first + n; ++vp) {
@@ -50,6 +55,8 @@ const Cpu::TlbEntry& Cpu::fill_tlb(uint64_t addr, bool for_write) {
     case Translate::OutOfRange: program_check(Pic::Addressing, addr);
   }
   if (for_write && !(t.prot & kProtWrite)) program_check(Pic::Protection, addr);
+  t.frame->referenced = true;
+  if (for_write) t.frame->changed = true;
   TlbEntry& e = tlb_[vpage & (kTlbSize - 1)];
   if (e.rtag != vpage) {
     // A new micro-TLB entry: the modelled TLB decides whether DAT walked the tables.
@@ -65,7 +72,7 @@ const Cpu::TlbEntry& Cpu::fill_tlb(uint64_t addr, bool for_write) {
   }
   // Stores to a frame holding decoded instructions take the slow path, which drops
   // the frame's decode cache before the store lands.
-  if ((t.prot & kProtWrite) && !t.frame->code) e.wtag = vpage;
+  if ((t.prot & kProtWrite) && !t.frame->code && (for_write || !space_->tracks_changes())) e.wtag = vpage;
   return e;
 }
 
@@ -231,16 +238,27 @@ RunResult Cpu::run(uint64_t limit, uint64_t cycle_end) {
     break;
   } catch (const ProgramInterrupt& pi) {
     bool again = pi.address == retried_at && n == retried_n;
-    if (pi.code == Pic::PageTranslation && page_fault_ && !again &&
-        page_fault_->page_fault(*this, pi.address) == PageFaultHandler::Action::Retry) {
+    const uint64_t next_addr = psw_addr;
+    psw_addr = a;  // nullified: the handler sees the PSW at the instruction
+    const auto action = pi.code == Pic::PageTranslation && page_fault_ && !again
+                            ? page_fault_->page_fault(*this, pi.address)
+                            : PageFaultHandler::Action::Fail;
+    if (action == PageFaultHandler::Action::Retry) {
       retried_at = pi.address, retried_n = n;
-      // Nullified: the instruction runs again from the start, and counts once.
-      psw_addr = a;
+      // The instruction runs again from the start, and counts once.
       if (cur) --cur->count, --n;
       ++page_faults;
       flush_tlb();
       continue;
     }
+    if (action == PageFaultHandler::Action::Wait) {
+      if (cur) --cur->count, --n;
+      ++page_faults;
+      instructions += n;
+      stop_requested_ = true;
+      return RunResult{StopReason::Requested, {}};
+    }
+    psw_addr = next_addr;
     instructions += n;
     RunResult r{StopReason::ProgramCheck, {}};
     r.check.interrupt = pi;

@@ -41,7 +41,11 @@ class CpuGroup {
 // with the page-translation exception reported.
 class PageFaultHandler {
  public:
-  enum class Action { Retry, Fail };
+  // Retry: the page is there now, the instruction runs again at once. Wait: the
+  // instruction is nullified (the PSW points at it when the handler runs, so the
+  // handler may save the state) and the I-stream stops (StopReason::Requested); the
+  // instruction runs again when the work is dispatched again. Fail: a program check.
+  enum class Action { Retry, Wait, Fail };
   virtual ~PageFaultHandler() = default;
   virtual Action page_fault(Cpu& cpu, uint64_t address) = 0;
 };
@@ -173,6 +177,9 @@ class Cpu {
   static uint64_t tod_at(double clock_ghz, uint64_t cycles);
 
   void flush_tlb();
+  // Only the host-side micro-TLB (the modelled TLB keeps its entries): the next access
+  // to each page translates again and sets its reference and change bits.
+  void flush_micro_tlb();
   // The cache model took `line` from this I-stream (or its exclusivity).
   void forget_line(uint64_t line) {
     if (last_rline_ == line) last_rline_ = ~0ull;

@@ -94,6 +94,10 @@ class Machine : public CpuGroup, public CacheListener {
   void set_deadline(unsigned i, uint64_t cycle) { deadline_[i] = cycle; }
   // New work for an idle I-stream: its clock jumps to `now` and it is dispatched.
   void wake(unsigned i, uint64_t now);
+  // Every I-stream's micro-TLB (after reference or change bits were reset).
+  void purge_micro_tlbs() {
+    for (auto& c : cpus_) c->flush_micro_tlb();
+  }
   // Ends run() after the current step (the workload is done).
   void end_run() { end_ = true; }
 

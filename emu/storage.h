@@ -25,6 +25,11 @@ struct Frame {
   uint64_t number = 0;  // absolute address >> 12
   std::unique_ptr<uint8_t[]> data;  // kPageSize bytes, guest (big-endian) byte order
   std::unique_ptr<DecodedPage> code;  // set once an instruction was fetched from the frame
+  // The storage key's reference and change bits, as the machine's DAT sets them: on a
+  // translation for a load or store (reference) and for a store (change), and on host
+  // writes. The paging subsystem resets them (then CPUs must drop their micro-TLB
+  // entries: Machine::purge_micro_tlbs) to see which pages are still used.
+  bool referenced = false, changed = false;
   uint64_t absolute() const { return number << 12; }
 };
 

@@ -172,3 +172,58 @@ TEST_CASE("a handler that claims a fault resolved without mapping cannot loop fo
   CHECK(r.check.interrupt.code == emu::Pic::PageTranslation);
   CHECK(liar.calls == 1);
 }
+
+TEST_CASE("a page fault the layer above resolves later: the instruction waits, nullified, and runs once",
+          "[load_store][dat]") {
+  // As the paging subsystem does: the page is on auxiliary storage, the ECB waits for
+  // its page-in while the I-stream runs others; the instruction runs when it comes back.
+  struct PageIn : emu::PageFaultHandler {
+    emu::AddressSpace* space;
+    uint64_t psw_seen = 0;
+    int calls = 0;
+    Action page_fault(emu::Cpu& cpu, uint64_t address) override {
+      ++calls;
+      psw_seen = cpu.psw_addr;  // nullified: at the instruction, so the state can be saved
+      space->map(address & ~emu::kPageMask, emu::kPageSize, emu::kProtRead | emu::kProtWrite);
+      return Action::Wait;
+    }
+  } h;
+  TestMachine m;
+  h.space = &m.space;
+  m.cpu.set_page_fault_handler(&h);
+  m.cpu.gr[2] = 0x7000000;
+  m.cpu.gr[3] = 0x1122334455667788ull;
+  const auto code = RXY(0xE324, 3, 0, 2, 8) + RXY(0xE304, 4, 0, 2, 8);  // STG, LG
+  m.space.write_bytes(TestMachine::kCode, code.data(), code.size());
+  m.cpu.psw_addr = TestMachine::kCode;
+  emu::RunResult r = m.cpu.run(10);
+  CHECK(r.reason == emu::StopReason::Requested);
+  CHECK(m.cpu.psw_addr == TestMachine::kCode);
+  CHECK(h.psw_seen == TestMachine::kCode);
+  CHECK(m.cpu.instructions == 0);
+  CHECK(m.cpu.page_faults == 1);
+  r = m.cpu.run(2);  // dispatched again
+  CHECK(m.cpu.gr[4] == 0x1122334455667788ull);
+  CHECK(m.cpu.instructions == 2);
+  CHECK(h.calls == 1);
+}
+
+TEST_CASE("DAT sets a frame's reference bit on a load and its change bit on a store", "[load_store][dat]") {
+  for (bool tracked : {false, true}) {
+    TestMachine m;
+    m.space.set_track_changes(tracked);
+    emu::Translation t;
+    REQUIRE(m.space.translate(TestMachine::kData, t) == emu::Translate::Ok);
+    emu::Frame& f = *t.frame;
+    f.referenced = f.changed = false;
+    m.cpu.flush_micro_tlb();
+    m.cpu.gr[2] = TestMachine::kData;
+    m.run(RXY(0xE304, 1, 0, 2, 0));  // LG: referenced, not changed
+    CHECK(f.referenced);
+    CHECK_FALSE(f.changed);
+    m.run(RXY(0xE324, 1, 0, 2, 8));  // STG to the same page
+    // Tracked, the store after a load still translates for the store and sets the
+    // change bit; untracked, the load's translation granted the store (no bit needed).
+    CHECK(f.changed == tracked);
+  }
+}
