@@ -129,11 +129,22 @@ bool AddressSpace::is_mapped(uint64_t vaddr) {
   return translate(vaddr, t) == Translate::Ok;
 }
 
+bool AddressSpace::host_translate(uint64_t vaddr, Translation& t) {
+  const Translate r = translate(vaddr, t);
+  if (r == Translate::Ok) return true;
+  return r == Translate::NotPresent && host_fault_ && host_fault_(vaddr) && translate(vaddr, t) == Translate::Ok;
+}
+
+uint8_t AddressSpace::prot_of(uint64_t vaddr) {
+  Translation t;
+  return translate(vaddr, t) == Translate::Ok ? t.prot : 0;
+}
+
 bool AddressSpace::write_bytes(uint64_t addr, const void* src, uint64_t len) {
   auto* s = static_cast<const uint8_t*>(src);
   while (len) {
     Translation t;
-    if (translate(addr, t) != Translate::Ok) return false;
+    if (!host_translate(addr, t)) return false;
     uint64_t off = addr & kPageMask, n = std::min(len, kPageSize - off);
     std::memcpy(t.frame->data.get() + off, s, n);
     t.frame->changed = t.frame->referenced = true;
@@ -149,7 +160,7 @@ bool AddressSpace::read_bytes(uint64_t addr, void* dst, uint64_t len) {
   auto* d = static_cast<uint8_t*>(dst);
   while (len) {
     Translation t;
-    if (translate(addr, t) != Translate::Ok) return false;
+    if (!host_translate(addr, t)) return false;
     uint64_t off = addr & kPageMask, n = std::min(len, kPageSize - off);
     std::memcpy(d, t.frame->data.get() + off, n);
     addr += n, d += n, len -= n;

@@ -5,6 +5,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -59,9 +60,30 @@ class AddressSpace {
   Translate translate(uint64_t vaddr, Translation& out);
   bool is_mapped(uint64_t vaddr);
 
-  // Host-side access for loaders and services; false if a page is not mapped.
+  // Host-side access for loaders and services; false if a page is not mapped (and the
+  // host fault handler, if any, does not bring it back).
   bool write_bytes(uint64_t addr, const void* src, uint64_t len);
   bool read_bytes(uint64_t addr, void* dst, uint64_t len);
+  // What brings back a page a host-side access finds not present (a paged-out page:
+  // the paging subsystem puts it back at once, without simulated time); true if the
+  // page is mapped now.
+  void set_host_fault_handler(std::function<bool(uint64_t vaddr)> h) { host_fault_ = std::move(h); }
+
+  // The 4 KB pages this space owns outside large segments (what paging may steal), in
+  // address order: f(vaddr, frame).
+  template <class F> void for_each_own_page(F&& f) {
+    for (uint64_t seg : sorted_segments()) {
+      Segment& s = *segments_.at(seg);
+      if (s.large) continue;
+      for (unsigned k = 0; k < kPagesPerSegment; ++k)
+        if (s.frame[k] && s.owned[k]) {
+          if (!s.resolved[k]) s.resolved[k] = &storage_.frame(s.frame[k]);
+          f(seg * kSegmentSize + k * kPageSize, *s.resolved[k]);
+        }
+    }
+  }
+  // The protection of a mapped page (0 if not mapped).
+  uint8_t prot_of(uint64_t vaddr);
 
   // Every mapped page in address order (resolving its frame), for reports.
   template <class F> void for_each_page(F&& f) {
@@ -92,6 +114,8 @@ class AddressSpace {
   std::unordered_map<uint64_t, std::unique_ptr<Segment>> segments_;  // lookup; iterate sorted
   uint64_t generation_ = 0;
   bool track_changes_ = false;
+  std::function<bool(uint64_t)> host_fault_;
+  bool host_translate(uint64_t vaddr, Translation& t);
   uint64_t serial_;
 };
 

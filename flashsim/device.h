@@ -139,6 +139,10 @@ class Device {
   const DeviceStats& stats() const { return stats_; }
   // Bytes of host memory the contents take (for the sparseness test and reports).
   virtual uint64_t contents_bytes() const = 0;
+  // What the device holds at [address, address+size), without a request or simulated
+  // time (the host's own look, e.g. a paging subsystem restoring a page a host-side
+  // service touches). Unwritten bytes read as zeroes.
+  virtual void peek(uint64_t address, uint32_t size, uint8_t* out) const = 0;
 
  protected:
   explicit Device(std::string name) : name_(std::move(name)) {}

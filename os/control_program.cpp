@@ -212,7 +212,12 @@ void ControlProgram::timeout(unsigned i, Ecb& e) {
 // copies it from the image (a host service, charged like one).
 emu::PageFaultHandler::Action ControlProgram::page_fault(emu::Cpu& cpu, uint64_t address) {
   Ecb* e = loop_.current(cpu.istream());
-  if (!e || !evm_.copy_static_page(*e->process, address)) return Action::Fail;
+  if (!e) return Action::Fail;
+  // A subsystem's page first (a page paged out is the paging subsystem's, even where the
+  // image's static pages are copied on first touch).
+  for (auto& s : subsystems_)
+    if (const Action a = s->page_fault(cpu, *e, address); a != Action::Fail) return a;
+  if (!evm_.copy_static_page(*e->process, address)) return Action::Fail;
   cpu.charge(emu::Cause::Service, config_.system.service_cost + emu::kPageSize / 16);  // the copy: 16 bytes a cycle
   ++stats_.static_page_copies;
   return Action::Retry;

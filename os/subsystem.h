@@ -151,6 +151,13 @@ class Subsystem {
   virtual void ecb_ending(Ecb&, uint64_t /*now*/) {}
   // The machine has stopped; the figures are not taken yet.
   virtual void run_ended() {}
+  // A page-translation exception in the running ECB's storage that the control program
+  // does not resolve itself: Retry (the page is mapped now), Wait (the subsystem parked
+  // the ECB, whose instruction runs again when it is made ready), or Fail (not its
+  // page: the next subsystem is asked, then the ECB takes the program check).
+  virtual emu::PageFaultHandler::Action page_fault(emu::Cpu&, Ecb&, uint64_t /*address*/) {
+    return emu::PageFaultHandler::Action::Fail;
+  }
 };
 
 using Subsystems = std::vector<std::unique_ptr<Subsystem>>;

@@ -1,0 +1,307 @@
+#include "paging/paging.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fmt/format.h>
+#include <tuple>
+
+#include "emu/machine.h"
+#include "os/ecb.h"
+#include "os/run_config.h"
+
+namespace paging {
+namespace {
+constexpr uint64_t kPage = emu::kPageSize;
+}  // namespace
+
+void Paging::install(os::System& system) {
+  system_ = &system;
+  if (config_.real_storage == 0) return;
+  budget_frames_ = config_.real_storage / kPage;
+  fixed_frames_ = system.machine().storage().allocated_4k();  // the image and the system's own
+  const size_t devices = 1 + devices_->dasd().size();
+  next_block_.assign(devices, 0);
+  free_blocks_.assign(devices, {});
+  const uint64_t interval = std::max<uint64_t>(1, uint64_t(double(config_.check_interval_ns) *
+                                                            system.machine().config().clock_ghz));
+  system.every(interval, [this](uint64_t now) { check(now); });
+  system.add_report({.name = "paging.txt", .write = [this](std::ostream& out) { write_text(out); }});
+  system.add_report({.name = "paging.json", .write = [this](std::ostream& out) { write_json(out); }});
+}
+
+// The available frame queue: below its low threshold, steal up to the ok one.
+void Paging::check(uint64_t now) {
+  const uint64_t all = system_->machine().storage().allocated_4k();
+  const uint64_t in_use = all > fixed_frames_ ? all - fixed_frames_ : 0;
+  const uint64_t available = budget_frames_ > in_use ? budget_frames_ - in_use : 0;
+  if (available < config_.afq_low) steal(config_.afq_ok - available, now);
+}
+
+Paging::ProcessPages& Paging::adopt(os::Process& p) {
+  ProcessPages& pp = processes_[p.id];
+  if (!pp.process) {
+    pp.process = &p;
+    p.space->set_track_changes(true);
+    const uint64_t id = p.id;
+    p.space->set_host_fault_handler([this, id](uint64_t va) {
+      auto it = processes_.find(id);
+      return it != processes_.end() && restore(it->second, va & ~emu::kPageMask);
+    });
+  }
+  return pp;
+}
+
+// One pass: every resident pageable page's unreferenced-interval count goes up, or back
+// to 0 if DAT referenced it since the last pass (the bit is reset); then the `frames`
+// pages unreferenced longest are stolen (ties: process, then address, for determinism).
+void Paging::steal(uint64_t frames, uint64_t now) {
+  ++stats_.scans;
+  struct Candidate {
+    uint32_t uic;
+    uint64_t pid, va;
+  };
+  std::vector<Candidate> candidates;
+  system_->for_each_process([&](os::Process& p) {
+    ProcessPages& pp = adopt(p);
+    p.space->for_each_own_page([&](uint64_t va, emu::Frame& f) {
+      Page& pg = pp.pages[va];
+      if (pg.state != State::Resident) return;
+      if (!pg.prot) pg.prot = p.space->prot_of(va);
+      if (f.referenced) pg.uic = 0, f.referenced = false;
+      else ++pg.uic;
+      candidates.push_back({pg.uic, p.id, va});
+    });
+  });
+  system_->machine().purge_micro_tlbs();  // the next reference sets the bit again
+  std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+    return std::tie(b.uic, a.pid, a.va) < std::tie(a.uic, b.pid, b.va);
+  });
+  if (candidates.size() > frames) candidates.resize(frames);
+  std::vector<std::pair<ProcessPages*, uint64_t>> batch;
+  for (const Candidate& c : candidates) {
+    ProcessPages& pp = processes_.at(c.pid);
+    Page& pg = pp.pages.at(c.va);
+    emu::AddressSpace& space = *pp.process->space;
+    emu::Translation t;
+    if (space.translate(c.va, t) != emu::Translate::Ok) continue;
+    ++stats_.stolen;
+    if (t.frame->changed || pg.slot.device < 0) {
+      if (pg.slot.device >= 0) free_slot(pg.slot), pg.slot = {};
+      pg.buffer = std::make_shared<std::vector<uint8_t>>(t.frame->data.get(), t.frame->data.get() + kPage);
+      pg.state = State::Writing;
+      batch.emplace_back(&pp, c.va);
+    } else {
+      pg.state = State::Out;
+      ++stats_.freed_clean;
+    }
+    space.unmap(c.va, kPage);
+  }
+  write_out(batch, now);
+}
+
+// The pages of `batch` in requests of system.paging.group pages, each to one device.
+void Paging::write_out(std::vector<std::pair<ProcessPages*, uint64_t>>& batch, uint64_t now) {
+  for (size_t at = 0; at < batch.size(); at += config_.group) {
+    const size_t n = std::min<size_t>(config_.group, batch.size() - at);
+    const int dev = choose_device(n);
+    auto t = std::make_shared<devices::Transfer>();
+    std::vector<std::pair<uint64_t, uint64_t>> who;  // (process id, page)
+    Slot first;
+    for (size_t k = at; k < at + n; ++k) {
+      auto& [pp, va] = batch[k];
+      Page& pg = pp->pages.at(va);
+      pg.slot = new_slot(dev);
+      if (k == at) first = pg.slot;
+      t->request.blocks.push_back({flashsim::Op::Write, pg.slot.address, uint32_t(kPage), pg.buffer->data()});
+      who.emplace_back(pp->process->id, va);
+    }
+    ++stats_.write_ios;
+    stats_.written += n;
+    (dev == 0 ? stats_.scm_pages : stats_.dasd_pages) += n;
+    system_->start_io(subchannel(first), now, t, [this, t, who](const emu::IoInterruption& i) {
+      for (const auto& [pid, va] : who) {
+        auto p = processes_.find(pid);
+        if (p == processes_.end()) continue;  // the process ended meanwhile
+        auto g = p->second.pages.find(va);
+        if (g == p->second.pages.end() || g->second.state != State::Writing) continue;  // taken back
+        Page& pg = g->second;
+        if (i.status) {  // not written: the page goes back to storage, nothing is lost
+          system_->log(fmt::format("{:>12} PAGING: page-out of {:#x} failed: {}", i.time, va, i.detail));
+          const auto keep = pg.buffer;
+          put_back(p->second, va, pg, keep->data());
+          free_slot(pg.slot), pg.slot = {};
+          continue;
+        }
+        pg.state = State::Out;
+        pg.buffer.reset();
+      }
+    });
+  }
+}
+
+// Where a group of `n` pages goes: SCM while PAGESCM allows and it has room (it is the
+// faster), else the next page volume in turn (or SCM anyway if there is no volume).
+int Paging::choose_device(size_t n) {
+  const flashsim::ScmDevice* d = devices_->scm();
+  const uint64_t room = d ? std::min(config_.scm_limit, d->online_bytes()) / kPage : 0;
+  if (d && scm_slots_used_ + n <= room) return 0;
+  const size_t volumes = devices_->dasd().size();
+  if (!volumes) return 0;
+  return int(1 + next_volume_++ % volumes);
+}
+
+Paging::Slot Paging::new_slot(int device) {
+  Slot s;
+  s.device = device;
+  auto& free = free_blocks_[size_t(device)];
+  uint64_t block;
+  if (!free.empty()) block = free.back(), free.pop_back();
+  else block = next_block_[size_t(device)]++;
+  s.address = block * kPage;
+  if (device == 0) ++scm_slots_used_;
+  stats_.slots_high = std::max(stats_.slots_high, ++slots_used_);
+  return s;
+}
+
+void Paging::free_slot(const Slot& s) {
+  if (s.device < 0) return;
+  free_blocks_[size_t(s.device)].push_back(s.address / kPage);
+  --slots_used_;
+  if (s.device == 0) --scm_slots_used_;
+}
+
+unsigned Paging::subchannel(const Slot& s) const {
+  return s.device == 0 ? devices_->scm_subchannel() : devices_->dasd_subchannel(size_t(s.device - 1));
+}
+
+flashsim::Device& Paging::device(const Slot& s) const {
+  if (s.device == 0) return *devices_->scm();
+  return *devices_->dasd()[size_t(s.device - 1)];
+}
+
+// Maps the page again with `data` as its contents: unchanged (its copy on auxiliary
+// storage, if any, is valid), just referenced.
+void Paging::put_back(ProcessPages& pp, uint64_t va, Page& pg, const uint8_t* data) {
+  emu::AddressSpace& space = *pp.process->space;
+  if (!space.map(va, kPage, pg.prot)) {
+    system_->log(fmt::format("PAGING: no frame for page {:#x} of process {}", va, pp.process->id));
+    return;
+  }
+  emu::Translation t;
+  space.translate(va, t);
+  std::memcpy(t.frame->data.get(), data, kPage);
+  t.frame->changed = false, t.frame->referenced = true;
+  pg.state = State::Resident;
+  pg.uic = 0;
+  pg.buffer.reset();
+}
+
+bool Paging::restore(ProcessPages& pp, uint64_t va) {
+  auto g = pp.pages.find(va);
+  if (g == pp.pages.end() || g->second.state == State::Resident) return false;
+  Page& pg = g->second;
+  ++stats_.host_restores;
+  if (pg.state == State::Writing) {
+    const auto keep = pg.buffer;
+    put_back(pp, va, pg, keep->data());
+    free_slot(pg.slot), pg.slot = {};
+  } else {  // Out, or Reading (its slot is valid until the read lands)
+    std::vector<uint8_t> data(kPage);
+    device(pg.slot).peek(pg.slot.address, uint32_t(kPage), data.data());
+    put_back(pp, va, pg, data.data());
+  }
+  return pp.process->space->is_mapped(va);
+}
+
+emu::PageFaultHandler::Action Paging::page_fault(emu::Cpu& cpu, os::Ecb& e, uint64_t address) {
+  using Action = emu::PageFaultHandler::Action;
+  auto p = processes_.find(e.process->id);
+  if (p == processes_.end()) return Action::Fail;
+  ProcessPages& pp = p->second;
+  const uint64_t va = address & ~emu::kPageMask;
+  auto g = pp.pages.find(va);
+  if (g == pp.pages.end() || g->second.state == State::Resident) return Action::Fail;
+  Page& pg = g->second;
+  cpu.charge(emu::Cause::Service, system_->config().system.service_cost);  // the fault's handling
+  if (pg.state == State::Writing) {  // still on its way out: taken back, no I/O
+    ++stats_.reclaims;
+    const auto keep = pg.buffer;
+    put_back(pp, va, pg, keep->data());
+    free_slot(pg.slot), pg.slot = {};
+    return Action::Retry;
+  }
+  ++stats_.fault_waits;
+  if (pg.state == State::Reading) {  // another thread's page-in is on its way
+    system_->park(cpu, e, pg.waiters);
+    return Action::Wait;
+  }
+  ++stats_.page_ins;
+  pg.state = State::Reading;
+  pg.buffer = std::make_shared<std::vector<uint8_t>>(kPage);
+  auto t = std::make_shared<devices::Transfer>();
+  t->request.blocks.push_back({flashsim::Op::Read, pg.slot.address, uint32_t(kPage), pg.buffer->data()});
+  const uint64_t pid = pp.process->id;
+  const auto buffer = pg.buffer;
+  system_->start_io(subchannel(pg.slot), cpu.cycles, t, [this, pid, va, buffer](const emu::IoInterruption& i) {
+    const uint64_t took = i.time - i.started;
+    stats_.page_in_cycles += took;
+    stats_.page_in_max_cycles = std::max(stats_.page_in_max_cycles, took);
+    auto p = processes_.find(pid);
+    if (p == processes_.end()) return;
+    auto g = p->second.pages.find(va);
+    if (g == p->second.pages.end()) return;
+    Page& pg = g->second;
+    if (pg.state == State::Reading) put_back(p->second, va, pg, buffer->data());  // else a host access did
+    os::WaitList waiters;
+    waiters.swap(pg.waiters);
+    for (os::Ecb* w : waiters) system_->make_ready(*w, i.time);
+  });
+  system_->park(cpu, e, pg.waiters);
+  return Action::Wait;
+}
+
+void Paging::process_ending(os::Process& p) {
+  auto it = processes_.find(p.id);
+  if (it == processes_.end()) return;
+  for (auto& [va, pg] : it->second.pages) free_slot(pg.slot);
+  processes_.erase(it);
+}
+
+void Paging::write_text(std::ostream& out) const {
+  const double ghz = system_->machine().config().clock_ghz;
+  auto line = [&](const std::string& what, uint64_t v) { out << fmt::format("  {:<52}{:>14}\n", what, v); };
+  out << fmt::format("PAGING  real storage for pageable pages {} frames ({} MB); available frames: steal below {}, "
+                     "up to {}\n",
+                     budget_frames_, budget_frames_ * kPage >> 20, config_.afq_low, config_.afq_ok);
+  line("steal passes", stats_.scans);
+  line("pages stolen", stats_.stolen);
+  line("  written to auxiliary storage", stats_.written);
+  line("    to SCM", stats_.scm_pages);
+  line("    to page data sets (DASD)", stats_.dasd_pages);
+  line("  freed (copy on auxiliary storage still valid)", stats_.freed_clean);
+  line("page-out requests", stats_.write_ios);
+  line("page faults that waited for a page-in", stats_.fault_waits);
+  line("pages read in", stats_.page_ins);
+  line("pages taken back while being written (reclaims)", stats_.reclaims);
+  line("pages put back for a host-side service", stats_.host_restores);
+  line("slots in use, most at once", stats_.slots_high);
+  out << fmt::format("  {:<52}{:>14.1f}\n", "page-in time, mean (us)",
+                     stats_.page_ins ? double(stats_.page_in_cycles) / double(stats_.page_ins) / ghz / 1e3 : 0.0);
+  out << fmt::format("  {:<52}{:>14.1f}\n", "page-in time, longest (us)", double(stats_.page_in_max_cycles) / ghz / 1e3);
+}
+
+void Paging::write_json(std::ostream& out) const {
+  const double ghz = system_->machine().config().clock_ghz;
+  out << fmt::format(
+      "{{\n  \"real_storage_frames\": {}, \"afq_low\": {}, \"afq_ok\": {},\n  \"scans\": {}, \"stolen\": {}, "
+      "\"written\": {}, \"scm_pages\": {}, \"dasd_pages\": {}, \"freed_clean\": {}, \"write_ios\": {},\n"
+      "  \"fault_waits\": {}, \"page_ins\": {}, \"reclaims\": {}, \"host_restores\": {}, \"slots_high\": {},\n"
+      "  \"page_in_mean_us\": {:.3f}, \"page_in_max_us\": {:.3f}\n}}\n",
+      budget_frames_, config_.afq_low, config_.afq_ok, stats_.scans, stats_.stolen, stats_.written,
+      stats_.scm_pages, stats_.dasd_pages, stats_.freed_clean, stats_.write_ios, stats_.fault_waits,
+      stats_.page_ins, stats_.reclaims, stats_.host_restores, stats_.slots_high,
+      stats_.page_ins ? double(stats_.page_in_cycles) / double(stats_.page_ins) / ghz / 1e3 : 0.0,
+      double(stats_.page_in_max_cycles) / ghz / 1e3);
+}
+
+}  // namespace paging

@@ -1,0 +1,96 @@
+// Paging as a subsystem of the control program (RSM and ASM, in z/OS's terms): real
+// storage for the ECBs' pageable 4 KB pages runs out; the least recently used pages
+// (by an unreferenced-interval count from the reference bits DAT sets) are stolen, a
+// changed one written to auxiliary storage in groups (SCM through EADM, or a local page
+// data set on DASD), an unchanged one with a valid copy just freed; a page fault on a
+// page that is out makes its ECB wait for the page-in while its I-stream runs others.
+// The devices are devices/'s.
+//
+// Not yet (issue 14 goes on): pageable 1 MB pages (the ECB heap's frames stay), the
+// placement rules beyond "SCM while it has room", speculative page-in, D ASM, the RMF
+// page data set report, SVC dumps, and the E3 experiments.
+#pragma once
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "devices/devices.h"
+#include "os/subsystem.h"
+#include "paging/paging_config.h"
+
+namespace paging {
+
+struct PagingStats {
+  uint64_t scans = 0;            // steal passes
+  uint64_t stolen = 0;           // pages taken from their processes
+  uint64_t written = 0;          // pages written to auxiliary storage
+  uint64_t freed_clean = 0;      // stolen pages whose copy on auxiliary storage was still valid
+  uint64_t write_ios = 0;        // page-out requests (AOBs, channel programs)
+  uint64_t page_ins = 0;         // pages read back on a fault
+  uint64_t reclaims = 0;         // faults on a page still being written: taken back without I/O
+  uint64_t fault_waits = 0;      // faults that waited for a page-in (the first and those joining it)
+  uint64_t host_restores = 0;    // pages a host-side service touched while out: put back at once
+  uint64_t page_in_cycles = 0;   // sum of page-in times (start to completion)
+  uint64_t page_in_max_cycles = 0;
+  uint64_t scm_pages = 0, dasd_pages = 0;  // pages written to each kind
+  uint64_t slots_high = 0;       // most slots in use at once
+};
+
+class Paging : public os::Subsystem {
+ public:
+  explicit Paging(devices::DeviceSubsystem* devices) : devices_(devices) {}
+  void declare(emu::Schema& schema) const override { paging_section().declare(schema); }
+  void configure(const emu::Config& config) override { config_ = paging_section().read(config); }
+  void install(os::System& system) override;
+  void process_ending(os::Process& p) override;
+  emu::PageFaultHandler::Action page_fault(emu::Cpu& cpu, os::Ecb& e, uint64_t address) override;
+
+  const PagingStats& stats() const { return stats_; }
+
+ private:
+  enum class State : uint8_t { Resident, Out, Writing, Reading };
+  struct Slot {
+    int device = -1;       // 0: SCM, 1 + k: page volume k; -1: none
+    uint64_t address = 0;  // its 4 KB block on the device
+  };
+  struct Page {
+    State state = State::Resident;
+    uint8_t prot = 0;
+    uint32_t uic = 0;                              // steal passes since it was last referenced
+    Slot slot;                                     // the copy on auxiliary storage (valid unless Writing)
+    std::shared_ptr<std::vector<uint8_t>> buffer;  // Writing / Reading: the contents on their way
+    os::WaitList waiters;                          // Reading: ECBs waiting for it
+  };
+  struct ProcessPages {
+    os::Process* process = nullptr;
+    std::map<uint64_t, Page> pages;  // by virtual address; pages paging has seen
+  };
+
+  void check(uint64_t now);
+  void steal(uint64_t frames, uint64_t now);
+  ProcessPages& adopt(os::Process& p);
+  int choose_device(size_t n);
+  Slot new_slot(int device);
+  void free_slot(const Slot& s);
+  void write_out(std::vector<std::pair<ProcessPages*, uint64_t>>& batch, uint64_t now);
+  bool restore(ProcessPages& pp, uint64_t vaddr);  // host side, at once
+  void put_back(ProcessPages& pp, uint64_t vaddr, Page& pg, const uint8_t* data);
+  unsigned subchannel(const Slot& s) const;
+  flashsim::Device& device(const Slot& s) const;
+  void write_text(std::ostream& out) const;
+  void write_json(std::ostream& out) const;
+
+  devices::DeviceSubsystem* devices_;
+  os::System* system_ = nullptr;
+  PagingConfig config_;
+  PagingStats stats_;
+  uint64_t budget_frames_ = 0, fixed_frames_ = 0;
+  std::map<uint64_t, ProcessPages> processes_;  // by process id
+  // Slots: the next never-used block and the freed ones, per device.
+  std::vector<uint64_t> next_block_;
+  std::vector<std::vector<uint64_t>> free_blocks_;
+  uint64_t scm_slots_used_ = 0, slots_used_ = 0;
+  unsigned next_volume_ = 0;
+};
+
+}  // namespace paging

@@ -1,0 +1,91 @@
+#include "paging/paging_config.h"
+
+#include <fmt/format.h>
+
+#include "flashsim/scm.h"
+
+namespace paging {
+namespace {
+
+const std::string kSeed2 = "seed 002 (IBM, Flash Express z/OS presentation, 2013)";
+
+// PAGESCM: ALL, NONE, or an amount ("64G").
+uint64_t pagescm(const std::string& text) {
+  if (text == "ALL") return ~0ull;
+  if (text == "NONE") return 0;
+  uint64_t bytes = 0;
+  if (!flashsim::parse_amount(text, bytes))
+    throw emu::ConfigError(fmt::format("\"{}\" is not ALL, NONE or an amount (for example 64G)", text));
+  return bytes;
+}
+
+emu::Section<PagingConfig> make_paging_section() {
+  emu::Section<PagingConfig> s;
+  using T = emu::ValueType;
+  s.key({.path = "system.paging.real_storage", .type = T::Size, .default_value = "0", .min = "0", .max = "1T",
+         .unit = "bytes",
+         .description = "Real storage for the ECBs' pageable 4 KB pages (their stacks, GETSTOR storage, data): "
+                        "when the frames in use leave fewer than system.paging.afq_low available, the least "
+                        "recently used pages are stolen and paged out to SCM or the page data sets. 0: no paging "
+                        "(every page stays). Pages in 1 MB frames (the ECB heap's) are not paged yet.",
+         .source = "a run's choice: the experiments size it below their working sets (" + kSeed2 + ")."},
+        &PagingConfig::real_storage);
+  s.key({.path = "system.paging.afq_low", .type = T::Integer, .default_value = "400", .min = "1", .max = "100000000",
+         .unit = "frames",
+         .description = "Available frames below which pages are stolen (the available frame queue's low threshold).",
+         .source = "z/OS IEAOPTxx MCCAFCTH default (400,600): RSM replenishes the available frame queue when it "
+                   "falls below 400 frames."},
+        &PagingConfig::afq_low);
+  s.key({.path = "system.paging.afq_ok", .type = T::Integer, .default_value = "600", .min = "1", .max = "100000000",
+         .unit = "frames", .description = "Available frames stealing stops at.",
+         .source = "z/OS IEAOPTxx MCCAFCTH default (400,600)."},
+        &PagingConfig::afq_ok);
+  s.key_with({.path = "system.paging.scm", .type = T::String, .default_value = "ALL",
+              .unit = "ALL, NONE or an amount",
+              .description = "PAGESCM: how much storage-class memory paging may use (machine.scm.*); pages go to "
+                             "SCM while it has room, else to the local page data sets (machine.dasd.page_volumes).",
+              .source = kSeed2 + ": PAGESCM=ALL is the default; SCM is preferred while it is faster and has room."},
+             [](PagingConfig& c, const emu::ConfigValue& v) { c.scm_limit = pagescm(std::get<std::string>(v)); });
+  s.key({.path = "system.paging.group", .type = T::Integer, .default_value = "16", .min = "1", .max = "64",
+         .unit = "pages",
+         .description = "Pages a page-out I/O writes at most (one AOB or one channel program).",
+         .source = kSeed2 + ": the RMF page data set report shows about 16.5 pages an I/O."},
+        &PagingConfig::group);
+  s.key({.path = "system.paging.check_interval", .type = T::Duration, .default_value = "50us", .min = "1us",
+         .max = "1s", .unit = "simulated time",
+         .description = "How often the control program looks at the available frames and steals when they are "
+                        "low.",
+         .source = "estimate: much shorter than a page-in (75 us on SCM), so stealing keeps up."},
+        &PagingConfig::check_interval_ns);
+  s.describe("system.paging", "Paging (paging/): real storage for pageable pages, auxiliary storage on SCM and DASD.");
+  s.check("system.paging: PAGESCM and the thresholds", [](const emu::Config& c) {
+    try {
+      pagescm(c.get_string("system.paging.scm"));
+    } catch (const emu::ConfigError& e) {
+      throw c.error({"system.paging.scm"}, e.what());
+    }
+    if (c.get_int("system.paging.afq_ok") < c.get_int("system.paging.afq_low"))
+      throw c.error({"system.paging.afq_ok"}, "must be at least system.paging.afq_low");
+    const uint64_t real = c.get_uint("system.paging.real_storage");
+    if (real == 0) return;
+    if (real / 4096 <= uint64_t(c.get_int("system.paging.afq_ok")))
+      throw c.error({"system.paging.real_storage"},
+                    fmt::format("{} frames are not more than system.paging.afq_ok ({})", real / 4096,
+                                c.get_int("system.paging.afq_ok")));
+    const bool scm = c.get_int("machine.scm.card_pairs") > 0 && c.get_string("system.paging.scm") != "NONE";
+    if (!scm && c.get_int("machine.dasd.page_volumes") == 0)
+      throw c.error({"system.paging.real_storage"},
+                    "paging needs auxiliary storage: machine.scm.card_pairs (with system.paging.scm not NONE) or "
+                    "machine.dasd.page_volumes");
+  });
+  return s;
+}
+
+}  // namespace
+
+const emu::Section<PagingConfig>& paging_section() {
+  static const emu::Section<PagingConfig> section = make_paging_section();
+  return section;
+}
+
+}  // namespace paging

@@ -1,0 +1,113 @@
+// Paging (paging/): real storage smaller than the ECBs' pages; stolen pages go out to
+// SCM or the page data sets and come back on their faults, the ECB waiting; what a
+// guest wrote is what it reads (QPGT in tpf_io.elf checks every page of its GETSTOR
+// storage, round after round, in a scrambled order).
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+#include "app/subsystems.h"
+#include "emu/machine.h"
+#include "os/control_program.h"
+#include "os/run_config.h"
+#include "paging/paging.h"
+
+using Catch::Matchers::Contains;
+
+namespace {
+
+struct PagingRun {
+  os::RunSummary s;
+  std::string log, paging_json;
+  paging::PagingStats stats;
+  bool paging_report = false;
+  explicit PagingRun(std::vector<std::string> sets) {
+    std::vector<std::string> all = {"system.image=tpf_io.elf", "workload.program=QPGT", "workload.warmup=0",
+                                    "machine.istreams=2", "workload.terminals=2", "workload.messages=2"};
+    all.insert(all.end(), sets.begin(), sets.end());
+    os::RunConfig cfg = app::load_run_config({}, all);
+    emu::Machine m(cfg.machine, true);
+    os::ControlProgram cp(m, cfg);
+    s = cp.run();
+    log = cp.log();
+    stats = cp.subsystem<paging::Paging>()->stats();
+    for (const os::ReportFile& r : cp.reports())
+      if (r.name == "paging.json") {
+        std::ostringstream out;
+        r.write(out);
+        paging_json = out.str();
+        paging_report = true;
+      }
+  }
+  size_t lines(const std::string& what) const {
+    size_t n = 0;
+    for (size_t at = log.find(what); at != std::string::npos; at = log.find(what, at + 1)) ++n;
+    return n;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("paging: nothing lost under heavy paging, to SCM, to DASD, to both, with a failed card", "[paging]") {
+  const std::vector<std::string> base = {"workload.message_text=6 3", "system.paging.real_storage=8M"};
+  std::vector<std::string> where;
+  SECTION("SCM") { where = {"machine.scm.card_pairs=1"}; }
+  SECTION("DASD") { where = {"machine.dasd.page_volumes=16"}; }
+  SECTION("SCM while it has room, then DASD") {
+    where = {"machine.scm.card_pairs=1", "machine.dasd.page_volumes=4", "system.paging.scm=2M"};
+  }
+  SECTION("SCM with a failed card") { where = {"machine.scm.card_pairs=1", "machine.scm.failed_cards=0.1"}; }
+  std::vector<std::string> sets = base;
+  sets.insert(sets.end(), where.begin(), where.end());
+  PagingRun r(sets);
+  INFO(r.log);
+  CHECK(r.lines("QPGT: 1536 pages, 3 rounds, 0 bad") == 2);
+  CHECK(r.stats.stolen > 1000);                        // 12 MB of pages in 8 MB of real storage
+  CHECK(r.stats.written > 0);
+  CHECK(r.stats.page_ins + r.stats.reclaims > 1000);   // they came back
+  if (where.size() == 3) {
+    CHECK(r.stats.scm_pages > 0);
+    CHECK(r.stats.dasd_pages > 0);                     // SCM filled its 2 MB, then the volumes
+  }
+}
+
+TEST_CASE("paging: a page-in makes its ECB wait while the I-stream runs others", "[paging]") {
+  // 10 MB each in 8 MB of real storage, one I-stream.
+  PagingRun r({"workload.message_text=10 2", "system.paging.real_storage=8M", "machine.dasd.page_volumes=16",
+               "machine.istreams=1"});
+  CHECK(r.lines("QPGT: 2560 pages, 2 rounds, 0 bad") == 2);
+  CHECK(r.stats.page_ins > 100);
+  CHECK(r.stats.fault_waits >= r.stats.page_ins);
+  CHECK(r.stats.page_in_cycles > 0);
+  CHECK(r.s.cpu_utilization < 0.5);  // the I-stream idles while the ECBs wait for pages
+}
+
+TEST_CASE("paging: off unless real storage is given; then no report and nothing stolen", "[paging]") {
+  PagingRun r({"workload.message_text=2 1", "machine.scm.card_pairs=1"});
+  CHECK(r.lines(" 0 bad") == 2);
+  CHECK_FALSE(r.paging_report);
+  CHECK(r.stats.stolen == 0);
+}
+
+TEST_CASE("paging: the same run twice pages the same", "[paging]") {
+  const std::vector<std::string> sets = {"workload.message_text=5 2", "system.paging.real_storage=8M",
+                                         "machine.scm.card_pairs=1", "machine.dasd.page_volumes=4",
+                                         "system.paging.scm=4M"};
+  PagingRun a(sets), b(sets);
+  CHECK(a.paging_json == b.paging_json);
+  CHECK(a.log == b.log);
+}
+
+TEST_CASE("paging: configuration errors name the key", "[paging][run_config]") {
+  CHECK_THROWS_WITH(app::load_run_config({}, {"system.paging.real_storage=8M"}),
+                    Contains("system.paging.real_storage") && Contains("needs auxiliary storage"));
+  CHECK_THROWS_WITH(
+      app::load_run_config({}, {"system.paging.real_storage=8M", "machine.scm.card_pairs=1", "system.paging.scm=NONE"}),
+      Contains("needs auxiliary storage"));
+  CHECK_THROWS_WITH(app::load_run_config({}, {"system.paging.scm=SOME"}),
+                    Contains("system.paging.scm") && Contains("not ALL, NONE or an amount"));
+  CHECK_THROWS_WITH(app::load_run_config({}, {"system.paging.afq_low=700"}),
+                    Contains("system.paging.afq_ok") && Contains("at least"));
+  CHECK_THROWS_WITH(app::load_run_config({}, {"system.paging.real_storage=1M", "machine.scm.card_pairs=1"}),
+                    Contains("256 frames are not more than system.paging.afq_ok"));
+}
