@@ -76,13 +76,13 @@ ScmCommand parse_scm_command(std::string_view text) {
   throw bad("F SCM takes FAIL,CARD=pair.card (pair 0..3, card 0 or 1)");
 }
 
-// Simulated time as z/OS shows the time of day: hh.mm.ss from the start of the run.
+
+}  // namespace
+
 std::string time_of_day(uint64_t ns) {
   const uint64_t s = ns / 1000000000;
   return fmt::format("{:02}.{:02}.{:02}", s / 3600 % 24, s / 60 % 60, s % 60);
 }
-
-}  // namespace
 
 emu::IoResult Port::start(uint64_t now, emu::IoOperation& op) {
   auto* t = dynamic_cast<Transfer*>(&op);

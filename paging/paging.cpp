@@ -1,6 +1,7 @@
 #include "paging/paging.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <fmt/format.h>
 #include <tuple>
@@ -16,12 +17,38 @@ constexpr uint64_t kPage = emu::kPageSize;
 
 void Paging::install(os::System& system) {
   system_ = &system;
+  system.add_operator_commands(
+      "ASM",
+      "D ASM                        the page data sets and SCM: how full (IEE200I)\n"
+      "D ASM,SCM                    SCM for paging: size, used, in error, in 4 KB slots (IEE207I)\n",
+      [this](const os::OperatorCommand& c, uint64_t now, uint64_t ns, bool) {
+        std::string t;
+        for (char ch : c.text)
+          if (ch != ' ') t += char(std::toupper(static_cast<unsigned char>(ch)));
+        const std::vector<std::string> lines = t == "DASM" ? display_asm(ns) : display_asm_scm(ns);
+        std::string answer;
+        system_->log(fmt::format("{:>12} operator: {}", now, c.text));
+        for (const std::string& l : lines) {
+          system_->log(fmt::format("{:>12}   {}", now, l));
+          answer += l + "\n";
+        }
+        return answer;
+      });
   if (config_.real_storage == 0) return;
   budget_frames_ = config_.real_storage / kPage;
   fixed_frames_ = system.machine().storage().allocated_4k();  // the image and the system's own
   const size_t devices = 1 + devices_->dasd().size();
   next_block_.assign(devices, 0);
   free_blocks_.assign(devices, {});
+  used_.assign(devices, 0);
+  // The IPL's message on SCM for paging.
+  const flashsim::ScmDevice* scm = devices_->scm();
+  if (scm && config_.scm_limit > 0)
+    system.log(fmt::format("IAR031I USE OF STORAGE-CLASS MEMORY FOR PAGING IS ENABLED - PAGESCM={}, ONLINE={:08}M",
+                           config_.pagescm, scm->online_bytes() >> 20));
+  else
+    system.log(fmt::format("IAR032I USE OF STORAGE-CLASS MEMORY FOR PAGING IS NOT ENABLED - PAGESCM={}",
+                           scm ? config_.pagescm : "NONE"));
   const uint64_t interval = std::max<uint64_t>(1, uint64_t(double(config_.check_interval_ns) *
                                                             system.machine().config().clock_ghz));
   system.every(interval, [this](uint64_t now) { check(now); });
@@ -159,6 +186,7 @@ Paging::Slot Paging::new_slot(int device) {
   else block = next_block_[size_t(device)]++;
   s.address = block * kPage;
   if (device == 0) ++scm_slots_used_;
+  ++used_[size_t(device)];
   stats_.slots_high = std::max(stats_.slots_high, ++slots_used_);
   return s;
 }
@@ -167,6 +195,7 @@ void Paging::free_slot(const Slot& s) {
   if (s.device < 0) return;
   free_blocks_[size_t(s.device)].push_back(s.address / kPage);
   --slots_used_;
+  --used_[size_t(s.device)];
   if (s.device == 0) --scm_slots_used_;
 }
 
@@ -265,6 +294,75 @@ void Paging::process_ending(os::Process& p) {
   if (it == processes_.end()) return;
   for (auto& [va, pg] : it->second.pages) free_slot(pg.slot);
   processes_.erase(it);
+}
+
+os::OperatorGrammars Paging::operator_grammars() const {
+  const auto squeeze = [](std::string_view text) {
+    std::string t;
+    for (char ch : text)
+      if (ch != ' ' && ch != '\t') t += char(std::toupper(static_cast<unsigned char>(ch)));
+    return t;
+  };
+  return {{.owner = "ASM",
+           .syntax = "D ASM[,SCM]",
+           .mine = [squeeze](std::string_view text) { return squeeze(text).rfind("DASM", 0) == 0; },
+           .check = [squeeze](std::string_view text) {
+             const std::string t = squeeze(text);
+             if (t != "DASM" && t != "DASM,SCM")
+               throw emu::ConfigError(fmt::format("\"{}\": D ASM takes ,SCM or nothing", text));
+           }}};
+}
+
+uint64_t Paging::capacity(size_t device) const {
+  if (device == 0) {
+    const flashsim::ScmDevice* d = devices_->scm();
+    return d ? std::min(config_.scm_limit, d->online_bytes()) / kPage : 0;
+  }
+  return devices_->dasd()[device - 1]->config().capacity_blocks();
+}
+
+// IEE200I: a line per local page data set and one for SCM, as the seed shows them
+// (no PLPA or common data sets: nothing here pages the common areas).
+std::vector<std::string> Paging::display_asm(uint64_t ns) {
+  std::vector<std::string> out = {fmt::format("IEE200I {} DISPLAY ASM {}", devices::time_of_day(ns), ++message_number_)};
+  if (budget_frames_ == 0) {
+    out.push_back("NO PAGING: system.paging.real_storage IS 0");
+    return out;
+  }
+  out.push_back("TYPE     FULL STAT   DEV  DATASET NAME");
+  const auto pct = [&](size_t d) {
+    const uint64_t c = capacity(d);
+    return c ? unsigned((used_.empty() ? 0 : used_[d]) * 100 / c) : 100u;
+  };
+  for (size_t v = 0; v < devices_->dasd().size(); ++v) {
+    const unsigned p = pct(v + 1);
+    out.push_back(fmt::format("LOCAL   {:>3}% {:>4}  {:04X}  SYS1.LOCAL.PAGE{:02}", p, p >= 100 ? "FULL" : "OK",
+                              devices_->dasd()[v]->config().device_number, v + 1));
+  }
+  if (devices_->scm() && config_.scm_limit > 0) {
+    const unsigned p = pct(0);
+    out.push_back(fmt::format("SCM     {:>3}% {:>4}   N/A   N/A", p, p >= 100 ? "FULL" : "OK"));
+  }
+  return out;
+}
+
+// IEE207I: SCM for paging in 4 KB slots.
+std::vector<std::string> Paging::display_asm_scm(uint64_t ns) {
+  std::vector<std::string> out = {fmt::format("IEE207I {} DISPLAY ASM {}", devices::time_of_day(ns), ++message_number_)};
+  if (!devices_->scm() || config_.scm_limit == 0 || budget_frames_ == 0) {
+    out.push_back("SCM IS NOT USED FOR PAGING");
+    return out;
+  }
+  const uint64_t size = capacity(0), used = used_.empty() ? 0 : used_[0];
+  const auto commas = [](uint64_t v) {
+    std::string s = std::to_string(v);
+    for (int i = int(s.size()) - 3; i > 0; i -= 3) s.insert(size_t(i), ",");
+    return s;
+  };
+  out.push_back("STATUS      FULL     SIZE             USED         IN-ERROR");
+  out.push_back(fmt::format("IN-USE      {:>3}%    {:<16} {:<12} {:>4}", size ? used * 100 / size : 0, commas(size),
+                            commas(used), 0));
+  return out;
 }
 
 void Paging::write_text(std::ostream& out) const {

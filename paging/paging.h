@@ -42,6 +42,8 @@ class Paging : public os::Subsystem {
   void declare(emu::Schema& schema) const override { paging_section().declare(schema); }
   void configure(const emu::Config& config) override { config_ = paging_section().read(config); }
   void install(os::System& system) override;
+  // D ASM (IEE200I) and D ASM,SCM (IEE207I)
+  os::OperatorGrammars operator_grammars() const override;
   void process_ending(os::Process& p) override;
   emu::PageFaultHandler::Action page_fault(emu::Cpu& cpu, os::Ecb& e, uint64_t address) override;
 
@@ -78,6 +80,9 @@ class Paging : public os::Subsystem {
   unsigned subchannel(const Slot& s) const;
   flashsim::Device& device(const Slot& s) const;
   void write_text(std::ostream& out) const;
+  std::vector<std::string> display_asm(uint64_t ns);
+  std::vector<std::string> display_asm_scm(uint64_t ns);
+  uint64_t capacity(size_t device) const;  // slots the device offers paging
   void write_json(std::ostream& out) const;
 
   devices::DeviceSubsystem* devices_;
@@ -90,6 +95,8 @@ class Paging : public os::Subsystem {
   std::vector<uint64_t> next_block_;
   std::vector<std::vector<uint64_t>> free_blocks_;
   uint64_t scm_slots_used_ = 0, slots_used_ = 0;
+  std::vector<uint64_t> used_;  // slots in use per device
+  unsigned message_number_ = 0;
   unsigned next_volume_ = 0;
 };
 

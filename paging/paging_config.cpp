@@ -45,7 +45,10 @@ emu::Section<PagingConfig> make_paging_section() {
               .description = "PAGESCM: how much storage-class memory paging may use (machine.scm.*); pages go to "
                              "SCM while it has room, else to the local page data sets (machine.dasd.page_volumes).",
               .source = kSeed2 + ": PAGESCM=ALL is the default; SCM is preferred while it is faster and has room."},
-             [](PagingConfig& c, const emu::ConfigValue& v) { c.scm_limit = pagescm(std::get<std::string>(v)); });
+             [](PagingConfig& c, const emu::ConfigValue& v) {
+               c.pagescm = std::get<std::string>(v);
+               c.scm_limit = pagescm(c.pagescm);
+             });
   s.key({.path = "system.paging.group", .type = T::Integer, .default_value = "16", .min = "1", .max = "64",
          .unit = "pages",
          .description = "Pages a page-out I/O writes at most (one AOB or one channel program).",

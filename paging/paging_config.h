@@ -13,6 +13,7 @@ struct PagingConfig {
   uint64_t real_storage = 0;     // bytes of real storage for the ECBs' pageable 4 KB pages; 0: no paging
   uint64_t afq_low = 0, afq_ok = 0;  // available frames: steal below low, up to ok
   uint64_t scm_limit = 0;        // bytes of SCM paging may use (PAGESCM): ~0 ALL, 0 NONE
+  std::string pagescm;           // as written: ALL, NONE, 64G
   uint32_t group = 0;            // pages a page-out I/O writes at most
   uint64_t check_interval_ns = 0;  // how often the available frames are checked
 };

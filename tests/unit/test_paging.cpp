@@ -4,6 +4,7 @@
 // storage, round after round, in a scrambled order).
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <sstream>
 
 #include "app/subsystems.h"
@@ -110,4 +111,30 @@ TEST_CASE("paging: configuration errors name the key", "[paging][run_config]") {
                     Contains("system.paging.afq_ok") && Contains("at least"));
   CHECK_THROWS_WITH(app::load_run_config({}, {"system.paging.real_storage=1M", "machine.scm.card_pairs=1"}),
                     Contains("256 frames are not more than system.paging.afq_ok"));
+}
+
+TEST_CASE("paging: IAR031I at the start, D ASM and D ASM,SCM in the seed's layouts", "[paging][operator]") {
+  const std::string file = "test_paging_asm.yaml";
+  std::ofstream(file) << "operator:\n  - {at: 0ms, command: D ASM}\n  - {at: 3ms, command: D ASM}\n"
+                         "  - {at: 3ms, command: \"d asm,scm\"}\n";
+  os::RunConfig cfg = app::load_run_config(
+      {file}, {"system.image=tpf_io.elf", "workload.program=QPGT", "workload.warmup=0", "machine.istreams=2",
+               "workload.terminals=2", "workload.messages=2", "workload.message_text=6 2",
+               "system.paging.real_storage=8M", "system.paging.scm=4M", "machine.scm.card_pairs=1",
+               "machine.dasd.page_volumes=4"});
+  emu::Machine m(cfg.machine, true);
+  os::ControlProgram cp(m, cfg);
+  cp.run();
+  const std::string log = cp.log();
+  CHECK_THAT(log, Contains("IAR031I USE OF STORAGE-CLASS MEMORY FOR PAGING IS ENABLED - PAGESCM=4M, ONLINE=00065536M"));
+  CHECK_THAT(log, Contains("IEE200I 00.00.00 DISPLAY ASM 1") && Contains("TYPE     FULL STAT   DEV  DATASET NAME") &&
+                      Contains("LOCAL     0%   OK  0980  SYS1.LOCAL.PAGE01") && Contains("SCM       0%   OK   N/A   N/A"));
+  CHECK_THAT(log, Contains("IEE207I 00.00.00 DISPLAY ASM 3") &&
+                      Contains("STATUS      FULL     SIZE             USED         IN-ERROR") &&
+                      Contains("IN-USE ") && Contains("1,024 "));
+  PagingRun none({"workload.message_text=2 1", "system.paging.real_storage=8M", "machine.dasd.page_volumes=2"});
+  CHECK_THAT(none.log, Contains("IAR032I USE OF STORAGE-CLASS MEMORY FOR PAGING IS NOT ENABLED - PAGESCM=NONE"));
+  const std::string bad = "test_paging_bad_asm.yaml";
+  std::ofstream(bad) << "operator:\n  - {at: 0ms, command: \"D ASM,ALL\"}\n";
+  CHECK_THROWS_WITH(app::load_run_config({bad}, {}), Contains("D ASM takes ,SCM or nothing"));
 }
