@@ -41,6 +41,7 @@ void Paging::install(os::System& system) {
   next_block_.assign(devices, 0);
   free_blocks_.assign(devices, {});
   used_.assign(devices, 0);
+  activity_.assign(devices, {});
   // The IPL's message on SCM for paging.
   const flashsim::ScmDevice* scm = devices_->scm();
   if (scm && config_.scm_limit > 0)
@@ -58,6 +59,7 @@ void Paging::install(os::System& system) {
 
 // The available frame queue: below its low threshold, steal up to the ok one.
 void Paging::check(uint64_t now) {
+  sample();
   const uint64_t all = system_->machine().storage().allocated_4k();
   const uint64_t in_use = all > fixed_frames_ ? all - fixed_frames_ : 0;
   const uint64_t available = budget_frames_ > in_use ? budget_frames_ - in_use : 0;
@@ -145,7 +147,9 @@ void Paging::write_out(std::vector<std::pair<ProcessPages*, uint64_t>>& batch, u
     ++stats_.write_ios;
     stats_.written += n;
     (dev == 0 ? stats_.scm_pages : stats_.dasd_pages) += n;
-    system_->start_io(subchannel(first), now, t, [this, t, who](const emu::IoInterruption& i) {
+    started(dev, n);
+    system_->start_io(subchannel(first), now, t, [this, t, who, dev](const emu::IoInterruption& i) {
+      completed(dev, i.time - i.started);
       for (const auto& [pid, va] : who) {
         auto p = processes_.find(pid);
         if (p == processes_.end()) continue;  // the process ended meanwhile
@@ -271,8 +275,11 @@ emu::PageFaultHandler::Action Paging::page_fault(emu::Cpu& cpu, os::Ecb& e, uint
   t->request.blocks.push_back({flashsim::Op::Read, pg.slot.address, uint32_t(kPage), pg.buffer->data()});
   const uint64_t pid = pp.process->id;
   const auto buffer = pg.buffer;
-  system_->start_io(subchannel(pg.slot), cpu.cycles, t, [this, pid, va, buffer](const emu::IoInterruption& i) {
+  const int dev = pg.slot.device;
+  started(dev, 1);
+  system_->start_io(subchannel(pg.slot), cpu.cycles, t, [this, pid, va, buffer, dev](const emu::IoInterruption& i) {
     const uint64_t took = i.time - i.started;
+    completed(dev, took);
     stats_.page_in_cycles += took;
     stats_.page_in_max_cycles = std::max(stats_.page_in_max_cycles, took);
     auto p = processes_.find(pid);
@@ -365,6 +372,86 @@ std::vector<std::string> Paging::display_asm_scm(uint64_t ns) {
   return out;
 }
 
+void Paging::started(int device, size_t pages) {
+  Activity& a = activity_[size_t(device)];
+  ++a.ios, a.pages += pages, ++a.in_flight;
+}
+
+void Paging::completed(int device, uint64_t cycles) {
+  Activity& a = activity_[size_t(device)];
+  a.io_cycles += cycles;
+  if (a.in_flight) --a.in_flight;
+}
+
+void Paging::sample() {
+  ++samples_;
+  for (size_t d = 0; d < activity_.size(); ++d) {
+    Activity& a = activity_[d];
+    a.used_min = std::min(a.used_min, used_[d]);
+    a.used_max = std::max(a.used_max, used_[d]);
+    a.used_sum += used_[d];
+    a.busy_samples += a.in_flight > 0;
+  }
+}
+
+namespace {
+// RMF's way with big counts: 33554K, 17.19M.
+std::string rmf_count(uint64_t v) {
+  if (v >= 10000000) return fmt::format("{:.2f}M", double(v) / 1e6);
+  if (v >= 1000000) return fmt::format("{}K", v / 1000);
+  return std::to_string(v);
+}
+}  // namespace
+
+// RMF Monitor I's PAGE DATA SET ACTIVITY, as the seed shows it: a line per local page
+// data set and one for SCM; slots in 4 KB pages, sampled every check interval; % IN USE
+// the samples with paging I/O in flight; PAGE TRANS TIME seconds a page.
+void Paging::write_rmf(std::ostream& out) const {
+  const double ghz = system_->machine().config().clock_ghz;
+  out << "                                P A G E   D A T A   S E T   A C T I V I T Y\n";
+  out << fmt::format("NUMBER OF SAMPLES = {:>9}    CYCLE {:.6f} SECONDS    PAGE DATA SET AND SCM USAGE\n",
+                     rmf_count(samples_), double(config_.check_interval_ns) / 1e9);
+  out << "PAGE                                                                 %    PAGE                  V\n";
+  out << "SPACE   VOLUME  DEV  DEVICE    SLOTS  ---- SLOTS USED --- BAD       IN   TRANS  NUMBER  PAGES  I\n";
+  out << "TYPE    SERIAL  NUM  TYPE      ALLOC    MIN    MAX   AVG   SLOTS     USE  TIME   IO REQ  XFER'D O  "
+         "DATA SET NAME\n";
+  const auto row = [&](size_t d, const std::string& type, const std::string& serial, const std::string& num,
+                       const std::string& dev, const std::string& vio, const std::string& name) {
+    const Activity& a = activity_[d];
+    const uint64_t avg = samples_ ? a.used_sum / samples_ : 0;
+    const double in_use = samples_ ? 100.0 * double(a.busy_samples) / double(samples_) : 0.0;
+    const double trans = a.pages ? double(a.io_cycles) / ghz / 1e9 / double(a.pages) : 0.0;
+    out << fmt::format("{:<7} {:<7} {:<4} {:<6} {:>9} {:>6} {:>6} {:>6} {:>6} {:>7.2f} {:>6.3f} {:>7} {:>7} {:<1}  {}\n",
+                       type, serial, num, dev, rmf_count(capacity(d)), rmf_count(samples_ ? a.used_min : 0),
+                       rmf_count(a.used_max), rmf_count(avg), 0, in_use, trans, rmf_count(a.ios),
+                       rmf_count(a.pages), vio, name);
+  };
+  for (size_t v = 0; v < devices_->dasd().size(); ++v) {
+    const unsigned num = devices_->dasd()[v]->config().device_number;
+    row(v + 1, "LOCAL", fmt::format("PAGE{:02}", v + 1), fmt::format("{:04X}", num), "33909", "Y",
+        fmt::format("SYS1.LOCAL.PAGE{:02}", v + 1));
+  }
+  if (devices_->scm() && config_.scm_limit > 0) row(0, "SCM", "N/A", "N/A", "N/A", " ", "N/A");
+}
+
+std::string Paging::data_sets_json() const {
+  const double ghz = system_->machine().config().clock_ghz;
+  std::string s;
+  for (size_t d = 0; d < activity_.size(); ++d) {
+    if (d == 0 && !(devices_->scm() && config_.scm_limit > 0)) continue;
+    const Activity& a = activity_[d];
+    s += fmt::format("{}\n    {{\"type\": \"{}\", \"device\": \"{}\", \"slots\": {}, \"slots_used_min\": {}, "
+                     "\"slots_used_max\": {}, \"slots_used_avg\": {}, \"in_use_percent\": {:.2f}, "
+                     "\"page_transfer_seconds\": {:.6f}, \"io_requests\": {}, \"pages\": {}}}",
+                     s.empty() ? "" : ",", d == 0 ? "SCM" : "LOCAL",
+                     d == 0 ? "N/A" : fmt::format("{:04X}", devices_->dasd()[d - 1]->config().device_number),
+                     capacity(d), samples_ ? a.used_min : 0, a.used_max, samples_ ? a.used_sum / samples_ : 0,
+                     samples_ ? 100.0 * double(a.busy_samples) / double(samples_) : 0.0,
+                     a.pages ? double(a.io_cycles) / ghz / 1e9 / double(a.pages) : 0.0, a.ios, a.pages);
+  }
+  return s.empty() ? s : s + "\n  ";
+}
+
 void Paging::write_text(std::ostream& out) const {
   const double ghz = system_->machine().config().clock_ghz;
   auto line = [&](const std::string& what, uint64_t v) { out << fmt::format("  {:<52}{:>14}\n", what, v); };
@@ -386,6 +473,8 @@ void Paging::write_text(std::ostream& out) const {
   out << fmt::format("  {:<52}{:>14.1f}\n", "page-in time, mean (us)",
                      stats_.page_ins ? double(stats_.page_in_cycles) / double(stats_.page_ins) / ghz / 1e3 : 0.0);
   out << fmt::format("  {:<52}{:>14.1f}\n", "page-in time, longest (us)", double(stats_.page_in_max_cycles) / ghz / 1e3);
+  out << "\n";
+  write_rmf(out);
 }
 
 void Paging::write_json(std::ostream& out) const {
@@ -394,12 +483,12 @@ void Paging::write_json(std::ostream& out) const {
       "{{\n  \"real_storage_frames\": {}, \"afq_low\": {}, \"afq_ok\": {},\n  \"scans\": {}, \"stolen\": {}, "
       "\"written\": {}, \"scm_pages\": {}, \"dasd_pages\": {}, \"freed_clean\": {}, \"write_ios\": {},\n"
       "  \"fault_waits\": {}, \"page_ins\": {}, \"reclaims\": {}, \"host_restores\": {}, \"slots_high\": {},\n"
-      "  \"page_in_mean_us\": {:.3f}, \"page_in_max_us\": {:.3f}\n}}\n",
+      "  \"page_in_mean_us\": {:.3f}, \"page_in_max_us\": {:.3f},\n  \"samples\": {}, \"data_sets\": [{}]\n}}\n",
       budget_frames_, config_.afq_low, config_.afq_ok, stats_.scans, stats_.stolen, stats_.written,
       stats_.scm_pages, stats_.dasd_pages, stats_.freed_clean, stats_.write_ios, stats_.fault_waits,
       stats_.page_ins, stats_.reclaims, stats_.host_restores, stats_.slots_high,
       stats_.page_ins ? double(stats_.page_in_cycles) / double(stats_.page_ins) / ghz / 1e3 : 0.0,
-      double(stats_.page_in_max_cycles) / ghz / 1e3);
+      double(stats_.page_in_max_cycles) / ghz / 1e3, samples_, data_sets_json());
 }
 
 }  // namespace paging

@@ -96,6 +96,19 @@ class Paging : public os::Subsystem {
   std::vector<std::vector<uint64_t>> free_blocks_;
   uint64_t scm_slots_used_ = 0, slots_used_ = 0;
   std::vector<uint64_t> used_;  // slots in use per device
+  // RMF's page data set activity, per device: sampled every check interval.
+  struct Activity {
+    uint64_t ios = 0, pages = 0, io_cycles = 0;  // paging's requests, pages moved, their time
+    uint64_t in_flight = 0;                      // requests not complete
+    uint64_t used_min = ~0ull, used_max = 0, used_sum = 0, busy_samples = 0;
+  };
+  std::vector<Activity> activity_;
+  uint64_t samples_ = 0;
+  void sample();
+  void started(int device, size_t pages);
+  void completed(int device, uint64_t cycles);
+  void write_rmf(std::ostream& out) const;
+  std::string data_sets_json() const;
   unsigned message_number_ = 0;
   unsigned next_volume_ = 0;
 };

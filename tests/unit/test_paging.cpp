@@ -19,7 +19,7 @@ namespace {
 
 struct PagingRun {
   os::RunSummary s;
-  std::string log, paging_json;
+  std::string log, paging_json, paging_text;
   paging::PagingStats stats;
   bool paging_report = false;
   explicit PagingRun(std::vector<std::string> sets) {
@@ -33,10 +33,10 @@ struct PagingRun {
     log = cp.log();
     stats = cp.subsystem<paging::Paging>()->stats();
     for (const os::ReportFile& r : cp.reports())
-      if (r.name == "paging.json") {
+      if (r.name == "paging.json" || r.name == "paging.txt") {
         std::ostringstream out;
         r.write(out);
-        paging_json = out.str();
+        (r.name == "paging.json" ? paging_json : paging_text) = out.str();
         paging_report = true;
       }
   }
@@ -137,4 +137,19 @@ TEST_CASE("paging: IAR031I at the start, D ASM and D ASM,SCM in the seed's layou
   const std::string bad = "test_paging_bad_asm.yaml";
   std::ofstream(bad) << "operator:\n  - {at: 0ms, command: \"D ASM,ALL\"}\n";
   CHECK_THROWS_WITH(app::load_run_config({bad}, {}), Contains("D ASM takes ,SCM or nothing"));
+}
+
+TEST_CASE("paging: the RMF page data set activity report counts every page moved", "[paging]") {
+  PagingRun r({"workload.message_text=6 2", "system.paging.real_storage=8M", "machine.scm.card_pairs=1",
+               "machine.dasd.page_volumes=2", "system.paging.scm=2M"});
+  CHECK_THAT(r.paging_text, Contains("P A G E   D A T A   S E T   A C T I V I T Y") &&
+                                Contains("TYPE    SERIAL  NUM  TYPE      ALLOC    MIN    MAX   AVG   SLOTS") &&
+                                Contains("LOCAL   PAGE01  0980 33909") && Contains("SYS1.LOCAL.PAGE02") &&
+                                Contains("SCM     N/A     N/A  N/A          512"));
+  // The data sets' pages are the pages written and read, every one.
+  uint64_t pages = 0;
+  for (size_t at = r.paging_json.find("\"pages\": "); at != std::string::npos;
+       at = r.paging_json.find("\"pages\": ", at + 1))
+    pages += std::stoull(r.paging_json.substr(at + 9));
+  CHECK(pages == r.stats.written + r.stats.page_ins);
 }
