@@ -133,6 +133,7 @@ void Paging::write_out(std::vector<std::pair<ProcessPages*, uint64_t>>& batch, u
   for (size_t at = 0; at < batch.size(); at += config_.group) {
     const size_t n = std::min<size_t>(config_.group, batch.size() - at);
     const int dev = choose_device(n);
+    const uint64_t group = next_group_++;
     auto t = std::make_shared<devices::Transfer>();
     std::vector<std::pair<uint64_t, uint64_t>> who;  // (process id, page)
     Slot first;
@@ -141,6 +142,9 @@ void Paging::write_out(std::vector<std::pair<ProcessPages*, uint64_t>>& batch, u
       Page& pg = pp->pages.at(va);
       pg.slot = new_slot(dev);
       if (k == at) first = pg.slot;
+      leave_group(pp->process->id, va, pg);
+      pg.group = group;
+      groups_[group].emplace_back(pp->process->id, va);
       t->request.blocks.push_back({flashsim::Op::Write, pg.slot.address, uint32_t(kPage), pg.buffer->data()});
       who.emplace_back(pp->process->id, va);
     }
@@ -224,6 +228,7 @@ void Paging::put_back(ProcessPages& pp, uint64_t va, Page& pg, const uint8_t* da
   space.translate(va, t);
   std::memcpy(t.frame->data.get(), data, kPage);
   t.frame->changed = false, t.frame->referenced = true;
+  leave_group(pp.process->id, va, pg);
   pg.state = State::Resident;
   pg.uic = 0;
   pg.buffer.reset();
@@ -269,37 +274,61 @@ emu::PageFaultHandler::Action Paging::page_fault(emu::Cpu& cpu, os::Ecb& e, uint
     return Action::Wait;
   }
   ++stats_.page_ins;
-  pg.state = State::Reading;
-  pg.buffer = std::make_shared<std::vector<uint8_t>>(kPage);
+  // The page, and (on SCM, speculatively) the rest of its process's pages that were
+  // written with it and are still out: one request.
+  std::vector<uint64_t> reads = {va};
+  if (config_.speculative && pg.slot.device == 0 && pg.group)
+    for (const auto& [pid, other] : groups_.at(pg.group))
+      if (pid == pp.process->id && other != va && pp.pages.at(other).state == State::Out) reads.push_back(other);
+  stats_.speculative += reads.size() - 1;
   auto t = std::make_shared<devices::Transfer>();
-  t->request.blocks.push_back({flashsim::Op::Read, pg.slot.address, uint32_t(kPage), pg.buffer->data()});
+  std::vector<std::pair<uint64_t, std::shared_ptr<std::vector<uint8_t>>>> landing;
+  for (uint64_t r : reads) {
+    Page& q = pp.pages.at(r);
+    q.state = State::Reading;
+    q.buffer = std::make_shared<std::vector<uint8_t>>(kPage);
+    t->request.blocks.push_back({flashsim::Op::Read, q.slot.address, uint32_t(kPage), q.buffer->data()});
+    landing.emplace_back(r, q.buffer);
+  }
   const uint64_t pid = pp.process->id;
-  const auto buffer = pg.buffer;
   const int dev = pg.slot.device;
-  started(dev, 1);
-  system_->start_io(subchannel(pg.slot), cpu.cycles, t, [this, pid, va, buffer, dev](const emu::IoInterruption& i) {
+  started(dev, reads.size());
+  system_->start_io(subchannel(pg.slot), cpu.cycles, t, [this, pid, landing, dev](const emu::IoInterruption& i) {
     const uint64_t took = i.time - i.started;
     completed(dev, took);
     stats_.page_in_cycles += took;
     stats_.page_in_max_cycles = std::max(stats_.page_in_max_cycles, took);
     auto p = processes_.find(pid);
     if (p == processes_.end()) return;
-    auto g = p->second.pages.find(va);
-    if (g == p->second.pages.end()) return;
-    Page& pg = g->second;
-    if (pg.state == State::Reading) put_back(p->second, va, pg, buffer->data());  // else a host access did
-    os::WaitList waiters;
-    waiters.swap(pg.waiters);
-    for (os::Ecb* w : waiters) system_->make_ready(*w, i.time);
+    for (const auto& [r, buffer] : landing) {
+      auto g = p->second.pages.find(r);
+      if (g == p->second.pages.end()) continue;
+      Page& q = g->second;
+      if (q.state == State::Reading && q.buffer == buffer) put_back(p->second, r, q, buffer->data());  // else a host access did
+      os::WaitList waiters;
+      waiters.swap(q.waiters);
+      for (os::Ecb* w : waiters) system_->make_ready(*w, i.time);
+    }
   });
   system_->park(cpu, e, pg.waiters);
   return Action::Wait;
 }
 
+void Paging::leave_group(uint64_t pid, uint64_t va, Page& pg) {
+  if (!pg.group) return;
+  auto it = groups_.find(pg.group);
+  if (it != groups_.end()) {
+    auto& v = it->second;
+    v.erase(std::remove(v.begin(), v.end(), std::make_pair(pid, va)), v.end());
+    if (v.empty()) groups_.erase(it);
+  }
+  pg.group = 0;
+}
+
 void Paging::process_ending(os::Process& p) {
   auto it = processes_.find(p.id);
   if (it == processes_.end()) return;
-  for (auto& [va, pg] : it->second.pages) free_slot(pg.slot);
+  for (auto& [va, pg] : it->second.pages) free_slot(pg.slot), leave_group(p.id, va, pg);
   processes_.erase(it);
 }
 
@@ -466,7 +495,8 @@ void Paging::write_text(std::ostream& out) const {
   line("  freed (copy on auxiliary storage still valid)", stats_.freed_clean);
   line("page-out requests", stats_.write_ios);
   line("page faults that waited for a page-in", stats_.fault_waits);
-  line("pages read in", stats_.page_ins);
+  line("pages read in on a fault", stats_.page_ins);
+  line("pages read in with them (speculative, SCM)", stats_.speculative);
   line("pages taken back while being written (reclaims)", stats_.reclaims);
   line("pages put back for a host-side service", stats_.host_restores);
   line("slots in use, most at once", stats_.slots_high);
@@ -482,11 +512,11 @@ void Paging::write_json(std::ostream& out) const {
   out << fmt::format(
       "{{\n  \"real_storage_frames\": {}, \"afq_low\": {}, \"afq_ok\": {},\n  \"scans\": {}, \"stolen\": {}, "
       "\"written\": {}, \"scm_pages\": {}, \"dasd_pages\": {}, \"freed_clean\": {}, \"write_ios\": {},\n"
-      "  \"fault_waits\": {}, \"page_ins\": {}, \"reclaims\": {}, \"host_restores\": {}, \"slots_high\": {},\n"
+      "  \"fault_waits\": {}, \"page_ins\": {}, \"speculative\": {}, \"reclaims\": {}, \"host_restores\": {}, \"slots_high\": {},\n"
       "  \"page_in_mean_us\": {:.3f}, \"page_in_max_us\": {:.3f},\n  \"samples\": {}, \"data_sets\": [{}]\n}}\n",
       budget_frames_, config_.afq_low, config_.afq_ok, stats_.scans, stats_.stolen, stats_.written,
       stats_.scm_pages, stats_.dasd_pages, stats_.freed_clean, stats_.write_ios, stats_.fault_waits,
-      stats_.page_ins, stats_.reclaims, stats_.host_restores, stats_.slots_high,
+      stats_.page_ins, stats_.speculative, stats_.reclaims, stats_.host_restores, stats_.slots_high,
       stats_.page_ins ? double(stats_.page_in_cycles) / double(stats_.page_ins) / ghz / 1e3 : 0.0,
       double(stats_.page_in_max_cycles) / ghz / 1e3, samples_, data_sets_json());
 }

@@ -27,6 +27,7 @@ struct PagingStats {
   uint64_t freed_clean = 0;      // stolen pages whose copy on auxiliary storage was still valid
   uint64_t write_ios = 0;        // page-out requests (AOBs, channel programs)
   uint64_t page_ins = 0;         // pages read back on a fault
+  uint64_t speculative = 0;      // pages read with them: written in the same request (SCM only)
   uint64_t reclaims = 0;         // faults on a page still being written: taken back without I/O
   uint64_t fault_waits = 0;      // faults that waited for a page-in (the first and those joining it)
   uint64_t host_restores = 0;    // pages a host-side service touched while out: put back at once
@@ -62,6 +63,7 @@ class Paging : public os::Subsystem {
     Slot slot;                                     // the copy on auxiliary storage (valid unless Writing)
     std::shared_ptr<std::vector<uint8_t>> buffer;  // Writing / Reading: the contents on their way
     os::WaitList waiters;                          // Reading: ECBs waiting for it
+    uint64_t group = 0;                            // Out / Writing: the page-out request it went in
   };
   struct ProcessPages {
     os::Process* process = nullptr;
@@ -104,6 +106,10 @@ class Paging : public os::Subsystem {
   };
   std::vector<Activity> activity_;
   uint64_t samples_ = 0;
+  // Pages out or being written, by the request that wrote them (speculative page-in).
+  std::map<uint64_t, std::vector<std::pair<uint64_t, uint64_t>>> groups_;  // -> (process id, page)
+  uint64_t next_group_ = 1;
+  void leave_group(uint64_t pid, uint64_t va, Page& pg);
   void sample();
   void started(int device, size_t pages);
   void completed(int device, uint64_t cycles);

@@ -54,6 +54,11 @@ emu::Section<PagingConfig> make_paging_section() {
          .description = "Pages a page-out I/O writes at most (one AOB or one channel program).",
          .source = kSeed2 + ": the RMF page data set report shows about 16.5 pages an I/O."},
         &PagingConfig::group);
+  s.key({.path = "system.paging.speculative", .type = T::Bool, .default_value = "true", .unit = "on/off",
+         .description = "A page-in from SCM also reads the rest of the faulting process's pages that were written "
+                        "in the same request and are still out (speculative page-in); off: only the page.",
+         .source = kSeed2 + ": z/OS begins speculative page-in of 4K pages only on Flash."},
+        &PagingConfig::speculative);
   s.key({.path = "system.paging.check_interval", .type = T::Duration, .default_value = "50us", .min = "1us",
          .max = "1s", .unit = "simulated time",
          .description = "How often the control program looks at the available frames and steals when they are "

@@ -153,3 +153,23 @@ TEST_CASE("paging: the RMF page data set activity report counts every page moved
     pages += std::stoull(r.paging_json.substr(at + 9));
   CHECK(pages == r.stats.written + r.stats.page_ins);
 }
+
+TEST_CASE("paging: speculative page-in from SCM brings a group's pages back with the one that faulted; off, not",
+          "[paging]") {
+  // 10 MB each in 8 MB on one I-stream. SCM writes made quicker than the default
+  // estimate (150 us on both cards of the pair, so that page-outs queue and most faults
+  // take back a page still being written) so that pages are out when they are touched.
+  const std::vector<std::string> base = {"workload.message_text=10 2", "system.paging.real_storage=8M",
+                                         "machine.scm.card_pairs=1", "machine.istreams=1",
+                                         "machine.scm.write_latency_4k=20us"};
+  std::vector<std::string> on = base, off = base;
+  off.push_back("system.paging.speculative=false");
+  PagingRun a(on), b(off);
+  CHECK(a.lines(" 0 bad") == 2);
+  CHECK(b.lines(" 0 bad") == 2);
+  CHECK(b.stats.speculative == 0);
+  INFO("page-ins " << a.stats.page_ins << " speculative " << a.stats.speculative << "; off: " << b.stats.page_ins);
+  CHECK(a.stats.speculative > 1000);
+  CHECK(a.stats.page_ins < b.stats.page_ins);  // fewer faults: their pages came with others
+  CHECK(a.s.simulated_seconds < b.s.simulated_seconds);
+}
