@@ -135,6 +135,31 @@ bool AddressSpace::host_translate(uint64_t vaddr, Translation& t) {
   return r == Translate::NotPresent && host_fault_ && host_fault_(vaddr) && translate(vaddr, t) == Translate::Ok;
 }
 
+bool AddressSpace::segment_referenced(uint64_t vaddr, bool& changed, bool reset) {
+  auto it = segments_.find(vaddr / kSegmentSize);
+  bool referenced = false;
+  changed = false;
+  if (it == segments_.end() || !it->second->large) return false;
+  for (Frame* f : it->second->resolved)
+    if (f) {
+      referenced |= f->referenced, changed |= f->changed;
+      if (reset) f->referenced = false;
+    }
+  return referenced;
+}
+
+bool AddressSpace::demote(uint64_t vaddr) {
+  const uint64_t base = vaddr & ~(kSegmentSize - 1);
+  auto it = segments_.find(base / kSegmentSize);
+  if (it == segments_.end() || !it->second->large) return false;
+  const uint8_t prot = it->second->prot[0];
+  std::vector<uint8_t> data(kSegmentSize);
+  read_bytes(base, data.data(), kSegmentSize);
+  unmap(base, kSegmentSize);
+  if (!map(base, kSegmentSize, prot)) return false;
+  return write_bytes(base, data.data(), kSegmentSize);
+}
+
 uint8_t AddressSpace::prot_of(uint64_t vaddr) {
   Translation t;
   return translate(vaddr, t) == Translate::Ok ? t.prot : 0;

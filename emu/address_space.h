@@ -85,6 +85,22 @@ class AddressSpace {
   // The protection of a mapped page (0 if not mapped).
   uint8_t prot_of(uint64_t vaddr);
 
+  // The large segments (1 MB frames) this space owns, in address order: f(vaddr).
+  template <class F> void for_each_large_segment(F&& f) {
+    for (uint64_t seg : sorted_segments()) {
+      const Segment& s = *segments_.at(seg);
+      if (s.large && s.owned[0]) f(seg * kSegmentSize);
+    }
+  }
+  // Whether any 4 KB frame of the large segment at `vaddr` was referenced (and changed)
+  // since its bits were reset; `reset` clears the reference bits. Frames never touched
+  // (not yet resolved) count as neither.
+  bool segment_referenced(uint64_t vaddr, bool& changed, bool reset);
+  // The large segment at `vaddr` becomes 256 4 KB pages of frames of their own, with the
+  // same contents and protection, all changed (a demoted 1 MB page). False if it is not
+  // a large segment or storage has no frames.
+  bool demote(uint64_t vaddr);
+
   // Every mapped page in address order (resolving its frame), for reports.
   template <class F> void for_each_page(F&& f) {
     for (uint64_t seg : sorted_segments())

@@ -13,6 +13,8 @@
 namespace paging {
 namespace {
 constexpr uint64_t kPage = emu::kPageSize;
+constexpr uint64_t kSegment = emu::kSegmentSize;
+constexpr uint64_t kPagesPerSegment = emu::kPagesPerSegment;
 }  // namespace
 
 void Paging::install(os::System& system) {
@@ -36,7 +38,8 @@ void Paging::install(os::System& system) {
       });
   if (config_.real_storage == 0) return;
   budget_frames_ = config_.real_storage / kPage;
-  fixed_frames_ = system.machine().storage().allocated_4k();  // the image and the system's own
+  fixed_frames_ = system.machine().storage().allocated_4k() +
+                  system.machine().storage().allocated_1m() * kPagesPerSegment;  // the image and the system's own
   const size_t devices = 1 + devices_->dasd().size();
   next_block_.assign(devices, 0);
   free_blocks_.assign(devices, {});
@@ -60,7 +63,8 @@ void Paging::install(os::System& system) {
 // The available frame queue: below its low threshold, steal up to the ok one.
 void Paging::check(uint64_t now) {
   sample();
-  const uint64_t all = system_->machine().storage().allocated_4k();
+  const emu::Storage& st = system_->machine().storage();
+  const uint64_t all = st.allocated_4k() + st.allocated_1m() * kPagesPerSegment;
   const uint64_t in_use = all > fixed_frames_ ? all - fixed_frames_ : 0;
   const uint64_t available = budget_frames_ > in_use ? budget_frames_ - in_use : 0;
   if (available < config_.afq_low) steal(config_.afq_ok - available, now);
@@ -88,6 +92,7 @@ void Paging::steal(uint64_t frames, uint64_t now) {
   struct Candidate {
     uint32_t uic;
     uint64_t pid, va;
+    bool large;
   };
   std::vector<Candidate> candidates;
   system_->for_each_process([&](os::Process& p) {
@@ -98,17 +103,32 @@ void Paging::steal(uint64_t frames, uint64_t now) {
       if (!pg.prot) pg.prot = p.space->prot_of(va);
       if (f.referenced) pg.uic = 0, f.referenced = false;
       else ++pg.uic;
-      candidates.push_back({pg.uic, p.id, va});
+      candidates.push_back({pg.uic, p.id, va, false});
+    });
+    p.space->for_each_large_segment([&](uint64_t va) {
+      Page& sg = pp.large[va];
+      if (sg.state != State::Resident) return;
+      if (!sg.prot) sg.prot = p.space->prot_of(va);
+      bool changed = false;
+      if (p.space->segment_referenced(va, changed, true)) sg.uic = 0;
+      else ++sg.uic;
+      candidates.push_back({sg.uic, p.id, va, true});
     });
   });
   system_->machine().purge_micro_tlbs();  // the next reference sets the bit again
   std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
     return std::tie(b.uic, a.pid, a.va) < std::tie(a.uic, b.pid, b.va);
   });
-  if (candidates.size() > frames) candidates.resize(frames);
   std::vector<std::pair<ProcessPages*, uint64_t>> batch;
+  uint64_t taken = 0;
   for (const Candidate& c : candidates) {
+    if (taken >= frames) break;
     ProcessPages& pp = processes_.at(c.pid);
+    if (c.large) {  // a pageable 1 MB page: out whole to SCM, or demoted to 4 KB pages
+      if (steal_large(pp, c.va, now)) taken += kPagesPerSegment;
+      continue;
+    }
+    ++taken;
     Page& pg = pp.pages.at(c.va);
     emu::AddressSpace& space = *pp.process->space;
     emu::Translation t;
@@ -126,6 +146,107 @@ void Paging::steal(uint64_t frames, uint64_t now) {
     space.unmap(c.va, kPage);
   }
   write_out(batch, now);
+}
+
+// A large segment taken: to a 1 MB slot on SCM (one MSB) if there is room, else demoted
+// to 4 KB pages (which later passes page as any other; it frees nothing now). True if
+// its frame was freed.
+bool Paging::steal_large(ProcessPages& pp, uint64_t va, uint64_t now) {
+  emu::AddressSpace& space = *pp.process->space;
+  Page& sg = pp.large.at(va);
+  bool changed = false;
+  space.segment_referenced(va, changed, false);
+  if (sg.slot.device < 0 || changed) {
+    if (sg.slot.device >= 0) free_large_slot(sg.slot), sg.slot = {};
+    sg.slot = new_large_slot();
+    if (sg.slot.device < 0) {  // no contiguous SCM for it: 4 KB pages from now on
+      space.demote(va);
+      pp.large.erase(va);
+      ++stats_.demoted;
+      return false;
+    }
+    sg.buffer = std::make_shared<std::vector<uint8_t>>(kSegment);
+    space.read_bytes(va, sg.buffer->data(), kSegment);
+    sg.state = State::Writing;
+    auto t = std::make_shared<devices::Transfer>();
+    t->request.blocks.push_back({flashsim::Op::Write, sg.slot.address, uint32_t(kSegment), sg.buffer->data()});
+    const uint64_t pid = pp.process->id;
+    ++stats_.write_ios, ++stats_.large_out;
+    started(0, kPagesPerSegment);
+    system_->start_io(subchannel(sg.slot), now, t, [this, pid, va](const emu::IoInterruption& i) {
+      completed(0, i.time - i.started);
+      auto p = processes_.find(pid);
+      if (p == processes_.end()) return;
+      auto g = p->second.large.find(va);
+      if (g == p->second.large.end() || g->second.state != State::Writing) return;  // taken back
+      Page& sg = g->second;
+      if (i.status) {
+        system_->log(fmt::format("{:>12} PAGING: page-out of the 1 MB page {:#x} failed: {}", i.time, va, i.detail));
+        const auto keep = sg.buffer;
+        put_back_large(p->second, va, sg, keep->data());
+        return;
+      }
+      sg.state = State::Out;
+      sg.buffer.reset();
+    });
+  } else {
+    sg.state = State::Out;
+    ++stats_.freed_clean;
+  }
+  ++stats_.stolen;
+  space.unmap(va, kSegment);
+  return true;
+}
+
+// 1 MB slots come down from the top of the SCM paging may use, 4 KB ones up from 0.
+Paging::Slot Paging::new_large_slot() {
+  const flashsim::ScmDevice* d = devices_->scm();
+  if (!d || config_.scm_limit == 0) return {};
+  if (!large_top_set_) {
+    large_top_ = std::min(config_.scm_limit, d->online_bytes()) & ~(kSegment - 1);
+    large_top_set_ = true;
+  }
+  Slot s;
+  s.device = 0;
+  if (!free_large_.empty()) {
+    s.address = free_large_.back();
+    free_large_.pop_back();
+  } else if (large_top_ >= kSegment && large_top_ - kSegment >= next_block_[0] * kPage) {
+    large_top_ -= kSegment;
+    s.address = large_top_;
+  } else {
+    return {};
+  }
+  used_[0] += kPagesPerSegment;
+  return s;
+}
+
+void Paging::free_large_slot(const Slot& s) {
+  if (s.device < 0) return;
+  free_large_.push_back(s.address);
+  used_[0] -= kPagesPerSegment;
+}
+
+// Maps the 1 MB page again with `data` (one 1 MB frame, or 4 KB frames if none is left:
+// then it is demoted and paged as 4 KB pages from now on).
+void Paging::put_back_large(ProcessPages& pp, uint64_t va, Page& sg, const uint8_t* data) {
+  emu::AddressSpace& space = *pp.process->space;
+  const bool large = space.map_large(va, kSegment, sg.prot) == 1;
+  space.write_bytes(va, data, kSegment);
+  if (!large) {  // now 4 KB pages, all changed: the 1 MB slot is of no use; the entry stays
+    free_large_slot(sg.slot), sg.slot = {};  // (Resident) for a read in flight to wake its waiters
+    sg.state = State::Resident;
+    sg.buffer.reset();
+    ++stats_.demoted;
+    return;
+  }
+  for (uint64_t a = va; a < va + kSegment; a += kPage) {  // unchanged since its copy on SCM
+    emu::Translation t;
+    if (space.translate(a, t) == emu::Translate::Ok) t.frame->changed = false;
+  }
+  sg.state = State::Resident;
+  sg.uic = 0;
+  sg.buffer.reset();
 }
 
 // The pages of `batch` in requests of system.paging.group pages, each to one device.
@@ -179,7 +300,9 @@ void Paging::write_out(std::vector<std::pair<ProcessPages*, uint64_t>>& batch, u
 int Paging::choose_device(size_t n) {
   const flashsim::ScmDevice* d = devices_->scm();
   const uint64_t room = d ? std::min(config_.scm_limit, d->online_bytes()) / kPage : 0;
-  if (d && scm_slots_used_ + n <= room) return 0;
+  const uint64_t below_large = large_top_set_ ? large_top_ / kPage : room;  // 1 MB slots come down from the top
+  const uint64_t free_4k = free_blocks_[0].size() + (below_large > next_block_[0] ? below_large - next_block_[0] : 0);
+  if (d && used_[0] + n <= room && free_4k >= n) return 0;  // used_[0]: 4 KB and 1 MB slots
   const size_t volumes = devices_->dasd().size();
   if (!volumes) return 0;
   return int(1 + next_volume_++ % volumes);
@@ -235,6 +358,19 @@ void Paging::put_back(ProcessPages& pp, uint64_t va, Page& pg, const uint8_t* da
 }
 
 bool Paging::restore(ProcessPages& pp, uint64_t va) {
+  if (auto l = pp.large.find(va & ~(kSegment - 1)); l != pp.large.end() && l->second.state != State::Resident) {
+    Page& sg = l->second;
+    ++stats_.host_restores;
+    if (sg.state == State::Writing) {
+      const auto keep = sg.buffer;
+      put_back_large(pp, l->first, sg, keep->data());
+    } else {
+      std::vector<uint8_t> data(kSegment);
+      device(sg.slot).peek(sg.slot.address, uint32_t(kSegment), data.data());
+      put_back_large(pp, l->first, sg, data.data());
+    }
+    return pp.process->space->is_mapped(va);
+  }
   auto g = pp.pages.find(va);
   if (g == pp.pages.end() || g->second.state == State::Resident) return false;
   Page& pg = g->second;
@@ -256,6 +392,8 @@ emu::PageFaultHandler::Action Paging::page_fault(emu::Cpu& cpu, os::Ecb& e, uint
   auto p = processes_.find(e.process->id);
   if (p == processes_.end()) return Action::Fail;
   ProcessPages& pp = p->second;
+  if (auto l = pp.large.find(address & ~(kSegment - 1)); l != pp.large.end() && l->second.state != State::Resident)
+    return large_fault(cpu, e, pp, l->first, l->second);
   const uint64_t va = address & ~emu::kPageMask;
   auto g = pp.pages.find(va);
   if (g == pp.pages.end() || g->second.state == State::Resident) return Action::Fail;
@@ -314,6 +452,48 @@ emu::PageFaultHandler::Action Paging::page_fault(emu::Cpu& cpu, os::Ecb& e, uint
   return Action::Wait;
 }
 
+emu::PageFaultHandler::Action Paging::large_fault(emu::Cpu& cpu, os::Ecb& e, ProcessPages& pp, uint64_t va,
+                                                  Page& sg) {
+  using Action = emu::PageFaultHandler::Action;
+  cpu.charge(emu::Cause::Service, system_->config().system.service_cost);
+  if (sg.state == State::Writing) {
+    ++stats_.reclaims;
+    const auto keep = sg.buffer;
+    put_back_large(pp, va, sg, keep->data());
+    return Action::Retry;
+  }
+  ++stats_.fault_waits;
+  if (sg.state == State::Reading) {
+    system_->park(cpu, e, sg.waiters);
+    return Action::Wait;
+  }
+  ++stats_.page_ins, ++stats_.large_in;
+  sg.state = State::Reading;
+  sg.buffer = std::make_shared<std::vector<uint8_t>>(kSegment);
+  auto t = std::make_shared<devices::Transfer>();
+  t->request.blocks.push_back({flashsim::Op::Read, sg.slot.address, uint32_t(kSegment), sg.buffer->data()});
+  const uint64_t pid = pp.process->id;
+  const auto buffer = sg.buffer;
+  started(0, kPagesPerSegment);
+  system_->park(cpu, e, sg.waiters);
+  system_->start_io(subchannel(sg.slot), cpu.cycles, t, [this, pid, va, buffer](const emu::IoInterruption& i) {
+    const uint64_t took = i.time - i.started;
+    completed(0, took);
+    stats_.page_in_cycles += took;
+    stats_.page_in_max_cycles = std::max(stats_.page_in_max_cycles, took);
+    auto p = processes_.find(pid);
+    if (p == processes_.end()) return;
+    auto g = p->second.large.find(va);
+    if (g == p->second.large.end()) return;
+    os::WaitList waiters;
+    waiters.swap(g->second.waiters);
+    if (g->second.state == State::Reading && g->second.buffer == buffer)
+      put_back_large(p->second, va, g->second, buffer->data());
+    for (os::Ecb* w : waiters) system_->make_ready(*w, i.time);
+  });
+  return Action::Wait;
+}
+
 void Paging::leave_group(uint64_t pid, uint64_t va, Page& pg) {
   if (!pg.group) return;
   auto it = groups_.find(pg.group);
@@ -329,6 +509,7 @@ void Paging::process_ending(os::Process& p) {
   auto it = processes_.find(p.id);
   if (it == processes_.end()) return;
   for (auto& [va, pg] : it->second.pages) free_slot(pg.slot), leave_group(p.id, va, pg);
+  for (auto& [va, sg] : it->second.large) free_large_slot(sg.slot);
   processes_.erase(it);
 }
 
@@ -493,10 +674,13 @@ void Paging::write_text(std::ostream& out) const {
   line("    to SCM", stats_.scm_pages);
   line("    to page data sets (DASD)", stats_.dasd_pages);
   line("  freed (copy on auxiliary storage still valid)", stats_.freed_clean);
+  line("  1 MB pages written to SCM", stats_.large_out);
+  line("  1 MB pages demoted to 4 KB pages", stats_.demoted);
   line("page-out requests", stats_.write_ios);
   line("page faults that waited for a page-in", stats_.fault_waits);
   line("pages read in on a fault", stats_.page_ins);
   line("pages read in with them (speculative, SCM)", stats_.speculative);
+  line("1 MB pages read in", stats_.large_in);
   line("pages taken back while being written (reclaims)", stats_.reclaims);
   line("pages put back for a host-side service", stats_.host_restores);
   line("slots in use, most at once", stats_.slots_high);
@@ -512,10 +696,12 @@ void Paging::write_json(std::ostream& out) const {
   out << fmt::format(
       "{{\n  \"real_storage_frames\": {}, \"afq_low\": {}, \"afq_ok\": {},\n  \"scans\": {}, \"stolen\": {}, "
       "\"written\": {}, \"scm_pages\": {}, \"dasd_pages\": {}, \"freed_clean\": {}, \"write_ios\": {},\n"
+      "  \"large_out\": {}, \"large_in\": {}, \"demoted\": {},\n"
       "  \"fault_waits\": {}, \"page_ins\": {}, \"speculative\": {}, \"reclaims\": {}, \"host_restores\": {}, \"slots_high\": {},\n"
       "  \"page_in_mean_us\": {:.3f}, \"page_in_max_us\": {:.3f},\n  \"samples\": {}, \"data_sets\": [{}]\n}}\n",
       budget_frames_, config_.afq_low, config_.afq_ok, stats_.scans, stats_.stolen, stats_.written,
-      stats_.scm_pages, stats_.dasd_pages, stats_.freed_clean, stats_.write_ios, stats_.fault_waits,
+      stats_.scm_pages, stats_.dasd_pages, stats_.freed_clean, stats_.write_ios, stats_.large_out,
+      stats_.large_in, stats_.demoted, stats_.fault_waits,
       stats_.page_ins, stats_.speculative, stats_.reclaims, stats_.host_restores, stats_.slots_high,
       stats_.page_ins ? double(stats_.page_in_cycles) / double(stats_.page_ins) / ghz / 1e3 : 0.0,
       double(stats_.page_in_max_cycles) / ghz / 1e3, samples_, data_sets_json());

@@ -28,6 +28,8 @@ struct PagingStats {
   uint64_t write_ios = 0;        // page-out requests (AOBs, channel programs)
   uint64_t page_ins = 0;         // pages read back on a fault
   uint64_t speculative = 0;      // pages read with them: written in the same request (SCM only)
+  uint64_t large_out = 0, large_in = 0;  // pageable 1 MB pages written to and read from SCM
+  uint64_t demoted = 0;          // 1 MB pages turned into 4 KB pages (no SCM room, or no 1 MB frame)
   uint64_t reclaims = 0;         // faults on a page still being written: taken back without I/O
   uint64_t fault_waits = 0;      // faults that waited for a page-in (the first and those joining it)
   uint64_t host_restores = 0;    // pages a host-side service touched while out: put back at once
@@ -68,12 +70,18 @@ class Paging : public os::Subsystem {
   struct ProcessPages {
     os::Process* process = nullptr;
     std::map<uint64_t, Page> pages;  // by virtual address; pages paging has seen
+    std::map<uint64_t, Page> large;  // pageable 1 MB pages (large segments), by virtual address
   };
 
   void check(uint64_t now);
   void steal(uint64_t frames, uint64_t now);
   ProcessPages& adopt(os::Process& p);
   int choose_device(size_t n);
+  bool steal_large(ProcessPages& pp, uint64_t va, uint64_t now);
+  Slot new_large_slot();
+  void free_large_slot(const Slot& s);
+  void put_back_large(ProcessPages& pp, uint64_t va, Page& sg, const uint8_t* data);
+  emu::PageFaultHandler::Action large_fault(emu::Cpu& cpu, os::Ecb& e, ProcessPages& pp, uint64_t va, Page& sg);
   Slot new_slot(int device);
   void free_slot(const Slot& s);
   void write_out(std::vector<std::pair<ProcessPages*, uint64_t>>& batch, uint64_t now);
@@ -117,6 +125,9 @@ class Paging : public os::Subsystem {
   std::string data_sets_json() const;
   unsigned message_number_ = 0;
   unsigned next_volume_ = 0;
+  uint64_t large_top_ = 0;  // 1 MB slots are below it, down from the top of paging's SCM
+  bool large_top_set_ = false;
+  std::vector<uint64_t> free_large_;
 };
 
 }  // namespace paging
