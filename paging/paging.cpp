@@ -174,7 +174,7 @@ bool Paging::steal_large(ProcessPages& pp, uint64_t va, uint64_t now) {
     ++stats_.write_ios, ++stats_.large_out;
     started(0, kPagesPerSegment);
     system_->start_io(subchannel(sg.slot), now, t, [this, pid, va](const emu::IoInterruption& i) {
-      completed(0, i.time - i.started);
+      completed(0, i.time - i.started, kPagesPerSegment);
       auto p = processes_.find(pid);
       if (p == processes_.end()) return;
       auto g = p->second.large.find(va);
@@ -274,7 +274,7 @@ void Paging::write_out(std::vector<std::pair<ProcessPages*, uint64_t>>& batch, u
     (dev == 0 ? stats_.scm_pages : stats_.dasd_pages) += n;
     started(dev, n);
     system_->start_io(subchannel(first), now, t, [this, t, who, dev](const emu::IoInterruption& i) {
-      completed(dev, i.time - i.started);
+      completed(dev, i.time - i.started, who.size());
       for (const auto& [pid, va] : who) {
         auto p = processes_.find(pid);
         if (p == processes_.end()) continue;  // the process ended meanwhile
@@ -302,10 +302,20 @@ int Paging::choose_device(size_t n) {
   const uint64_t room = d ? std::min(config_.scm_limit, d->online_bytes()) / kPage : 0;
   const uint64_t below_large = large_top_set_ ? large_top_ / kPage : room;  // 1 MB slots come down from the top
   const uint64_t free_4k = free_blocks_[0].size() + (below_large > next_block_[0] ? below_large - next_block_[0] : 0);
-  if (d && used_[0] + n <= room && free_4k >= n) return 0;  // used_[0]: 4 KB and 1 MB slots
+  const bool scm_room = d && used_[0] + n <= room && free_4k >= n;  // used_[0]: 4 KB and 1 MB slots
   const size_t volumes = devices_->dasd().size();
   if (!volumes) return 0;
-  return int(1 + next_volume_++ % volumes);
+  const auto dasd = [&] { return int(1 + next_volume_++ % volumes); };
+  if (!scm_room) return dasd();
+  if (!config_.self_tuning) return 0;  // SCM while it has room
+  // Self-tuning: the kind measured faster a page (page-outs and page-ins alike), each
+  // measured first (SCM, then DASD); every 32nd request goes to the other kind, so that
+  // its measurement stays current.
+  if (measured_[0] == 0) return 0;
+  if (measured_[1] == 0) return dasd();
+  const bool scm = measured_[0] <= measured_[1];
+  const bool probe = ++placed_ % 32 == 0;
+  return scm != probe ? 0 : dasd();
 }
 
 Paging::Slot Paging::new_slot(int device) {
@@ -433,7 +443,7 @@ emu::PageFaultHandler::Action Paging::page_fault(emu::Cpu& cpu, os::Ecb& e, uint
   started(dev, reads.size());
   system_->start_io(subchannel(pg.slot), cpu.cycles, t, [this, pid, landing, dev](const emu::IoInterruption& i) {
     const uint64_t took = i.time - i.started;
-    completed(dev, took);
+    completed(dev, took, landing.size());
     stats_.page_in_cycles += took;
     stats_.page_in_max_cycles = std::max(stats_.page_in_max_cycles, took);
     auto p = processes_.find(pid);
@@ -478,7 +488,7 @@ emu::PageFaultHandler::Action Paging::large_fault(emu::Cpu& cpu, os::Ecb& e, Pro
   system_->park(cpu, e, sg.waiters);
   system_->start_io(subchannel(sg.slot), cpu.cycles, t, [this, pid, va, buffer](const emu::IoInterruption& i) {
     const uint64_t took = i.time - i.started;
-    completed(0, took);
+    completed(0, took, kPagesPerSegment);
     stats_.page_in_cycles += took;
     stats_.page_in_max_cycles = std::max(stats_.page_in_max_cycles, took);
     auto p = processes_.find(pid);
@@ -587,10 +597,14 @@ void Paging::started(int device, size_t pages) {
   ++a.ios, a.pages += pages, ++a.in_flight;
 }
 
-void Paging::completed(int device, uint64_t cycles) {
+void Paging::completed(int device, uint64_t cycles, size_t pages) {
   Activity& a = activity_[size_t(device)];
   a.io_cycles += cycles;
   if (a.in_flight) --a.in_flight;
+  // The measured time a page, per kind of device: what self-tuning placement compares.
+  double& m = measured_[device == 0 ? 0 : 1];
+  const double sample = double(cycles) / double(std::max<size_t>(pages, 1));
+  m = m == 0 ? sample : 0.9 * m + 0.1 * sample;
 }
 
 void Paging::sample() {

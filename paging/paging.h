@@ -120,7 +120,9 @@ class Paging : public os::Subsystem {
   void leave_group(uint64_t pid, uint64_t va, Page& pg);
   void sample();
   void started(int device, size_t pages);
-  void completed(int device, uint64_t cycles);
+  void completed(int device, uint64_t cycles, size_t pages);
+  double measured_[2] = {0, 0};  // cycles a page, SCM and DASD (moving average)
+  uint64_t placed_ = 0;
   void write_rmf(std::ostream& out) const;
   std::string data_sets_json() const;
   unsigned message_number_ = 0;

@@ -59,6 +59,13 @@ emu::Section<PagingConfig> make_paging_section() {
                         "in the same request and are still out (speculative page-in); off: only the page.",
          .source = kSeed2 + ": z/OS begins speculative page-in of 4K pages only on Flash."},
         &PagingConfig::speculative);
+  s.key({.path = "system.paging.self_tuning", .type = T::Bool, .default_value = "true", .unit = "on/off",
+         .description = "With both SCM and page data sets: a page-out goes to the kind measured faster a page "
+                        "(a moving average of page-outs and page-ins; every 32nd request to the other kind, so "
+                        "that its measurement stays current). Off: SCM while it has room.",
+         .source = kSeed2 + ": the paging subsystem works with a mix of Flash and disk, self-tuning based on "
+                   "measured performance."},
+        &PagingConfig::self_tuning);
   s.key({.path = "system.paging.check_interval", .type = T::Duration, .default_value = "50us", .min = "1us",
          .max = "1s", .unit = "simulated time",
          .description = "How often the control program looks at the available frames and steals when they are "

@@ -201,3 +201,17 @@ TEST_CASE("paging: the ECB heap's 1 MB pages go out to SCM whole and come back; 
     }
   }
 }
+
+TEST_CASE("paging: with SCM and page data sets, self-tuning places by measured time a page; off, SCM first",
+          "[paging]") {
+  const std::vector<std::string> base = {"workload.message_text=6 3", "system.paging.real_storage=8M",
+                                         "machine.scm.card_pairs=1", "machine.dasd.page_volumes=16"};
+  std::vector<std::string> on = base, off = base;
+  off.push_back("system.paging.self_tuning=false");
+  PagingRun a(on), b(off);
+  CHECK(a.lines(" 0 bad") == 2);
+  CHECK(b.lines(" 0 bad") == 2);
+  CHECK(b.stats.dasd_pages == 0);  // SCM had room for all of it
+  CHECK(a.stats.scm_pages > 0);
+  CHECK(a.stats.dasd_pages > 0);   // measured, and used as it measured
+}
