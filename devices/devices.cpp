@@ -155,13 +155,7 @@ std::string DeviceSubsystem::command(const os::OperatorCommand& c, uint64_t now,
       case ScmCommand::Fail: lines = {scm_->fail_card(k.pair, k.card, ports_.front()->ns_of(now))}; break;
     }
   }
-  std::string answer;
-  system_->log(fmt::format("{:>12} operator: {}", now, c.text));
-  for (const std::string& l : lines) {
-    system_->log(fmt::format("{:>12}   {}", now, l));
-    answer += l + "\n";
-  }
-  return answer;
+  return system_->operator_answer(now, c.text, lines);
 }
 
 std::vector<const flashsim::Device*> DeviceSubsystem::all() const {

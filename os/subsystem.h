@@ -126,6 +126,18 @@ class System {
   // Ends the running ECB with a dump: `dump` (its lines), then its registers.
   virtual void abend(emu::Cpu& cpu, Ecb& e, const std::string& dump) = 0;
   virtual void log(const std::string& line) = 0;  // a line of run.log
+  // An operator command's answer (a display, a configuration message): the command and
+  // each line in run.log at `now`, and the lines for the console.
+  std::string operator_answer(uint64_t now, const std::string& command, const std::vector<std::string>& lines) {
+    const std::string at = std::to_string(now), pad(at.size() < 12 ? 12 - at.size() : 0, ' ');
+    log(pad + at + " operator: " + command);
+    std::string answer;
+    for (const std::string& l : lines) {
+      log(pad + at + "   " + l);
+      answer += l + "\n";
+    }
+    return answer;
+  }
   // Every process still alive, once each, in the order of their ECBs.
   virtual void for_each_process(const std::function<void(Process&)>& fn) = 0;
 };

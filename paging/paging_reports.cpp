@@ -1,0 +1,223 @@
+// What paging shows: D ASM and D ASM,SCM, paging.txt (with RMF's page data set
+// activity) and paging.json, and the activity they are made from.
+#include "paging/paging.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fmt/format.h>
+
+#include "emu/machine.h"
+#include "os/ecb.h"
+#include "os/run_config.h"
+
+namespace paging {
+namespace {
+constexpr uint64_t kPage = emu::kPageSize;
+constexpr uint64_t kSegment = emu::kSegmentSize;
+constexpr uint64_t kPagesPerSegment = emu::kPagesPerSegment;
+}  // namespace
+
+os::OperatorGrammars Paging::operator_grammars() const {
+  const auto squeeze = [](std::string_view text) {
+    std::string t;
+    for (char ch : text)
+      if (ch != ' ' && ch != '\t') t += char(std::toupper(static_cast<unsigned char>(ch)));
+    return t;
+  };
+  return {{.owner = "ASM",
+           .syntax = "D ASM[,SCM]",
+           .mine = [squeeze](std::string_view text) { return squeeze(text).rfind("DASM", 0) == 0; },
+           .check = [squeeze](std::string_view text) {
+             const std::string t = squeeze(text);
+             if (t != "DASM" && t != "DASM,SCM")
+               throw emu::ConfigError(fmt::format("\"{}\": D ASM takes ,SCM or nothing", text));
+           }}};
+}
+
+uint64_t Paging::capacity(size_t device) const {
+  if (device == 0) {
+    const flashsim::ScmDevice* d = devices_->scm();
+    return d ? std::min(config_.scm_limit, d->online_bytes()) / kPage : 0;
+  }
+  return devices_->dasd()[device - 1]->config().capacity_blocks();
+}
+
+// IEE200I: a line per local page data set and one for SCM, as the seed shows them
+// (no PLPA or common data sets: nothing here pages the common areas).
+std::vector<std::string> Paging::display_asm(uint64_t ns) {
+  std::vector<std::string> out = {fmt::format("IEE200I {} DISPLAY ASM {}", devices::time_of_day(ns), ++message_number_)};
+  if (budget_frames_ == 0) {
+    out.push_back("NO PAGING: system.paging.real_storage IS 0");
+    return out;
+  }
+  out.push_back("TYPE     FULL STAT   DEV  DATASET NAME");
+  const auto pct = [&](size_t d) {
+    const uint64_t c = capacity(d);
+    return c ? unsigned((used_.empty() ? 0 : used_[d]) * 100 / c) : 100u;
+  };
+  for (size_t v = 0; v < devices_->dasd().size(); ++v) {
+    const unsigned p = pct(v + 1);
+    out.push_back(fmt::format("LOCAL   {:>3}% {:>4}  {:04X}  SYS1.LOCAL.PAGE{:02}", p, p >= 100 ? "FULL" : "OK",
+                              devices_->dasd()[v]->config().device_number, v + 1));
+  }
+  if (devices_->scm() && config_.scm_limit > 0) {
+    const unsigned p = pct(0);
+    out.push_back(fmt::format("SCM     {:>3}% {:>4}   N/A   N/A", p, p >= 100 ? "FULL" : "OK"));
+  }
+  return out;
+}
+
+// IEE207I: SCM for paging in 4 KB slots.
+std::vector<std::string> Paging::display_asm_scm(uint64_t ns) {
+  std::vector<std::string> out = {fmt::format("IEE207I {} DISPLAY ASM {}", devices::time_of_day(ns), ++message_number_)};
+  if (!devices_->scm() || config_.scm_limit == 0 || budget_frames_ == 0) {
+    out.push_back("SCM IS NOT USED FOR PAGING");
+    return out;
+  }
+  const uint64_t size = capacity(0), used = used_.empty() ? 0 : used_[0];
+  const auto commas = [](uint64_t v) {
+    const std::string digits = std::to_string(v);
+    std::string s;
+    for (size_t i = 0; i < digits.size(); ++i) {
+      if (i && (digits.size() - i) % 3 == 0) s += ',';
+      s += digits[i];
+    }
+    return s;
+  };
+  out.push_back("STATUS      FULL     SIZE             USED         IN-ERROR");
+  out.push_back(fmt::format("IN-USE      {:>3}%    {:<16} {:<12} {:>4}", size ? used * 100 / size : 0, commas(size),
+                            commas(used), 0));
+  return out;
+}
+
+void Paging::started(int device, size_t pages) {
+  Activity& a = activity_[size_t(device)];
+  ++a.ios, a.pages += pages, ++a.in_flight;
+}
+
+void Paging::completed(int device, uint64_t cycles, size_t pages) {
+  Activity& a = activity_[size_t(device)];
+  a.io_cycles += cycles;
+  if (a.in_flight) --a.in_flight;
+  // The measured time a page, per kind of device: what self-tuning placement compares.
+  double& m = measured_[device == 0 ? 0 : 1];
+  const double sample = double(cycles) / double(std::max<size_t>(pages, 1));
+  m = m == 0 ? sample : 0.9 * m + 0.1 * sample;
+}
+
+void Paging::sample() {
+  ++samples_;
+  for (size_t d = 0; d < activity_.size(); ++d) {
+    Activity& a = activity_[d];
+    a.used_min = std::min(a.used_min, used_[d]);
+    a.used_max = std::max(a.used_max, used_[d]);
+    a.used_sum += used_[d];
+    a.busy_samples += a.in_flight > 0;
+  }
+}
+
+namespace {
+// RMF's way with big counts: 33554K, 17.19M.
+std::string rmf_count(uint64_t v) {
+  if (v >= 10000000) return fmt::format("{:.2f}M", double(v) / 1e6);
+  if (v >= 1000000) return fmt::format("{}K", v / 1000);
+  return std::to_string(v);
+}
+}  // namespace
+
+// RMF Monitor I's PAGE DATA SET ACTIVITY, as the seed shows it: a line per local page
+// data set and one for SCM; slots in 4 KB pages, sampled every check interval; % IN USE
+// the samples with paging I/O in flight; PAGE TRANS TIME seconds a page.
+void Paging::write_rmf(std::ostream& out) const {
+  const double ghz = system_->machine().config().clock_ghz;
+  out << "                                P A G E   D A T A   S E T   A C T I V I T Y\n";
+  out << fmt::format("NUMBER OF SAMPLES = {:>9}    CYCLE {:.6f} SECONDS    PAGE DATA SET AND SCM USAGE\n",
+                     rmf_count(samples_), double(config_.check_interval_ns) / 1e9);
+  out << "PAGE                                                                 %    PAGE                  V\n";
+  out << "SPACE   VOLUME  DEV  DEVICE    SLOTS  ---- SLOTS USED --- BAD       IN   TRANS  NUMBER  PAGES  I\n";
+  out << "TYPE    SERIAL  NUM  TYPE      ALLOC    MIN    MAX   AVG   SLOTS     USE  TIME   IO REQ  XFER'D O  "
+         "DATA SET NAME\n";
+  const auto row = [&](size_t d, const std::string& type, const std::string& serial, const std::string& num,
+                       const std::string& dev, const std::string& vio, const std::string& name) {
+    const Activity& a = activity_[d];
+    const uint64_t avg = samples_ ? a.used_sum / samples_ : 0;
+    const double in_use = samples_ ? 100.0 * double(a.busy_samples) / double(samples_) : 0.0;
+    const double trans = a.pages ? double(a.io_cycles) / ghz / 1e9 / double(a.pages) : 0.0;
+    out << fmt::format("{:<7} {:<7} {:<4} {:<6} {:>9} {:>6} {:>6} {:>6} {:>6} {:>7.2f} {:>6.3f} {:>7} {:>7} {:<1}  {}\n",
+                       type, serial, num, dev, rmf_count(capacity(d)), rmf_count(samples_ ? a.used_min : 0),
+                       rmf_count(a.used_max), rmf_count(avg), 0, in_use, trans, rmf_count(a.ios),
+                       rmf_count(a.pages), vio, name);
+  };
+  for (size_t v = 0; v < devices_->dasd().size(); ++v) {
+    const unsigned num = devices_->dasd()[v]->config().device_number;
+    row(v + 1, "LOCAL", fmt::format("PAGE{:02}", v + 1), fmt::format("{:04X}", num), "33909", "Y",
+        fmt::format("SYS1.LOCAL.PAGE{:02}", v + 1));
+  }
+  if (devices_->scm() && config_.scm_limit > 0) row(0, "SCM", "N/A", "N/A", "N/A", " ", "N/A");
+}
+
+std::string Paging::data_sets_json() const {
+  const double ghz = system_->machine().config().clock_ghz;
+  std::string s;
+  for (size_t d = 0; d < activity_.size(); ++d) {
+    if (d == 0 && !(devices_->scm() && config_.scm_limit > 0)) continue;
+    const Activity& a = activity_[d];
+    s += fmt::format("{}\n    {{\"type\": \"{}\", \"device\": \"{}\", \"slots\": {}, \"slots_used_min\": {}, "
+                     "\"slots_used_max\": {}, \"slots_used_avg\": {}, \"in_use_percent\": {:.2f}, "
+                     "\"page_transfer_seconds\": {:.6f}, \"io_requests\": {}, \"pages\": {}}}",
+                     s.empty() ? "" : ",", d == 0 ? "SCM" : "LOCAL",
+                     d == 0 ? "N/A" : fmt::format("{:04X}", devices_->dasd()[d - 1]->config().device_number),
+                     capacity(d), samples_ ? a.used_min : 0, a.used_max, samples_ ? a.used_sum / samples_ : 0,
+                     samples_ ? 100.0 * double(a.busy_samples) / double(samples_) : 0.0,
+                     a.pages ? double(a.io_cycles) / ghz / 1e9 / double(a.pages) : 0.0, a.ios, a.pages);
+  }
+  return s.empty() ? s : s + "\n  ";
+}
+
+void Paging::write_text(std::ostream& out) const {
+  const double ghz = system_->machine().config().clock_ghz;
+  auto line = [&](const std::string& what, uint64_t v) { out << fmt::format("  {:<52}{:>14}\n", what, v); };
+  out << fmt::format("PAGING  real storage for pageable pages {} frames ({} MB); available frames: steal below {}, "
+                     "up to {}\n",
+                     budget_frames_, budget_frames_ * kPage >> 20, config_.afq_low, config_.afq_ok);
+  line("steal passes", stats_.scans);
+  line("pages stolen", stats_.stolen);
+  line("  written to auxiliary storage", stats_.written);
+  line("    to SCM", stats_.scm_pages);
+  line("    to page data sets (DASD)", stats_.dasd_pages);
+  line("  freed (copy on auxiliary storage still valid)", stats_.freed_clean);
+  line("  1 MB pages written to SCM", stats_.large_out);
+  line("  1 MB pages demoted to 4 KB pages", stats_.demoted);
+  line("page-out requests", stats_.write_ios);
+  line("page faults that waited for a page-in", stats_.fault_waits);
+  line("pages read in on a fault", stats_.page_ins);
+  line("pages read in with them (speculative, SCM)", stats_.speculative);
+  line("1 MB pages read in", stats_.large_in);
+  line("pages taken back while being written (reclaims)", stats_.reclaims);
+  line("pages put back for a host-side service", stats_.host_restores);
+  line("slots in use, most at once", stats_.slots_high);
+  out << fmt::format("  {:<52}{:>14.1f}\n", "page-in time, mean (us)",
+                     stats_.page_ins ? double(stats_.page_in_cycles) / double(stats_.page_ins) / ghz / 1e3 : 0.0);
+  out << fmt::format("  {:<52}{:>14.1f}\n", "page-in time, longest (us)", double(stats_.page_in_max_cycles) / ghz / 1e3);
+  out << "\n";
+  write_rmf(out);
+}
+
+void Paging::write_json(std::ostream& out) const {
+  const double ghz = system_->machine().config().clock_ghz;
+  out << fmt::format(
+      "{{\n  \"real_storage_frames\": {}, \"afq_low\": {}, \"afq_ok\": {},\n  \"scans\": {}, \"stolen\": {}, "
+      "\"written\": {}, \"scm_pages\": {}, \"dasd_pages\": {}, \"freed_clean\": {}, \"write_ios\": {},\n"
+      "  \"large_out\": {}, \"large_in\": {}, \"demoted\": {},\n"
+      "  \"fault_waits\": {}, \"page_ins\": {}, \"speculative\": {}, \"reclaims\": {}, \"host_restores\": {}, \"slots_high\": {},\n"
+      "  \"page_in_mean_us\": {:.3f}, \"page_in_max_us\": {:.3f},\n  \"samples\": {}, \"data_sets\": [{}]\n}}\n",
+      budget_frames_, config_.afq_low, config_.afq_ok, stats_.scans, stats_.stolen, stats_.written,
+      stats_.scm_pages, stats_.dasd_pages, stats_.freed_clean, stats_.write_ios, stats_.large_out,
+      stats_.large_in, stats_.demoted, stats_.fault_waits,
+      stats_.page_ins, stats_.speculative, stats_.reclaims, stats_.host_restores, stats_.slots_high,
+      stats_.page_ins ? double(stats_.page_in_cycles) / double(stats_.page_ins) / ghz / 1e3 : 0.0,
+      double(stats_.page_in_max_cycles) / ghz / 1e3, samples_, data_sets_json());
+}
+
+
+}  // namespace paging
