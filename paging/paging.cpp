@@ -60,7 +60,10 @@ void Paging::check(uint64_t now) {
   const emu::Storage& st = system_->machine().storage();
   const uint64_t all = st.allocated_4k() + st.allocated_1m() * kPagesPerSegment;
   const uint64_t in_use = all > fixed_frames_ ? all - fixed_frames_ : 0;
-  const uint64_t available = budget_frames_ > in_use ? budget_frames_ - in_use : 0;
+  // A page being written out keeps its frame until the write completes, as in z/OS: so
+  // stealing cannot run ahead of what auxiliary storage takes.
+  const uint64_t taken = in_use + writing_frames_;
+  const uint64_t available = budget_frames_ > taken ? budget_frames_ - taken : 0;
   if (available < config_.afq_low) steal(config_.afq_ok - available, now);
 }
 
@@ -132,6 +135,7 @@ void Paging::steal(uint64_t frames, uint64_t now) {
       if (pg.slot.device >= 0) free_slot(pg.slot), pg.slot = {};
       pg.buffer = std::make_shared<std::vector<uint8_t>>(t.frame->data.get(), t.frame->data.get() + kPage);
       pg.state = State::Writing;
+      ++writing_frames_;
       batch.emplace_back(&pp, c.va);
     } else {
       pg.state = State::Out;
@@ -181,6 +185,7 @@ void Paging::write_out(std::vector<std::pair<ProcessPages*, uint64_t>>& batch, u
           continue;
         }
         pg.state = State::Out;
+        --writing_frames_;
         pg.buffer.reset();
       }
     });
@@ -245,6 +250,7 @@ flashsim::Device& Paging::device(const Slot& s) const {
 // storage, if any, is valid), just referenced.
 void Paging::put_back(ProcessPages& pp, uint64_t va, Page& pg, const uint8_t* data) {
   emu::AddressSpace& space = *pp.process->space;
+  if (pg.state == State::Writing) --writing_frames_;  // its frame was still taken while the write went on
   if (!space.map(va, kPage, pg.prot)) {
     system_->log(fmt::format("PAGING: no frame for page {:#x} of process {}", va, pp.process->id));
     return;
@@ -367,8 +373,14 @@ void Paging::leave_group(uint64_t pid, uint64_t va, Page& pg) {
 void Paging::process_ending(os::Process& p) {
   auto it = processes_.find(p.id);
   if (it == processes_.end()) return;
-  for (auto& [va, pg] : it->second.pages) free_slot(pg.slot), leave_group(p.id, va, pg);
-  for (auto& [va, sg] : it->second.large) free_large_slot(sg.slot);
+  for (auto& [va, pg] : it->second.pages) {
+    free_slot(pg.slot), leave_group(p.id, va, pg);
+    if (pg.state == State::Writing) --writing_frames_;
+  }
+  for (auto& [va, sg] : it->second.large) {
+    free_large_slot(sg.slot);
+    if (sg.state == State::Writing) writing_frames_ -= kPagesPerSegment;
+  }
   processes_.erase(it);
 }
 }  // namespace paging

@@ -100,6 +100,7 @@ class Paging : public os::Subsystem {
   PagingConfig config_;
   PagingStats stats_;
   uint64_t budget_frames_ = 0, fixed_frames_ = 0;
+  uint64_t writing_frames_ = 0;  // frames of pages being written out (free when the write completes)
   std::map<uint64_t, ProcessPages> processes_;  // by process id
   // Slots: the next never-used block and the freed ones, per device.
   std::vector<uint64_t> next_block_;

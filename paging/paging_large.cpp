@@ -36,6 +36,7 @@ bool Paging::steal_large(ProcessPages& pp, uint64_t va, uint64_t now) {
     sg.buffer = std::make_shared<std::vector<uint8_t>>(kSegment);
     space.read_bytes(va, sg.buffer->data(), kSegment);
     sg.state = State::Writing;
+    writing_frames_ += kPagesPerSegment;
     auto t = std::make_shared<devices::Transfer>();
     t->request.blocks.push_back({flashsim::Op::Write, sg.slot.address, uint32_t(kSegment), sg.buffer->data()});
     const uint64_t pid = pp.process->id;
@@ -55,6 +56,7 @@ bool Paging::steal_large(ProcessPages& pp, uint64_t va, uint64_t now) {
         return;
       }
       sg.state = State::Out;
+      writing_frames_ -= kPagesPerSegment;
       sg.buffer.reset();
     });
   } else {
@@ -99,6 +101,7 @@ void Paging::free_large_slot(const Slot& s) {
 // then it is demoted and paged as 4 KB pages from now on).
 void Paging::put_back_large(ProcessPages& pp, uint64_t va, Page& sg, const uint8_t* data) {
   emu::AddressSpace& space = *pp.process->space;
+  if (sg.state == State::Writing) writing_frames_ -= kPagesPerSegment;
   const bool large = space.map_large(va, kSegment, sg.prot) == 1;
   space.write_bytes(va, data, kSegment);
   if (!large) {  // now 4 KB pages, all changed: the 1 MB slot is of no use; the entry stays
