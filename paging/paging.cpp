@@ -118,20 +118,29 @@ void Paging::steal(uint64_t frames, uint64_t now) {
   });
   std::vector<std::pair<ProcessPages*, uint64_t>> batch;
   uint64_t taken = 0;
+  // Page-out requests in flight are bounded: past the bound only pages that need no
+  // write (unchanged, with a valid copy) are taken.
+  const auto requests = [&] { return writes_in_flight_ + (batch.size() + config_.group - 1) / config_.group; };
   for (const Candidate& c : candidates) {
     if (taken >= frames) break;
     ProcessPages& pp = processes_.at(c.pid);
     if (c.large) {  // a pageable 1 MB page: out whole to SCM, or demoted to 4 KB pages
+      if (requests() + 1 > config_.max_writes) continue;
       if (steal_large(pp, c.va, now)) taken += kPagesPerSegment;
       continue;
     }
-    ++taken;
     Page& pg = pp.pages.at(c.va);
     emu::AddressSpace& space = *pp.process->space;
     emu::Translation t;
     if (space.translate(c.va, t) != emu::Translate::Ok) continue;
+    const bool write = t.frame->changed || pg.slot.device < 0;
+    if (write && batch.size() % config_.group == 0 && requests() + 1 > config_.max_writes) {
+      ++stats_.write_bound;
+      continue;
+    }
+    ++taken;
     ++stats_.stolen;
-    if (t.frame->changed || pg.slot.device < 0) {
+    if (write) {
       if (pg.slot.device >= 0) free_slot(pg.slot), pg.slot = {};
       pg.buffer = std::make_shared<std::vector<uint8_t>>(t.frame->data.get(), t.frame->data.get() + kPage);
       pg.state = State::Writing;
@@ -169,8 +178,10 @@ void Paging::write_out(std::vector<std::pair<ProcessPages*, uint64_t>>& batch, u
     stats_.written += n;
     (dev == 0 ? stats_.scm_pages : stats_.dasd_pages) += n;
     started(dev, n);
+    ++writes_in_flight_;
     system_->start_io(subchannel(first), now, t, [this, t, who, dev](const emu::IoInterruption& i) {
       completed(dev, i.time - i.started, who.size());
+      --writes_in_flight_;
       for (const auto& [pid, va] : who) {
         auto p = processes_.find(pid);
         if (p == processes_.end()) continue;  // the process ended meanwhile

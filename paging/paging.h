@@ -37,6 +37,7 @@ struct PagingStats {
   uint64_t page_in_max_cycles = 0;
   uint64_t scm_pages = 0, dasd_pages = 0;  // pages written to each kind
   uint64_t slots_high = 0;       // most slots in use at once
+  uint64_t write_bound = 0;      // candidates passed over: page-out requests at system.paging.max_writes
 };
 
 class Paging : public os::Subsystem {
@@ -101,6 +102,7 @@ class Paging : public os::Subsystem {
   PagingStats stats_;
   uint64_t budget_frames_ = 0, fixed_frames_ = 0;
   uint64_t writing_frames_ = 0;  // frames of pages being written out (free when the write completes)
+  uint64_t writes_in_flight_ = 0;  // page-out requests not complete
   std::map<uint64_t, ProcessPages> processes_;  // by process id
   // Slots: the next never-used block and the freed ones, per device.
   std::vector<uint64_t> next_block_;

@@ -54,6 +54,13 @@ emu::Section<PagingConfig> make_paging_section() {
          .description = "Pages a page-out I/O writes at most (one AOB or one channel program).",
          .source = kSeed2 + ": the RMF page data set report shows about 16.5 pages an I/O."},
         &PagingConfig::group);
+  s.key({.path = "system.paging.max_writes", .type = T::Integer, .default_value = "64", .min = "1",
+         .max = "100000", .unit = "requests",
+         .description = "Page-out requests in flight at most: past it a steal pass takes only pages that need no "
+                        "write, so stealing cannot run ahead of what auxiliary storage takes.",
+         .source = "estimate: enough to keep every SCM card slot (2 x 8) and 16 page volumes (one I/O each) "
+                   "busy several times over; IBM publishes no ASM limit in the seed."},
+        &PagingConfig::max_writes);
   s.key({.path = "system.paging.speculative", .type = T::Bool, .default_value = "true", .unit = "on/off",
          .description = "A page-in from SCM also reads the rest of the faulting process's pages that were written "
                         "in the same request and are still out (speculative page-in); off: only the page.",

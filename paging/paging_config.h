@@ -15,6 +15,7 @@ struct PagingConfig {
   uint64_t scm_limit = 0;        // bytes of SCM paging may use (PAGESCM): ~0 ALL, 0 NONE
   std::string pagescm;           // as written: ALL, NONE, 64G
   uint32_t group = 0;            // pages a page-out I/O writes at most
+  uint64_t max_writes = 0;       // page-out requests in flight at most
   bool speculative = false;      // a page-in from SCM brings the rest of its group
   bool self_tuning = false;      // place by measured time a page, not SCM first
   uint64_t check_interval_ns = 0;  // how often the available frames are checked

@@ -42,8 +42,10 @@ bool Paging::steal_large(ProcessPages& pp, uint64_t va, uint64_t now) {
     const uint64_t pid = pp.process->id;
     ++stats_.write_ios, ++stats_.large_out;
     started(0, kPagesPerSegment);
+    ++writes_in_flight_;
     system_->start_io(subchannel(sg.slot), now, t, [this, pid, va](const emu::IoInterruption& i) {
       completed(0, i.time - i.started, kPagesPerSegment);
+      --writes_in_flight_;
       auto p = processes_.find(pid);
       if (p == processes_.end()) return;
       auto g = p->second.large.find(va);

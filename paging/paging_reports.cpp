@@ -189,6 +189,7 @@ void Paging::write_text(std::ostream& out) const {
   line("  1 MB pages written to SCM", stats_.large_out);
   line("  1 MB pages demoted to 4 KB pages", stats_.demoted);
   line("page-out requests", stats_.write_ios);
+  line("pages passed over: page-out requests at their bound", stats_.write_bound);
   line("page faults that waited for a page-in", stats_.fault_waits);
   line("pages read in on a fault", stats_.page_ins);
   line("pages read in with them (speculative, SCM)", stats_.speculative);

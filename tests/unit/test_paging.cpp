@@ -215,3 +215,15 @@ TEST_CASE("paging: with SCM and page data sets, self-tuning places by measured t
   CHECK(a.stats.scm_pages > 0);
   CHECK(a.stats.dasd_pages > 0);   // measured, and used as it measured
 }
+
+TEST_CASE("paging: page-out requests in flight are bounded; stealing waits for them, nothing lost", "[paging]") {
+  PagingRun tight({"workload.message_text=6 2", "system.paging.real_storage=8M", "machine.dasd.page_volumes=16",
+                   "system.paging.max_writes=2"});
+  PagingRun loose({"workload.message_text=6 2", "system.paging.real_storage=8M", "machine.dasd.page_volumes=16",
+                   "system.paging.max_writes=100000"});
+  CHECK(tight.lines(" 0 bad") == 2);
+  CHECK(loose.lines(" 0 bad") == 2);
+  CHECK(tight.stats.write_bound > 0);
+  CHECK(loose.stats.write_bound == 0);
+  CHECK(tight.stats.write_ios < loose.stats.write_ios);
+}
