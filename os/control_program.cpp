@@ -124,6 +124,12 @@ void ControlProgram::start_periodic(uint64_t interval, const std::function<void(
 
 // ---- ECBs --------------------------------------------------------------------------------
 
+std::shared_ptr<Process> ControlProgram::new_process() {
+  auto p = evm_.new_process(next_ecb_);  // numbered by the ECB that will be its first
+  for (auto& s : subsystems_) s->process_starting(*p);
+  return p;
+}
+
 Ecb* ControlProgram::new_ecb(const std::string& program, std::shared_ptr<Process> process, unsigned home) {
   auto e = std::make_unique<Ecb>();
   e->id = next_ecb_++;
@@ -140,7 +146,7 @@ Ecb* ControlProgram::new_ecb(const std::string& program, std::shared_ptr<Process
 Ecb* ControlProgram::ecb_for_input(unsigned i, InputMessage m) {
   emu::Cpu& c = machine_.cpu(i);
   c.charge(emu::Cause::Create, config_.system.create_cost);
-  Ecb* e = new_ecb(config_.workload.program, evm_.new_process(next_ecb_), i);
+  Ecb* e = new_ecb(config_.workload.program, new_process(), i);
   e->message = m.seq, e->arrival = m.arrival, e->terminal = m.terminal;
   if (evm_.map_message(*e->process, m.bytes) &&
       evm_.start_program(*e, evm_.entry_of(e->program), TPF_EVM_MESSAGE, m.bytes.size(), ecb_return_))

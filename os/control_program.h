@@ -101,6 +101,7 @@ class ControlProgram : public emu::Dispatcher,
  private:
   // ECBs: made, started, ended.
   Ecb* new_ecb(const std::string& program, std::shared_ptr<Process> process, unsigned home);
+  std::shared_ptr<Process> new_process();  // and the subsystems' process_starting
   Ecb* ecb_for_input(unsigned istream, InputMessage m);
   void finish(unsigned istream, Ecb& e, int64_t rc);
   void end_ecb(Ecb& e);

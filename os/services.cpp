@@ -129,7 +129,7 @@ int64_t ControlProgram::svc_create(emu::Cpu& cpu, Ecb& e) {
   std::vector<uint8_t> msg(len);
   if (len && !e.process->space->read_bytes(cpu.gr[3], msg.data(), len)) return -1;
   cpu.charge(emu::Cause::Create, config_.system.create_cost);
-  Ecb* c = new_ecb(program, evm_.new_process(next_ecb_), i);
+  Ecb* c = new_ecb(program, new_process(), i);
   if (!evm_.map_message(*c->process, msg) ||
       !evm_.start_program(*c, entry, len ? TPF_EVM_MESSAGE : 0, len, ecb_return_)) {
     end_ecb(*c);

@@ -157,7 +157,9 @@ class Subsystem {
   virtual void configure(const emu::Config& config) = 0;
   // Registers what it needs. The image is loaded; no ECB has run.
   virtual void install(System& system) = 0;
-  // A process ends (its last ECB exits, or the run ends with it alive).
+  // A process begins (before its first ECB runs) and ends (its last ECB exits, or the
+  // run ends with it alive).
+  virtual void process_starting(Process&) {}
   virtual void process_ending(Process&) {}
   // An ECB ends (exit, program check, timeout, abend), at simulated time `now`.
   virtual void ecb_ending(Ecb&, uint64_t /*now*/) {}

@@ -72,6 +72,9 @@ Paging::ProcessPages& Paging::adopt(os::Process& p) {
   if (!pp.process) {
     pp.process = &p;
     p.space->set_track_changes(true);
+    // Until now a load's translation could grant stores that set no change bit: every
+    // page counts as changed once (the pass purges the micro-TLBs after).
+    p.space->for_each_own_page([](uint64_t, emu::Frame& f) { f.changed = true; });
     const uint64_t id = p.id;
     p.space->set_host_fault_handler([this, id](uint64_t va) {
       auto it = processes_.find(id);
@@ -133,7 +136,8 @@ void Paging::steal(uint64_t frames, uint64_t now) {
     emu::AddressSpace& space = *pp.process->space;
     emu::Translation t;
     if (space.translate(c.va, t) != emu::Translate::Ok) continue;
-    const bool write = t.frame->changed || pg.slot.device < 0;
+    const bool zero = !t.frame->changed && pg.slot.device < 0;  // never stored into since it was mapped
+    const bool write = !zero && (t.frame->changed || pg.slot.device < 0);
     if (write && batch.size() % config_.group == 0 && requests() + 1 > config_.max_writes) {
       ++stats_.write_bound;
       continue;
@@ -146,6 +150,9 @@ void Paging::steal(uint64_t frames, uint64_t now) {
       pg.state = State::Writing;
       ++writing_frames_;
       batch.emplace_back(&pp, c.va);
+    } else if (zero) {
+      pg.state = State::Zero;
+      ++stats_.freed_zero;
     } else {
       pg.state = State::Out;
       ++stats_.freed_clean;
@@ -262,6 +269,10 @@ flashsim::Device& Paging::device(const Slot& s) const {
 void Paging::put_back(ProcessPages& pp, uint64_t va, Page& pg, const uint8_t* data) {
   emu::AddressSpace& space = *pp.process->space;
   if (pg.state == State::Writing) --writing_frames_;  // its frame was still taken while the write went on
+  // Unchanged if a copy matches it: its slot (out, being read) or nothing at all (a zero
+  // page). Taken back while being written, the write does not count (the caller frees
+  // the slot): only storage holds it, so it is changed.
+  const bool copy = pg.state == State::Zero || (pg.state != State::Writing && pg.slot.device >= 0);
   if (!space.map(va, kPage, pg.prot)) {
     system_->log(fmt::format("PAGING: no frame for page {:#x} of process {}", va, pp.process->id));
     return;
@@ -269,7 +280,7 @@ void Paging::put_back(ProcessPages& pp, uint64_t va, Page& pg, const uint8_t* da
   emu::Translation t;
   space.translate(va, t);
   std::memcpy(t.frame->data.get(), data, kPage);
-  t.frame->changed = false, t.frame->referenced = true;
+  t.frame->changed = !copy, t.frame->referenced = true;
   leave_group(pp.process->id, va, pg);
   pg.state = State::Resident;
   pg.uic = 0;
@@ -298,6 +309,9 @@ bool Paging::restore(ProcessPages& pp, uint64_t va) {
     const auto keep = pg.buffer;
     put_back(pp, va, pg, keep->data());
     free_slot(pg.slot), pg.slot = {};
+  } else if (pg.state == State::Zero) {
+    static const std::vector<uint8_t> zeros(kPage);
+    put_back(pp, va, pg, zeros.data());
   } else {  // Out, or Reading (its slot is valid until the read lands)
     std::vector<uint8_t> data(kPage);
     device(pg.slot).peek(pg.slot.address, uint32_t(kPage), data.data());
@@ -318,6 +332,11 @@ emu::PageFaultHandler::Action Paging::page_fault(emu::Cpu& cpu, os::Ecb& e, uint
   if (g == pp.pages.end() || g->second.state == State::Resident) return Action::Fail;
   Page& pg = g->second;
   cpu.charge(emu::Cause::Service, system_->config().system.service_cost);  // the fault's handling
+  if (pg.state == State::Zero) {  // a fresh zero page, no I/O
+    static const std::vector<uint8_t> zeros(kPage);
+    put_back(pp, va, pg, zeros.data());
+    return Action::Retry;
+  }
   if (pg.state == State::Writing) {  // still on its way out: taken back, no I/O
     ++stats_.reclaims;
     const auto keep = pg.buffer;

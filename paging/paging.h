@@ -25,6 +25,7 @@ struct PagingStats {
   uint64_t stolen = 0;           // pages taken from their processes
   uint64_t written = 0;          // pages written to auxiliary storage
   uint64_t freed_clean = 0;      // stolen pages whose copy on auxiliary storage was still valid
+  uint64_t freed_zero = 0;       // stolen pages never changed and never written: zero pages again on a fault
   uint64_t write_ios = 0;        // page-out requests (AOBs, channel programs)
   uint64_t page_ins = 0;         // pages read back on a fault
   uint64_t speculative = 0;      // pages read with them: written in the same request (SCM only)
@@ -48,13 +49,19 @@ class Paging : public os::Subsystem {
   void install(os::System& system) override;
   // D ASM (IEE200I) and D ASM,SCM (IEE207I)
   os::OperatorGrammars operator_grammars() const override;
+  // Paging watches a process from its start: its stores set change bits from the first.
+  void process_starting(os::Process& p) override {
+    if (config_.real_storage) adopt(p);
+  }
   void process_ending(os::Process& p) override;
   emu::PageFaultHandler::Action page_fault(emu::Cpu& cpu, os::Ecb& e, uint64_t address) override;
 
   const PagingStats& stats() const { return stats_; }
 
  private:
-  enum class State : uint8_t { Resident, Out, Writing, Reading };
+  // Zero: never changed and never written out; it comes back as a zero page on its
+  // fault, without I/O (GETSTOR maps its frames at once, z/OS at the first touch).
+  enum class State : uint8_t { Resident, Out, Writing, Reading, Zero };
   struct Slot {
     int device = -1;       // 0: SCM, 1 + k: page volume k; -1: none
     uint64_t address = 0;  // its 4 KB block on the device

@@ -186,6 +186,7 @@ void Paging::write_text(std::ostream& out) const {
   line("    to SCM", stats_.scm_pages);
   line("    to page data sets (DASD)", stats_.dasd_pages);
   line("  freed (copy on auxiliary storage still valid)", stats_.freed_clean);
+  line("  freed (never changed: a zero page on its fault)", stats_.freed_zero);
   line("  1 MB pages written to SCM", stats_.large_out);
   line("  1 MB pages demoted to 4 KB pages", stats_.demoted);
   line("page-out requests", stats_.write_ios);
@@ -208,12 +209,12 @@ void Paging::write_json(std::ostream& out) const {
   const double ghz = system_->machine().config().clock_ghz;
   out << fmt::format(
       "{{\n  \"real_storage_frames\": {}, \"afq_low\": {}, \"afq_ok\": {},\n  \"scans\": {}, \"stolen\": {}, "
-      "\"written\": {}, \"scm_pages\": {}, \"dasd_pages\": {}, \"freed_clean\": {}, \"write_ios\": {},\n"
+      "\"written\": {}, \"scm_pages\": {}, \"dasd_pages\": {}, \"freed_clean\": {}, \"freed_zero\": {}, \"write_ios\": {},\n"
       "  \"large_out\": {}, \"large_in\": {}, \"demoted\": {},\n"
       "  \"fault_waits\": {}, \"page_ins\": {}, \"speculative\": {}, \"reclaims\": {}, \"host_restores\": {}, \"slots_high\": {},\n"
       "  \"page_in_mean_us\": {:.3f}, \"page_in_max_us\": {:.3f},\n  \"samples\": {}, \"data_sets\": [{}]\n}}\n",
       budget_frames_, config_.afq_low, config_.afq_ok, stats_.scans, stats_.stolen, stats_.written,
-      stats_.scm_pages, stats_.dasd_pages, stats_.freed_clean, stats_.write_ios, stats_.large_out,
+      stats_.scm_pages, stats_.dasd_pages, stats_.freed_clean, stats_.freed_zero, stats_.write_ios, stats_.large_out,
       stats_.large_in, stats_.demoted, stats_.fault_waits,
       stats_.page_ins, stats_.speculative, stats_.reclaims, stats_.host_restores, stats_.slots_high,
       stats_.page_ins ? double(stats_.page_in_cycles) / double(stats_.page_ins) / ghz / 1e3 : 0.0,

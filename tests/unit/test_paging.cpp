@@ -227,3 +227,11 @@ TEST_CASE("paging: page-out requests in flight are bounded; stealing waits for t
   CHECK(loose.stats.write_bound == 0);
   CHECK(tight.stats.write_ios < loose.stats.write_ios);
 }
+
+TEST_CASE("paging: a page never stored into goes without a write and comes back as a zero page", "[paging]") {
+  // GETSTOR maps its frames at once; pages QPGT has not filled yet are stolen as they are.
+  PagingRun r({"workload.message_text=6 3", "system.paging.real_storage=8M", "machine.dasd.page_volumes=16",
+               "workload.messages=4", "workload.terminals=4"});
+  CHECK(r.lines("QPGT: 1536 pages, 3 rounds, 0 bad") == 4);
+  CHECK(r.stats.freed_zero > 1000);
+}
