@@ -173,7 +173,6 @@ void DeviceSubsystem::eadm(emu::Cpu& cpu, os::Ecb& e) {
   emu::AddressSpace& space = *e.process->space;
   const uint64_t aob = cpu.gr[2];
   const auto fail = [&](uint32_t status, int msb, const std::string& why) {
-    ++eadm_errors_;
     uint8_t raw[8];
     emu::Cpu::store_be<uint32_t>(raw, status);
     emu::Cpu::store_be<uint32_t>(raw + 4, uint32_t(msb));
@@ -233,7 +232,6 @@ void DeviceSubsystem::eadm_done(os::Ecb& e, uint64_t aob, const std::shared_ptr<
         break;
       }
   if (status) {
-    ++eadm_errors_;
     system_->log(fmt::format("EADM: ECB {} ({}): status {}: {}", e.id, e.program, status,
                              i.detail.empty() ? "storage of a read is not the ECB's" : i.detail));
   }

@@ -73,7 +73,7 @@ class DeviceSubsystem : public os::Subsystem {
   std::vector<std::unique_ptr<Port>> ports_;
   unsigned scm_sch_ = ~0u;
   std::vector<unsigned> dasd_sch_;
-  uint64_t eadm_requests_ = 0, eadm_errors_ = 0;
+  uint64_t eadm_requests_ = 0;  // numbers each request (its tag)
   unsigned message_number_ = 0;  // of the displays (IEE174I ... nnn), from 1
 };
 

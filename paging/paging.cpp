@@ -1,6 +1,7 @@
 #include "paging/paging.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstring>
 #include <fmt/format.h>
@@ -12,9 +13,7 @@
 
 namespace paging {
 namespace {
-constexpr uint64_t kPage = emu::kPageSize;
-constexpr uint64_t kSegment = emu::kSegmentSize;
-constexpr uint64_t kPagesPerSegment = emu::kPagesPerSegment;
+const std::array<uint8_t, emu::kPageSize> kZeroPage{};  // what a page never stored into holds
 }  // namespace
 
 void Paging::install(os::System& system) {
@@ -241,7 +240,6 @@ Paging::Slot Paging::new_slot(int device) {
   if (!free.empty()) block = free.back(), free.pop_back();
   else block = next_block_[size_t(device)]++;
   s.address = block * kPage;
-  if (device == 0) ++scm_slots_used_;
   ++used_[size_t(device)];
   stats_.slots_high = std::max(stats_.slots_high, ++slots_used_);
   return s;
@@ -252,7 +250,6 @@ void Paging::free_slot(const Slot& s) {
   free_blocks_[size_t(s.device)].push_back(s.address / kPage);
   --slots_used_;
   --used_[size_t(s.device)];
-  if (s.device == 0) --scm_slots_used_;
 }
 
 unsigned Paging::subchannel(const Slot& s) const {
@@ -310,8 +307,7 @@ bool Paging::restore(ProcessPages& pp, uint64_t va) {
     put_back(pp, va, pg, keep->data());
     free_slot(pg.slot), pg.slot = {};
   } else if (pg.state == State::Zero) {
-    static const std::vector<uint8_t> zeros(kPage);
-    put_back(pp, va, pg, zeros.data());
+    put_back(pp, va, pg, kZeroPage.data());
   } else {  // Out, or Reading (its slot is valid until the read lands)
     std::vector<uint8_t> data(kPage);
     device(pg.slot).peek(pg.slot.address, uint32_t(kPage), data.data());
@@ -333,8 +329,7 @@ emu::PageFaultHandler::Action Paging::page_fault(emu::Cpu& cpu, os::Ecb& e, uint
   Page& pg = g->second;
   cpu.charge(emu::Cause::Service, system_->config().system.service_cost);  // the fault's handling
   if (pg.state == State::Zero) {  // a fresh zero page, no I/O
-    static const std::vector<uint8_t> zeros(kPage);
-    put_back(pp, va, pg, zeros.data());
+    put_back(pp, va, pg, kZeroPage.data());
     return Action::Retry;
   }
   if (pg.state == State::Writing) {  // still on its way out: taken back, no I/O

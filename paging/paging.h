@@ -42,6 +42,10 @@ struct PagingStats {
 };
 
 class Paging : public os::Subsystem {
+  static constexpr uint64_t kPage = emu::kPageSize;
+  static constexpr uint64_t kSegment = emu::kSegmentSize;
+  static constexpr uint64_t kPagesPerSegment = emu::kPagesPerSegment;
+
  public:
   explicit Paging(devices::DeviceSubsystem* devices) : devices_(devices) {}
   void declare(emu::Schema& schema) const override { paging_section().declare(schema); }
@@ -114,7 +118,7 @@ class Paging : public os::Subsystem {
   // Slots: the next never-used block and the freed ones, per device.
   std::vector<uint64_t> next_block_;
   std::vector<std::vector<uint64_t>> free_blocks_;
-  uint64_t scm_slots_used_ = 0, slots_used_ = 0;
+  uint64_t slots_used_ = 0;
   std::vector<uint64_t> used_;  // slots in use per device
   // RMF's page data set activity, per device: sampled every check interval.
   struct Activity {

@@ -10,11 +10,6 @@
 #include "os/run_config.h"
 
 namespace paging {
-namespace {
-constexpr uint64_t kPage = emu::kPageSize;
-constexpr uint64_t kSegment = emu::kSegmentSize;
-constexpr uint64_t kPagesPerSegment = emu::kPagesPerSegment;
-}  // namespace
 
 // A large segment taken: to a 1 MB slot on SCM (one MSB) if there is room, else demoted
 // to 4 KB pages (which later passes page as any other; it frees nothing now). True if

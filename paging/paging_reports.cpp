@@ -11,11 +11,6 @@
 #include "os/run_config.h"
 
 namespace paging {
-namespace {
-constexpr uint64_t kPage = emu::kPageSize;
-constexpr uint64_t kSegment = emu::kSegmentSize;
-constexpr uint64_t kPagesPerSegment = emu::kPagesPerSegment;
-}  // namespace
 
 os::OperatorGrammars Paging::operator_grammars() const {
   const auto squeeze = [](std::string_view text) {
