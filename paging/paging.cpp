@@ -209,8 +209,9 @@ void Paging::write_out(std::vector<std::pair<ProcessPages*, uint64_t>>& batch, u
   }
 }
 
-// Where a group of `n` pages goes: SCM while PAGESCM allows and it has room (it is the
-// faster), else the next page volume in turn (or SCM anyway if there is no volume).
+// Where a group of `n` pages goes: SCM only if PAGESCM allows and it has room (4 KB slots
+// come up from 0, below the 1 MB ones), the next page volume in turn otherwise (or SCM
+// anyway if there is no volume: a write beyond its room fails and the pages stay).
 int Paging::choose_device(size_t n) {
   const flashsim::ScmDevice* d = devices_->scm();
   const uint64_t room = d ? std::min(config_.scm_limit, d->online_bytes()) / kPage : 0;

@@ -1,14 +1,16 @@
 // Paging as a subsystem of the control program (RSM and ASM, in z/OS's terms): real
-// storage for the ECBs' pageable 4 KB pages runs out; the least recently used pages
-// (by an unreferenced-interval count from the reference bits DAT sets) are stolen, a
-// changed one written to auxiliary storage in groups (SCM through EADM, or a local page
-// data set on DASD), an unchanged one with a valid copy just freed; a page fault on a
-// page that is out makes its ECB wait for the page-in while its I-stream runs others.
-// The devices are devices/'s.
+// storage for the ECBs' pageable pages runs out; the least recently used pages (by an
+// unreferenced-interval count from the reference bits DAT sets) are stolen, a changed
+// one written to auxiliary storage in groups (SCM through EADM, or a local page data set
+// on DASD, placed by measured speed), an unchanged one with a valid copy just freed, one
+// never stored into discarded; a page fault on a page that is out makes its ECB wait for
+// the page-in (with the rest of its group, speculatively, on SCM) while its I-stream
+// runs others. The ECB heap's 1 MB pages go out whole to SCM, or are demoted to 4 KB
+// pages (paging_large.cpp). D ASM, paging.txt with RMF's page data set activity:
+// paging_reports.cpp. The devices are devices/'s.
 //
-// Not yet (issue 14 goes on): pageable 1 MB pages (the ECB heap's frames stay), the
-// placement rules beyond "SCM while it has room", speculative page-in, D ASM, the RMF
-// page data set report, SVC dumps, and the E3 experiments.
+// Not yet (issue 14 goes on): PLPA/common/VIO placement, SVC dumps, a page-wait cause,
+// and the E3 experiments.
 #pragma once
 #include <map>
 #include <memory>
