@@ -25,6 +25,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -108,7 +109,7 @@ struct DeviceStats {
   uint64_t response_ns_sum = 0;   // sum over requests of completion - submit
   uint64_t last_completion_ns = 0;
   Histogram response;             // of successful requests
-  std::unordered_map<int, uint64_t> errors_by_status;   // Status -> count
+  std::map<int, uint64_t> errors_by_status;             // Status -> count
 };
 
 // Sparse contents in 4 KB units: memory only for what is written (a write without
