@@ -4,11 +4,19 @@
 #pragma once
 #include <cstdint>
 #include <initializer_list>
+#include <string>
 #include <vector>
 
 #include "emu/cpu.h"
 
 namespace test {
+
+// How many times `needle` stands in `hay` (overlapping ones too), e.g. log lines.
+inline size_t occurrences(const std::string& hay, const std::string& needle) {
+  size_t n = 0;
+  for (size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
+  return n;
+}
 
 using Bytes = std::vector<uint8_t>;
 

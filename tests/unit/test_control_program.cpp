@@ -1,6 +1,8 @@
 // The control program end to end: real guest programs (os/guest/apps) in ECBs on the
 // machine model, driven by the workload generator.
 #include <catch2/catch.hpp>
+
+#include "harness.h"
 #include <sstream>
 
 #include "app/subsystems.h"
@@ -32,11 +34,7 @@ struct CpRun {
   }
 };
 
-size_t count(const std::string& hay, const std::string& needle) {
-  size_t n = 0;
-  for (size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
-  return n;
-}
+using test::occurrences;
 
 }  // namespace
 
@@ -101,7 +99,7 @@ TEST_CASE("control program: threads of one process share its heap, on any I-stre
   CpRun r({"machine.istreams=4", "workload.program=QTHR", "workload.terminals=2", "workload.messages=8"});
   CHECK(r.s.messages == 8);
   CHECK(r.s.ecb_program_checks == 0);
-  CHECK(count(r.log, "expected 400: right") == 8);
+  CHECK(occurrences(r.log, "expected 400: right") == 8);
   CHECK(r.s.static_page_copies > 0);  // each process got its own C library state
   bool other_istream = r.log.find("on I-stream 1") != std::string::npos || r.log.find("on I-stream 2") != std::string::npos ||
                        r.log.find("on I-stream 3") != std::string::npos;
@@ -131,6 +129,6 @@ TEST_CASE("control program: the same configuration twice gives identical summary
 TEST_CASE("control program: DELAY gives up control for at least the time asked", "[cp]") {
   CpRun r({"machine.istreams=1", "workload.program=QDLY", "workload.terminals=1", "workload.messages=5"});
   CHECK(r.s.messages == 5);
-  CHECK(count(r.log, "QDLY waited 10") == 5);  // 100 or 101 us: the delay plus the SVCs around it
+  CHECK(occurrences(r.log, "QDLY waited 10") == 5);  // 100 or 101 us: the delay plus the SVCs around it
   CHECK(r.s.cpu_utilization < 0.5);           // the I-stream idles while the ECB waits
 }

@@ -12,6 +12,7 @@
 #include "app/subsystems.h"
 #include "devices/devices.h"
 #include "emu/machine.h"
+#include "harness.h"
 #include "os/control_program.h"
 #include "os/run_config.h"
 
@@ -21,7 +22,6 @@ namespace {
 
 struct ScmRun {
   os::RunSummary s;
-  std::string yaml;  // operator: entries, written to a file of their own
   std::string log, devices_text;
   uint64_t degraded = 0, requests = 0;
   explicit ScmRun(std::vector<std::string> sets, const std::string& operators = "") {
@@ -50,11 +50,7 @@ struct ScmRun {
         devices_text = out.str();
       }
   }
-  size_t lines(const std::string& what) const {
-    size_t n = 0;
-    for (size_t at = log.find(what); at != std::string::npos; at = log.find(what, at + 1)) ++n;
-    return n;
-  }
+  size_t lines(const std::string& what) const { return test::occurrences(log, what); }
 };
 
 }  // namespace

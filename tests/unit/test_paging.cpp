@@ -9,6 +9,7 @@
 
 #include "app/subsystems.h"
 #include "emu/machine.h"
+#include "harness.h"
 #include "os/control_program.h"
 #include "os/run_config.h"
 #include "paging/paging.h"
@@ -40,11 +41,7 @@ struct PagingRun {
         paging_report = true;
       }
   }
-  size_t lines(const std::string& what) const {
-    size_t n = 0;
-    for (size_t at = log.find(what); at != std::string::npos; at = log.find(what, at + 1)) ++n;
-    return n;
-  }
+  size_t lines(const std::string& what) const { return test::occurrences(log, what); }
 };
 
 }  // namespace
