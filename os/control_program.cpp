@@ -22,6 +22,9 @@ ControlProgram::ControlProgram(emu::Machine& machine, const RunConfig& config)
   if (!evm_.entry_of(config_.workload.program))
     throw std::runtime_error(fmt::format("workload.program: {} is not a program of {}", config_.workload.program,
                                          config_.system.image));
+  if (!config_.workload.prelude.empty() && !evm_.entry_of(config_.workload.prelude))
+    throw std::runtime_error(fmt::format("workload.prelude: {} is not a program of {}", config_.workload.prelude,
+                                         config_.system.image));
   machine_.start(evm_.system_space());
   for (unsigned i = 0; i < machine_.istreams(); ++i) {
     machine_.cpu(i).set_svc_handler(this);
@@ -31,6 +34,7 @@ ControlProgram::ControlProgram(emu::Machine& machine, const RunConfig& config)
   machine_.set_dispatcher(this);
   machine_.io().set_handler(this);
   install_services();
+  if (config_.system.timeline_s > 0) start_timeline();
   if (config_.subsystems) subsystems_ = config_.subsystems();
   for (auto& s : subsystems_) {
     if (config_.values) s->configure(*config_.values);
@@ -103,11 +107,11 @@ void ControlProgram::for_each_process(const std::function<void(Process&)>& fn) {
     if (seen.insert(e->process.get()).second) fn(*e->process);
 }
 
-// Whether anything can still run: an event other than the caller's, or an I-stream
-// that is not idle. A periodic event re-arms itself only then, so that it never keeps
+// Whether anything can still run: an event other than the periodic ones, or an
+// I-stream that is not idle. A periodic event re-arms itself only then, so that it never keeps
 // an otherwise finished run going.
 bool ControlProgram::still_running() const {
-  if (!machine_.events().empty()) return true;
+  if (machine_.events().size() > periodic_pending_) return true;  // other periodic events do not count
   for (unsigned k = 0; k < machine_.istreams(); ++k)
     if (machine_.state(k) != emu::IStreamState::Idle) return true;
   return false;
@@ -116,7 +120,9 @@ bool ControlProgram::still_running() const {
 // `fn` lives in periodic_, which no longer changes once the run has started.
 void ControlProgram::start_periodic(uint64_t interval, const std::function<void(uint64_t)>& fn, uint64_t after) {
   const uint64_t at = after + interval;
+  ++periodic_pending_;
   machine_.events().schedule(at, [this, interval, &fn, at] {
+    --periodic_pending_;
     fn(at);
     if (still_running()) start_periodic(interval, fn, at);
   });
@@ -135,6 +141,7 @@ Ecb* ControlProgram::new_ecb(const std::string& program, std::shared_ptr<Process
   e->id = next_ecb_++;
   e->program = program;
   e->process = std::move(process);
+  if (e->process->name.empty()) e->process->name = program;
   e->home = home;
   Ecb* raw = e.get();
   ecbs_[raw->id] = std::move(e);
@@ -187,6 +194,7 @@ void ControlProgram::finish(unsigned i, Ecb& e, int64_t rc) {
     }
   }
   if (e.message) workload_.message_done(e, t);
+  if (e.prelude) begin_messages(t);
   end_ecb(e);
 }
 
@@ -231,10 +239,50 @@ emu::PageFaultHandler::Action ControlProgram::page_fault(emu::Cpu& cpu, uint64_t
 
 // ---- the run -------------------------------------------------------------------------------
 
+void ControlProgram::begin_messages(uint64_t now) {
+  if (now) log(fmt::format("{:>12} workload.prelude {} ended: the messages begin", now, config_.workload.prelude));
+  measurement_.start(now);
+  workload_.start(now);
+}
+
+// workload.prelude's ECB, on I-stream 0 at the start; begin_messages when it ends.
+void ControlProgram::start_prelude() {
+  const std::string& text = config_.workload.prelude_text;
+  const std::vector<uint8_t> msg(text.begin(), text.end());
+  Ecb* e = new_ecb(config_.workload.prelude, new_process(), 0);
+  e->prelude = true;
+  if (!evm_.map_message(*e->process, msg) ||
+      !evm_.start_program(*e, evm_.entry_of(e->program), msg.empty() ? 0 : TPF_EVM_MESSAGE, msg.size(), ecb_return_))
+    throw std::runtime_error("workload.prelude: no storage for its ECB");
+  loop_.make_ready(*e, false, 0);
+}
+
+// The control program's own columns; the subsystems add theirs when they install.
+void ControlProgram::start_timeline() {
+  timeline_ = std::make_unique<Timeline>(config_.system.timeline_s);
+  using K = TimelineColumn::Kind;
+  const double hz = machine_.config().clock_ghz * 1e9;
+  timeline_->add({.key = "messages_per_s", .label = "msgs/s", .kind = K::Rate,
+                  .value = [this] { return double(measurement_.completed_total()); }});
+  timeline_->add({.key = "response_ms", .label = "resp ms", .kind = K::Mean,
+                  .value = [this] { return measurement_.response_ms_total(); },
+                  .count = [this] { return double(measurement_.completed_total()); }, .decimals = 3});
+  timeline_->add({.key = "cpu_percent", .label = "CPU %", .kind = K::Rate, .value = [this, hz] {
+                    uint64_t busy = 0;
+                    for (unsigned k = 0; k < machine_.istreams(); ++k) busy += machine_.counters(k).busy_cycles;
+                    return double(busy) * 100 / (hz * machine_.istreams());
+                  }, .decimals = 1});
+  every(uint64_t(config_.system.timeline_s * hz), [this, hz](uint64_t now) { timeline_->sample(double(now) / hz); });
+  add_report({.name = "timeline.txt", .write = [this](std::ostream& o) { timeline_->write_text(o); }});
+  add_report({.name = "timeline.json", .write = [this](std::ostream& o) { timeline_->write_json(o); }});
+}
+
 RunSummary ControlProgram::run() {
   evm_.mark_frames_at_start();
-  measurement_.start();
-  workload_.start();
+  if (config_.workload.prelude.empty())
+    begin_messages(0);
+  else
+    start_prelude();
   // Periodic events (syslog's drain, the console's poll) while anything can still run.
   if (desk_.console())
     every(uint64_t(double(config_.ztrap.console_poll_ns) * machine_.config().clock_ghz),

@@ -88,9 +88,15 @@ class ControlProgram : public emu::Dispatcher,
   void add_operator_commands(std::string owner, std::string help, OperatorHandler handler) override;
   void add_report(ReportFile report) override { reports_.push_back(std::move(report)); }
   void add_summary_counter(SummaryCounter counter) override { counters_.push_back(std::move(counter)); }
+  void add_timeline_column(TimelineColumn column) override {
+    if (timeline_) timeline_->add(std::move(column));
+  }
   void set_data_reader(std::function<std::vector<uint8_t>(const std::string&)> reader) override;
   void park(emu::Cpu& cpu, Ecb& e, WaitList& list) override { loop_.park(cpu, e, list); }
   void make_ready(Ecb& e, uint64_t now) override { loop_.make_ready(e, false, now); }
+  void set_dispatchable(Process* p, bool dispatchable, uint64_t now) override {
+    dispatchable ? loop_.release(p, now) : loop_.hold(p, now);
+  }
   void abend(emu::Cpu& cpu, Ecb& e, const std::string& dump) override;
   void log(const std::string& line) override;
   void for_each_process(const std::function<void(Process&)>& fn) override;
@@ -108,6 +114,9 @@ class ControlProgram : public emu::Dispatcher,
   void timeout(unsigned istream, Ecb& e);
   void start_periodic(uint64_t interval, const std::function<void(uint64_t)>& fn, uint64_t after);
   bool still_running() const;
+  void begin_messages(uint64_t now);  // the measurement and the driver start
+  void start_prelude();
+  void start_timeline();
   void counters_into(RunSummary& s) const;
 
   // The control program's own services (os/services.cpp).
@@ -153,8 +162,10 @@ class ControlProgram : public emu::Dispatcher,
 
   // What subsystems registered.
   std::vector<std::pair<uint64_t, std::function<void(uint64_t)>>> periodic_;
+  size_t periodic_pending_ = 0;  // periodic events in the event queue
   std::vector<ReportFile> reports_;
   std::vector<SummaryCounter> counters_;
+  std::unique_ptr<Timeline> timeline_;  // system.timeline, if set
   std::function<std::vector<uint8_t>(const std::string&)> data_reader_;
 
   RunSummary stats_;

@@ -14,9 +14,44 @@ CpuLoop::CpuLoop(emu::Machine& machine, const SystemConfig& system, MakeEcb make
   ready_.resize(n), deferred_.resize(n), input_.resize(n);
 }
 
+Ecb* CpuLoop::take_next(unsigned i) {
+  if (system_held_) return nullptr;
+  for (;;) {
+    Ecb* e = take_listed(i);
+    if (!e || !e->process->nondispatchable) return e;
+    held_.push_back(e);
+  }
+}
+
+void CpuLoop::hold(Process* p, uint64_t now) {
+  if (p) p->nondispatchable = true;
+  else system_held_ = true;
+  for (unsigned k = 0; k < current_.size(); ++k)
+    if (current_[k] && (!p || current_[k]->process.get() == p)) machine_.set_deadline(k, now);
+}
+
+void CpuLoop::release(Process* p, uint64_t now) {
+  if (!p) {
+    system_held_ = false;
+    for (unsigned k = 0; k < machine_.istreams(); ++k) machine_.wake(k, now);
+    return;
+  }
+  p->nondispatchable = false;
+  WaitList still;
+  for (Ecb* e : held_) {
+    if (e->process.get() != p) {
+      still.push_back(e);
+      continue;
+    }
+    ready_[e->home].push_back(e);
+    machine_.wake(e->home, now);
+  }
+  held_.swap(still);
+}
+
 // z/TPF order: the cross list (shared), then this I-stream's ready, input and deferred
 // lists. Add at the bottom, take from the top.
-Ecb* CpuLoop::take_next(unsigned i) {
+Ecb* CpuLoop::take_listed(unsigned i) {
   auto pop = [](WaitList& l) {
     Ecb* e = l.front();
     l.pop_front();
@@ -106,6 +141,7 @@ void CpuLoop::clear() {
   cross_.clear();
   for (auto& l : ready_) l.clear();
   for (auto& l : deferred_) l.clear();
+  held_.clear();
 }
 
 std::vector<uint64_t> CpuLoop::list_contents(unsigned i, const char* which) const {

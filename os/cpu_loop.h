@@ -40,6 +40,12 @@ class CpuLoop {
   void add_deferred(unsigned istream, Ecb& e) { deferred_[istream].push_back(&e); }
   WaitList& deferred(unsigned istream) { return deferred_[istream]; }
   void add_input(unsigned istream, InputMessage m, uint64_t now);
+  // Nondispatchability (an SVC dump's capture): a process's ECBs (`p`), or all work
+  // (nullptr), are not dispatched until released; one running now gives up its
+  // I-stream at once. Their work waits off the lists, in order, and comes back to
+  // the bottom of its home I-stream's ready list.
+  void hold(Process* p, uint64_t now);
+  void release(Process* p, uint64_t now);
   // The run is over: ECBs still on lists are dropped with it.
   void clear();
 
@@ -51,6 +57,7 @@ class CpuLoop {
 
  private:
   Ecb* take_next(unsigned istream);
+  Ecb* take_listed(unsigned istream);
   void load(unsigned istream, Ecb& e);
 
   emu::Machine& machine_;
@@ -62,6 +69,8 @@ class CpuLoop {
   std::vector<WaitList> ready_, deferred_;
   std::vector<std::deque<InputMessage>> input_;
   uint64_t dispatches_ = 0, time_slices_ = 0;
+  WaitList held_;              // ready ECBs of nondispatchable processes
+  bool system_held_ = false;   // nothing is dispatched
 };
 
 }  // namespace os

@@ -33,6 +33,7 @@ struct Ecb {
   // The input message it serves (0: none).
   uint64_t message = 0, arrival = 0;
   unsigned terminal = 0;
+  bool prelude = false;    // workload.prelude's ECB: the messages begin when it ends
   unsigned joiner_of = 0;  // waiting in THREAD_JOIN for this thread id (0: not waiting)
 };
 
@@ -41,6 +42,7 @@ using WaitList = std::deque<Ecb*>;
 
 struct Process {
   uint64_t id = 0;  // the number of the ECB that created it (subsystems key their state by it)
+  std::string name;  // its first ECB's program (a job name, for the operator)
   std::unique_ptr<emu::AddressSpace> space;
   uint64_t brk = TPF_EVM_HEAP31, brk_mapped = TPF_EVM_HEAP31;
   uint64_t system_next = TPF_EVM_SYSTEM;
@@ -48,6 +50,7 @@ struct Process {
   unsigned next_thread = 1, live_threads = 0;
   std::map<unsigned, uint64_t> thread_results;  // exited threads' return values
   std::vector<Ecb*> joiners;
+  bool nondispatchable = false;  // its ECBs wait off the lists (an SVC dump capturing its storage)
 };
 
 struct InputMessage {

@@ -7,15 +7,16 @@
 
 namespace os {
 
+// A run whose messages never began (its prelude never ended) has an empty window.
 Measurement::Measurement(emu::Machine& machine, const WorkloadConfig& workload)
-    : machine_(machine), workload_(workload) {}
-
-void Measurement::start() {
-  const unsigned n = machine_.istreams();
+    : machine_(machine), workload_(workload) {
+  const unsigned n = machine_.config().istreams;
   busy0_.assign(n, 0), insns0_.assign(n, 0);
   causes0_.assign(n, emu::CyclesByCause{});
-  window_open_ = workload_.warmup_messages == 0;
-  if (window_open_) end_after(0);
+}
+
+void Measurement::start(uint64_t now) {
+  if (workload_.warmup_messages == 0) open(now);
 }
 
 // With workload.duration, the window closes that long after it opened.
@@ -38,6 +39,7 @@ void Measurement::open(uint64_t time) {
 
 void Measurement::completed(uint64_t arrival, uint64_t time) {
   ++completed_;
+  response_ms_total_ += double(time - arrival) / (machine_.config().clock_ghz * 1e6);
   if (window_open_) {
     responses_ms_.push_back(double(time - arrival) / (machine_.config().clock_ghz * 1e6));
     ++measured_;

@@ -22,11 +22,13 @@ struct MeasurementWindow {
 class Measurement {
  public:
   Measurement(emu::Machine& machine, const WorkloadConfig& workload);
-  // At the start of the run (a window without warm-up opens now).
-  void start();
+  // When the messages begin, at `now` (a window without warm-up opens then).
+  void start(uint64_t now);
   // A message that arrived at `arrival` completed at `time` (cycles).
   void completed(uint64_t arrival, uint64_t time);
   uint64_t completed_total() const { return completed_; }
+  // Response times of every completed message, warm-up included (the timeline's).
+  double response_ms_total() const { return response_ms_total_; }
   bool target_reached() const;
   // The window as it stands (final once the run is over).
   MeasurementWindow window() const;
@@ -44,6 +46,7 @@ class Measurement {
   std::vector<uint64_t> busy0_, insns0_;  // each I-stream's counters when the window opened
   std::vector<emu::CyclesByCause> causes0_;
   std::vector<double> responses_ms_;
+  double response_ms_total_ = 0;
 };
 
 }  // namespace os

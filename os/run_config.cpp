@@ -180,6 +180,18 @@ emu::Section<SystemConfig> make_system_section() {
          .description = "System storage shared by every ECB at TPF_EVM_SHARED (the syslog buffer and its lock live there).",
          .source = "estimate: room for the syslog buffer and the system's locks."},
          &SystemConfig::shared_size);
+  s.key_with({.path = "system.timeline",
+         .type = T::Duration,
+         .default_value = "0",
+         .max = "1000s",
+         .unit = "simulated time",
+         .description = "Every this much simulated time, a row of timeline.txt/json: messages completed a second, "
+                        "their mean response time, CPU busy, and the subsystems' figures (page-ins a second by "
+                        "device). 0: no timeline.",
+         .source = "a run's choice: transitions and dumps are seen over time (seed 002's throughput and page-in "
+                   "rate plots)."}, [](SystemConfig& s, const emu::ConfigValue& v) {
+           s.timeline_s = emu::field_value<double>(v, emu::ValueType::Duration) / 1e3;  // ms to s
+         });
   s.describe("system", "The control program: guest image, time slice and timeout, service costs, ECB storage.");
 
   s.check("system.time_slice is below system.timeout", [](const emu::Config& c) {
@@ -206,6 +218,26 @@ emu::Section<WorkloadConfig> make_workload_section() {
          .description = "The program each input message enters (a name in system.image): letters, digits and _.",
          .source = "QZZ0, the demo application's entry program (4 characters, as z/TPF program names are)."},
          &WorkloadConfig::program);
+  s.key_with({.path = "workload.prelude",
+         .type = T::String,
+         .default_value = "(none)",
+         .unit = "program name",
+         .description = "A program entered once at the start of the run, with workload.prelude_text as its message; "
+                        "the input messages begin when its ECB ends (a start-up, or a night's batch work before "
+                        "the day's transactions). (none): messages begin at once.",
+         .source = "(none): most runs have no start-up phase."},
+         [](WorkloadConfig& w, const emu::ConfigValue& v) {
+           w.prelude = std::get<std::string>(v) == "(none)" ? "" : std::get<std::string>(v);
+         });
+  s.key_with({.path = "workload.prelude_text",
+         .type = T::String,
+         .default_value = "(none)",
+         .unit = "text",
+         .description = "The message text workload.prelude's ECB gets (its parameters); (none): no message.",
+         .source = "(none): a prelude without parameters."},
+         [](WorkloadConfig& w, const emu::ConfigValue& v) {
+           w.prelude_text = std::get<std::string>(v) == "(none)" ? "" : std::get<std::string>(v);
+         });
   s.key_with({.path = "workload.arrivals",
          .type = T::Enum,
          .default_value = "closed",
@@ -337,6 +369,11 @@ emu::Section<WorkloadConfig> make_workload_section() {
          .source = "any fixed number; change it to see run-to-run variation."}, &WorkloadConfig::seed);
   s.describe("workload", "The input messages: the program they enter, how they arrive, their size, how long to run.");
 
+  s.check("workload.prelude is a program name", [](const emu::Config& c) {
+    const std::string& p = c.get_string("workload.prelude");
+    if (p != "(none)" && !valid_program_name(p))
+      throw c.error({"workload.prelude"}, fmt::format("\"{}\" is not a program name (1 to 32 letters, digits or _)", p));
+  });
   s.check("workload.program is a program name", [](const emu::Config& c) {
     if (!valid_program_name(c.get_string("workload.program")))
       throw c.error({"workload.program"},

@@ -29,12 +29,15 @@ struct SystemConfig {
   uint64_t heap64_size = 0;     // bytes of the 64-bit heap area per ECB
   unsigned max_threads = 0;     // threads per process
   uint64_t shared_size = 0;     // bytes of system storage shared by all ECBs (TPF_EVM_SHARED)
+  double timeline_s = 0;        // system.timeline: a row of timeline.txt this often (0: none)
 };
 
 enum class Arrivals { Closed, Open };
 
 struct WorkloadConfig {
   std::string program;          // the program each input message enters
+  std::string prelude;          // if not empty: entered once at the start; messages begin when it ends
+  std::string prelude_text;     // its message text
   Arrivals arrivals = Arrivals::Closed;
   unsigned terminals = 0;       // closed: this many terminals, one message outstanding each
   bool route_by_terminal = false; // terminal t's messages to I-stream t % istreams (else round-robin)

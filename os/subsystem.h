@@ -20,6 +20,7 @@
 #include "os/ecb.h"
 #include "os/measurement.h"
 #include "os/operator.h"
+#include "os/timeline.h"
 
 namespace os {
 
@@ -105,6 +106,8 @@ class System {
   virtual void add_operator_commands(std::string owner, std::string help, OperatorHandler handler) = 0;
   virtual void add_report(ReportFile report) = 0;
   virtual void add_summary_counter(SummaryCounter counter) = 0;
+  // A column of timeline.txt/json (ignored when system.timeline is 0).
+  virtual void add_timeline_column(TimelineColumn column) = 0;
   // What turns workload.data_file into the bytes mapped at TPF_EVM_DATA.
   virtual void set_data_reader(std::function<std::vector<uint8_t>(const std::string& path)> reader) = 0;
 
@@ -123,6 +126,9 @@ class System {
   virtual void park(emu::Cpu& cpu, Ecb& e, WaitList& list) = 0;
   // A waiting ECB becomes ready on its home I-stream at simulated time `now`.
   virtual void make_ready(Ecb& e, uint64_t now) = 0;
+  // A process's ECBs (or, with nullptr, all work) stop being dispatched at `now` (one
+  // running gives up its I-stream), until set dispatchable again.
+  virtual void set_dispatchable(Process* p, bool dispatchable, uint64_t now) = 0;
   // Ends the running ECB with a dump: `dump` (its lines), then its registers.
   virtual void abend(emu::Cpu& cpu, Ecb& e, const std::string& dump) = 0;
   virtual void log(const std::string& line) = 0;  // a line of run.log

@@ -18,11 +18,11 @@ uint64_t Workload::think_time() {
   return emu::cycles_of_ms(machine_.config(), think);
 }
 
-void Workload::start() {
+void Workload::start(uint64_t now) {
   if (workload_.arrivals == Arrivals::Closed) {
-    for (unsigned t = 0; t < workload_.terminals; ++t) schedule_arrival(t, think_time());
+    for (unsigned t = 0; t < workload_.terminals; ++t) schedule_arrival(t, now + think_time());
   } else {
-    schedule_arrival(0, 0);
+    schedule_arrival(0, now);
   }
 }
 

@@ -21,8 +21,8 @@ class Workload {
   using Progress = std::function<void(uint64_t done, uint64_t target, double simulated_s)>;
   Workload(emu::Machine& machine, const WorkloadConfig& workload, CpuLoop& loop, Measurement& measurement);
   void set_progress(Progress p) { progress_ = std::move(p); }
-  // The first arrivals.
-  void start();
+  // The first arrivals, from `now` on.
+  void start(uint64_t now);
   // The ECB serving a message ended at `time`: the message is done.
   void message_done(const Ecb& e, uint64_t time);
 

@@ -1,0 +1,77 @@
+#include "os/timeline.h"
+
+#include "os/summary_format.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <ostream>
+
+namespace os {
+
+void Timeline::sample(double seconds) {
+  const size_t n = columns_.size();
+  if (last_.empty()) last_.assign(n, 0), last_count_.assign(n, 0);
+  std::vector<double> row(n);
+  for (size_t k = 0; k < n; ++k) {
+    const TimelineColumn& c = columns_[k];
+    const double v = c.value();
+    switch (c.kind) {
+      case TimelineColumn::Kind::Rate: row[k] = (v - last_[k]) / interval_s_; break;
+      case TimelineColumn::Kind::Level: row[k] = v; break;
+      case TimelineColumn::Kind::Mean: {
+        const double m = c.count(), dm = m - last_count_[k];
+        row[k] = dm > 0 ? (v - last_[k]) / dm : 0;
+        last_count_[k] = m;
+        break;
+      }
+    }
+    last_[k] = v;
+  }
+  times_.push_back(seconds);
+  rows_.push_back(std::move(row));
+}
+
+namespace {
+// Thousands separators in the integer part, as the other reports print figures.
+std::string figure(double v, int decimals) {
+  const double a = std::fabs(v);
+  std::string s = (v < 0 && a >= 0.5 * std::pow(10.0, -decimals) ? "-" : "") + summary_format::grouped(uint64_t(a));
+  if (decimals) s += fmt::format("{:.{}f}", a - std::floor(a), decimals).substr(1);
+  return s;
+}
+}  // namespace
+
+void Timeline::write_text(std::ostream& out) const {
+  out << fmt::format("TIMELINE  every {:g} ms of simulated time; rates are a second, means over the interval\n\n",
+                     interval_s_ * 1e3);
+  std::vector<size_t> width(columns_.size());
+  std::string head = fmt::format("{:>10}", "time s");
+  for (size_t k = 0; k < columns_.size(); ++k) {
+    width[k] = std::max<size_t>(columns_[k].label.size(), 10);
+    for (const auto& r : rows_) width[k] = std::max(width[k], figure(r[k], columns_[k].decimals).size());
+    head += fmt::format("  {:>{}}", columns_[k].label, width[k]);
+  }
+  out << head << "\n";
+  for (size_t i = 0; i < rows_.size(); ++i) {
+    std::string line = fmt::format("{:>10.3f}", times_[i]);
+    for (size_t k = 0; k < columns_.size(); ++k)
+      line += fmt::format("  {:>{}}", figure(rows_[i][k], columns_[k].decimals), width[k]);
+    out << line << "\n";
+  }
+}
+
+void Timeline::write_json(std::ostream& out) const {
+  out << fmt::format("{{\n  \"interval_s\": {},\n  \"columns\": [\"time_s\"", interval_s_);
+  for (const auto& c : columns_) out << ", \"" << c.key << "\"";
+  out << "],\n  \"rows\": [";
+  for (size_t i = 0; i < rows_.size(); ++i) {
+    out << (i ? ",\n    [" : "\n    [") << fmt::format("{}", times_[i]);
+    for (double v : rows_[i]) out << ", " << fmt::format("{}", v);
+    out << "]";
+  }
+  out << (rows_.empty() ? "]\n}\n" : "\n  ]\n}\n");
+}
+
+}  // namespace os
