@@ -111,6 +111,15 @@ void DeviceSubsystem::install(os::System& system) {
     ports_.push_back(std::make_unique<Port>(*dasd_.back(), ghz));
     dasd_sch_.push_back(system.attach_device(*ports_.back()));
   }
+  for (unsigned v = 0; v < config_.dump_volumes; ++v) {
+    flashsim::DasdConfig d = config_.dasd;
+    d.device_number = 0x09A0 + v;
+    d.lcu = (config_.dasd_volumes + v) % config_.dasd_lcus;
+    d.seed = 0x100 + v;
+    dump_.push_back(std::make_unique<flashsim::DasdVolume>(d, fmt::format("{:04X}", d.device_number)));
+    ports_.push_back(std::make_unique<Port>(*dump_.back(), ghz));
+    dump_sch_.push_back(system.attach_device(*ports_.back()));
+  }
   system.add_svc({TPF_SVC_EADM, "EADM", os::SvcCost::Service, [this](emu::Cpu& c, os::Ecb& e) { eadm(c, e); }});
   system.add_operator_commands(
       "SCM",
@@ -162,6 +171,7 @@ std::vector<const flashsim::Device*> DeviceSubsystem::all() const {
   std::vector<const flashsim::Device*> v;
   if (scm_) v.push_back(scm_.get());
   for (const auto& d : dasd_) v.push_back(d.get());
+  for (const auto& d : dump_) v.push_back(d.get());
   return v;
 }
 

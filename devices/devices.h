@@ -59,6 +59,9 @@ class DeviceSubsystem : public os::Subsystem {
   const std::vector<std::unique_ptr<flashsim::DasdVolume>>& dasd() const { return dasd_; }
   unsigned scm_subchannel() const { return scm_sch_; }
   unsigned dasd_subchannel(size_t volume) const { return dasd_sch_.at(volume); }
+  // The SVC dump data sets' volumes (machine.dasd.dump_volumes).
+  const std::vector<std::unique_ptr<flashsim::DasdVolume>>& dump_volumes() const { return dump_; }
+  unsigned dump_subchannel(size_t volume) const { return dump_sch_.at(volume); }
 
  private:
   void eadm(emu::Cpu& cpu, os::Ecb& e);
@@ -73,6 +76,8 @@ class DeviceSubsystem : public os::Subsystem {
   std::vector<std::unique_ptr<Port>> ports_;
   unsigned scm_sch_ = ~0u;
   std::vector<unsigned> dasd_sch_;
+  std::vector<std::unique_ptr<flashsim::DasdVolume>> dump_;
+  std::vector<unsigned> dump_sch_;
   uint64_t eadm_requests_ = 0;  // numbers each request (its tag)
   unsigned message_number_ = 0;  // of the displays (IEE174I ... nnn), from 1
 };

@@ -113,6 +113,13 @@ emu::Section<DevicesConfig> make_devices_section() {
            "3390 page volumes (local page data sets), devices 0980, 0981, ...; 0: none.",
            kSeed2 + ": the DASD tests configured 16 local page data sets. 0 by default (no paging).",
            &C::dasd_volumes);
+  dasd_key("dump_volumes", T::Integer, "0", "0", "16", "volumes",
+           "3390 volumes of the SVC dump data sets (SYS1.DUMPnn), devices 09A0, 09A1, ...: a dump's captured "
+           "storage is written there after its capture, its frames freed as it goes (the paging subsystem's SVC "
+           "dumps). 0: none; a dump then ends with its capture.",
+           "estimate: z/OS writes SVC dumps to DASD dump data sets; " + kSeed2 + " gives their elapsed time, not "
+           "their volumes.",
+           &C::dump_volumes);
   dasd_key("lcus", T::Integer, "8", "1", "256", "control units",
            "Logical control units the volumes are spread over (volume i behind LCU i mod lcus).",
            kSeed2 + ": 16 local page data sets spread across 8 LCUs (DS8800 2107-951).", &C::dasd_lcus);
