@@ -62,7 +62,8 @@ void EcbHeap::set_image_values() {
   s.set_image_value("eheap_stack_stride", page_up(s.config().system.stack_size) + 16 * emu::kPageSize, 8);
 }
 
-// The next 1 MB of an area, with a 1 MB frame if one is left (else 4 KB frames).
+// The next 1 MB of an area, with a 1 MB frame if one is left (else 4 KB frames), or
+// 4 KB frames if system.ecb_heap.large_frames is off.
 int64_t EcbHeap::frame(os::Ecb& e, uint64_t area64) {
   os::Process& p = *e.process;
   ProcessHeap& h = of(p);
@@ -71,7 +72,8 @@ int64_t EcbHeap::frame(os::Ecb& e, uint64_t area64) {
   const os::SystemConfig& sys = system_->config().system;
   const uint64_t size = area64 ? sys.heap64_size : sys.heap31_size;
   if (end + emu::kSegmentSize > base + size) return 0;
-  p.space->map_large(end, emu::kSegmentSize, kRW);
+  if (config_.large_frames) p.space->map_large(end, emu::kSegmentSize, kRW);
+  else p.space->map(end, emu::kSegmentSize, kRW);
   if (!p.space->is_mapped(end) || !p.space->is_mapped(end + emu::kSegmentSize - 1)) return 0;  // no storage left
   const uint64_t at = end;
   end += emu::kSegmentSize;

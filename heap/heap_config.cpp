@@ -104,6 +104,15 @@ emu::Section<EcbHeapConfig> make_ecb_heap_section() {
                         "and trace table (system.ecb_heap.changes picks some of these). No application change.",
          .source = "baseline: the ECB heap before the APAR, the baseline of " + kSeed0 + "."},
          &EcbHeapConfig::algorithm);
+  s.key({.path = "system.ecb_heap.large_frames",
+         .type = T::Bool,
+         .default_value = "true",
+         .unit = "on/off",
+         .description = "The heap gets its areas 1 MB at a time: on, in a 1 MB frame (a large page: one TLB entry, "
+                        "pageable whole to SCM); off, in 256 4 KB frames (paged as 4 KB pages).",
+         .source = "on: z/TPF backs the ECB heap with 1 MB frames where it can; seed 002 compares pageable 1 MB "
+                   "large pages with 4 KB pages (about 5-8% CPU)."},
+         &EcbHeapConfig::large_frames);
   s.key({.path = "system.ecb_heap.control_entries",
          .type = T::Integer,
          .default_value = "150",

@@ -28,6 +28,7 @@ struct EcbHeapConfig {
   uint32_t hash_buckets = 0;      // pj47265: the tag hash table's first size
   AvlConfig app, ssl;             // application ECBs; shared SSL and Java ECBs
   std::vector<std::string> ssl_programs;  // programs whose ECBs (and threads) are of the SSL class
+  bool large_frames = true;       // the heap areas' 1 MB at a time in a 1 MB frame (else 256 4 KB frames)
 };
 
 // system.ecb_heap.*, each key bound to its field of EcbHeapConfig.
