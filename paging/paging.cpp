@@ -10,6 +10,7 @@
 #include "emu/machine.h"
 #include "os/ecb.h"
 #include "os/run_config.h"
+#include "os/guest/include/tpf_svc.h"
 
 namespace paging {
 namespace {
@@ -29,7 +30,24 @@ void Paging::install(os::System& system) {
         const std::vector<std::string> lines = t == "DASM" ? display_asm(ns) : display_asm_scm(ns);
         return system_->operator_answer(now, c.text, lines);
       });
+  system.add_operator_commands(
+      "DUMP", "DUMP COMM=(title),JOBNAME=(QREG,...)  an SVC dump of those programs' processes (svcdump.txt)\n",
+      [this](const os::OperatorCommand& c, uint64_t now, uint64_t, bool) {
+        DumpCommand d;
+        try {
+          d = parse_dump_command(c.text);
+        } catch (const emu::ConfigError& e) {
+          return system_->operator_answer(now, c.text, {std::string("ERROR: ") + e.what()});
+        }
+        return system_->operator_answer(now, c.text, {request_dump(d.title, "OPERATOR", d.jobs, now)});
+      });
+  system.add_svc({TPF_SVC_SDUMP, "SDUMP", os::SvcCost::Service, [this](emu::Cpu& c, os::Ecb& e) { sdump(c, e); }});
+  system.add_report({.name = "svcdump.txt", .write = [this](std::ostream& out) { write_dumps_text(out); },
+                     .wanted = [this] { return !dumps_.empty(); }});
+  system.add_report({.name = "svcdump.json", .write = [this](std::ostream& out) { out << dumps_json(); },
+                     .wanted = [this] { return !dumps_.empty(); }});
   if (config_.real_storage == 0) return;
+  add_timeline_columns(system);
   budget_frames_ = config_.real_storage / kPage;
   fixed_frames_ = system.machine().storage().allocated_4k() +
                   system.machine().storage().allocated_1m() * kPagesPerSegment;  // the image and the system's own
@@ -61,7 +79,7 @@ void Paging::check(uint64_t now) {
   const uint64_t in_use = all > fixed_frames_ ? all - fixed_frames_ : 0;
   // A page being written out keeps its frame until the write completes, as in z/OS: so
   // stealing cannot run ahead of what auxiliary storage takes.
-  const uint64_t taken = in_use + writing_frames_;
+  const uint64_t taken = in_use + writing_frames_ + dump_frames_;
   const uint64_t available = budget_frames_ > taken ? budget_frames_ - taken : 0;
   if (available < config_.afq_low) steal(config_.afq_ok - available, now);
 }
@@ -127,8 +145,7 @@ void Paging::steal(uint64_t frames, uint64_t now) {
     if (taken >= frames) break;
     ProcessPages& pp = processes_.at(c.pid);
     if (c.large) {  // a pageable 1 MB page: out whole to SCM, or demoted to 4 KB pages
-      if (requests() + 1 > config_.max_writes) continue;
-      if (steal_large(pp, c.va, now)) taken += kPagesPerSegment;
+      if (steal_large(pp, c.va, now, requests() + 1 <= config_.max_writes)) taken += kPagesPerSegment;
       continue;
     }
     Page& pg = pp.pages.at(c.va);
@@ -368,6 +385,7 @@ emu::PageFaultHandler::Action Paging::page_fault(emu::Cpu& cpu, os::Ecb& e, uint
   system_->start_io(subchannel(pg.slot), cpu.cycles, t, [this, pid, landing, dev](const emu::IoInterruption& i) {
     const uint64_t took = i.time - i.started;
     completed(dev, took, landing.size());
+    stats_.pages_in[dev == 0 ? 0 : 1] += landing.size();
     stats_.page_in_cycles += took;
     stats_.page_in_max_cycles = std::max(stats_.page_in_max_cycles, took);
     auto p = processes_.find(pid);

@@ -19,6 +19,7 @@
 #include "devices/devices.h"
 #include "os/subsystem.h"
 #include "paging/paging_config.h"
+#include "paging/svc_dump.h"
 
 namespace paging {
 
@@ -41,6 +42,7 @@ struct PagingStats {
   uint64_t scm_pages = 0, dasd_pages = 0;  // pages written to each kind
   uint64_t slots_high = 0;       // most slots in use at once
   uint64_t write_bound = 0;      // candidates passed over: page-out requests at system.paging.max_writes
+  uint64_t pages_in[2] = {0, 0};  // pages read from SCM and from DASD (faults, speculative, 1 MB, dumps)
 };
 
 class Paging : public os::Subsystem {
@@ -49,7 +51,8 @@ class Paging : public os::Subsystem {
   static constexpr uint64_t kPagesPerSegment = emu::kPagesPerSegment;
 
  public:
-  explicit Paging(devices::DeviceSubsystem* devices) : devices_(devices) {}
+  explicit Paging(devices::DeviceSubsystem* devices);
+  ~Paging() override;
   void declare(emu::Schema& schema) const override { paging_section().declare(schema); }
   void configure(const emu::Config& config) override { config_ = paging_section().read(config); }
   void install(os::System& system) override;
@@ -63,6 +66,11 @@ class Paging : public os::Subsystem {
   emu::PageFaultHandler::Action page_fault(emu::Cpu& cpu, os::Ecb& e, uint64_t address) override;
 
   const PagingStats& stats() const { return stats_; }
+  // An SVC dump of the processes whose job name (first program) is one of `names`, at
+  // `now`: the console's answer (one starting with ERROR: not taken).
+  std::string request_dump(const std::string& title, const std::string& by, const std::vector<std::string>& names,
+                           uint64_t now);
+  const std::vector<SvcDumpRecord>& dumps() const { return dumps_; }
 
  private:
   // Zero: never changed and never written out; it comes back as a zero page on its
@@ -91,7 +99,7 @@ class Paging : public os::Subsystem {
   void steal(uint64_t frames, uint64_t now);
   ProcessPages& adopt(os::Process& p);
   int choose_device(size_t n);
-  bool steal_large(ProcessPages& pp, uint64_t va, uint64_t now);
+  bool steal_large(ProcessPages& pp, uint64_t va, uint64_t now, bool may_write);
   Slot new_large_slot();
   void free_large_slot(const Slot& s);
   void put_back_large(ProcessPages& pp, uint64_t va, Page& sg, const uint8_t* data);
@@ -104,6 +112,7 @@ class Paging : public os::Subsystem {
   unsigned subchannel(const Slot& s) const;
   flashsim::Device& device(const Slot& s) const;
   void write_text(std::ostream& out) const;
+  void add_timeline_columns(os::System& system);
   std::vector<std::string> display_asm(uint64_t ns);
   std::vector<std::string> display_asm_scm(uint64_t ns);
   uint64_t capacity(size_t device) const;  // slots the device offers paging
@@ -142,6 +151,21 @@ class Paging : public os::Subsystem {
   void write_rmf(std::ostream& out) const;
   std::string data_sets_json() const;
   unsigned message_number_ = 0;
+  // SVC dumps (svc_dump.cpp): the one in progress, and every dump's record.
+  struct DumpRun;
+  std::unique_ptr<DumpRun> dump_;
+  std::vector<SvcDumpRecord> dumps_;
+  uint64_t dump_frames_ = 0;  // frames holding captured pages not yet written
+  std::string start_dump(const std::string& title, const std::string& by, std::vector<uint64_t> pids, uint64_t now);
+  void capture_next(uint64_t now);
+  void issue_dump_reads(uint64_t now);
+  void end_local_capture(uint64_t now);
+  void write_dump(uint64_t now);
+  void finish_dump(uint64_t now);
+  uint64_t dump_cycles(uint64_t ns) const;
+  void sdump(emu::Cpu& cpu, os::Ecb& e);
+  void write_dumps_text(std::ostream& out) const;
+  std::string dumps_json() const;
   unsigned next_volume_ = 0;
   uint64_t large_top_ = 0;  // 1 MB slots are below it, down from the top of paging's SCM
   bool large_top_set_ = false;

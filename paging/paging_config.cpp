@@ -79,6 +79,19 @@ emu::Section<PagingConfig> make_paging_section() {
                         "low.",
          .source = "estimate: much shorter than a page-in (75 us on SCM), so stealing keeps up."},
         &PagingConfig::check_interval_ns);
+  s.key({.path = "system.paging.dump_copy", .type = T::Duration, .default_value = "1us", .min = "1ns",
+         .max = "1ms", .unit = "simulated time",
+         .description = "An SVC dump's copy of one resident 4 KB page into the dump (the copies of a process's "
+                        "pages follow one another).",
+         .source = "estimate: a 4 KB move at about 4 GB/s (MVCLE on a zEC12 of the seed's time)."},
+        &PagingConfig::dump_copy_ns);
+  s.key({.path = "system.paging.dump_reads", .type = T::Integer, .default_value = "64", .min = "1",
+         .max = "100000", .unit = "requests",
+         .description = "An SVC dump's page-in requests in flight at most (each reads up to system.paging.group "
+                        "pages of one device, or one 1 MB page).",
+         .source = "estimate: as system.paging.max_writes, enough to keep every SCM card slot and page volume "
+                   "busy."},
+        &PagingConfig::dump_reads);
   s.describe("system.paging", "Paging (paging/): real storage for pageable pages, auxiliary storage on SCM and DASD.");
   s.check("system.paging: PAGESCM and the thresholds", [](const emu::Config& c) {
     try {

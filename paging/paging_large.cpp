@@ -12,16 +12,22 @@
 namespace paging {
 
 // A large segment taken: to a 1 MB slot on SCM (one MSB) if there is room, else demoted
-// to 4 KB pages (which later passes page as any other; it frees nothing now). True if
-// its frame was freed.
-bool Paging::steal_large(ProcessPages& pp, uint64_t va, uint64_t now) {
+// to 4 KB pages (which later passes page as any other; it frees nothing now). A write
+// only if `may_write` (page-out requests below their bound). True if its frame was freed.
+bool Paging::steal_large(ProcessPages& pp, uint64_t va, uint64_t now, bool may_write) {
   emu::AddressSpace& space = *pp.process->space;
   Page& sg = pp.large.at(va);
   bool changed = false;
   space.segment_referenced(va, changed, false);
   if (sg.slot.device < 0 || changed) {
-    if (sg.slot.device >= 0) free_large_slot(sg.slot), sg.slot = {};
-    sg.slot = new_large_slot();
+    Slot slot = new_large_slot();
+    if (slot.device >= 0 && !may_write) {
+      free_large_slot(slot);
+      ++stats_.write_bound;
+      return false;
+    }
+    if (sg.slot.device >= 0) free_large_slot(sg.slot);
+    sg.slot = slot;
     if (sg.slot.device < 0) {  // no contiguous SCM for it: 4 KB pages from now on
       space.demote(va);
       pp.large.erase(va);
@@ -144,6 +150,7 @@ emu::PageFaultHandler::Action Paging::large_fault(emu::Cpu& cpu, os::Ecb& e, Pro
   system_->start_io(subchannel(sg.slot), cpu.cycles, t, [this, pid, va, buffer](const emu::IoInterruption& i) {
     const uint64_t took = i.time - i.started;
     completed(0, took, kPagesPerSegment);
+    stats_.pages_in[0] += kPagesPerSegment;
     stats_.page_in_cycles += took;
     stats_.page_in_max_cycles = std::max(stats_.page_in_max_cycles, took);
     auto p = processes_.find(pid);

@@ -2,6 +2,8 @@
 // activity) and paging.json, and the activity they are made from.
 #include "paging/paging.h"
 
+#include "os/summary_format.h"
+
 #include <algorithm>
 #include <cctype>
 #include <fmt/format.h>
@@ -26,7 +28,11 @@ os::OperatorGrammars Paging::operator_grammars() const {
              const std::string t = squeeze(text);
              if (t != "DASM" && t != "DASM,SCM")
                throw emu::ConfigError(fmt::format("\"{}\": D ASM takes ,SCM or nothing", text));
-           }}};
+           }},
+          {.owner = "DUMP",
+           .syntax = "DUMP COMM=(title),JOBNAME=(name,...)",
+           .mine = [squeeze](std::string_view text) { return squeeze(text).rfind("DUMP", 0) == 0; },
+           .check = [](std::string_view text) { parse_dump_command(text); }}};
 }
 
 uint64_t Paging::capacity(size_t device) const {
@@ -216,5 +222,100 @@ void Paging::write_json(std::ostream& out) const {
       double(stats_.page_in_max_cycles) / ghz / 1e3, samples_, data_sets_json());
 }
 
+
+}  // namespace paging
+
+namespace paging {
+
+void Paging::add_timeline_columns(os::System& system) {
+  using K = os::TimelineColumn::Kind;
+  system.add_timeline_column({.key = "page_ins_scm_per_s", .label = "in SCM/s", .kind = K::Rate,
+                              .value = [this] { return double(stats_.pages_in[0]); }});
+  system.add_timeline_column({.key = "page_ins_dasd_per_s", .label = "in DASD/s", .kind = K::Rate,
+                              .value = [this] { return double(stats_.pages_in[1]); }});
+  system.add_timeline_column({.key = "page_outs_per_s", .label = "out/s", .kind = K::Rate,
+                              .value = [this] { return double(stats_.written); }});
+  system.add_timeline_column({.key = "frames_available", .label = "avail frames", .kind = K::Level, .value = [this] {
+                                const emu::Storage& st = system_->machine().storage();
+                                const uint64_t all = st.allocated_4k() + st.allocated_1m() * kPagesPerSegment;
+                                const uint64_t taken = (all > fixed_frames_ ? all - fixed_frames_ : 0) +
+                                                       writing_frames_ + dump_frames_;
+                                return double(budget_frames_ > taken ? budget_frames_ - taken : 0);
+                              }});
+  system.add_timeline_column({.key = "dump_frames", .label = "dump frames", .kind = K::Level,
+                              .value = [this] { return double(dump_frames_); }});
+}
+
+namespace {
+// IEAVTSFS's times: hh:mm:ss.ffffff of simulated time (from the run's start; no date).
+std::string clock_time(uint64_t cycles, double ghz) {
+  const uint64_t us = uint64_t(double(cycles) / ghz / 1e3);
+  return fmt::format("{:02}:{:02}:{:02}.{:06}", us / 3600000000ull, us / 60000000ull % 60, us / 1000000ull % 60,
+                     us % 1000000ull);
+}
+}  // namespace
+
+// VERBX IEAVTSFS's SVC dump statistics (seed 002's layout), a block per dump.
+void Paging::write_dumps_text(std::ostream& out) const {
+  const double ghz = system_->machine().config().clock_ghz;
+  const auto t = [ghz](uint64_t c) { return clock_time(c, ghz); };
+  const auto line = [&out](const std::string& label, const std::string& v) {
+    out << fmt::format("{:<34}{}\n", label, v);
+  };
+  const auto count = [](uint64_t v) { return fmt::format("{:>10}", v); };
+  out << "SVC DUMP STATISTICS  (times from the start of the run, simulated)\n";
+  for (const SvcDumpRecord& r : dumps_) {
+    out << fmt::format("\nDump {:03}  title: {}  requested by: {}\n\n", r.number, r.title, r.by);
+    line("Dump start", t(r.start));
+    line("Dump end", t(r.end));
+    line("Total dump capture time", t(r.capture_end - r.start));
+    line("Dump elapsed time", t(r.end - r.start) + (devices_->dump_volumes().empty()
+                                                         ? "  (no dump volumes: ends with the capture)"
+                                                         : fmt::format("  ({} pages written)", r.written_pages)));
+    line("System nondispatchability start", t(r.system_nd_start));
+    line("System set nondispatchable", t(r.system_set_nd));
+    line("Time to become nondispatchable", t(r.system_set_nd - r.system_nd_start));
+    line("System reset dispatchable", t(r.system_reset));
+    line("System was nondispatchable", t(r.system_reset - r.system_set_nd));
+    line("Global storage pages copied", count(r.global_pages));
+    for (const DumpedAddressSpace& s : r.spaces) {
+      out << fmt::format("\nAsid {:04X} ({}):\n", s.process, s.name);
+      line("  Local storage start", t(s.local_start));
+      line("  Local storage end", t(s.local_end));
+      line("  Local storage capture time", t(s.local_end - s.local_start));
+      line("  Tasks reset dispatchable", t(s.tasks_reset));
+      line("  Tasks were nondispatchable", t(s.tasks_reset - s.local_start));
+      line("  Pages requiring input I/O", count(s.input_io));
+      line("  Source page copied to target", count(s.copied));
+      line("  Source frames re-assigned", count(s.reassigned));
+    }
+  }
+}
+
+std::string Paging::dumps_json() const {
+  const double ns = 1.0 / system_->machine().config().clock_ghz;
+  const auto s_of = [ns](uint64_t c) { return fmt::format("{}", double(c) * ns / 1e9); };
+  std::string j = "{\n  \"svc_dumps\": [";
+  for (size_t k = 0; k < dumps_.size(); ++k) {
+    const SvcDumpRecord& r = dumps_[k];
+    j += fmt::format("{}\n    {{\"number\": {}, \"title\": {}, \"requested_by\": {}, \"start_s\": {}, "
+                     "\"end_s\": {}, \"capture_s\": {}, \"elapsed_s\": {}, \"system_nondispatchable_s\": {}, "
+                     "\"global_pages\": {}, \"written_pages\": {}, \"address_spaces\": [",
+                     k ? "," : "", r.number, os::summary_format::json_string(r.title), os::summary_format::json_string(r.by), s_of(r.start),
+                     s_of(r.end), s_of(r.capture_end - r.start), s_of(r.end - r.start),
+                     s_of(r.system_reset - r.system_set_nd), r.global_pages, r.written_pages);
+    for (size_t a = 0; a < r.spaces.size(); ++a) {
+      const DumpedAddressSpace& s = r.spaces[a];
+      j += fmt::format("{}\n      {{\"asid\": {}, \"job\": {}, \"local_start_s\": {}, \"capture_s\": {}, "
+                       "\"nondispatchable_s\": {}, \"pages_input_io\": {}, \"pages_copied\": {}, "
+                       "\"frames_reassigned\": {}}}",
+                       a ? "," : "", s.process, os::summary_format::json_string(s.name), s_of(s.local_start),
+                       s_of(s.local_end - s.local_start), s_of(s.tasks_reset - s.local_start), s.input_io, s.copied,
+                       s.reassigned);
+    }
+    j += "]}";
+  }
+  return j + (dumps_.empty() ? "]\n}\n" : "\n  ]\n}\n");
+}
 
 }  // namespace paging

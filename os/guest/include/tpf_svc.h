@@ -56,6 +56,9 @@
 #define TPF_SVC_EADM 121          /* r2 = address of an EADM AOB (devices/guest/eadm.h): starts it on
                                      the Flash Express SCM and gives up control until its completion;
                                      r2 = 0 done, else its status (EADM_* ; the AOB says which MSB) */
+#define TPF_SVC_SDUMP 122         /* r2 = address of a title (NUL-terminated): an SVC dump of this
+                                     ECB's process (paging/svc_dump.cpp); the process is not dispatched
+                                     until its storage is captured. r2 = the dump's number, 0 if not taken */
 
 #define TPF_CREATE_IMMEDIATE 0    /* to this I-stream's ready list */
 #define TPF_CREATE_DEFERRED 1     /* to this I-stream's deferred list */
