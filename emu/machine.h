@@ -33,6 +33,7 @@ class EventQueue {
  public:
   void schedule(uint64_t time, std::function<void()> fn) { q_.push(Event{time, seq_++, std::move(fn)}); }
   bool empty() const { return q_.empty(); }
+  size_t size() const { return q_.size(); }
   uint64_t next_time() const { return q_.top().time; }
   void fire_next() {
     Event e = q_.top();

@@ -89,7 +89,9 @@ class ControlProgram : public emu::Dispatcher,
   void add_report(ReportFile report) override { reports_.push_back(std::move(report)); }
   void add_summary_counter(SummaryCounter counter) override { counters_.push_back(std::move(counter)); }
   void set_data_reader(std::function<std::vector<uint8_t>(const std::string&)> reader) override;
-  void park(emu::Cpu& cpu, Ecb& e, WaitList& list) override { loop_.park(cpu, e, list); }
+  void park(emu::Cpu& cpu, Ecb& e, WaitList& list, std::string waiting_on) override {
+    loop_.park(cpu, e, list, std::move(waiting_on));
+  }
   void make_ready(Ecb& e, uint64_t now) override { loop_.make_ready(e, false, now); }
   void abend(emu::Cpu& cpu, Ecb& e, const std::string& dump) override;
   void log(const std::string& line) override;
@@ -108,6 +110,18 @@ class ControlProgram : public emu::Dispatcher,
   void timeout(unsigned istream, Ecb& e);
   void start_periodic(uint64_t interval, const std::function<void(uint64_t)>& fn, uint64_t after);
   bool still_running() const;
+  // After an ECB of `p` ended abnormally: if every ECB left in it waits on a word of its
+  // own storage or on a thread of it, none can ever be released (the one that ended may
+  // have held the lock they wait for), so each ends with a dump saying so.
+  // The exit costs are charged to `istream`, the one whose service found it out.
+  void end_if_stuck(Process& p, unsigned istream);
+  bool stuck(const Ecb& e) const;
+  // Why the run cannot go on: which ECBs wait on what (nothing can run, nothing is pending).
+  std::string no_progress() const;
+  std::string symbol_suffix(uint64_t address) const {
+    const std::string s = evm_.symbolize(address);
+    return s.empty() ? "" : " (" + s + ")";
+  }
   void counters_into(RunSummary& s) const;
 
   // The control program's own services (os/services.cpp).
@@ -153,6 +167,7 @@ class ControlProgram : public emu::Dispatcher,
 
   // What subsystems registered.
   std::vector<std::pair<uint64_t, std::function<void(uint64_t)>>> periodic_;
+  size_t periodic_pending_ = 0;  // periodic events in the queue (they alone are no progress)
   std::vector<ReportFile> reports_;
   std::vector<SummaryCounter> counters_;
   std::function<std::vector<uint8_t>(const std::string&)> data_reader_;

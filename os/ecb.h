@@ -34,6 +34,10 @@ struct Ecb {
   uint64_t message = 0, arrival = 0;
   unsigned terminal = 0;
   unsigned joiner_of = 0;  // waiting in THREAD_JOIN for this thread id (0: not waiting)
+  // What it waits for while parked ("" when ready or running), for the message of a run
+  // that cannot go on; and the storage word of its WORD_WAIT (0: none).
+  std::string waiting_on;
+  uint64_t word_wait = 0, word_key = 0;  // its address, and its absolute address
 };
 
 // ECBs waiting for something (a list of the CPU loop, an event, a lock), oldest first.
@@ -48,6 +52,9 @@ struct Process {
   unsigned next_thread = 1, live_threads = 0;
   std::map<unsigned, uint64_t> thread_results;  // exited threads' return values
   std::vector<Ecb*> joiners;
+  // The first of its ECBs that ended abnormally (program check, dump, timeout): its
+  // waiters may wait for a release that never comes ("" while none has).
+  std::string abnormal_end;
 };
 
 struct InputMessage {
