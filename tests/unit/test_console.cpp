@@ -148,7 +148,7 @@ TEST_CASE("console: a client that half-closes after its command still gets the a
   CHECK(console.clients() == 0);  // answered and closed
 }
 
-TEST_CASE("console: a client that never reads its answers is dropped; the run and its figures go on", "[console]") {
+TEST_CASE("console: floods, garbage and over-long lines do not hold up the run or change its figures", "[console]") {
   os::RunConfig cfg = syslog_config();
   emu::Machine quiet_machine(cfg.machine, true);
   os::ControlProgram quiet(quiet_machine, cfg);
@@ -174,8 +174,8 @@ TEST_CASE("console: a client that never reads its answers is dropped; the run an
   CHECK(s.instructions == alone.instructions);
   CHECK(s.cycles == alone.cycles);
   CHECK_THAT(cp.log(), Contains("operator console: client 3 dropped: a line longer than 4096 bytes"));
-  CHECK_THAT(cp.log(), Contains("operator console: client 1 dropped: more than 262144 bytes of answers not read"));
   CHECK_THAT(read_all(garbage), Contains("ERROR"));
+  CHECK(console.clients() == 2);  // the flood (answered as far as it reads, bounded) and the garbage
 }
 
 TEST_CASE("console: the answers a client has not read are bounded; past the bound it is dropped", "[console]") {
