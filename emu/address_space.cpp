@@ -63,6 +63,19 @@ bool AddressSpace::map(uint64_t addr, uint64_t len, uint8_t prot) {
   return true;
 }
 
+void AddressSpace::reserve(uint64_t addr, uint64_t len, uint8_t prot) {
+  if (len == 0) return;
+  const uint64_t begin = addr & ~kPageMask;
+  const uint64_t last = (addr + len - 1) & ~kPageMask;
+  reserved_.push_back({begin, last + kPageSize, prot});
+}
+
+bool AddressSpace::map_reserved(uint64_t vaddr) {
+  for (const Reservation& r : reserved_)
+    if (vaddr >= r.begin && vaddr < r.end) return map(vaddr & ~kPageMask, kPageSize, r.prot);
+  return false;
+}
+
 unsigned AddressSpace::map_large(uint64_t addr, uint64_t len, uint8_t prot) {
   unsigned large = 0;
   if (len == 0) return 0;
@@ -97,6 +110,15 @@ void AddressSpace::map_shared(uint64_t vaddr, uint64_t frame_number, uint8_t pro
 
 void AddressSpace::unmap(uint64_t addr, uint64_t len) {
   if (len == 0) return;
+  if (!reserved_.empty()) {  // the reservations lose the range: what is left either side stays
+    const uint64_t begin = addr & ~kPageMask, end = ((addr + len - 1) & ~kPageMask) + kPageSize;
+    std::vector<Reservation> kept;
+    for (const Reservation& r : reserved_) {
+      if (r.begin < begin) kept.push_back({r.begin, std::min(r.end, begin), r.prot});
+      if (r.end > end) kept.push_back({std::max(r.begin, end), r.end, r.prot});
+    }
+    reserved_ = std::move(kept);
+  }
   for (uint64_t vp = addr / kPageSize; vp <= (addr + len - 1) / kPageSize; ++vp) {
     auto it = segments_.find(vp / kPagesPerSegment);
     if (it == segments_.end()) continue;
@@ -115,10 +137,13 @@ void AddressSpace::unmap(uint64_t addr, uint64_t len) {
 Translate AddressSpace::translate(uint64_t vaddr, Translation& out) {
   if (vaddr >= limit_) return Translate::OutOfRange;
   auto it = segments_.find(vaddr / kSegmentSize);
-  if (it == segments_.end()) return Translate::NotPresent;
+  if (it == segments_.end()) {
+    if (reserved_.empty() || !map_reserved(vaddr)) return Translate::NotPresent;
+    it = segments_.find(vaddr / kSegmentSize);
+  }
   Segment& s = *it->second;
   unsigned k = unsigned((vaddr / kPageSize) % kPagesPerSegment);
-  if (!s.frame[k]) return Translate::NotPresent;
+  if (!s.frame[k] && (reserved_.empty() || !map_reserved(vaddr))) return Translate::NotPresent;
   if (!s.resolved[k]) s.resolved[k] = &storage_.frame(s.frame[k]);
   out = Translation{s.resolved[k], s.prot[k], s.large};
   return Translate::Ok;

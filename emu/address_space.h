@@ -42,6 +42,11 @@ class AddressSpace {
   // `prot`; pages already mapped keep their frames and get `prot`. Returns false when
   // storage has no frames left (the pages mapped so far stay).
   bool map(uint64_t addr, uint64_t len, uint8_t prot);
+  // Demand-zero: each page of [addr, addr+len) that is not mapped gets a new zero-filled
+  // frame with `prot` at its first translation, as Linux maps a program's bss, so that a
+  // large range costs only the pages used. unmap ends the reservation of its range; a
+  // page whose first touch finds storage out of frames is not present.
+  void reserve(uint64_t addr, uint64_t len, uint8_t prot);
   // Maps the 1 MB segments covering the range with 1 MB frames, each falling back to
   // 4 KB frames when no 1 MB frame is left. Returns how many segments got a 1 MB frame.
   unsigned map_large(uint64_t addr, uint64_t len, uint8_t prot);
@@ -128,6 +133,12 @@ class AddressSpace {
   Storage& storage_;
   uint64_t limit_;
   std::unordered_map<uint64_t, std::unique_ptr<Segment>> segments_;  // lookup; iterate sorted
+  struct Reservation {
+    uint64_t begin, end;  // page-aligned
+    uint8_t prot;
+  };
+  std::vector<Reservation> reserved_;  // few (one per large bss): searched in order
+  bool map_reserved(uint64_t vaddr);
   uint64_t generation_ = 0;
   bool track_changes_ = false;
   std::function<bool(uint64_t)> host_fault_;

@@ -13,6 +13,8 @@
 #include <ostream>
 #include <sstream>
 
+#include "emu/input_file.h"
+
 namespace emu {
 
 namespace {
@@ -104,6 +106,10 @@ std::string suggest(std::string_view word, const std::vector<std::string>& candi
   std::string best;
   size_t best_d = std::numeric_limits<size_t>::max();
   for (const auto& c : candidates) {
+    // The distance is at least the difference in length: a word that much longer (a
+    // 10 MB key) cannot be near, and its quadratic distance is never computed.
+    const size_t gap = word.size() > c.size() ? word.size() - c.size() : c.size() - word.size();
+    if (gap > std::max<size_t>(1, std::max(word.size(), c.size()) / 3)) continue;
     size_t d = edit_distance(word, c);
     size_t len = std::max(word.size(), c.size());
     if (d <= std::max<size_t>(1, len / 3) && 2 * d < len && d < best_d) best = c, best_d = d;
@@ -116,11 +122,20 @@ std::string place_of(std::string_view name, const YAML::Mark& mark) {
   return fmt::format("{}:{}", name, mark.line + 1);
 }
 
+// A message quotes what it is about, but within bounds: a 10 MB key or value, or a
+// quote left open to the end of the file, is cut, with its size said.
+constexpr size_t kMaxKeyShown = 200, kMaxMessage = 2000;
+
+std::string clipped(std::string_view text, size_t most) {
+  if (text.size() <= most) return std::string(text);
+  return fmt::format("{}... ({} bytes in all)", text.substr(0, most), text.size());
+}
+
 std::string at(std::string_view place, std::string_view path, std::string_view msg) {
   std::string out;
   if (!place.empty()) out += std::string(place) + ": ";
-  if (!path.empty()) out += std::string(path) + ": ";
-  out += msg;
+  if (!path.empty()) out += clipped(path, kMaxKeyShown) + ": ";
+  out += clipped(msg, kMaxMessage);
   return out;
 }
 
@@ -845,12 +860,13 @@ void Config::load_yaml(std::string_view text, std::string_view name) {
 }
 
 void Config::load_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw ConfigError(fmt::format("{}: cannot read", path));
-  load_yaml(text.str(), path);
+  std::string text;
+  try {
+    text = read_input_file(path, kMaxConfigBytes, "configuration");
+  } catch (const InputFileError& e) {
+    throw ConfigError(e.what());
+  }
+  load_yaml(text, path);
 }
 
 void Config::set(std::string_view assignment) {

@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
 #include <iterator>
+
+#include "emu/input_file.h"
 
 namespace emu {
 
@@ -133,10 +134,19 @@ ElfImage parse_elf(std::vector<uint8_t> bytes, const std::string& name) {
     s.filesz = r.get(ph + 32, 8, "p_filesz");
     s.memsz = r.get(ph + 40, 8, "p_memsz");
     s.prot = uint8_t((flags & 4 ? kProtRead : 0) | (flags & 2 ? kProtWrite : 0) | (flags & 1 ? kProtExec : 0));
+    s.header = ph;
     if (s.filesz > s.memsz)
       throw ElfError(fmt::format("segment {} has p_filesz {:#x} larger than p_memsz {:#x}", k, s.filesz, s.memsz), ph + 32);
-    if (s.vaddr + s.memsz < s.vaddr)
-      throw ElfError(fmt::format("segment {} wraps around the address space", k), ph + 16);
+    if (s.memsz == 0) continue;  // occupies nothing (a retyped PT_GNU_STACK, say)
+    if (s.vaddr >= AddressSpace::kDefaultLimit)
+      throw ElfError(fmt::format("segment {}: p_vaddr {:#x} is beyond the address space (its limit is {:#x})", k,
+                                 s.vaddr, AddressSpace::kDefaultLimit),
+                     ph + 16);
+    if (s.memsz > AddressSpace::kDefaultLimit - s.vaddr)
+      throw ElfError(fmt::format("segment {}: p_memsz {:#x} at p_vaddr {:#x} reaches beyond the address space "
+                                 "(its limit is {:#x})",
+                                 k, s.memsz, s.vaddr, AddressSpace::kDefaultLimit),
+                     ph + 40);
     r.need(s.offset, s.filesz, fmt::format("segment {} (program header at {:#x})", k, ph));
     for (size_t j = 0; j < img.segments.size(); ++j) {
       const ElfSegment& o = img.segments[j];
@@ -160,21 +170,42 @@ ElfImage parse_elf(std::vector<uint8_t> bytes, const std::string& name) {
 }
 
 ElfImage read_elf_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ElfError(fmt::format("cannot open {}", path), 0);
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string text;
+  try {
+    text = read_input_file(path, kMaxImageBytes, "program image");
+  } catch (const InputFileError& e) {
+    throw ElfError(e.why, 0);
+  }
+  std::vector<uint8_t> bytes(text.begin(), text.end());
   return parse_elf(std::move(bytes), std::filesystem::path(path).stem().string());
 }
 
+void check_fits(const ElfImage& img, const AddressSpace& space) {
+  for (const auto& s : img.segments)
+    if (s.vaddr >= space.limit() || s.memsz > space.limit() - s.vaddr)
+      throw ElfError(fmt::format("segment at p_vaddr {:#x} with p_memsz {:#x} reaches beyond the address space "
+                                 "(its limit is {:#x})",
+                                 s.vaddr, s.memsz, space.limit()),
+                     s.header + 40);
+}
+
 bool load_elf(const ElfImage& img, AddressSpace& space) {
-  // Segments sharing a page get the union of their rights, as Linux maps them.
+  for (const auto& s : img.segments)
+    if (s.vaddr >= space.limit() || s.memsz > space.limit() - s.vaddr) return false;
   for (const auto& s : img.segments) {
+    // Segments sharing a page get the union of their rights, as Linux maps them. They do
+    // not overlap, so only a segment's first and last pages can be shared.
     uint8_t prot = s.prot;
-    for (uint64_t vp = s.vaddr / kPageSize; vp <= (s.vaddr + s.memsz - 1) / kPageSize; ++vp) {
+    for (uint64_t edge : {s.vaddr, s.vaddr + s.memsz - 1}) {
       Translation t;
-      if (space.translate(vp * kPageSize, t) == Translate::Ok) prot |= t.prot;
+      if (space.translate(edge & ~kPageMask, t) == Translate::Ok) prot |= t.prot;
     }
-    if (!space.map(s.vaddr, s.memsz, prot)) return false;
+    const uint64_t eager = std::min(s.memsz, s.filesz + kEagerZeroBytes);
+    if (!space.map(s.vaddr, eager, prot)) return false;
+    if (eager < s.memsz) {
+      const uint64_t next_page = ((s.vaddr + eager - 1) | kPageMask) + 1;  // past the last page mapped
+      if (next_page < s.vaddr + s.memsz) space.reserve(next_page, s.vaddr + s.memsz - next_page, prot);
+    }
     space.write_bytes(s.vaddr, img.bytes.data() + s.offset, s.filesz);
   }
   return true;

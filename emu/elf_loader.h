@@ -38,6 +38,7 @@ class SymbolTable {
 struct ElfSegment {
   uint64_t offset = 0, vaddr = 0, filesz = 0, memsz = 0;
   uint8_t prot = 0;
+  uint64_t header = 0;  // file offset of its program header, for messages
 };
 
 struct ElfImage {
@@ -49,9 +50,20 @@ struct ElfImage {
   uint64_t image_end = 0;  // highest byte any segment occupies, +1
 };
 
+// Loadable segments of size 0 are ignored (as Linux does); one that reaches past
+// AddressSpace::kDefaultLimit is refused, naming its header, field and value.
 ElfImage parse_elf(std::vector<uint8_t> bytes, const std::string& name);
-ElfImage read_elf_file(const std::string& path);  // throws ElfError (offset 0) if unreadable
-// Maps and fills the segments; false when storage ran out of frames.
+// Throws ElfError (offset 0) if the file cannot be read, is not a regular file or is
+// larger than kMaxImageBytes (emu/input_file.h).
+ElfImage read_elf_file(const std::string& path);
+// The first byte of the segments past what `space` can address, as an ElfError naming
+// the program header (nothing if they fit).
+void check_fits(const ElfImage& image, const AddressSpace& space);
+// Maps and fills the segments; false when storage ran out of frames (or they do not
+// fit the space: check_fits says why). The work is that of the file's bytes: a
+// segment's zero-filled part beyond kEagerZeroBytes is reserved (mapped page by page
+// at its first touch, AddressSpace::reserve), so a huge p_memsz costs nothing unless used.
+constexpr uint64_t kEagerZeroBytes = 64ull << 20;
 bool load_elf(const ElfImage& image, AddressSpace& space);
 
 }  // namespace emu

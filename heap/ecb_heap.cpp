@@ -39,7 +39,8 @@ void EcbHeap::install(os::System& system) {
   system.add_summary_counter(
       {.key = "ecb_heap_errors", .label = "ECB heap errors", .after = "ecb_program_checks", .value = [this] {
          return errors_;
-       }});
+       },
+       .fails_run = true});
 }
 
 // No application change: the variant and its settings go into the image (read-only
@@ -101,7 +102,8 @@ void EcbHeap::lock(emu::Cpu& cpu, os::Ecb& e) {
     h.lock_holder = &e;
     return;
   }
-  system_->park(cpu, e, h.lock_waiters);  // held by another thread: wait for the hand-over
+  // Held by another thread: wait for the hand-over.
+  system_->park(cpu, e, h.lock_waiters, fmt::format("its process's heap lock, held by ECB {}", h.lock_holder->id));
 }
 
 // An ECB that ends holding its process's heap lock lets go of it too.

@@ -227,6 +227,9 @@ emu::Section<EcbHeapConfig> make_ecb_heap_section() {
                                   "(system.ecb_heap.control_entries: {}); z/TPF's ZCTKA allows at most as many",
                                   pre, entries));
     }
+    const uint64_t buckets = uint64_t(c.get_int("system.ecb_heap.hash_buckets"));
+    if (buckets & (buckets - 1))  // the guest masks a tag's hash with buckets - 1
+      throw c.error({"system.ecb_heap.hash_buckets"}, fmt::format("{} is not a power of two", buckets));
     try {
       parse_changes(c.get_string("system.ecb_heap.changes"), c.get_string("system.ecb_heap.algorithm"));
     } catch (const emu::ConfigError& e) {

@@ -1,11 +1,11 @@
 #include "heap/tls_replay.h"
 
 #include <fmt/format.h>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 #include "emu/cpu.h"
+#include "emu/input_file.h"
 #include "os/guest/include/tls_trace.h"
 
 namespace heap {
@@ -20,8 +20,7 @@ void put32(std::vector<uint8_t>& out, size_t at, uint32_t v) { emu::Cpu::store_b
 }  // namespace
 
 std::vector<uint8_t> tls_trace_image(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(fmt::format("{}: cannot open the trace", path));
+  std::istringstream in(emu::read_input_file(path, emu::kMaxTraceBytes, "trace"));
   struct Event {
     uint32_t op, id, size;
   };

@@ -3,6 +3,7 @@
 #include <utility>  // before Asio: Boost 1.74's awaitable.hpp uses std::exchange without it
 
 #include <boost/asio.hpp>
+#include <deque>
 #include <fmt/format.h>
 #include <map>
 #include <stdexcept>
@@ -11,50 +12,122 @@ namespace os {
 
 using boost::asio::ip::tcp;
 
+namespace {
+const char* const kGreeting = "tpfemu operator console: ZTRAP EI START [PROG=name], ZTRAP EI STOP, HELP\n";
+}
+
 struct TcpConsole::Impl {
   struct Session {
+    uint64_t id;
     tcp::socket socket;
-    boost::asio::streambuf in;
-    explicit Session(tcp::socket s) : socket(std::move(s)) {}
+    boost::asio::streambuf in{kMaxLineBytes};
+    std::deque<std::string> out;  // answers queued; the front one is being written
+    size_t queued = 0;            // bytes in `out`
+    bool writing = false;
+    bool reading = true;    // false once the client has half-closed (or was dropped)
+    bool paused = false;    // read kMaxLinesPerPoll lines this poll: reads again at the next
+    unsigned lines_this_poll = 0, unanswered = 0;
+    Session(uint64_t i, tcp::socket s) : id(i), socket(std::move(s)) {}
   };
+  using SessionPtr = std::shared_ptr<Session>;
 
   boost::asio::io_context io;
   tcp::acceptor acceptor{io};
-  std::map<uint64_t, std::shared_ptr<Session>> sessions;
+  std::map<uint64_t, SessionPtr> sessions;
   std::vector<ConsoleLine> lines;
+  std::vector<std::string> notices;
   uint64_t next_session = 1;
 
   void accept() {
     acceptor.async_accept([this](const boost::system::error_code& ec, tcp::socket s) {
-      if (ec) return;  // the acceptor was closed
-      const uint64_t id = next_session++;
-      auto session = std::make_shared<Session>(std::move(s));
-      sessions[id] = session;
-      write(*session, "tpfemu operator console: ZTRAP EI START [PROG=name], ZTRAP EI STOP, HELP\n");
-      read(id, session);
+      if (ec == boost::asio::error::operation_aborted) return;  // the acceptor was closed
+      if (!ec) {
+        const uint64_t id = next_session++;
+        if (sessions.size() >= kMaxClients) {
+          notices.push_back(fmt::format("client {} refused: {} clients connected already", id, sessions.size()));
+          boost::system::error_code ignored;
+          s.close(ignored);
+        } else {
+          auto session = std::make_shared<Session>(id, std::move(s));
+          session->socket.non_blocking(true);
+          sessions[id] = session;
+          send(session, kGreeting);
+          read(session);
+        }
+      }
       accept();
     });
   }
 
-  void read(uint64_t id, std::shared_ptr<Session> s) {
-    boost::asio::async_read_until(s->socket, s->in, '\n',
-                                  [this, id, s](const boost::system::error_code& ec, std::size_t n) {
-                                    if (ec) {  // closed by the operator (or broken): forget it
-                                      sessions.erase(id);
-                                      return;
-                                    }
-                                    std::string line(n, '\0');
-                                    s->in.sgetn(line.data(), std::streamsize(n));
-                                    while (!line.empty() && (line.back() == '\n' || line.back() == '\r'))
-                                      line.pop_back();
-                                    if (!line.empty()) lines.push_back({id, std::move(line)});
-                                    read(id, s);
-                                  });
+  void read(const SessionPtr& s) {
+    boost::asio::async_read_until(s->socket, s->in, '\n', [this, s](const boost::system::error_code& ec, size_t n) {
+      if (!sessions.count(s->id)) return;  // dropped meanwhile
+      if (ec == boost::asio::error::eof) {  // half-closed: what it sent is still answered
+        if (s->in.size()) take_line(*s, s->in.size());
+        s->reading = false;
+        close_if_done(s);
+        return;
+      }
+      if (ec == boost::asio::error::not_found)
+        return drop(*s, fmt::format("a line longer than {} bytes", kMaxLineBytes));
+      if (ec) return drop(*s, ec.message());
+      take_line(*s, n);
+      if (++s->lines_this_poll >= kMaxLinesPerPoll) {
+        s->paused = true;
+        return;
+      }
+      read(s);
+    });
   }
 
-  static void write(Session& s, const std::string& text) {
-    boost::system::error_code ec;  // a console that went away gets nothing, the run goes on
-    boost::asio::write(s.socket, boost::asio::buffer(text), ec);
+  void take_line(Session& s, size_t n) {
+    std::string line(n, '\0');
+    s.in.sgetn(line.data(), std::streamsize(n));
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+    if (line.empty()) return;
+    ++s.unanswered;
+    lines.push_back({s.id, std::move(line)});
+  }
+
+  void send(const SessionPtr& s, std::string text) {
+    if (s->queued + text.size() > kMaxQueuedBytes)
+      return drop(*s, fmt::format("more than {} bytes of answers not read", kMaxQueuedBytes));
+    s->queued += text.size();
+    s->out.push_back(std::move(text));
+    if (!s->writing) write_next(s);
+  }
+
+  void write_next(const SessionPtr& s) {
+    if (s->out.empty()) {
+      s->writing = false;
+      close_if_done(s);
+      return;
+    }
+    s->writing = true;
+    boost::asio::async_write(s->socket, boost::asio::buffer(s->out.front()),
+                             [this, s](const boost::system::error_code& ec, size_t) {
+                               if (!sessions.count(s->id)) return;
+                               if (ec) return drop(*s, ec.message());
+                               s->queued -= s->out.front().size();
+                               s->out.pop_front();
+                               write_next(s);
+                             });
+  }
+
+  // A client that half-closed goes once everything it sent is answered and sent.
+  void close_if_done(const SessionPtr& s) {
+    if (s->reading || s->unanswered || s->writing || !s->out.empty()) return;
+    boost::system::error_code ignored;
+    s->socket.shutdown(tcp::socket::shutdown_both, ignored);
+    s->socket.close(ignored);
+    sessions.erase(s->id);
+  }
+
+  void drop(Session& s, const std::string& why) {
+    notices.push_back(fmt::format("client {} dropped: {}", s.id, why));
+    boost::system::error_code ignored;
+    s.socket.close(ignored);  // its pending operations end with operation_aborted
+    sessions.erase(s.id);
   }
 };
 
@@ -65,6 +138,7 @@ TcpConsole::TcpConsole(uint16_t port) : impl_(std::make_unique<Impl>()) {
   if (!ec) impl_->acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
   if (!ec) impl_->acceptor.bind(at, ec);
   if (!ec) impl_->acceptor.listen(boost::asio::socket_base::max_listen_connections, ec);
+  if (!ec) impl_->acceptor.non_blocking(true, ec);
   if (ec) throw std::runtime_error(fmt::format("--console {}: cannot listen on 127.0.0.1:{}: {}", port, port, ec.message()));
   impl_->accept();
 }
@@ -73,7 +147,16 @@ TcpConsole::~TcpConsole() = default;
 
 uint16_t TcpConsole::port() const { return impl_->acceptor.local_endpoint().port(); }
 
+size_t TcpConsole::clients() const { return impl_->sessions.size(); }
+
 std::vector<ConsoleLine> TcpConsole::poll() {
+  for (auto& [id, s] : impl_->sessions) {
+    s->lines_this_poll = 0;
+    if (s->paused) {
+      s->paused = false;
+      impl_->read(s);
+    }
+  }
   impl_->io.poll();
   impl_->io.restart();
   return std::exchange(impl_->lines, {});
@@ -81,8 +164,13 @@ std::vector<ConsoleLine> TcpConsole::poll() {
 
 void TcpConsole::reply(uint64_t session, const std::string& text) {
   auto it = impl_->sessions.find(session);
-  if (it == impl_->sessions.end()) return;
-  Impl::write(*it->second, text.empty() || text.back() == '\n' ? text : text + "\n");
+  if (it == impl_->sessions.end()) return;  // dropped: the answer goes nowhere, the run goes on
+  Impl::SessionPtr s = it->second;
+  if (s->unanswered) --s->unanswered;
+  impl_->send(s, text.empty() || text.back() == '\n' ? text : text + "\n");
+  if (impl_->sessions.count(session)) impl_->close_if_done(s);
 }
+
+std::vector<std::string> TcpConsole::notices() { return std::exchange(impl_->notices, {}); }
 
 }  // namespace os

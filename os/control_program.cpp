@@ -1,5 +1,6 @@
 #include "os/control_program.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <set>
 #include <stdexcept>
@@ -202,8 +203,11 @@ void ControlProgram::abend(emu::Cpu& cpu, Ecb& e, const std::string& dump) {
   const unsigned i = cpu.istream();
   loop_.save(i, e);
   dumps_.with_registers(dump, e);
+  std::shared_ptr<Process> p = e.process;
+  if (p->abnormal_end.empty()) p->abnormal_end = fmt::format("ECB {} ended with a dump", e.id);
   finish(i, e, -1);
   cpu.request_stop();
+  end_if_stuck(*p, i);
 }
 
 bool ControlProgram::program_check(unsigned i, const emu::RunResult& r) {
@@ -211,14 +215,76 @@ bool ControlProgram::program_check(unsigned i, const emu::RunResult& r) {
   ++stats_.ecb_program_checks;
   dumps_.program_check(machine_.cpu(i), r, evm_.symbols(), e);
   loop_.save(i, e);
+  std::shared_ptr<Process> p = e.process;
+  if (p->abnormal_end.empty()) p->abnormal_end = fmt::format("ECB {} ended by a program check", e.id);
   finish(i, e, -1);
+  end_if_stuck(*p, i);
   return true;
 }
 
 void ControlProgram::timeout(unsigned i, Ecb& e) {
   ++stats_.ecb_timeouts;
   dumps_.timeout(e, i, double(e.cpu_cycles) / (machine_.config().clock_ghz * 1e6), evm_.symbolize(e.psw));
+  std::shared_ptr<Process> p = e.process;
+  if (p->abnormal_end.empty()) p->abnormal_end = fmt::format("ECB {} ended by the CPU time limit", e.id);
   finish(i, e, -1);
+  end_if_stuck(*p, i);
+}
+
+// A word outside the shared area is the process's own: only its ECBs can change it.
+bool ControlProgram::stuck(const Ecb& e) const {
+  if (e.joiner_of) return true;
+  return e.word_wait && !(e.word_wait >= TPF_EVM_SHARED && e.word_wait < TPF_EVM_SHARED_END);
+}
+
+void ControlProgram::end_if_stuck(Process& p, unsigned istream) {
+  if (p.abnormal_end.empty()) return;
+  std::vector<Ecb*> mine;
+  for (auto& [id, e] : ecbs_)
+    if (e->process.get() == &p) {
+      if (!stuck(*e)) return;  // one can still run: it may release the others
+      mine.push_back(e.get());
+    }
+  if (mine.empty()) return;
+  const std::shared_ptr<Process> keep = mine.front()->process;  // its last ECB's end would free it
+  // Waiters on words go first: a joiner they end is then made ready by finish.
+  std::stable_partition(mine.begin(), mine.end(), [](const Ecb* e) { return e->joiner_of == 0; });
+  for (Ecb* e : mine) {
+    if (!ecbs_.count(e->id) || !stuck(*e)) continue;  // ended or woken by one ended before it
+    if (e->word_wait) {
+      if (auto it = word_waiters_.find(e->word_key); it != word_waiters_.end()) {
+        std::erase(it->second, e);
+        if (it->second.empty()) word_waiters_.erase(it);
+      }
+    } else {
+      std::erase(p.joiners, e);
+      e->joiner_of = 0;
+    }
+    dumps_.with_registers(fmt::format("ECB {} (program {}, thread {}) ENDED BY THE CONTROL PROGRAM: it waits on {}, "
+                                      "and no ECB of its process can run to release it ({})\n",
+                                      e->id, e->program, e->thread, e->waiting_on, p.abnormal_end),
+                          *e);
+    e->waiting_on.clear(), e->word_wait = 0, e->word_key = 0;
+    finish(istream, *e, -1);
+  }
+}
+
+std::string ControlProgram::no_progress() const {
+  std::string why = fmt::format("nothing can run and nothing is pending, at {:.6f} s simulated time; ",
+                                double(machine_.elapsed_cycles()) / (machine_.config().clock_ghz * 1e9));
+  if (ecbs_.empty()) return why + "no ECB is left (the workload sent nothing more)";
+  why += fmt::format("{} ECB{} wait{}:", ecbs_.size(), ecbs_.size() == 1 ? "" : "s", ecbs_.size() == 1 ? "s" : "");
+  unsigned shown = 0;
+  for (const auto& [id, e] : ecbs_) {
+    if (++shown > 8) {
+      why += fmt::format(" (and {} more)", ecbs_.size() - 8);
+      break;
+    }
+    why += fmt::format(" ECB {} ({}{}) on {};", id, e->program, e->thread ? fmt::format(" thread {}", e->thread) : "",
+                       e->waiting_on.empty() ? "nothing known" : e->waiting_on);
+  }
+  why.pop_back();
+  return why;
 }
 
 // Static storage is the ECB's own, as C programs' writable static storage is in z/TPF:
@@ -289,6 +355,12 @@ RunSummary ControlProgram::run() {
           [this](uint64_t now) { desk_.poll(now); });
   for (const auto& [interval, fn] : periodic_) start_periodic(interval, fn, 0);
   const emu::MachineRunResult r = machine_.run();
+  // The machine stops by itself only when nothing can run and nothing is pending: the
+  // workload's end was not reached, and would never be.
+  if (r.reason == emu::MachineRunResult::Reason::AllStopped) {
+    stats_.ended_early = no_progress();
+    log(fmt::format("{:>12} run ended early: {}", machine_.elapsed_cycles(), stats_.ended_early));
+  }
   for (auto& s : subsystems_) s->run_ended();
   for_each_process([this](Process& p) {  // processes still alive end with the run
     for (auto& s : subsystems_) s->process_ending(p);
@@ -305,7 +377,8 @@ RunSummary ControlProgram::run() {
   loop_.clear();
   ecbs_.clear();
   stats_.frames_in_use_at_end = evm_.frames_in_use();
-  for (const SummaryCounter& c : counters_) stats_.extra_counters.push_back({c.key, c.label, c.after, c.value()});
+  for (const SummaryCounter& c : counters_)
+    stats_.extra_counters.push_back({c.key, c.label, c.after, c.value(), c.fails_run});
   return stats_;
 }
 

@@ -92,7 +92,9 @@ class ControlProgram : public emu::Dispatcher,
     if (timeline_) timeline_->add(std::move(column));
   }
   void set_data_reader(std::function<std::vector<uint8_t>(const std::string&)> reader) override;
-  void park(emu::Cpu& cpu, Ecb& e, WaitList& list) override { loop_.park(cpu, e, list); }
+  void park(emu::Cpu& cpu, Ecb& e, WaitList& list, std::string waiting_on) override {
+    loop_.park(cpu, e, list, std::move(waiting_on));
+  }
   void make_ready(Ecb& e, uint64_t now) override { loop_.make_ready(e, false, now); }
   void set_dispatchable(Process* p, bool dispatchable, uint64_t now) override {
     dispatchable ? loop_.release(p, now) : loop_.hold(p, now);
@@ -117,6 +119,18 @@ class ControlProgram : public emu::Dispatcher,
   void begin_messages(uint64_t now);  // the measurement and the driver start
   void start_prelude();
   void start_timeline();
+  // After an ECB of `p` ended abnormally: if every ECB left in it waits on a word of its
+  // own storage or on a thread of it, none can ever be released (the one that ended may
+  // have held the lock they wait for), so each ends with a dump saying so.
+  // The exit costs are charged to `istream`, the one whose service found it out.
+  void end_if_stuck(Process& p, unsigned istream);
+  bool stuck(const Ecb& e) const;
+  // Why the run cannot go on: which ECBs wait on what (nothing can run, nothing is pending).
+  std::string no_progress() const;
+  std::string symbol_suffix(uint64_t address) const {
+    const std::string s = evm_.symbolize(address);
+    return s.empty() ? "" : " (" + s + ")";
+  }
   void counters_into(RunSummary& s) const;
 
   // The control program's own services (os/services.cpp).

@@ -113,15 +113,17 @@ void CpuLoop::load(unsigned i, Ecb& e) {
   machine_.set_deadline(i, c.cycles + std::min(cycles_of_ms(system_.time_slice_ms), std::max<uint64_t>(left, 1)));
 }
 
-void CpuLoop::park(emu::Cpu& cpu, Ecb& e, WaitList& list) {
+void CpuLoop::park(emu::Cpu& cpu, Ecb& e, WaitList& list, std::string waiting_on) {
   const unsigned i = cpu.istream();
   save(i, e);
+  e.waiting_on = std::move(waiting_on);
   current_[i] = nullptr;
   list.push_back(&e);
   cpu.request_stop();
 }
 
 void CpuLoop::make_ready(Ecb& e, bool cross, uint64_t now) {
+  e.waiting_on.clear(), e.word_wait = 0, e.word_key = 0;
   if (!cross) {
     ready_[e.home].push_back(&e);
     return machine_.wake(e.home, now);

@@ -31,7 +31,8 @@ class CpuLoop {
   // The running ECB's state back into its ECB block (its CPU time counted).
   void save(unsigned istream, Ecb& e);
   // The running ECB gives up control to wait on `list`; its I-stream looks for other work.
-  void park(emu::Cpu& cpu, Ecb& e, WaitList& list);
+  // `waiting_on` says for what (see Ecb::waiting_on).
+  void park(emu::Cpu& cpu, Ecb& e, WaitList& list, std::string waiting_on);
 
   // Work becomes ready: to the bottom of its home I-stream's ready list, or of the
   // cross list (any I-stream); an idle I-stream that can take it is woken.

@@ -35,6 +35,10 @@ struct Ecb {
   unsigned terminal = 0;
   bool prelude = false;    // workload.prelude's ECB: the messages begin when it ends
   unsigned joiner_of = 0;  // waiting in THREAD_JOIN for this thread id (0: not waiting)
+  // What it waits for while parked ("" when ready or running), for the message of a run
+  // that cannot go on; and the storage word of its WORD_WAIT (0: none).
+  std::string waiting_on;
+  uint64_t word_wait = 0, word_key = 0;  // its address, and its absolute address
 };
 
 // ECBs waiting for something (a list of the CPU loop, an event, a lock), oldest first.
@@ -51,6 +55,9 @@ struct Process {
   std::map<unsigned, uint64_t> thread_results;  // exited threads' return values
   std::vector<Ecb*> joiners;
   bool nondispatchable = false;  // its ECBs wait off the lists (an SVC dump capturing its storage)
+  // The first of its ECBs that ended abnormally (program check, dump, timeout): its
+  // waiters may wait for a release that never comes ("" while none has).
+  std::string abnormal_end;
 };
 
 struct InputMessage {

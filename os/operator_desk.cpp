@@ -47,6 +47,7 @@ std::string OperatorDesk::command(const std::string& text, uint64_t now) {
 
 void OperatorDesk::poll(uint64_t now) {
   for (const ConsoleLine& l : console_->poll()) console_->reply(l.session, command(l.text, now));
+  for (const std::string& n : console_->notices()) log_(fmt::format("{:>12} operator console: {}", now, n));
 }
 
 }  // namespace os

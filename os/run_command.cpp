@@ -17,6 +17,7 @@
 #include "os/control_program.h"
 #include "os/run_config.h"
 #include "os/summary.h"
+#include "os/summary_format.h"
 
 namespace os {
 namespace {
@@ -25,6 +26,29 @@ bool write_file(const std::filesystem::path& p, const std::string& text) {
   std::ofstream out(p);
   out << text;
   return bool(out);
+}
+
+// A report of a run that ended early says so at its top: a text report in a first
+// line, a JSON object in a first member.
+std::string marked(const std::string& name, std::string body, const std::string& ended_early) {
+  if (ended_early.empty()) return body;
+  if (name.ends_with(".json")) {
+    const size_t brace = body.find('{');
+    if (brace == std::string::npos) return body;
+    return body.insert(brace + 1, "\n  \"ended_early\": " + summary_format::json_string(ended_early) + ",");
+  }
+  return "RUN ENDED EARLY: " + ended_early + "\n\n" + body;
+}
+
+// Why the run failed, one line each ("" for none): it ended early, measured no
+// message, or a subsystem counted failures (e.g. the ECB heap's errors).
+std::vector<std::string> failures(const RunSummary& s) {
+  std::vector<std::string> out;
+  if (!s.ended_early.empty()) out.push_back("the run ended early: " + s.ended_early);
+  else if (s.messages == 0) out.push_back("no message completed in the measurement window");
+  for (const auto& c : s.extra_counters)
+    if (c.fails_run && c.value) out.push_back(fmt::format("{}: {} (see dumps.txt)", c.label, c.value));
+  return out;
 }
 
 }  // namespace
@@ -105,7 +129,7 @@ int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems) {
     if (r.wanted && !r.wanted()) continue;
     std::ostringstream body;
     r.write(body);
-    ok = ok && write_file(out / r.name, body.str());
+    ok = ok && write_file(out / r.name, marked(r.name, body.str(), s.ended_early));
     written.push_back(r.name);
   }
   if (!ok) {
@@ -114,7 +138,9 @@ int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems) {
   }
   std::cout << text.str();
   fmt::print("reports: {}/{}\n", out.string(), fmt::join(written, ", "));
-  return 0;
+  const std::vector<std::string> failed = failures(s);
+  for (const std::string& f : failed) fmt::print(stderr, "tpfemu: {}\n", f);
+  return failed.empty() ? 0 : 3;
 }
 
 int compare_runs(const std::string& dir_a, const std::string& dir_b) {

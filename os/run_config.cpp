@@ -336,8 +336,9 @@ emu::Section<WorkloadConfig> make_workload_section() {
          .min = "0",
          .max = "1000000000000",
          .unit = "messages",
-         .description = "Stop after this many messages have completed (warm-up included); 0: run for "
-                        "workload.duration instead. Exactly one of the two is not 0.",
+         .description = "Stop after this many messages have completed in the measurement window, that is "
+                        "after the workload.warmup messages (a run completes warmup + messages in all); 0: run "
+                        "for workload.duration instead. Exactly one of the two is not 0.",
          .source = "estimate: enough messages for stable percentiles, a few seconds of host time."},
          &WorkloadConfig::messages);
   s.key_with({.path = "workload.duration",
@@ -356,8 +357,8 @@ emu::Section<WorkloadConfig> make_workload_section() {
          .min = "0",
          .max = "1000000000000",
          .unit = "messages",
-         .description = "The first messages to complete, excluded from the figures (caches and lists fill up). "
-                        "Less than workload.messages.",
+         .description = "The first messages to complete, excluded from the figures (caches and lists fill up); "
+                        "workload.messages are measured after them.",
          .source = "0: nothing excluded; set it when cold-start effects matter."}, &WorkloadConfig::warmup_messages);
   s.key({.path = "workload.seed",
          .type = T::Integer,

@@ -47,7 +47,7 @@ void ControlProgram::install_services() {
       {TPF_SVC_BACK, "BACK", C::Entry, [](emu::Cpu&, Ecb&) {}},
       {TPF_SVC_CREATE, "CREATE", C::Service, [this](emu::Cpu& c, Ecb& e) { c.gr[2] = uint64_t(svc_create(c, e)); }},
       {TPF_SVC_DEFER, "DEFER", C::Entry,
-       [this](emu::Cpu& c, Ecb& e) { loop_.park(c, e, loop_.deferred(c.istream())); }},
+       [this](emu::Cpu& c, Ecb& e) { loop_.park(c, e, loop_.deferred(c.istream()), ""); }},
       {TPF_SVC_DELAY, "DELAY", C::Entry, [this](emu::Cpu& c, Ecb& e) { svc_delay(c, e); }},
       {TPF_SVC_GETSTOR, "GETSTOR", C::Service,
        [this](emu::Cpu& c, Ecb& e) { c.gr[2] = uint64_t(evm_.getstor(*e.process, c.gr[2])); }},
@@ -173,8 +173,10 @@ void ControlProgram::svc_thread_join(emu::Cpu& cpu, Ecb& e) {
   loop_.save(i, e);
   loop_.leave(i);
   e.joiner_of = tid;
+  e.waiting_on = fmt::format("thread {} of its process to end", tid);
   p.joiners.push_back(&e);
   cpu.request_stop();
+  end_if_stuck(p, i);
 }
 
 void ControlProgram::svc_wait(emu::Cpu& cpu, Ecb& e) {
@@ -184,7 +186,7 @@ void ControlProgram::svc_wait(emu::Cpu& cpu, Ecb& e) {
     cpu.gr[2] = 0;
     return;
   }
-  loop_.park(cpu, e, ev.waiters);
+  loop_.park(cpu, e, ev.waiters, fmt::format("event {} (WAIT)", cpu.gr[2]));
   e.gr[2] = 0;
 }
 
@@ -216,9 +218,12 @@ void ControlProgram::svc_word_wait(emu::Cpu& cpu, Ecb& e) {
     cpu.gr[2] = 1;
     return;
   }
-  loop_.park(cpu, e, word_waiters_[*key]);
+  loop_.park(cpu, e, word_waiters_[*key], fmt::format("the storage word at {:#x}{} (WORD_WAIT)", cpu.gr[2],
+                                                     symbol_suffix(cpu.gr[2])));
+  e.word_wait = cpu.gr[2], e.word_key = *key;
   e.gr[2] = 0;
   ++stats_.word_waits;
+  end_if_stuck(*e.process, cpu.istream());
 }
 
 uint64_t ControlProgram::svc_word_wake(emu::Cpu& cpu, Ecb& e) {

@@ -58,6 +58,7 @@ struct ReportFile {
 struct SummaryCounter {
   std::string key{}, label{}, after{};
   std::function<uint64_t()> value{};
+  bool fails_run = false;  // a value other than 0 makes the run's exit status non-zero
 };
 
 // An operator command's effect: `now` is the simulated time in cycles, `ns` the same
@@ -122,8 +123,9 @@ class System {
   // (nothing started) for an unknown subchannel.
   virtual bool start_io(unsigned subchannel, uint64_t now, std::shared_ptr<emu::IoOperation> op,
                         std::function<void(const emu::IoInterruption&)> done) = 0;
-  // The running ECB gives up control to wait on `list` (another service makes it ready).
-  virtual void park(emu::Cpu& cpu, Ecb& e, WaitList& list) = 0;
+  // The running ECB gives up control to wait on `list` (another service makes it ready);
+  // `waiting_on` names what for, in the message of a run that cannot go on.
+  virtual void park(emu::Cpu& cpu, Ecb& e, WaitList& list, std::string waiting_on = "a subsystem's service") = 0;
   // A waiting ECB becomes ready on its home I-stream at simulated time `now`.
   virtual void make_ready(Ecb& e, uint64_t now) = 0;
   // A process's ECBs (or, with nullptr, all work) stop being dispatched at `now` (one

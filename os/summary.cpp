@@ -119,6 +119,7 @@ void write_summary_text(std::ostream& out, const RunSummary& s) {
   auto ms = [](double v) { return fixed(v, kMsDigits, "n/a"); };
   out << "tpfemu run summary\n";
   out << "  configuration  " << (s.config.empty() ? "(defaults)" : s.config) << "\n";
+  if (!s.ended_early.empty()) out << "  ENDED EARLY    " << s.ended_early << "\n";
   out << "\nThroughput (measurement window, after warm-up)\n";
   write_table(out,
               {{"messages", grouped(s.messages)},
@@ -168,6 +169,7 @@ void write_summary_text(std::ostream& out, const RunSummary& s) {
 void write_summary_json(std::ostream& out, const RunSummary& s) {
   out << "{\n";
   out << "  \"config\": " << json_string(s.config) << ",\n";
+  if (!s.ended_early.empty()) out << "  \"ended_early\": " << json_string(s.ended_early) << ",\n";
   out << "  \"messages\": " << s.messages << ",\n";
   out << "  \"simulated_seconds\": " << json_number(s.simulated_seconds, kSecondsDigits) << ",\n";
   out << "  \"messages_per_second\": " << json_number(s.messages_per_second, kRateDigits) << ",\n";

@@ -20,6 +20,9 @@ struct IStreamSummary {
 
 struct RunSummary {
   std::string config;           // the configuration file
+  // Why the run stopped before the workload's end ("" when it reached it); its figures
+  // cover the run until then.
+  std::string ended_early;
   uint64_t messages = 0;        // completed in the measurement window (after warm-up)
   double simulated_seconds = 0; // length of the measurement window
   double messages_per_second = 0;
@@ -43,6 +46,7 @@ struct RunSummary {
   struct ExtraCounter {
     std::string key, label, after;
     uint64_t value = 0;
+    bool fails_run = false;  // SummaryCounter::fails_run
   };
   std::vector<ExtraCounter> extra_counters;
   // A counter of the control_program block by its JSON key (the control program's own

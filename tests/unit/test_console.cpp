@@ -100,3 +100,118 @@ TEST_CASE("console: a port that is taken is an error naming it", "[console]") {
   os::TcpConsole first(0);
   CHECK_THROWS_WITH(os::TcpConsole(first.port()), Contains("cannot listen on 127.0.0.1:" + std::to_string(first.port())));
 }
+
+namespace {
+
+tcp::socket connect_to(boost::asio::io_context& io, uint16_t port) {
+  tcp::socket s(io);
+  s.connect(tcp::endpoint(boost::asio::ip::address_v4::loopback(), port));
+  return s;
+}
+
+// Writes as much of `text` as the socket takes now, without waiting; returns how much.
+size_t write_what_fits(tcp::socket& s, const std::string& text) {
+  s.non_blocking(true);
+  boost::system::error_code ec;
+  size_t done = 0;
+  while (done < text.size()) {
+    size_t n = s.write_some(boost::asio::buffer(text.data() + done, text.size() - done), ec);
+    if (ec) break;
+    done += n;
+  }
+  return done;
+}
+
+std::string repeated(const std::string& line, size_t bytes) {
+  std::string out;
+  while (out.size() < bytes) out += line;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("console: a client that half-closes after its command still gets the answer", "[console]") {
+  os::TcpConsole console(0);
+  boost::asio::io_context io;
+  tcp::socket client = connect_to(io, console.port());
+  boost::asio::write(client, boost::asio::buffer(std::string("ZTRAP EI START\nZTRAP EI STOP")));  // no \n at the end
+  client.shutdown(tcp::socket::shutdown_send);
+
+  os::RunConfig cfg = syslog_config();
+  emu::Machine m(cfg.machine, true);
+  os::ControlProgram cp(m, cfg);
+  cp.set_console(&console);
+  cp.run();
+  const std::string answers = read_all(client);
+  CHECK_THAT(answers, Contains("ZTRAP EI STARTED at 20us"));
+  CHECK_THAT(answers, Contains("ZTRAP EI STOPPED at 20us"));
+  CHECK(console.clients() == 0);  // answered and closed
+}
+
+TEST_CASE("console: floods, garbage and over-long lines do not hold up the run or change its figures", "[console]") {
+  os::RunConfig cfg = syslog_config();
+  emu::Machine quiet_machine(cfg.machine, true);
+  os::ControlProgram quiet(quiet_machine, cfg);
+  const os::RunSummary alone = quiet.run();
+
+  os::TcpConsole console(0);
+  boost::asio::io_context io;
+  tcp::socket flood = connect_to(io, console.port());
+  tcp::socket garbage = connect_to(io, console.port());
+  tcp::socket longline = connect_to(io, console.port());
+  REQUIRE(write_what_fits(flood, repeated("HELP\n", 1 << 20)) > 100000);
+  std::string binary;
+  for (int k = 0; k < 20000; ++k) binary += char(k * 37 % 256 == '\n' ? 1 : k * 37 % 256), binary += k % 50 ? "" : "\n";
+  write_what_fits(garbage, binary);
+  write_what_fits(longline, std::string(1 << 20, 'Z'));
+
+  emu::Machine m(cfg.machine, true);
+  os::ControlProgram cp(m, cfg);
+  cp.set_console(&console);
+  const os::RunSummary s = cp.run();
+  // HELP and garbage change nothing that the model computes.
+  CHECK(s.messages == alone.messages);
+  CHECK(s.instructions == alone.instructions);
+  CHECK(s.cycles == alone.cycles);
+  CHECK_THAT(cp.log(), Contains("operator console: client 3 dropped: a line longer than 4096 bytes"));
+  CHECK_THAT(read_all(garbage), Contains("ERROR"));
+  CHECK(console.clients() == 2);  // the flood (answered as far as it reads, bounded) and the garbage
+}
+
+TEST_CASE("console: the answers a client has not read are bounded; past the bound it is dropped", "[console]") {
+  os::TcpConsole console(0);
+  boost::asio::io_context io;
+  tcp::socket client = connect_to(io, console.port());
+  boost::asio::write(client, boost::asio::buffer(repeated("HELP\n", 5 * 1000)));
+  const std::string big(64 << 10, 'A');
+  size_t polls = 0, lines = 0;
+  while (console.clients() + polls == 0 || (console.clients() > 0 && polls < 10000)) {
+    auto got = console.poll();
+    CHECK(got.size() <= os::TcpConsole::kMaxLinesPerPoll);
+    for (const auto& l : got) console.reply(l.session, big), ++lines;
+    ++polls;
+  }
+  CHECK(console.clients() == 0);
+  const auto notices = console.notices();
+  REQUIRE(notices.size() == 1);
+  CHECK_THAT(notices[0], Contains("client 1 dropped: more than 262144 bytes of answers not read"));
+  CHECK(lines < 1000);  // dropped long before its 1000 HELPs were all answered
+}
+
+TEST_CASE("console: connections past the bound are refused, the others still served", "[console]") {
+  os::TcpConsole console(0);
+  boost::asio::io_context io;
+  std::vector<tcp::socket> clients;
+  for (unsigned k = 0; k < os::TcpConsole::kMaxClients + 4; ++k) clients.push_back(connect_to(io, console.port()));
+  for (int k = 0; k < 20 && console.clients() < os::TcpConsole::kMaxClients; ++k) console.poll();
+  console.poll();
+  CHECK(console.clients() == os::TcpConsole::kMaxClients);
+  const auto notices = console.notices();
+  REQUIRE(notices.size() == 4);
+  CHECK_THAT(notices[0], Contains("refused: 256 clients connected already"));
+  boost::asio::write(clients[0], boost::asio::buffer(std::string("HELP\n")));
+  std::vector<os::ConsoleLine> got;
+  for (int k = 0; k < 100 && got.empty(); ++k) got = console.poll();
+  REQUIRE(got.size() == 1);
+  CHECK(got[0].text == "HELP");
+}

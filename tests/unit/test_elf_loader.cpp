@@ -113,3 +113,78 @@ TEST_CASE("symbol lookup picks the containing function", "[elf]") {
   CHECK(t.find(0x205)->name == "b");
   CHECK(t.find(0x400)->name == "label");
 }
+
+namespace {
+
+// The file offsets of the program headers of type `type`.
+std::vector<uint64_t> headers_of_type(const std::vector<uint8_t>& b, uint32_t type) {
+  const uint64_t phoff = get_be(b, 32, 8);
+  std::vector<uint64_t> out;
+  for (unsigned k = 0; k < get_be(b, 56, 2); ++k)
+    if (get_be(b, phoff + 56 * k, 4) == type) out.push_back(phoff + 56 * k);
+  return out;
+}
+
+uint64_t pages_loaded(std::vector<uint8_t> bytes) {
+  emu::Storage storage(1ull << 40);
+  emu::AddressSpace space(storage);
+  auto img = emu::parse_elf(std::move(bytes), "t");
+  REQUIRE(emu::load_elf(img, space));
+  return space.mapped_pages();
+}
+
+}  // namespace
+
+TEST_CASE("a loadable segment of size 0 is ignored, even at address 0", "[elf]") {
+  const auto good = demo_bytes();
+  auto bad = good;
+  auto stack = headers_of_type(good, 0x6474E551);  // PT_GNU_STACK: offset, address and sizes 0
+  REQUIRE(stack.size() == 1);
+  put_be(bad, stack[0], 1, 4);  // retyped as PT_LOAD: the page loop underflowed and never ended
+  CHECK(pages_loaded(bad) == pages_loaded(good));
+}
+
+TEST_CASE("a huge p_memsz costs only the pages touched; one past the address space is refused", "[elf]") {
+  const auto good = demo_bytes();
+  const auto loads = headers_of_type(good, 1);
+  const uint64_t last = loads.back();  // the data segment: its bss
+  const uint64_t vaddr = get_be(good, last + 16, 8);
+
+  auto huge = good;
+  put_be(huge, last + 40, 1ull << 52, 8);  // took for ever and all memory
+  emu::Storage storage(1ull << 40);
+  emu::AddressSpace space(storage);
+  auto img = emu::parse_elf(huge, "t");
+  REQUIRE(emu::load_elf(img, space));
+  CHECK(space.mapped_pages() < pages_loaded(good) + emu::kEagerZeroBytes / emu::kPageSize + 2);
+  // The far end of the bss is there, zero, at its first touch, and writable.
+  uint64_t word = 1;
+  REQUIRE(space.read_bytes(vaddr + (1ull << 52) - 8, &word, 8));
+  CHECK(word == 0);
+  CHECK(space.write_bytes(vaddr + (1ull << 52) - 8, &word, 8));
+  CHECK(space.mapped_pages() < pages_loaded(good) + emu::kEagerZeroBytes / emu::kPageSize + 3);
+
+  auto beyond = good;
+  put_be(beyond, last + 40, emu::AddressSpace::kDefaultLimit, 8);
+  uint64_t off = 0;
+  CHECK_THAT(error_of(beyond, &off), Contains("p_memsz 0x20000000000000 at p_vaddr") &&
+                                          Contains("reaches beyond the address space"));
+  CHECK(off == last + 40);
+  beyond = good;
+  put_be(beyond, last + 16, 1ull << 60, 8);
+  CHECK_THAT(error_of(beyond, &off), Contains("p_vaddr 0x1000000000000000 is beyond the address space"));
+  CHECK(off == last + 16);
+
+  // A space with a smaller limit: check_fits names the segment, load_elf maps nothing.
+  emu::AddressSpace small(storage, vaddr + 4096);
+  auto fits = emu::parse_elf(good, "t");
+  CHECK_THROWS_WITH(emu::check_fits(fits, small), Contains("reaches beyond the address space (its limit is"));
+  CHECK_FALSE(emu::load_elf(fits, small));
+  CHECK(small.mapped_pages() == 0);
+}
+
+TEST_CASE("an ELF file must be a regular file of bounded size", "[elf]") {
+  CHECK_THROWS_WITH(emu::read_elf_file(TPFEMU_SOURCE_DIR), Contains("is a directory, not a regular file"));
+  CHECK_THROWS_WITH(emu::read_elf_file("/dev/zero"), Contains("is a character device, not a regular file (program image expected)"));
+  CHECK_THROWS_WITH(emu::read_elf_file("/nonexistent/x.elf"), Contains("cannot open"));
+}
