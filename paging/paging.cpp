@@ -67,6 +67,7 @@ void Paging::install(os::System& system) {
   const uint64_t interval = std::max<uint64_t>(1, uint64_t(double(config_.check_interval_ns) *
                                                             system.machine().config().clock_ghz));
   system.every(interval, [this](uint64_t now) { check(now); });
+  aging_interval_ = std::max<uint64_t>(1, uint64_t(double(config_.uic_interval_ns) * system.machine().config().clock_ghz));
   system.add_report({.name = "paging.txt", .write = [this](std::ostream& out) { write_text(out); }});
   system.add_report({.name = "paging.json", .write = [this](std::ostream& out) { write_json(out); }});
 }
@@ -81,7 +82,13 @@ void Paging::check(uint64_t now) {
   // stealing cannot run ahead of what auxiliary storage takes.
   const uint64_t taken = in_use + writing_frames_ + dump_frames_;
   const uint64_t available = budget_frames_ > taken ? budget_frames_ - taken : 0;
-  if (available < config_.afq_low) steal(config_.afq_ok - available, now);
+  if (available < config_.afq_low) {
+    steal(config_.afq_ok - available, now);
+    next_aging_ = now + aging_interval_;
+  } else if (now >= next_aging_) {  // the counts go on between shortages: they measure time
+    age({});
+    next_aging_ = now + aging_interval_;
+  }
 }
 
 Paging::ProcessPages& Paging::adopt(os::Process& p) {
@@ -101,17 +108,9 @@ Paging::ProcessPages& Paging::adopt(os::Process& p) {
   return pp;
 }
 
-// One pass: every resident pageable page's unreferenced-interval count goes up, or back
-// to 0 if DAT referenced it since the last pass (the bit is reset); then the `frames`
-// pages unreferenced longest are stolen (ties: process, then address, for determinism).
-void Paging::steal(uint64_t frames, uint64_t now) {
-  ++stats_.scans;
-  struct Candidate {
-    uint32_t uic;
-    uint64_t pid, va;
-    bool large;
-  };
-  std::vector<Candidate> candidates;
+// Every resident pageable page's unreferenced-interval count goes up, or back to 0 if
+// DAT referenced it since the last pass (the bit is reset); `visit` sees each page.
+void Paging::age(const std::function<void(uint32_t uic, uint64_t pid, uint64_t va, bool large)>& visit) {
   system_->for_each_process([&](os::Process& p) {
     ProcessPages& pp = adopt(p);
     p.space->for_each_own_page([&](uint64_t va, emu::Frame& f) {
@@ -120,7 +119,7 @@ void Paging::steal(uint64_t frames, uint64_t now) {
       if (!pg.prot) pg.prot = p.space->prot_of(va);
       if (f.referenced) pg.uic = 0, f.referenced = false;
       else ++pg.uic;
-      candidates.push_back({pg.uic, p.id, va, false});
+      if (visit) visit(pg.uic, p.id, va, false);
     });
     p.space->for_each_large_segment([&](uint64_t va) {
       Page& sg = pp.large[va];
@@ -129,10 +128,23 @@ void Paging::steal(uint64_t frames, uint64_t now) {
       bool changed = false;
       if (p.space->segment_referenced(va, changed, true)) sg.uic = 0;
       else ++sg.uic;
-      candidates.push_back({sg.uic, p.id, va, true});
+      if (visit) visit(sg.uic, p.id, va, true);
     });
   });
   system_->machine().purge_micro_tlbs();  // the next reference sets the bit again
+}
+
+// One pass: the pages age, then the `frames` pages unreferenced longest are stolen
+// (ties: process, then address, for determinism).
+void Paging::steal(uint64_t frames, uint64_t now) {
+  ++stats_.scans;
+  struct Candidate {
+    uint32_t uic;
+    uint64_t pid, va;
+    bool large;
+  };
+  std::vector<Candidate> candidates;
+  age([&](uint32_t uic, uint64_t pid, uint64_t va, bool large) { candidates.push_back({uic, pid, va, large}); });
   std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
     return std::tie(b.uic, a.pid, a.va) < std::tie(a.uic, b.pid, b.va);
   });

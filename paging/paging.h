@@ -12,6 +12,7 @@
 // Not yet (issue 14 goes on): PLPA/common/VIO placement, SVC dumps, a page-wait cause,
 // and the E3 experiments.
 #pragma once
+#include <functional>
 #include <map>
 #include <memory>
 #include <vector>
@@ -97,6 +98,8 @@ class Paging : public os::Subsystem {
 
   void check(uint64_t now);
   void steal(uint64_t frames, uint64_t now);
+  void age(const std::function<void(uint32_t uic, uint64_t pid, uint64_t va, bool large)>& visit);
+  uint64_t aging_interval_ = 0, next_aging_ = 0;  // system.paging.uic_interval, in cycles
   ProcessPages& adopt(os::Process& p);
   int choose_device(size_t n);
   bool steal_large(ProcessPages& pp, uint64_t va, uint64_t now, bool may_write);

@@ -79,6 +79,14 @@ emu::Section<PagingConfig> make_paging_section() {
                         "low.",
          .source = "estimate: much shorter than a page-in (75 us on SCM), so stealing keeps up."},
         &PagingConfig::check_interval_ns);
+  s.key({.path = "system.paging.uic_interval", .type = T::Duration, .default_value = "1ms", .min = "1us",
+         .max = "100s", .unit = "simulated time",
+         .description = "How often every resident page's unreferenced interval count (UIC) is updated from the "
+                        "reference bits when storage is not short (every steal pass updates them too), so that "
+                        "the count measures how long a page has gone unreferenced.",
+         .source = "estimate: z/OS RSM updates UICs about once a second; the experiments' runs are shorter than "
+                   "the seed's by their scale factor, and 1 ms keeps several updates in a run of 0.1 s."},
+        &PagingConfig::uic_interval_ns);
   s.key({.path = "system.paging.dump_copy", .type = T::Duration, .default_value = "1us", .min = "1ns",
          .max = "1ms", .unit = "simulated time",
          .description = "An SVC dump's copy of one resident 4 KB page into the dump (the copies of a process's "

@@ -19,6 +19,7 @@ struct PagingConfig {
   bool speculative = false;      // a page-in from SCM brings the rest of its group
   bool self_tuning = false;      // place by measured time a page, not SCM first
   uint64_t check_interval_ns = 0;  // how often the available frames are checked
+  uint64_t uic_interval_ns = 0;  // how often pages age when storage is not short
   uint64_t dump_copy_ns = 0;     // an SVC dump's copy of a resident 4 KB page
   uint64_t dump_reads = 0;       // an SVC dump's page-in requests in flight at most
 };

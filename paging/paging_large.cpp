@@ -28,8 +28,12 @@ bool Paging::steal_large(ProcessPages& pp, uint64_t va, uint64_t now, bool may_w
     }
     if (sg.slot.device >= 0) free_large_slot(sg.slot);
     sg.slot = slot;
-    if (sg.slot.device < 0) {  // no contiguous SCM for it: 4 KB pages from now on
+    if (sg.slot.device < 0) {  // no contiguous SCM for it: 4 KB pages from now on, as old as it
       space.demote(va);
+      for (uint64_t a = va; a < va + kSegment; a += kPage) {
+        Page& small = pp.pages[a];
+        small.uic = sg.uic, small.prot = sg.prot;
+      }
       pp.large.erase(va);
       ++stats_.demoted;
       return false;

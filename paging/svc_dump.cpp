@@ -91,7 +91,6 @@ std::string Paging::start_dump(const std::string& title, const std::string& by, 
   const std::string line = fmt::format("IEA045I AN SVC DUMP HAS STARTED AT TIME={} FOR ASIDS({}) DUMPID={:03}",
                                        devices::time_of_day(uint64_t(double(now) / system_->machine().config().clock_ghz)),
                                        ids, r.number);
-  system_->log(fmt::format("{:>12} {}", now, line));
   return line;
 }
 
@@ -318,7 +317,7 @@ void Paging::sdump(emu::Cpu& cpu, os::Ecb& e) {
   const size_t before = dumps_.size();
   const std::string answer = start_dump(title, "PROGRAM " + e.program, {e.process->id}, cpu.cycles);
   cpu.gr[2] = dumps_.size() > before ? dumps_.size() : 0;
-  if (answer.rfind("ERROR", 0) == 0) system_->log(fmt::format("{:>12} {}: {}", cpu.cycles, e.program, answer));
+  system_->log(fmt::format("{:>12} ECB {:<6} {}", cpu.cycles, e.id, answer));
 }
 
 }  // namespace paging

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "app/subsystems.h"
@@ -21,25 +22,36 @@ namespace {
 struct PagingRun {
   os::RunSummary s;
   std::string log, paging_json, paging_text;
+  std::map<std::string, std::string> reports;  // every report the run wants, by name
   paging::PagingStats stats;
+  std::vector<paging::SvcDumpRecord> dumps;
   bool paging_report = false;
-  explicit PagingRun(std::vector<std::string> sets) {
+  explicit PagingRun(std::vector<std::string> sets, const std::string& operators = "") {
+    std::vector<std::string> files;
+    if (!operators.empty()) {
+      files.push_back("test_paging_operators.yaml");
+      std::ofstream(files.back()) << "operator:\n" << operators;
+    }
     std::vector<std::string> all = {"system.image=tpf_io.elf", "workload.program=QPGT", "workload.warmup=0",
                                     "machine.istreams=2", "workload.terminals=2", "workload.messages=2"};
     all.insert(all.end(), sets.begin(), sets.end());
-    os::RunConfig cfg = app::load_run_config({}, all);
+    os::RunConfig cfg = app::load_run_config(files, all);
     emu::Machine m(cfg.machine, true);
     os::ControlProgram cp(m, cfg);
     s = cp.run();
     log = cp.log();
     stats = cp.subsystem<paging::Paging>()->stats();
-    for (const os::ReportFile& r : cp.reports())
+    dumps = cp.subsystem<paging::Paging>()->dumps();
+    for (const os::ReportFile& r : cp.reports()) {
+      if (!r.write || (r.wanted && !r.wanted())) continue;
+      std::ostringstream out;
+      r.write(out);
+      reports[r.name] = out.str();
       if (r.name == "paging.json" || r.name == "paging.txt") {
-        std::ostringstream out;
-        r.write(out);
         (r.name == "paging.json" ? paging_json : paging_text) = out.str();
         paging_report = true;
       }
+    }
   }
   size_t lines(const std::string& what) const { return test::occurrences(log, what); }
 };
@@ -231,4 +243,71 @@ TEST_CASE("paging: a page never stored into goes without a write and comes back 
                "workload.messages=4", "workload.terminals=4"});
   CHECK(r.lines("QPGT: 1536 pages, 3 rounds, 0 bad") == 4);
   CHECK(r.stats.freed_zero > 1000);
+}
+
+TEST_CASE("paging: an SVC dump reads the pages that are out, holds each process while it is captured, loses nothing",
+          "[paging][svcdump]") {
+  // Two QPGT ECBs, 6 MB each in 8 MB of real storage: half their pages are out when the
+  // operator dumps them.
+  const std::vector<std::string> sets = {"workload.message_text=6 4", "system.paging.real_storage=8M",
+                                         "machine.dasd.page_volumes=16", "machine.dasd.dump_volumes=1"};
+  PagingRun r(sets, "  - at: 30ms\n    command: DUMP COMM=(QPGT PAGES),JOBNAME=(QPGT)\n");
+  INFO(r.log);
+  CHECK(r.lines("QPGT: 1536 pages, 4 rounds, 0 bad") == 2);  // the dump took nothing from them
+  CHECK(r.lines("IEA045I AN SVC DUMP HAS STARTED") == 1);
+  CHECK(r.lines("IEA794I SVC DUMP HAS CAPTURED: DUMPID=001 REQUESTED BY OPERATOR TITLE=QPGT PAGES") == 1);
+  CHECK(r.lines("IEA611I COMPLETE DUMP ON SYS1.DUMP00") == 1);
+  REQUIRE(r.dumps.size() == 1);
+  const paging::SvcDumpRecord& d = r.dumps[0];
+  REQUIRE(d.spaces.size() == 2);
+  uint64_t captured = d.global_pages;
+  for (const paging::DumpedAddressSpace& a : d.spaces) {
+    CHECK(a.name == "QPGT");
+    CHECK(a.input_io > 100);                    // pages out were read for the dump
+    CHECK(a.reassigned == a.input_io);
+    CHECK(a.copied > 0);                        // resident ones copied
+    CHECK(a.copied + a.input_io >= 1536);       // every page of its 6 MB, at least
+    CHECK(a.local_end > a.local_start);         // nondispatchable while captured
+    CHECK(a.tasks_reset == a.local_end);
+    captured += a.copied + a.input_io;
+  }
+  CHECK(d.spaces[1].local_start == d.spaces[0].local_end);  // one after the other
+  CHECK(d.system_reset > d.system_set_nd);      // the shared area, with nothing dispatched
+  CHECK(d.written_pages == captured);           // all of it to the dump data set
+  CHECK(d.end > d.capture_end);
+  CHECK(r.stats.pages_in[1] >= d.spaces[0].input_io + d.spaces[1].input_io);
+  const std::string& text = r.reports["svcdump.txt"];
+  CHECK_THAT(text, Contains("Total dump capture time"));
+  CHECK_THAT(text, Contains("Pages requiring input I/O"));
+  CHECK_THAT(text, Contains("Source frames re-assigned"));
+  CHECK_THAT(r.reports["svcdump.json"], Contains("\"pages_input_io\": "));
+  PagingRun again(sets, "  - at: 30ms\n    command: DUMP COMM=(QPGT PAGES),JOBNAME=(QPGT)\n");
+  CHECK(again.reports["svcdump.txt"] == text);
+}
+
+TEST_CASE("paging: DUMP commands that cannot be taken", "[paging][svcdump]") {
+  PagingRun r({"workload.message_text=2 1"}, "  - at: 1us\n    command: DUMP COMM=(X),JOBNAME=(NOPE)\n");
+  CHECK(r.lines("ERROR: SVC DUMP NOT TAKEN: NO JOB NOPE IS RUNNING") == 1);
+  CHECK(r.dumps.empty());
+  CHECK(r.reports.count("svcdump.txt") == 0);
+  CHECK_THROWS_WITH(PagingRun({}, "  - at: 1us\n    command: DUMP COMM=(X)\n"), Contains("JOBNAME="));
+  CHECK_THROWS_WITH(PagingRun({}, "  - at: 1us\n    command: DUMP COMM=(X\n"), Contains("without its )"));
+}
+
+TEST_CASE("paging: pages unreferenced longest go first, though storage was plentiful when they were last used",
+          "[paging]") {
+  // The morning transition's night (QNGT, the prelude) writes 6 MB while the region's
+  // 8 MB, idle since it was written, is pushed out; the night never waits for its own.
+  PagingRun r({"workload.prelude=QNGT", "workload.prelude_text=8 4 6 5", "workload.program=QOLT",
+               "workload.message_text=20 100", "system.paging.real_storage=12M", "machine.dasd.page_volumes=16",
+               "system.heap64_size=64M", "workload.messages=50", "workload.terminals=4", "system.timeline=1ms"});
+  INFO(r.log);
+  CHECK(r.lines("QREG: 128 objects of 64 KB in the heap, 4 threads") == 1);
+  CHECK(r.lines("workload.prelude QNGT ended: the messages begin") == 1);
+  CHECK(r.lines("came back wrong") == 0);
+  CHECK(r.s.messages == 50);
+  CHECK(r.stats.written > 1000);                      // the region went out
+  CHECK(r.stats.page_ins > 200);                      // and came back for the transactions
+  CHECK_THAT(r.reports["timeline.txt"], Contains("in DASD/s"));
+  CHECK_THAT(r.reports["timeline.json"], Contains("\"page_ins_dasd_per_s\""));
 }
