@@ -47,6 +47,10 @@ struct ElfImage {
   std::vector<uint8_t> bytes;
   SymbolTable symbols;
   uint64_t image_end = 0;  // highest byte any segment occupies, +1
+  // The program header table as the loaded image holds it (for AT_PHDR; 0 when no
+  // loadable segment covers it), its entry size and count.
+  uint64_t phdr_vaddr = 0;
+  unsigned phentsize = 0, phnum = 0;
 };
 
 ElfImage parse_elf(std::vector<uint8_t> bytes, const std::string& name);
