@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fmt/format.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <string>
 #include <string_view>
@@ -43,6 +44,11 @@ commands:
                             base: each instruction costs its base cycles only
       --counters            per-I-stream, cache and TLB counters on stderr
       --large-pages         back the program break with 1 MB pages
+      --env K=V             add K=V to the guest's environment (repeatable;
+                            the environment is empty otherwise)
+      --root DIR            the guest's files: DIR is its "/" and nothing outside
+                            is reachable (default: no files, opens fail ENOENT)
+      --seed N              seed of AT_RANDOM and getrandom (default 0)
 
   config [--list | --example] [--config FILE] [--set KEY=VALUE]
       --list: every key with default, unit, range and source; --example: a
@@ -84,6 +90,17 @@ int exec_main(int argc, char** argv, int i) {
       o.counters = true;
     } else if (a == "--large-pages") {
       o.large_pages = true;
+    } else if (a == "--env") {
+      const char* v = value("--env");
+      if (!v || !std::strchr(v, '=')) return usage_error("--env needs NAME=VALUE");
+      o.env.push_back(v);
+    } else if (a == "--root") {
+      const char* v = value("--root");
+      if (!v) return usage_error("--root needs a directory");
+      o.root = v;
+    } else if (a == "--seed") {
+      const char* v = value("--seed");
+      if (!v || !parse_u64(v, o.seed)) return usage_error("--seed needs a number");
     } else if (a == "--istreams") {
       const char* v = value("--istreams");
       if (!v) return usage_error("--istreams needs a number");
@@ -166,6 +183,9 @@ int config_main(int argc, char** argv, int i) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // tpfemu's own messages go to standard error: standard output is the guest's (exec)
+  // or the run's report.
+  spdlog::set_default_logger(spdlog::stderr_color_st("tpfemu"));
   spdlog::set_level(spdlog::level::warn);
   spdlog::set_pattern("tpfemu: %l: %v");
   int i = 1;
