@@ -36,8 +36,10 @@ commands:
       --profile FILE        write the ETIM instruction count report to FILE and
                             the same rows as JSON to FILE with .json
       --max-instructions N  stop a runaway program after N instructions
-      --istreams N          run the program on N I-streams (each from the start;
-                            see os/guest/include/tpfemu.h)
+      --istreams N          N I-streams: the program starts on I-stream 0 and its
+                            threads (pthread_create) run on the others
+      --all-istreams-start  every I-stream runs the program from its entry point
+                            (see os/guest/include/tpfemu.h)
       --config FILE         machine configuration (YAML; repeatable, applied in order)
       --set KEY=VALUE       override one key, e.g. --set machine.quantum=20
       --timing full|base    full: caches, coherence and TLBs (default);
@@ -90,6 +92,8 @@ int exec_main(int argc, char** argv, int i) {
       o.counters = true;
     } else if (a == "--large-pages") {
       o.large_pages = true;
+    } else if (a == "--all-istreams-start") {
+      o.all_istreams_start = true;
     } else if (a == "--env") {
       const char* v = value("--env");
       if (!v || !std::strchr(v, '=')) return usage_error("--env needs NAME=VALUE");

@@ -83,6 +83,7 @@ int run_exec(const ExecOptions& opts) {
   proc.set_large_pages(opts.large_pages);
   proc.set_environment(opts.env);
   proc.set_seed(opts.seed);
+  proc.set_every_istream_starts(opts.all_istreams_start);
   proc.set_executable_path(std::filesystem::absolute(opts.program).lexically_normal().string());
   try {
     if (!opts.root.empty()) proc.set_root(opts.root);
@@ -112,6 +113,10 @@ int run_exec(const ExecOptions& opts) {
     status = proc.exit_code();
     if (int sig = proc.fatal_signal())
       fmt::print(stderr, "tpfemu: {} ended by signal {}\n", img.name + ".elf", sig);
+  } else if (proc.deadlocked()) {
+    fmt::print(stderr, "tpfemu: {}: every thread waits on a futex and nothing can wake it (deadlock) after {} instructions\n",
+               img.name + ".elf", machine.instructions());
+    status = 124;
   } else {
     fmt::print(stderr, "tpfemu: stopped after {} instructions (--max-instructions); PSW address {:016X}\n",
                machine.instructions(), machine.cpu(0).psw_addr);

@@ -26,31 +26,47 @@ void LinuxProcess::set_root(const std::string& dir) { files_ = std::make_unique<
 bool LinuxProcess::start(emu::Machine& machine) {
   machine_ = &machine;
   if (!emu::load_elf(image_, space_)) return false;
-  threads_.clear();
+  threads_.clear(), cpus_.clear(), ready_.clear();
   for (unsigned k = 0; k < machine.istreams(); ++k) {
+    cpus_.push_back(&machine.cpu(k));
+    machine.cpu(k).set_svc_handler(this);
+  }
+  running_.assign(cpus_.size(), nullptr);
+  slice_set_.assign(cpus_.size(), false);
+  const unsigned starters = every_istream_starts_ ? machine.istreams() : 1;
+  for (unsigned k = 0; k < starters; ++k) {
     auto t = std::make_unique<LinuxThread>();
-    t->tid = int(kPid + k);
-    t->cpu = &machine.cpu(k);
+    t->tid = next_tid_++;
+    t->cpu = cpus_[k];
+    t->last_istream = k;
     if (!build_stack(*t, kStackTop - k * 2 * kStackSize)) return false;
+    running_[k] = t.get();
     threads_.push_back(std::move(t));
   }
+  // The other I-streams wait for threads.
+  for (unsigned k = starters; k < machine.istreams(); ++k) machine.set_state(k, emu::IStreamState::Idle);
   machine.set_dispatcher(this);
   return true;
 }
 
-LinuxThread& LinuxProcess::thread_of(const emu::Cpu& cpu) {
-  for (auto& t : threads_)
-    if (t->cpu == &cpu) return *t;
-  return *threads_.front();  // every CPU that calls has a thread (start() gave each one)
+unsigned LinuxProcess::istream_of(const emu::Cpu& cpu) const {
+  return unsigned(std::find(cpus_.begin(), cpus_.end(), &cpu) - cpus_.begin());
 }
 
-bool LinuxProcess::dispatch(unsigned istream, Why) {
-  // An I-stream runs its thread until the thread ends (or the process does).
-  return !exited_ && istream < threads_.size() && !threads_[istream]->exited;
+LinuxThread& LinuxProcess::thread_of(const emu::Cpu& cpu) {
+  // Only a CPU with a thread on it executes, so only such a CPU calls.
+  return *running_[istream_of(cpu)];
+}
+
+bool LinuxProcess::deadlocked() const {
+  if (exited_) return false;
+  for (const auto& t : threads_)
+    if (!t->exited && !t->waiting) return false;
+  return true;
 }
 
 bool LinuxProcess::program_check(unsigned istream, const emu::RunResult& r) {
-  LinuxThread& t = *threads_[istream];
+  LinuxThread& t = *running_[istream];
   const emu::ProgramInterrupt& pi = r.check.interrupt;
   ProgramCheckSignal s = linux_signal_for(r.check, pi.has_address && space_.is_mapped(pi.address));
   const int signo = s.info.signo;
@@ -68,19 +84,10 @@ bool LinuxProcess::program_check(unsigned istream, const emu::RunResult& r) {
   return false;
 }
 
-void LinuxProcess::end_thread(LinuxThread& t) {
-  t.exited = true;
-  t.cpu->request_stop();
-  if (t.clear_child_tid) {
-    uint8_t zero[4] = {};
-    copy_out(t.clear_child_tid, zero, 4);
-  }
-}
-
 void LinuxProcess::terminate(int signo) {
   if (!exited_) exited_ = true, exit_code_ = 128 + signo;
-  for (unsigned k = 0; k < threads_.size(); ++k) {
-    threads_[k]->cpu->request_stop();
+  for (unsigned k = 0; k < cpus_.size(); ++k) {
+    cpus_[k]->request_stop();
     if (machine_ && machine_->state(k) == emu::IStreamState::Running) machine_->set_state(k, emu::IStreamState::Idle);
   }
 }

@@ -4,13 +4,18 @@
 // (os/linux_memory.h), files (os/linux_files.h) and signals (os/linux_signals.cpp),
 // so that the same binary runs here and under qemu-s390x-static.
 //
-// Each I-stream runs one thread of the process. By default every I-stream starts the
-// program from its entry point (tpfemu's own calls tell each which it is: see
-// os/guest/include/tpfemu.h).
+// Threads (clone with CLONE_VM|CLONE_THREAD, as pthread_create makes them) run on
+// I-streams: the program starts on I-stream 0, a new thread takes an idle I-stream
+// (the one it ran on last if that is idle, else the lowest), and when there are more
+// threads than I-streams they take turns in 1 ms slices of simulated time. futex
+// waits and wakes in simulated time; nothing depends on the host. Alternatively
+// (set_every_istream_starts) every I-stream starts the program from its entry point,
+// and tpfemu's own calls tell each which it is (os/guest/include/tpfemu.h).
 #pragma once
 #include <array>
 #include <cstdint>
 #include <cstdio>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -41,10 +46,25 @@ struct ProgramCheckSignal {
 };
 ProgramCheckSignal linux_signal_for(const emu::ProgramCheckInfo& check, bool page_mapped);
 
+// A thread's registers while it is off its I-stream.
+struct ThreadContext {
+  uint64_t gr[16] = {}, fpr[16] = {};
+  uint32_t ar[16] = {};
+  uint32_t fpc = 0;
+  uint64_t psw_addr = 0;
+  uint8_t cc = 0, prog_mask = 0;
+};
+
 struct LinuxThread {
   int tid = 0;
-  emu::Cpu* cpu = nullptr;
+  emu::Cpu* cpu = nullptr;  // the I-stream it runs on (nullptr: none now)
+  unsigned last_istream = 0;
+  ThreadContext saved;      // valid while cpu is nullptr
   bool exited = false;
+  bool waiting = false;     // in FUTEX_WAIT
+  uint64_t futex_addr = 0;
+  uint32_t futex_bitset = 0;
+  uint64_t wait_serial = 0;  // orders waiters (FIFO wake) and names one wait for its timeout
   uint64_t blocked = 0;  // signal mask: bit n-1 for signal n
   uint64_t pending = 0;
   std::array<SignalInfo, 64> pending_info{};
@@ -76,6 +96,7 @@ class LinuxProcess : public emu::SvcHandler, public emu::Dispatcher {
   void set_seed(uint64_t seed) { rng_ = seed; }
   void set_executable_path(std::string path) { exe_path_ = std::move(path); }
   void set_large_pages(bool on) { memory_.set_large_pages(on); }
+  void set_every_istream_starts(bool on) { every_istream_starts_ = on; }
 
   // Loads the image, builds the initial stack of each I-stream's thread as the kernel
   // does and points it at the entry point; the process then handles the machine's
@@ -85,9 +106,14 @@ class LinuxProcess : public emu::SvcHandler, public emu::Dispatcher {
   bool dispatch(unsigned istream, Why why) override;
   bool program_check(unsigned istream, const emu::RunResult& r) override;
 
-  // exit ends the calling thread; exit_group (or a fatal signal) ends them all. The
-  // process status is that of exit_group, of the first thread's exit, or 128+signal.
+  // exit ends the calling thread, the process when it was the last; exit_group (or a
+  // fatal signal) ends them all. The process status is that of exit_group, of the
+  // last exit (of I-stream 0's when every I-stream started the program), or
+  // 128+signal.
   bool exited() const { return exited_; }
+  // Threads remain, but every one waits on a futex no one can wake (the run ended).
+  bool deadlocked() const;
+  uint64_t threads_created() const { return threads_.size(); }
   int exit_code() const { return exit_code_; }
   // The signal a program check ended the process with (0 if none did).
   int fatal_signal() const { return fatal_signal_; }
@@ -97,6 +123,18 @@ class LinuxProcess : public emu::SvcHandler, public emu::Dispatcher {
   friend struct LinuxSyscalls;
   bool build_stack(LinuxThread& t, uint64_t top);
   LinuxThread& thread_of(const emu::Cpu& cpu);
+  unsigned istream_of(const emu::Cpu& cpu) const;
+
+  // Threads on I-streams (os/linux_threads.cpp).
+  void save_context(LinuxThread& t);
+  void load_context(LinuxThread& t, unsigned istream);
+  // A thread that can run again (new, woken, timed out) at simulated time `now`:
+  // onto an idle I-stream, or into the ready queue.
+  void make_runnable(LinuxThread& t, uint64_t now);
+  void futex_wait(LinuxThread& t, uint64_t addr, uint32_t bitset, uint64_t deadline);
+  int64_t futex_wake(uint64_t addr, uint64_t count, uint32_t bitset, uint64_t now);
+  int64_t futex_requeue(uint64_t addr, uint64_t wake, uint64_t requeue, uint64_t to, uint64_t now);
+  void ask_for_turns();
   // Host-side copies to and from guest storage, checked as the kernel checks them.
   bool copy_in(uint64_t addr, void* dst, uint64_t len);
   bool copy_out(uint64_t addr, const void* src, uint64_t len);
@@ -116,7 +154,7 @@ class LinuxProcess : public emu::SvcHandler, public emu::Dispatcher {
   bool sigreturn(LinuxThread& t);
   bool signal_kills(int signo) const;
   void terminate(int signo);
-  void end_thread(LinuxThread& t);
+  void end_thread(LinuxThread& t, int status);
 
   emu::AddressSpace& space_;
   const emu::ElfImage& image_;
@@ -127,7 +165,15 @@ class LinuxProcess : public emu::SvcHandler, public emu::Dispatcher {
   LinuxMemory memory_;
   std::unique_ptr<LinuxFiles> files_;
   emu::Machine* machine_ = nullptr;
-  std::vector<std::unique_ptr<LinuxThread>> threads_;  // by I-stream
+  std::vector<std::unique_ptr<LinuxThread>> threads_;  // every thread, in creation order
+  std::vector<emu::Cpu*> cpus_;                        // by I-stream
+  std::vector<LinuxThread*> running_;                  // by I-stream: the thread on it
+  std::deque<LinuxThread*> ready_;                     // runnable, waiting for an I-stream
+  std::vector<bool> slice_set_;                        // by I-stream: a turn's deadline is set
+  bool every_istream_starts_ = false;
+  int next_tid_ = int(kPid);
+  uint64_t wait_serial_ = 0;
+  int main_exit_code_ = 0;
   std::array<SigAction, 65> actions_{};
   uint64_t rng_ = 0;
   bool exited_ = false;

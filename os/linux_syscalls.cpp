@@ -57,9 +57,7 @@ struct LinuxSyscalls {
 
   // --- processes and threads -------------------------------------------------------
   static int64_t exit(Call& c) {
-    LinuxProcess& p = c.p;
-    if (&c.t == p.threads_.front().get() && !p.exited_) p.exited_ = true, p.exit_code_ = int(c.a[0] & 0xFF);
-    p.end_thread(c.t);
+    c.p.end_thread(c.t, int(c.a[0] & 0xFF));
     c.keep_registers = true;
     return 0;
   }
@@ -85,8 +83,8 @@ struct LinuxSyscalls {
     c.cpu.end_slice();
     return 0;
   }
-  static int64_t tpf_istream(Call& c) { return c.cpu.istream(); }
-  static int64_t tpf_istreams(Call& c) { return int64_t(c.p.threads_.size()); }
+  static int64_t tpf_istream(Call& c) { return c.p.istream_of(c.cpu); }
+  static int64_t tpf_istreams(Call& c) { return int64_t(c.p.cpus_.size()); }
   static int64_t uname(Call& c) {
     char u[6 * 65] = {};
     const char* fields[6] = {"Linux", "tpfemu", "6.1.0", "#1 SMP tpfemu", "s390x", "(none)"};
@@ -128,6 +126,107 @@ struct LinuxSyscalls {
       }
       return int64_t(n);
     });
+  }
+
+  // --- threads ------------------------------------------------------------------------------
+  static int64_t clone(Call& c) {
+    // s390 passes (stack, flags, parent_tid, child_tid, tls).
+    const uint64_t stack = c.a[0], flags = c.a[1], ptid = c.a[2], ctid = c.a[3], tls = c.a[4];
+    LinuxProcess& p = c.p;
+    if (!(flags & abi::kCloneVm) || !(flags & abi::kCloneThread)) {
+      warn_once(p, 120, "clone without CLONE_VM|CLONE_THREAD (a new process) is not supported; returning -ENOSYS");
+      return -abi::kEnosys;
+    }
+    auto t = std::make_unique<LinuxThread>();
+    t->tid = p.next_tid_++;
+    t->blocked = c.t.blocked;
+    t->last_istream = p.istream_of(c.cpu);
+    ThreadContext& x = t->saved;
+    std::copy(c.cpu.gr, c.cpu.gr + 16, x.gr);
+    std::copy(c.cpu.fpr, c.cpu.fpr + 16, x.fpr);
+    std::copy(c.cpu.ar, c.cpu.ar + 16, x.ar);
+    x.fpc = c.cpu.fpc, x.psw_addr = c.cpu.psw_addr, x.cc = c.cpu.cc, x.prog_mask = c.cpu.prog_mask;
+    x.gr[2] = 0;  // the child's return value
+    if (stack) x.gr[15] = stack;
+    if (flags & abi::kCloneSettls) x.ar[0] = uint32_t(tls >> 32), x.ar[1] = uint32_t(tls);  // the thread pointer
+    uint8_t tid_be[4];
+    emu::Cpu::store_be<uint32_t>(tid_be, uint32_t(t->tid));
+    if ((flags & abi::kCloneParentSettid) && !p.copy_out(ptid, tid_be, 4)) return -abi::kEfault;
+    if ((flags & abi::kCloneChildSettid) && !p.copy_out(ctid, tid_be, 4)) return -abi::kEfault;
+    if (flags & abi::kCloneChildCleartid) t->clear_child_tid = ctid;
+    LinuxThread& child = *t;
+    p.threads_.push_back(std::move(t));
+    p.make_runnable(child, c.cpu.cycles);
+    return child.tid;
+  }
+  static int64_t clone3(Call&) { return -abi::kEnosys; }  // glibc falls back to clone
+  // A futex timeout as the I-stream clock it ends at (~0: none). Relative for
+  // FUTEX_WAIT, absolute on CLOCK_MONOTONIC or CLOCK_REALTIME for WAIT_BITSET.
+  static int64_t futex_deadline(Call& c, uint64_t addr, bool absolute, bool realtime, uint64_t& deadline) {
+    deadline = ~0ull;
+    if (!addr) return 0;
+    uint8_t ts[16];
+    if (!c.p.copy_in(addr, ts, 16)) return -abi::kEfault;
+    int64_t sec = int64_t(emu::Cpu::load_be<uint64_t>(ts)), nsec = int64_t(emu::Cpu::load_be<uint64_t>(ts + 8));
+    if (sec < 0 || nsec < 0 || nsec >= 1000000000) return -abi::kEinval;
+    double ns = double(sec) * 1e9 + double(nsec);
+    if (absolute && realtime) ns -= double(kEpochSeconds) * 1e9;
+    double now = double(c.p.now_ns(c.cpu));
+    double wait_ns = absolute ? ns - now : ns;
+    if (wait_ns <= 0) return -abi::kEtimedout;
+    deadline = c.cpu.cycles + uint64_t(std::min(wait_ns * c.cpu.clock_ghz, 1e18));
+    return 0;
+  }
+  static int64_t futex(Call& c) {
+    const uint64_t addr = c.a[0], op = c.a[1], cmd = op & 127, val = c.a[2];
+    const bool realtime = op & abi::kFutexClockRealtime;
+    LinuxProcess& p = c.p;
+    if (addr & 3) return -abi::kEinval;
+    auto current = [&](uint32_t& v) {
+      uint8_t b[4];
+      if (!p.copy_in(addr, b, 4)) return false;
+      v = emu::Cpu::load_be<uint32_t>(b);
+      return true;
+    };
+    switch (cmd) {
+      case abi::kFutexWait: case abi::kFutexWaitBitset: {
+        const uint32_t bitset = cmd == abi::kFutexWait ? ~0u : uint32_t(c.a[5]);
+        if (!bitset) return -abi::kEinval;
+        uint32_t v;
+        if (!current(v)) return -abi::kEfault;
+        if (v != uint32_t(val)) return -abi::kEagain;
+        uint64_t deadline;
+        if (int64_t e = futex_deadline(c, c.a[3], cmd == abi::kFutexWaitBitset, realtime, deadline)) return e;
+        p.futex_wait(c.t, addr, bitset, deadline);
+        c.keep_registers = true;  // r2 is set when the wait ends
+        return 0;
+      }
+      case abi::kFutexWake: return p.futex_wake(addr, val, ~0u, c.cpu.cycles);
+      case abi::kFutexWakeBitset:
+        if (!uint32_t(c.a[5])) return -abi::kEinval;
+        return p.futex_wake(addr, val, uint32_t(c.a[5]), c.cpu.cycles);
+      case 3: case 4: {  // FUTEX_REQUEUE, FUTEX_CMP_REQUEUE (the count to move is in the timeout slot)
+        uint32_t v;
+        if (cmd == 4 && (!current(v) || v != uint32_t(c.a[5]))) return -abi::kEagain;
+        return p.futex_requeue(addr, val, c.a[3], c.a[4], c.cpu.cycles);
+      }
+      default:
+        warn_once(p, 238 * 1000 + cmd, fmt::format("futex operation {} is not supported; returning -ENOSYS", cmd));
+        return -abi::kEnosys;
+    }
+  }
+  static void warn_once(LinuxProcess& p, uint64_t key, const std::string& what) {
+    if (std::find(p.warned_.begin(), p.warned_.end(), key) != p.warned_.end()) return;
+    p.warned_.push_back(key);
+    fmt::print(p.err_, "tpfemu: warning: {}\n", what);
+    std::fflush(p.err_);
+  }
+  static int64_t sched_getaffinity(Call& c) {
+    // One bit per I-stream; the kernel returns the mask's size in bytes.
+    if (c.a[1] < 8 || (c.a[1] & 7)) return -abi::kEinval;
+    const size_t n = c.p.cpus_.size();
+    uint64_t mask = n >= 64 ? ~0ull : (1ull << n) - 1;
+    return put_u64s(c, c.a[2], {mask}) < 0 ? -abi::kEfault : 8;
   }
 
   // --- time (simulated: the calling I-stream's clock) -----------------------------------
@@ -424,6 +523,7 @@ constexpr S::Entry kTable[] = {
     {106, "stat", S::stat},
     {108, "fstat", S::fstat},
     {116, "sysinfo", S::sysinfo},
+    {120, "clone", S::clone},
     {122, "uname", S::uname},
     {125, "mprotect", S::mprotect},
     {145, "readv", S::readv},
@@ -447,6 +547,8 @@ constexpr S::Entry kTable[] = {
     {220, "getdents64", S::getdents64},
     {236, "gettid", S::gettid},
     {237, "tkill", S::tkill},
+    {238, "futex", S::futex},
+    {240, "sched_getaffinity", S::sched_getaffinity},
     {241, "tgkill", S::tgkill},
     {248, "exit_group", S::exit_group},
     {252, "set_tid_address", S::set_tid_address},
@@ -461,6 +563,7 @@ constexpr S::Entry kTable[] = {
     {334, "prlimit64", S::prlimit64},
     {349, "getrandom", S::getrandom},
     {383, "rseq", S::rseq},
+    {435, "clone3", S::clone3},
     {LinuxProcess::kSysIStream, "tpf_istream", S::tpf_istream},
     {LinuxProcess::kSysIStreams, "tpf_istreams", S::tpf_istreams},
 };
@@ -483,17 +586,13 @@ void LinuxProcess::supervisor_call(emu::Cpu& cpu, uint8_t number) {
   if (const LinuxSyscalls::Entry* e = LinuxSyscalls::find(nr)) {
     rc = e->fn(c);
   } else {
-    if (std::find(warned_.begin(), warned_.end(), nr) == warned_.end()) {
-      fmt::print(err_, "tpfemu: warning: guest system call {} is not supported; returning -ENOSYS\n", nr);
-      std::fflush(err_);
-      warned_.push_back(nr);
-    }
+    LinuxSyscalls::warn_once(*this, nr, fmt::format("guest system call {} is not supported; returning -ENOSYS", nr));
     rc = -abi::kEnosys;
   }
   if (!c.keep_registers) cpu.gr[2] = uint64_t(rc);
   // Mappings removed or rights taken away: the I-stream's shortcuts must not outlive them.
   if (space_.generation() != generation) cpu.flush_micro_tlb();
-  if (!exited_ && !t.exited) deliver_pending(t);
+  if (!exited_ && !t.exited && !t.waiting) deliver_pending(t);
 }
 
 }  // namespace os

@@ -37,6 +37,7 @@ struct GuestRun {
     std::string root;              // --root
     uint64_t seed = 0;             // --seed
     bool separate_err = false;
+    bool all_istreams_start = true;  // the machine tests' programs run on every I-stream
   };
 
   explicit GuestRun(const std::string& name, uint64_t limit = 2'000'000'000)
@@ -59,6 +60,7 @@ struct GuestRun {
     proc.set_large_pages(o.large_pages);
     proc.set_environment(o.env);
     proc.set_seed(o.seed);
+    proc.set_every_istream_starts(o.all_istreams_start);
     if (!o.root.empty()) proc.set_root(o.root);
     proc.start(*machine);
     result = machine->run(o.limit);

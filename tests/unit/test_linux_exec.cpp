@@ -95,3 +95,36 @@ TEST_CASE("exec: a handled program check resumes the program; an unhandled one e
   CHECK(d.result.reason == emu::MachineRunResult::Reason::ProgramCheck);
   CHECK(d.exit_code == 128 + 8);
 }
+
+TEST_CASE("exec: pthreads run on I-streams, take turns when there are more, and repeat exactly", "[exec][linux][threads]") {
+  const std::string expected =
+      "counter 200000 (expected 200000), results 60\nconsumed 2001000 (expected 2001000)\n";
+  for (unsigned n : {1u, 2u, 4u}) {
+    INFO(n << " I-streams");
+    test::GuestRun::Options o;
+    o.istreams = n;
+    o.timing = true;
+    o.all_istreams_start = false;
+    test::GuestRun a("glibc_pthreads", o), b("glibc_pthreads", o);
+    REQUIRE(a.exited);
+    CHECK(a.exit_code == 0);
+    CHECK(a.out == expected);
+    CHECK(a.machine->elapsed_cycles() == b.machine->elapsed_cycles());
+    CHECK(a.machine->caches()->line_transfers() == b.machine->caches()->line_transfers());
+    for (unsigned k = 0; k < n; ++k) CHECK(a.cpu(k).instructions > 100000);  // every I-stream ran threads
+    // The mutex's and the queue's lines move between I-streams: coherence costs.
+    if (n > 1) CHECK(a.machine->caches()->line_transfers() > 10000);
+  }
+}
+
+TEST_CASE("exec: a futex wait times out in simulated time", "[exec][linux][threads]") {
+  auto g = probe({"timedwait"});
+  CHECK(g.out == "timedwait: ETIMEDOUT, waited at least 5 ms: 1, less than 6 ms: 1\n");
+}
+
+TEST_CASE("exec: a program whose every thread waits for ever ends, and says so", "[exec][linux][threads]") {
+  auto g = probe({"deadlock"});
+  CHECK(g.out == "locking twice\n");
+  CHECK_FALSE(g.exited);
+  CHECK(g.result.reason == emu::MachineRunResult::Reason::AllStopped);
+}

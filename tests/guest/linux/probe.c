@@ -5,9 +5,13 @@
    escape    opens that must stay inside --root (argv[2]: a path to try)
    protect   mprotect and munmap seen through SIGSEGV's si_code
    enosys    an unsupported system call, twice
-   random    8 bytes of getrandom */
+   random    8 bytes of getrandom
+   timedwait a condition wait that times out after 5 ms of simulated time
+   deadlock  a thread that locks a mutex it holds: it waits for ever */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <time.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -91,6 +95,32 @@ int main(int argc, char** argv) {
     getrandom(b, sizeof b, 0);
     for (int k = 0; k < 8; ++k) printf("%02x", b[k]);
     printf("\n");
+    return 0;
+  }
+  if (!strcmp(mode, "timedwait")) {
+    pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+    pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+    struct timespec before, until, after;
+    clock_gettime(CLOCK_REALTIME, &before);
+    until = before;
+    until.tv_nsec += 5000000;
+    if (until.tv_nsec >= 1000000000) until.tv_sec++, until.tv_nsec -= 1000000000;
+    pthread_mutex_lock(&m);
+    int rc = pthread_cond_timedwait(&cv, &m, &until);
+    pthread_mutex_unlock(&m);
+    clock_gettime(CLOCK_REALTIME, &after);
+    long long waited = (after.tv_sec - before.tv_sec) * 1000000000LL + (after.tv_nsec - before.tv_nsec);
+    printf("timedwait: %s, waited at least 5 ms: %d, less than 6 ms: %d\n", rc == ETIMEDOUT ? "ETIMEDOUT" : "other",
+           waited >= 5000000, waited < 6000000);
+    return 0;
+  }
+  if (!strcmp(mode, "deadlock")) {
+    pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+    printf("locking twice\n");
+    fflush(stdout);
+    pthread_mutex_lock(&m);
+    pthread_mutex_lock(&m);
+    printf("not reached\n");
     return 0;
   }
   return 1;
