@@ -273,4 +273,63 @@ int64_t LinuxFiles::dup3(int64_t fd, int64_t newfd) {
   return newfd;
 }
 
+int64_t LinuxFiles::open_parent(int64_t dirfd, const std::string& path, int& parent_fd, std::string& name) {
+  if (path.empty()) return -abi::kEnoent;
+  int64_t err;
+  std::string p = guest_path(dirfd, path, err);
+  if (err) return err;
+  while (p.size() > 1 && p.back() == '/') p.pop_back();
+  const size_t slash = p.rfind('/');
+  name = p.substr(slash + 1);
+  if (name.empty() || name == "." || name == "..") return -abi::kEinval;
+  parent_fd = open_in_root(slash == 0 ? "/" : p.substr(0, slash), O_PATH | O_DIRECTORY, 0);
+  return parent_fd < 0 ? host_error() : 0;
+}
+
+int64_t LinuxFiles::unlinkat(int64_t dirfd, const std::string& path, uint64_t flags) {
+  constexpr uint64_t kAtRemovedir = 0x200;
+  int parent;
+  std::string name;
+  if (int64_t e = open_parent(dirfd, path, parent, name)) return e;
+  int r = ::unlinkat(parent, name.c_str(), (flags & kAtRemovedir) ? AT_REMOVEDIR : 0);
+  int64_t rc = r < 0 ? host_error() : 0;
+  ::close(parent);
+  return rc;
+}
+
+int64_t LinuxFiles::mkdirat(int64_t dirfd, const std::string& path, uint64_t mode) {
+  int parent;
+  std::string name;
+  if (int64_t e = open_parent(dirfd, path, parent, name)) return e;
+  int r = ::mkdirat(parent, name.c_str(), mode_t(mode & 07777));
+  int64_t rc = r < 0 ? host_error() : 0;
+  ::close(parent);
+  return rc;
+}
+
+int64_t LinuxFiles::faccessat(int64_t dirfd, const std::string& path) {
+  // The guest owns what it can reach: existence is the answer.
+  if (path.empty()) return -abi::kEnoent;
+  int64_t err;
+  std::string p = guest_path(dirfd, path, err);
+  if (err) return err;
+  int fd = open_in_root(p, O_PATH, 0);
+  if (fd < 0) return host_error();
+  ::close(fd);
+  return 0;
+}
+
+int64_t LinuxFiles::ftruncate(int64_t fd, int64_t length) {
+  OpenFile* f = file(fd);
+  if (!f) return -abi::kEbadf;
+  if (f->kind != Kind::Host) return -abi::kEinval;
+  return ::ftruncate(f->host_fd, length) < 0 ? host_error() : 0;
+}
+
+int64_t LinuxFiles::fsync(int64_t fd) {
+  OpenFile* f = file(fd);
+  if (!f) return -abi::kEbadf;
+  return 0;  // the host writes when it will; the guest cannot tell
+}
+
 }  // namespace os

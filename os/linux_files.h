@@ -35,6 +35,11 @@ class LinuxFiles {
   int64_t fcntl(int64_t fd, uint64_t cmd, uint64_t arg);
   int64_t dup(int64_t fd, int64_t min_fd = 0);
   int64_t dup3(int64_t fd, int64_t newfd);
+  int64_t unlinkat(int64_t dirfd, const std::string& path, uint64_t flags);
+  int64_t mkdirat(int64_t dirfd, const std::string& path, uint64_t mode);
+  int64_t faccessat(int64_t dirfd, const std::string& path);
+  int64_t ftruncate(int64_t fd, int64_t length);
+  int64_t fsync(int64_t fd);
 
  private:
   enum class Kind : uint8_t { Closed, Stdin, Stdout, Stderr, Host };
@@ -48,6 +53,9 @@ class LinuxFiles {
   // The guest path of `path` seen from `dirfd` ("" when dirfd is not a directory fd).
   std::string guest_path(int64_t dirfd, const std::string& path, int64_t& err);
   int open_in_root(const std::string& path, uint64_t host_flags, uint64_t mode);
+  // Opens the directory holding `path`'s last component inside the root and gives the
+  // component: how calls that name an entry (unlink, mkdir) stay inside the root.
+  int64_t open_parent(int64_t dirfd, const std::string& path, int& parent_fd, std::string& name);
   int64_t install(OpenFile f, int64_t min_fd = 0);
   void release(OpenFile& f);
 

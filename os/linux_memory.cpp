@@ -117,7 +117,7 @@ int64_t LinuxMemory::mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t f
 }
 
 int64_t LinuxMemory::munmap(uint64_t addr, uint64_t len) {
-  if (!page_aligned(addr) || len == 0 || addr + len < addr) return -abi::kEinval;
+  if (!page_aligned(addr) || len == 0 || len > kMaxMapping || addr + len < addr) return -abi::kEinval;
   len = page_up(len);
   forget(addr, len);
   if (addr >= brk_start_ && addr < brk_mapped_) brk_mapped_ = std::max(brk_start_, addr), brk_ = std::min(brk_, brk_mapped_);
@@ -126,7 +126,7 @@ int64_t LinuxMemory::munmap(uint64_t addr, uint64_t len) {
 }
 
 int64_t LinuxMemory::mprotect(uint64_t addr, uint64_t len, uint64_t prot) {
-  if (!page_aligned(addr) || addr + len < addr) return -abi::kEinval;
+  if (!page_aligned(addr) || addr + len < addr || len > kMaxMapping) return -abi::kEinval;
   if (prot & ~(abi::kProtRead | abi::kProtWrite | abi::kProtExec)) return -abi::kEinval;
   len = page_up(len);
   for (uint64_t p = addr; p < addr + len; p += emu::kPageSize)

@@ -16,7 +16,9 @@ class LinuxMemory {
   static constexpr uint64_t kStackSize = 8ull << 20;
   static constexpr uint64_t kBrkLimit = 4ull << 30;       // most the heap may grow
   static constexpr uint64_t kMmapTop = 0x000003FF00000000ull;  // below 64 I-streams' stacks
-  static constexpr uint64_t kMaxMapping = 64ull << 30;     // one mapping at most (host safety)
+  // One mmap, mremap or munmap at most: bounds the host's work and memory for the
+  // page tables of a call (Linux would take more; glibc's largest is 64 MB).
+  static constexpr uint64_t kMaxMapping = 16ull << 30;
 
   LinuxMemory(emu::AddressSpace& space, uint64_t image_end);
   void set_large_pages(bool on) { large_pages_ = on; }

@@ -392,6 +392,43 @@ struct LinuxSyscalls {
     if (int64_t e = path_arg(c, c.a[1], path)) return e;
     return readlink_path(c, path, c.a[2], c.a[3]);
   }
+  static int64_t unlink(Call& c) {
+    std::string path;
+    if (int64_t e = path_arg(c, c.a[0], path)) return e;
+    return c.p.files_->unlinkat(abi::kAtFdcwd, path, 0);
+  }
+  static int64_t rmdir(Call& c) {
+    std::string path;
+    if (int64_t e = path_arg(c, c.a[0], path)) return e;
+    return c.p.files_->unlinkat(abi::kAtFdcwd, path, 0x200);
+  }
+  static int64_t unlinkat(Call& c) {
+    std::string path;
+    if (int64_t e = path_arg(c, c.a[1], path)) return e;
+    return c.p.files_->unlinkat(int64_t(int32_t(c.a[0])), path, c.a[2]);
+  }
+  static int64_t mkdir(Call& c) {
+    std::string path;
+    if (int64_t e = path_arg(c, c.a[0], path)) return e;
+    return c.p.files_->mkdirat(abi::kAtFdcwd, path, c.a[1]);
+  }
+  static int64_t mkdirat(Call& c) {
+    std::string path;
+    if (int64_t e = path_arg(c, c.a[1], path)) return e;
+    return c.p.files_->mkdirat(int64_t(int32_t(c.a[0])), path, c.a[2]);
+  }
+  static int64_t access(Call& c) {
+    std::string path;
+    if (int64_t e = path_arg(c, c.a[0], path)) return e;
+    return c.p.files_->faccessat(abi::kAtFdcwd, path);
+  }
+  static int64_t faccessat(Call& c) {
+    std::string path;
+    if (int64_t e = path_arg(c, c.a[1], path)) return e;
+    return c.p.files_->faccessat(int64_t(int32_t(c.a[0])), path);
+  }
+  static int64_t ftruncate(Call& c) { return c.p.files_->ftruncate(int64_t(c.a[0]), int64_t(c.a[1])); }
+  static int64_t fsync(Call& c) { return c.p.files_->fsync(int64_t(c.a[0])); }
   static int64_t getcwd(Call& c) {
     if (c.a[1] < 2) return -abi::kErange;
     return c.p.copy_out(c.a[0], "/", 2) ? 2 : -abi::kEfault;
@@ -507,9 +544,13 @@ constexpr S::Entry kTable[] = {
     {4, "write", S::write},
     {5, "open", S::open},
     {6, "close", S::close},
+    {10, "unlink", S::unlink},
     {19, "lseek", S::lseek},
     {20, "getpid", S::getpid},
+    {33, "access", S::access},
     {37, "kill", S::kill},
+    {39, "mkdir", S::mkdir},
+    {40, "rmdir", S::rmdir},
     {41, "dup", S::dup},
     {45, "brk", S::brk},
     {54, "ioctl", S::ioctl},
@@ -520,9 +561,11 @@ constexpr S::Entry kTable[] = {
     {85, "readlink", S::readlink},
     {90, "mmap", S::mmap},
     {91, "munmap", S::munmap},
+    {93, "ftruncate", S::ftruncate},
     {106, "stat", S::stat},
     {108, "fstat", S::fstat},
     {116, "sysinfo", S::sysinfo},
+    {118, "fsync", S::fsync},
     {120, "clone", S::clone},
     {122, "uname", S::uname},
     {125, "mprotect", S::mprotect},
@@ -556,8 +599,11 @@ constexpr S::Entry kTable[] = {
     {261, "clock_getres", S::clock_getres},
     {262, "clock_nanosleep", S::clock_nanosleep},
     {288, "openat", S::openat},
+    {289, "mkdirat", S::mkdirat},
     {293, "newfstatat", S::newfstatat},
+    {294, "unlinkat", S::unlinkat},
     {298, "readlinkat", S::readlinkat},
+    {300, "faccessat", S::faccessat},
     {304, "set_robust_list", S::set_robust_list},
     {326, "dup3", S::dup3},
     {334, "prlimit64", S::prlimit64},

@@ -61,6 +61,10 @@ TEST_CASE("exec: files are reachable only inside --root", "[exec][linux]") {
   // Symbolic links resolve inside the root too.
   CHECK_THAT(probe({"escape", "/link-out"}, o).out, Contains("No such file or directory"));
   CHECK_THAT(probe({"escape", "/sub/rel-out"}, o).out, Contains("No such file or directory"));
+  // Entries are made and removed inside the root, wherever ".." points.
+  CHECK(probe({"create", "../made"}, o).out ==
+        "mkdir 0 fopen ok read \"made here\" access 0 unlink 0 rmdir 0 access -1\n");
+  CHECK_FALSE(fs::exists(dir / "made"));
   // Without --root there are no files at all.
   CHECK(probe({"escape", "/etc/passwd"}).out == "open /etc/passwd: No such file or directory\n");
   fs::remove_all(dir);

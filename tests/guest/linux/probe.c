@@ -3,6 +3,8 @@
 
    auxv      the auxiliary vector, the environment and AT_RANDOM's bytes
    escape    opens that must stay inside --root (argv[2]: a path to try)
+   create    mkdir argv[2], a file in it written, read back, removed, the directory
+             removed (each step's result)
    protect   mprotect and munmap seen through SIGSEGV's si_code
    enosys    an unsupported system call, twice
    random    8 bytes of getrandom
@@ -65,6 +67,20 @@ int main(int argc, char** argv) {
     if (fd < 0) return printf("open %s: %s\n", argv[2], strerror(errno)), 0;
     ssize_t n = read(fd, buf, sizeof buf - 1);
     printf("open %s: read %zd: %s\n", argv[2], n, buf);
+    return 0;
+  }
+  if (!strcmp(mode, "create")) {
+    char file[256];
+    snprintf(file, sizeof file, "%s/f.txt", argv[2]);
+    printf("mkdir %d", mkdir(argv[2], 0755));
+    FILE* f = fopen(file, "w");
+    printf(" fopen %s", f ? "ok" : strerror(errno));
+    if (f) fputs("made here\n", f), fclose(f);
+    char buf[32] = {0};
+    f = fopen(file, "r");
+    if (f) fgets(buf, sizeof buf, f), fclose(f);
+    printf(" read \"%.9s\" access %d", buf, access(file, R_OK));
+    printf(" unlink %d rmdir %d access %d\n", unlink(file), rmdir(argv[2]), access(file, F_OK));
     return 0;
   }
   if (!strcmp(mode, "protect")) {
