@@ -90,6 +90,12 @@ void LinuxProcess::terminate(int signo) {
     cpus_[k]->request_stop();
     if (machine_ && machine_->state(k) == emu::IStreamState::Running) machine_->set_state(k, emu::IStreamState::Idle);
   }
+  stop_when_ended();
+}
+
+void LinuxProcess::stop_when_ended() {
+  // Timeouts of threads that will never run again must not move the clocks on.
+  if (exited_ && machine_ && !machine_->events().empty()) machine_->end_run();
 }
 
 bool LinuxProcess::copy_in(uint64_t addr, void* dst, uint64_t len) {

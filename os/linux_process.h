@@ -154,6 +154,7 @@ class LinuxProcess : public emu::SvcHandler, public emu::Dispatcher {
   bool sigreturn(LinuxThread& t);
   bool signal_kills(int signo) const;
   void terminate(int signo);
+  void stop_when_ended();
   void end_thread(LinuxThread& t, int status);
 
   emu::AddressSpace& space_;

@@ -53,6 +53,8 @@ bool LinuxProcess::dispatch(unsigned istream, Why why) {
     ready_.pop_front();
     load_context(*cur, istream);
   }
+  if (cur) deliver_pending(*cur);  // signals sent to it while it was away or busy
+  if (exited_) return false;         // one of them ended the process
   slice_set_[istream] = false;
   if (cur && !ready_.empty()) {
     machine_->set_deadline(istream, cpus_[istream]->cycles + uint64_t(kTurnSeconds * cpus_[istream]->clock_ghz * 1e9));
@@ -97,6 +99,7 @@ void LinuxProcess::end_thread(LinuxThread& t, int status) {
   if (std::all_of(threads_.begin(), threads_.end(), [](const auto& x) { return x->exited; }) && !exited_) {
     exited_ = true;
     exit_code_ = every_istream_starts_ ? main_exit_code_ : status;
+    stop_when_ended();
   }
 }
 

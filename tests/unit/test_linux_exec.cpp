@@ -126,6 +126,21 @@ TEST_CASE("exec: a futex wait times out in simulated time", "[exec][linux][threa
   CHECK(g.out == "timedwait: ETIMEDOUT, waited at least 5 ms: 1, less than 6 ms: 1\n");
 }
 
+TEST_CASE("exec: the process ends when it exits, whatever its other threads wait for", "[exec][linux][threads]") {
+  for (unsigned n : {1u, 2u}) {
+    test::GuestRun::Options o;
+    o.istreams = n;
+    o.all_istreams_start = false;
+    o.args = {"leave"};
+    test::GuestRun g("linux_probe", o);
+    CHECK(g.out == "leaving\n");
+    CHECK(g.exited);
+    CHECK(g.exit_code == 3);
+    // The waiter's 10 s timeout never comes: the clocks stop at the exit (~1 ms).
+    CHECK(g.machine->elapsed_cycles() < uint64_t(0.1 * 5.2e9));
+  }
+}
+
 TEST_CASE("exec: a program whose every thread waits for ever ends, and says so", "[exec][linux][threads]") {
   auto g = probe({"deadlock"});
   CHECK(g.out == "locking twice\n");

@@ -9,7 +9,8 @@
    enosys    an unsupported system call, twice
    random    8 bytes of getrandom
    timedwait a condition wait that times out after 5 ms of simulated time
-   deadlock  a thread that locks a mutex it holds: it waits for ever */
+   deadlock  a thread that locks a mutex it holds: it waits for ever
+   leave     exit while another thread waits with a 10 s timeout */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -43,6 +44,19 @@ static int load(volatile char* p) {
   code = 0;
   if (sigsetjmp(env, 1) == 0) (void)*p;
   return code;
+}
+
+static void* wait_long(void* arg) {
+  (void)arg;
+  static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+  static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += 10;
+  pthread_mutex_lock(&m);
+  pthread_cond_timedwait(&cv, &m, &until);
+  pthread_mutex_unlock(&m);
+  return NULL;
 }
 
 int main(int argc, char** argv) {
@@ -129,6 +143,14 @@ int main(int argc, char** argv) {
     printf("timedwait: %s, waited at least 5 ms: %d, less than 6 ms: %d\n", rc == ETIMEDOUT ? "ETIMEDOUT" : "other",
            waited >= 5000000, waited < 6000000);
     return 0;
+  }
+  if (!strcmp(mode, "leave")) {
+    pthread_t t;
+    pthread_create(&t, NULL, wait_long, NULL);
+    struct timespec ms = {0, 1000000};
+    nanosleep(&ms, NULL);  /* it is waiting now */
+    printf("leaving\n");
+    return 3;
   }
   if (!strcmp(mode, "deadlock")) {
     pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
