@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fmt/format.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <string>
 #include <string_view>
@@ -35,14 +36,21 @@ commands:
       --profile FILE        write the ETIM instruction count report to FILE and
                             the same rows as JSON to FILE with .json
       --max-instructions N  stop a runaway program after N instructions
-      --istreams N          run the program on N I-streams (each from the start;
-                            see os/guest/include/tpfemu.h)
+      --istreams N          N I-streams: the program starts on I-stream 0 and its
+                            threads (pthread_create) run on the others
+      --all-istreams-start  every I-stream runs the program from its entry point
+                            (see os/guest/include/tpfemu.h)
       --config FILE         machine configuration (YAML; repeatable, applied in order)
       --set KEY=VALUE       override one key, e.g. --set machine.quantum=20
       --timing full|base    full: caches, coherence and TLBs (default);
                             base: each instruction costs its base cycles only
       --counters            per-I-stream, cache and TLB counters on stderr
       --large-pages         back the program break with 1 MB pages
+      --env K=V             add K=V to the guest's environment (repeatable;
+                            the environment is empty otherwise)
+      --root DIR            the guest's files: DIR is its "/" and nothing outside
+                            is reachable (default: no files, opens fail ENOENT)
+      --seed N              seed of AT_RANDOM and getrandom (default 0)
 
   config [--list | --example] [--config FILE] [--set KEY=VALUE]
       --list: every key with default, unit, range and source; --example: a
@@ -84,6 +92,19 @@ int exec_main(int argc, char** argv, int i) {
       o.counters = true;
     } else if (a == "--large-pages") {
       o.large_pages = true;
+    } else if (a == "--all-istreams-start") {
+      o.all_istreams_start = true;
+    } else if (a == "--env") {
+      const char* v = value("--env");
+      if (!v || !std::strchr(v, '=')) return usage_error("--env needs NAME=VALUE");
+      o.env.push_back(v);
+    } else if (a == "--root") {
+      const char* v = value("--root");
+      if (!v) return usage_error("--root needs a directory");
+      o.root = v;
+    } else if (a == "--seed") {
+      const char* v = value("--seed");
+      if (!v || !parse_u64(v, o.seed)) return usage_error("--seed needs a number");
     } else if (a == "--istreams") {
       const char* v = value("--istreams");
       if (!v) return usage_error("--istreams needs a number");
@@ -166,6 +187,9 @@ int config_main(int argc, char** argv, int i) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // tpfemu's own messages go to standard error: standard output is the guest's (exec)
+  // or the run's report.
+  spdlog::set_default_logger(spdlog::stderr_color_st("tpfemu"));
   spdlog::set_level(spdlog::level::warn);
   spdlog::set_pattern("tpfemu: %l: %v");
   int i = 1;

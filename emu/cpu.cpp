@@ -54,6 +54,8 @@ const Cpu::TlbEntry& Cpu::fill_tlb(uint64_t addr, bool for_write) {
     case Translate::NotPresent: program_check(Pic::PageTranslation, addr);
     case Translate::OutOfRange: program_check(Pic::Addressing, addr);
   }
+  // A page without the read right is invalid to DAT, as Linux marks PROT_NONE pages.
+  if (!(t.prot & kProtRead)) program_check(Pic::PageTranslation, addr);
   if (for_write && !(t.prot & kProtWrite)) program_check(Pic::Protection, addr);
   t.frame->referenced = true;
   if (for_write) t.frame->changed = true;
@@ -126,7 +128,9 @@ void Cpu::on_code_created(const Frame& f) {
 Frame& Cpu::frame_for_fetch(uint64_t a) {
   Translation t;
   switch (space_->translate(a, t)) {
-    case Translate::Ok: return *t.frame;
+    case Translate::Ok:
+      if (!(t.prot & kProtRead)) program_check(Pic::PageTranslation, a);  // as in fill_tlb
+      return *t.frame;
     case Translate::NotPresent: program_check(Pic::PageTranslation, a);
     case Translate::OutOfRange: program_check(Pic::Addressing, a);
   }
@@ -260,6 +264,9 @@ RunResult Cpu::run(uint64_t limit, uint64_t cycle_end) {
     }
     psw_addr = next_addr;
     instructions += n;
+    // With the AFP-register control on (as Linux runs), a data exception's code also
+    // lands in the FPC, where a signal handler finds it.
+    if (pi.code == Pic::Data) fpc = (fpc & ~0xFF00u) | uint32_t(pi.dxc) << 8;
     RunResult r{StopReason::ProgramCheck, {}};
     r.check.interrupt = pi;
     r.check.insn_address = a;

@@ -159,6 +159,10 @@ ElfImage parse_elf(std::vector<uint8_t> bytes, const std::string& name) {
     img.segments.push_back(s);
   }
   if (img.segments.empty()) throw ElfError("no loadable (PT_LOAD) segment", phoff);
+  img.phentsize = phentsize, img.phnum = phnum;
+  for (const auto& s : img.segments)
+    if (phoff >= s.offset && phoff + uint64_t(phnum) * phentsize <= s.offset + s.filesz)
+      img.phdr_vaddr = s.vaddr + (phoff - s.offset);
   bool entry_ok = std::any_of(img.segments.begin(), img.segments.end(), [&](const ElfSegment& s) {
     return (s.prot & kProtExec) && img.entry >= s.vaddr && img.entry < s.vaddr + s.memsz;
   });

@@ -48,6 +48,10 @@ struct ElfImage {
   std::vector<uint8_t> bytes;
   SymbolTable symbols;
   uint64_t image_end = 0;  // highest byte any segment occupies, +1
+  // The program header table as the loaded image holds it (for AT_PHDR; 0 when no
+  // loadable segment covers it), its entry size and count.
+  uint64_t phdr_vaddr = 0;
+  unsigned phentsize = 0, phnum = 0;
 };
 
 // Loadable segments of size 0 are ignored (as Linux does); one that reaches past

@@ -23,14 +23,6 @@ const char* pic_name(Pic code) {
   return "program interruption";
 }
 
-int linux_signal_for(Pic code) {
-  switch (code) {
-    case Pic::Protection: case Pic::Addressing: case Pic::PageTranslation: return 11;  // SIGSEGV
-    case Pic::FixedPointOverflow: case Pic::FixedPointDivide: return 8;                // SIGFPE
-    default: return 4;                                                                 // SIGILL
-  }
-}
-
 std::string format_program_check(const Cpu& cpu, const ProgramCheckInfo& info,
                                  const SymbolTable* symbols, const std::string& object) {
   const ProgramInterrupt& pi = info.interrupt;

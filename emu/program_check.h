@@ -27,12 +27,16 @@ struct ProgramInterrupt {
   Pic code;
   uint64_t address = 0;
   bool has_address = false;
+  uint8_t dxc = 0;  // data-exception code (Pic::Data only)
 };
 
 [[noreturn]] inline void program_check(Pic code) { throw ProgramInterrupt{code}; }
 [[noreturn]] inline void program_check(Pic code, uint64_t address) {
   throw ProgramInterrupt{code, address, true};
 }
+// A data exception with its code (DXC): FF for compare and trap, the IEEE flags for
+// floating point. The CPU also places it in byte 2 of the FPC.
+[[noreturn]] inline void data_exception(uint8_t dxc) { throw ProgramInterrupt{Pic::Data, 0, false, dxc}; }
 
 }  // namespace emu
 
@@ -44,6 +48,4 @@ struct ProgramCheckInfo;
 // lies), failing address, condition code and registers.
 std::string format_program_check(const Cpu& cpu, const ProgramCheckInfo& info,
                                  const SymbolTable* symbols, const std::string& object);
-// Linux would end the process with this signal for the interruption (exec mode).
-int linux_signal_for(Pic code);
 }  // namespace emu

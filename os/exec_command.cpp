@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 #include <spdlog/spdlog.h>
@@ -76,13 +77,21 @@ int run_exec(const ExecOptions& opts) {
   emu::Machine machine(config, opts.timing);
   emu::AddressSpace space(machine.storage());
   machine.start(space);
-  std::vector<emu::Cpu*> cpus;
-  for (unsigned i = 0; i < machine.istreams(); ++i) cpus.push_back(&machine.cpu(i));
   std::vector<std::string> argv{opts.program};
   argv.insert(argv.end(), opts.args.begin(), opts.args.end());
   LinuxProcess proc(space, img, argv);
   proc.set_large_pages(opts.large_pages);
-  if (!proc.start(cpus)) {
+  proc.set_environment(opts.env);
+  proc.set_seed(opts.seed);
+  proc.set_every_istream_starts(opts.all_istreams_start);
+  proc.set_executable_path(std::filesystem::absolute(opts.program).lexically_normal().string());
+  try {
+    if (!opts.root.empty()) proc.set_root(opts.root);
+  } catch (const std::runtime_error& e) {
+    fmt::print(stderr, "tpfemu: {}\n", e.what());
+    return 2;
+  }
+  if (!proc.start(machine)) {
     fmt::print(stderr, "tpfemu: {}: storage ({} bytes) is too small for the program\n", opts.program,
                config.storage);
     return 2;
@@ -99,9 +108,15 @@ int run_exec(const ExecOptions& opts) {
     std::string where = machine.istreams() > 1 ? fmt::format("{} (I-stream {})", img.name + ".elf", r.istream)
                                                : img.name + ".elf";
     fmt::print(stderr, "{}", emu::format_program_check(machine.cpu(r.istream), r.check.check, &img.symbols, where));
-    status = 128 + emu::linux_signal_for(r.check.check.interrupt.code);
+    status = proc.exit_code();
   } else if (proc.exited()) {
     status = proc.exit_code();
+    if (int sig = proc.fatal_signal())
+      fmt::print(stderr, "tpfemu: {} ended by signal {}\n", img.name + ".elf", sig);
+  } else if (proc.deadlocked()) {
+    fmt::print(stderr, "tpfemu: {}: every thread waits on a futex and nothing can wake it (deadlock) after {} instructions\n",
+               img.name + ".elf", machine.instructions());
+    status = 124;
   } else {
     fmt::print(stderr, "tpfemu: stopped after {} instructions (--max-instructions); PSW address {:016X}\n",
                machine.instructions(), machine.cpu(0).psw_addr);

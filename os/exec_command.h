@@ -18,12 +18,17 @@ struct ExecOptions {
   uint64_t max_instructions = 0;     // 0: no limit
   bool timing = true;                // cache and TLB model (false: base cycles only)
   bool large_pages = false;          // program break in 1 MB pages
+  std::vector<std::string> env;      // the guest's environment, K=V (empty by default)
+  std::string root;                  // host directory that is the guest's "/" ("" : no files)
+  uint64_t seed = 0;                 // AT_RANDOM and getrandom
+  bool all_istreams_start = false;   // every I-stream runs the program from its entry
   std::vector<std::string> config_files;  // YAML files, applied in order over the defaults
   std::vector<std::string> sets;          // key.path=value overrides, applied last
 };
 
-// Exit status: the guest's own on exit; 128+signal for a program check (as if Linux
-// had delivered the signal); 124 when --max-instructions stopped it; 2 for bad input.
+// Exit status: the guest's own on exit; 128+signal when a signal ended it (a program
+// check without a handler, or a signal it sent itself); 124 when --max-instructions
+// stopped it, or when every thread waits on a futex nothing will wake; 2 for bad input.
 int run_exec(const ExecOptions& opts);
 
 }  // namespace os

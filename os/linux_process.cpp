@@ -1,116 +1,130 @@
 #include "os/linux_process.h"
 
 #include <algorithm>
-#include <spdlog/spdlog.h>
+#include <filesystem>
+
+#include "os/linux_abi.h"
 
 namespace os {
-namespace {
+namespace abi = linux_abi;
 
-// s390x Linux system call numbers (arch/s390/kernel/syscalls/syscall.tbl).
-enum : uint64_t { kExit = 1, kWrite = 4, kBrk = 45, kExitGroup = 248 };
-constexpr int64_t kEnosys = 38, kEbadf = 9, kEfault = 14;
+LinuxProcess::LinuxProcess(emu::AddressSpace& space, const emu::ElfImage& image, std::vector<std::string> argv,
+                           std::FILE* out, std::FILE* err)
+    : space_(space),
+      image_(image),
+      argv_(std::move(argv)),
+      exe_path_(std::filesystem::absolute(argv_.empty() ? image.name : argv_[0]).lexically_normal().string()),
+      out_(out),
+      err_(err),
+      memory_(space, image.image_end),
+      files_(std::make_unique<LinuxFiles>("", out, err)) {}
 
-uint64_t page_up(uint64_t a) { return (a + emu::kPageMask) & ~emu::kPageMask; }
+LinuxProcess::~LinuxProcess() = default;
 
-}  // namespace
+void LinuxProcess::set_root(const std::string& dir) { files_ = std::make_unique<LinuxFiles>(dir, out_, err_); }
 
-LinuxProcess::LinuxProcess(emu::AddressSpace& space, const emu::ElfImage& image,
-                           std::vector<std::string> argv, std::FILE* out, std::FILE* err)
-    : space_(space), image_(image), argv_(std::move(argv)), out_(out), err_(err) {}
-
-bool LinuxProcess::start(const std::vector<emu::Cpu*>& cpus) {
-  cpus_ = cpus;
+bool LinuxProcess::start(emu::Machine& machine) {
+  machine_ = &machine;
   if (!emu::load_elf(image_, space_)) return false;
-  brk_start_ = brk_ = brk_mapped_ = page_up(image_.image_end);
-  for (unsigned k = 0; k < cpus.size(); ++k)
-    if (!build_stack(*cpus[k], kStackTop - k * 2 * kStackSize)) return false;
+  threads_.clear(), cpus_.clear(), ready_.clear();
+  for (unsigned k = 0; k < machine.istreams(); ++k) {
+    cpus_.push_back(&machine.cpu(k));
+    machine.cpu(k).set_svc_handler(this);
+  }
+  running_.assign(cpus_.size(), nullptr);
+  slice_set_.assign(cpus_.size(), false);
+  const unsigned starters = every_istream_starts_ ? machine.istreams() : 1;
+  for (unsigned k = 0; k < starters; ++k) {
+    auto t = std::make_unique<LinuxThread>();
+    t->tid = next_tid_++;
+    t->cpu = cpus_[k];
+    t->last_istream = k;
+    if (!build_stack(*t, kStackTop - k * 2 * kStackSize)) return false;
+    running_[k] = t.get();
+    threads_.push_back(std::move(t));
+  }
+  // The other I-streams wait for threads.
+  for (unsigned k = starters; k < machine.istreams(); ++k) machine.set_state(k, emu::IStreamState::Idle);
+  machine.set_dispatcher(this);
   return true;
 }
 
-bool LinuxProcess::build_stack(emu::Cpu& cpu, uint64_t top) {
-  if (!space_.map(top - kStackSize, kStackSize, emu::kProtRead | emu::kProtWrite)) return false;
-  // Strings at the top, then auxv, envp, argv and argc below them (8-byte aligned).
-  uint64_t sp = top;
-  std::vector<uint64_t> argv_ptrs;
-  for (const auto& a : argv_) {
-    sp -= a.size() + 1;
-    space_.write_bytes(sp, a.c_str(), a.size() + 1);
-    argv_ptrs.push_back(sp);
-  }
-  std::vector<uint64_t> words;
-  words.push_back(argv_ptrs.size());
-  words.insert(words.end(), argv_ptrs.begin(), argv_ptrs.end());
-  words.push_back(0);                 // end of argv
-  words.push_back(0);                 // empty environment
-  words.push_back(6), words.push_back(emu::kPageSize);  // AT_PAGESZ
-  words.push_back(0), words.push_back(0);               // AT_NULL
-  sp = (sp - words.size() * 8) & ~uint64_t(15);
-  for (size_t k = 0; k < words.size(); ++k) {
-    uint8_t be[8];
-    emu::Cpu::store_be<uint64_t>(be, words[k]);
-    space_.write_bytes(sp + 8 * k, be, 8);
-  }
-  cpu.gr[15] = sp;
-  cpu.psw_addr = image_.entry;
-  cpu.set_svc_handler(this);
+unsigned LinuxProcess::istream_of(const emu::Cpu& cpu) const {
+  return unsigned(std::find(cpus_.begin(), cpus_.end(), &cpu) - cpus_.begin());
+}
+
+LinuxThread& LinuxProcess::thread_of(const emu::Cpu& cpu) {
+  // Only a CPU with a thread on it executes, so only such a CPU calls.
+  return *running_[istream_of(cpu)];
+}
+
+bool LinuxProcess::deadlocked() const {
+  if (exited_) return false;
+  for (const auto& t : threads_)
+    if (!t->exited && !t->waiting) return false;
   return true;
 }
 
-void LinuxProcess::supervisor_call(emu::Cpu& cpu, uint8_t number) {
-  ++syscalls_;
-  uint64_t nr = number ? number : cpu.gr[1];
-  uint64_t* a = &cpu.gr[2];
-  int64_t rc;
-  switch (nr) {
-    case kExit:
-      if (&cpu == cpus_.front() && !exited_) exited_ = true, exit_code_ = int(a[0] & 0xFF);
-      cpu.request_stop();
-      return;
-    case kExitGroup:
-      if (!exited_) exited_ = true, exit_code_ = int(a[0] & 0xFF);
-      for (emu::Cpu* c : cpus_) c->request_stop();
-      return;
-    case kSysIStream: rc = int64_t(std::find(cpus_.begin(), cpus_.end(), &cpu) - cpus_.begin()); break;
-    case kSysIStreams: rc = int64_t(cpus_.size()); break;
-    case kWrite: rc = sys_write(cpu, a[0], a[1], a[2]); break;
-    case kBrk: rc = sys_brk(a[0]); break;
-    default:
-      if (std::find(warned_.begin(), warned_.end(), nr) == warned_.end()) {
-        spdlog::warn("guest system call {} is not supported; returning -ENOSYS", nr);
-        warned_.push_back(nr);
-      }
-      rc = -kEnosys;
+bool LinuxProcess::program_check(unsigned istream, const emu::RunResult& r) {
+  LinuxThread& t = *running_[istream];
+  const emu::ProgramInterrupt& pi = r.check.interrupt;
+  ProgramCheckSignal s = linux_signal_for(r.check, pi.has_address && space_.is_mapped(pi.address));
+  const int signo = s.info.signo;
+  const SigAction& a = actions_[size_t(signo)];
+  // As Linux forces a synchronous signal: blocked or ignored, it kills the process.
+  const bool handled = a.handler != abi::kSigDfl && a.handler != abi::kSigIgn && !(t.blocked >> (signo - 1) & 1);
+  if (handled) {
+    uint64_t at = t.cpu->psw_addr;
+    t.cpu->psw_addr = s.resume;
+    if (setup_frame(t, s.info)) return true;
+    t.cpu->psw_addr = at;
   }
-  cpu.gr[2] = uint64_t(rc);
+  fatal_signal_ = signo;
+  terminate(handled ? abi::kSigsegv : signo);  // a frame that cannot be written: SIGSEGV
+  return false;
 }
 
-int64_t LinuxProcess::sys_write(emu::Cpu& cpu, uint64_t fd, uint64_t buf, uint64_t len) {
-  std::FILE* f = fd == 1 ? out_ : fd == 2 ? err_ : nullptr;
-  if (!f) return -kEbadf;
-  std::vector<uint8_t> data(std::min<uint64_t>(len, 1 << 20));
-  if (!space_.read_bytes(buf, data.data(), data.size())) return -kEfault;
-  std::fwrite(data.data(), 1, data.size(), f);
-  return int64_t(data.size());
+void LinuxProcess::terminate(int signo) {
+  if (!exited_) exited_ = true, exit_code_ = 128 + signo;
+  for (unsigned k = 0; k < cpus_.size(); ++k) {
+    cpus_[k]->request_stop();
+    if (machine_ && machine_->state(k) == emu::IStreamState::Running) machine_->set_state(k, emu::IStreamState::Idle);
+  }
+  stop_when_ended();
 }
 
-int64_t LinuxProcess::sys_brk(uint64_t addr) {
-  if (addr < brk_start_ || addr > brk_start_ + kBrkLimit) return int64_t(brk_);
-  if (addr > brk_mapped_) {
-    const uint8_t rw = emu::kProtRead | emu::kProtWrite;
-    uint64_t end = page_up(addr);
-    if (large_pages_) {
-      // 4 KB pages up to the first 1 MB boundary, 1 MB pages from there.
-      uint64_t seg = (brk_mapped_ + emu::kSegmentSize - 1) & ~(emu::kSegmentSize - 1);
-      if (seg > brk_mapped_ && !space_.map(brk_mapped_, std::min(seg, end) - brk_mapped_, rw)) return int64_t(brk_);
-      end = std::max(end, (end + emu::kSegmentSize - 1) & ~(emu::kSegmentSize - 1));
-      if (end > seg) space_.map_large(seg, end - seg, rw);
-    } else if (!space_.map(brk_mapped_, end - brk_mapped_, rw)) {
-      return int64_t(brk_);
-    }
-    brk_mapped_ = end;
-  }
-  brk_ = addr;
-  return int64_t(brk_);
+void LinuxProcess::stop_when_ended() {
+  // Timeouts of threads that will never run again must not move the clocks on.
+  if (exited_ && machine_ && !machine_->events().empty()) machine_->end_run();
 }
+
+bool LinuxProcess::copy_in(uint64_t addr, void* dst, uint64_t len) {
+  return memory_.accessible(addr, len, emu::kProtRead) && space_.read_bytes(addr, dst, len);
+}
+
+bool LinuxProcess::copy_out(uint64_t addr, const void* src, uint64_t len) {
+  return memory_.accessible(addr, len, emu::kProtRead | emu::kProtWrite) && space_.write_bytes(addr, src, len);
+}
+
+bool LinuxProcess::read_string(uint64_t addr, std::string& out, uint64_t max) {
+  out.clear();
+  char c;
+  while (out.size() < max) {
+    if (!copy_in(addr + out.size(), &c, 1)) return false;
+    if (c == 0) return true;
+    out.push_back(c);
+  }
+  return false;
+}
+
+uint64_t LinuxProcess::next_random() {
+  // splitmix64: a small, well-mixed stream from the run's seed.
+  uint64_t z = (rng_ += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+uint64_t LinuxProcess::now_ns(const emu::Cpu& cpu) const { return uint64_t(double(cpu.cycles) / cpu.clock_ghz); }
 
 }  // namespace os

@@ -198,7 +198,7 @@ void clgib(Cpu& c, const Insn& i) {
 // A selected relation is a data exception (DXC FF, compare and trap); the CC is
 // unchanged. CLFIT/CLGIT compare with an unsigned 16-bit immediate.
 static void trap_if(bool selected) {
-  if (selected) program_check(Pic::Data);
+  if (selected) data_exception(0xFF);
 }
 void crt(Cpu& c, const Insn& i) {
   trap_if(relation_selected(int32_t(c.r32(i.r1)), int32_t(c.r32(i.r2)), i.m3));

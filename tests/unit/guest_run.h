@@ -22,6 +22,7 @@ struct GuestRun {
   std::unique_ptr<emu::AddressSpace> space_ptr;
   emu::MachineRunResult result{};
   std::string out;
+  std::string err;  // standard error, when Options::separate_err (else it is in `out`)
   bool exited = false;
   int exit_code = -1;
 
@@ -32,6 +33,11 @@ struct GuestRun {
     bool large_pages = false;
     std::vector<std::string> args;
     emu::MachineConfig config = emu::default_machine_config();
+    std::vector<std::string> env;  // the guest's environment
+    std::string root;              // --root
+    uint64_t seed = 0;             // --seed
+    bool separate_err = false;
+    bool all_istreams_start = true;  // the machine tests' programs run on every I-stream
   };
 
   explicit GuestRun(const std::string& name, uint64_t limit = 2'000'000'000)
@@ -46,23 +52,32 @@ struct GuestRun {
     machine = std::make_unique<emu::Machine>(config, o.timing);
     space_ptr = std::make_unique<emu::AddressSpace>(machine->storage());
     machine->start(*space_ptr);
-    std::vector<emu::Cpu*> cpus;
-    for (unsigned i = 0; i < machine->istreams(); ++i) cpus.push_back(&machine->cpu(i));
     std::FILE* f = std::tmpfile();
+    std::FILE* e = o.separate_err ? std::tmpfile() : f;
     std::vector<std::string> argv{name};
     argv.insert(argv.end(), o.args.begin(), o.args.end());
-    os::LinuxProcess proc(*space_ptr, image, argv, f, f);
+    os::LinuxProcess proc(*space_ptr, image, argv, f, e);
     proc.set_large_pages(o.large_pages);
-    proc.start(cpus);
+    proc.set_environment(o.env);
+    proc.set_seed(o.seed);
+    proc.set_every_istream_starts(o.all_istreams_start);
+    if (!o.root.empty()) proc.set_root(o.root);
+    proc.start(*machine);
     result = machine->run(o.limit);
     exited = proc.exited();
     exit_code = proc.exit_code();
+    out = slurp(f);
+    if (e != f) err = slurp(e);
+  }
+  static std::string slurp(std::FILE* f) {
+    std::string s;
     std::fflush(f);
     std::rewind(f);
     char buf[4096];
     size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
     std::fclose(f);
+    return s;
   }
   emu::Cpu& cpu(unsigned i = 0) { return machine->cpu(i); }
   emu::AddressSpace& space() { return *space_ptr; }

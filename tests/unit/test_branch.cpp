@@ -322,6 +322,8 @@ TEST_CASE("compare and trap raises a data exception when the relation is selecte
   REQUIRE(r.reason == emu::StopReason::ProgramCheck);
   CHECK(r.check.interrupt.code == emu::Pic::Data);
   CHECK(r.check.mnemonic == "CRT");
+  CHECK(r.check.interrupt.dxc == 0xFF);  // compare and trap
+  CHECK(m.cpu.fpc == 0x0000FF00);        // the DXC in byte 2 of the FPC, as Linux reads it
   CHECK(ok(m.run(RRF(0xB973, 1, 2, 4))));  // CLRT low: no trap
   CHECK(m.cpu.psw_addr == kCode + 4);
   r = m.run(RRF(0xB973, 1, 2, 2));  // CLRT high: trap

@@ -1,5 +1,7 @@
-/* tpfemu's own calls for guest programs in exec mode. Under Linux (or QEMU) they
-   fail with ENOSYS and a program behaves as if it ran alone on one I-stream. */
+/* tpfemu's own calls for guest programs in exec mode, for programs that every
+   I-stream runs from the start (tpfemu exec --istreams N --all-istreams-start). Under
+   Linux (or QEMU) they fail with ENOSYS and a program behaves as if it ran alone on
+   one I-stream. */
 #ifndef TPFEMU_H
 #define TPFEMU_H
 #include <tpfemu_syscall.h>

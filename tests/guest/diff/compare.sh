@@ -6,6 +6,10 @@
 # instruction). QEMU_S390X may name the qemu binary; otherwise qemu-s390x-static is
 # looked up in PATH.
 #
+# COMPARE_ROOT=DIR: the program reads files: tpfemu runs it with --root DIR, QEMU
+# with DIR as its working directory (the program opens relative paths).
+# COMPARE_TPFEMU_ARGS: further options for tpfemu exec (e.g. --istreams 4).
+#
 # With EXPECTED (a file of the exact expected stdout, for programs that exercise
 # instructions QEMU 7.2 gets wrong; the program's source says which and why), tpfemu's
 # stdout must equal that file and its exit status must be 0; QEMU is still run, but
@@ -42,9 +46,14 @@ trap 'rm -rf "$tmp"' EXIT
 # core files from a crashing run (QEMU 7.2 crashes on some instructions).
 ulimit -c 0 2>/dev/null || true
 # (The outer 2>/dev/null only silences the shell's own "Segmentation fault" notice.)
-{ timeout 60 "$qemu" "$elf" >"$tmp/qemu.out" 2>"$tmp/qemu.err" </dev/null; } 2>/dev/null
+root=${COMPARE_ROOT:-}
+root_args=()
+[ -n "$root" ] && root_args=(--root "$root")
+read -r -a extra_args <<<"${COMPARE_TPFEMU_ARGS:-}"
+root_args+=("${extra_args[@]}")
+{ (cd "${root:-.}" && exec timeout 60 "$qemu" "$elf") >"$tmp/qemu.out" 2>"$tmp/qemu.err" </dev/null; } 2>/dev/null
 qemu_rc=$?
-{ timeout 60 "$tpfemu" exec "$elf" >"$tmp/tpfemu.out" 2>"$tmp/tpfemu.err" </dev/null; } 2>/dev/null
+{ timeout 60 "$tpfemu" exec "$elf" "${root_args[@]}" >"$tmp/tpfemu.out" 2>"$tmp/tpfemu.err" </dev/null; } 2>/dev/null
 tpfemu_rc=$?
 
 name=$(basename "$elf")

@@ -1,4 +1,4 @@
-/* Runs on every I-stream (tpfemu exec --istreams N); argv[1] picks the pattern.
+/* Runs on every I-stream (tpfemu exec --istreams N --all-istreams-start); argv[1] picks the pattern.
    The figures come from the machine model's counters, read by the test.
 
    shared    every I-stream increments one counter with COMPARE AND SWAP (CSG)

@@ -1,0 +1,91 @@
+// Facts of the s390x Linux user ABI that the exec personality needs: errno values,
+// signal numbers and flags, auxiliary-vector tags and the layouts of the structures
+// the kernel writes into user storage. Taken from the kernel's uapi headers
+// (arch/s390/include/uapi/asm/*.h, include/uapi/linux/*.h) as facts, not code.
+#pragma once
+#include <cstdint>
+
+namespace os::linux_abi {
+
+// errno
+enum : int64_t {
+  kEperm = 1, kEnoent = 2, kEsrch = 3, kEintr = 4, kEio = 5, kEbadf = 9, kEagain = 11, kEnomem = 12,
+  kEacces = 13, kEfault = 14, kEexist = 17, kEnotdir = 20, kEisdir = 21, kEinval = 22, kEmfile = 24,
+  kEnotty = 25, kEspipe = 29, kErange = 34, kEnosys = 38, kEnametoolong = 36, kEloop = 40,
+  kEtimedout = 110,
+};
+
+// Signals (the generic numbering, which s390 uses).
+enum : int {
+  kSighup = 1, kSigint = 2, kSigquit = 3, kSigill = 4, kSigtrap = 5, kSigabrt = 6, kSigbus = 7,
+  kSigfpe = 8, kSigkill = 9, kSigusr1 = 10, kSigsegv = 11, kSigusr2 = 12, kSigpipe = 13, kSigalrm = 14,
+  kSigterm = 15, kSigchld = 17, kSigcont = 18, kSigstop = 19, kSigtstp = 20, kSigttin = 21,
+  kSigttou = 22, kSigurg = 23, kSigxcpu = 24, kSigxfsz = 25, kSigwinch = 28, kSigsys = 31,
+  kNsig = 64,
+};
+// sigaction flags, sigprocmask `how`, sigaltstack flags
+constexpr uint64_t kSaSiginfo = 0x4, kSaOnstack = 0x08000000, kSaRestart = 0x10000000,
+                   kSaNodefer = 0x40000000, kSaResethand = 0x80000000, kSaRestorer = 0x04000000;
+constexpr uint64_t kSigDfl = 0, kSigIgn = 1;
+enum : uint64_t { kSigBlock = 0, kSigUnblock = 1, kSigSetmask = 2 };
+enum : int { kSsOnstack = 1, kSsDisable = 2 };
+// si_code values
+enum : int {
+  kSiUser = 0, kSiTkill = -6, kIllIllopc = 1, kIllIllopn = 2, kIllIlladr = 3, kIllPrvopc = 5,
+  kFpeIntdiv = 1, kFpeIntovf = 2, kFpeFltdiv = 3, kFpeFltovf = 4, kFpeFltund = 5, kFpeFltres = 6,
+  kFpeFltinv = 7, kSegvMaperr = 1, kSegvAccerr = 2, kTrapBrkpt = 1,
+};
+
+// The rt signal frame for a machine without the vector facility (z10):
+// callee save area, the sigreturn SVC, siginfo, then the ucontext.
+constexpr uint64_t kSignalFrameSize = 160;      // __SIGNAL_FRAMESIZE
+constexpr uint64_t kFrameSvcInsn = 160;         // __u16 svc_insn
+constexpr uint64_t kFrameInfo = 168;            // struct siginfo (128 bytes, 8-aligned)
+constexpr uint64_t kFrameUc = 296;              // struct ucontext_extended
+constexpr uint64_t kUcFlags = 0, kUcLink = 8, kUcStack = 16, kUcMcontext = 40, kUcSigmask = 384;
+constexpr uint64_t kRtFrameBytes = kFrameUc + 512;  // without uc_mcontext_ext (no VX)
+// _sigregs: PSW (mask, address), 16 GPRs, 16 access registers, FPC and pad, 16 FPRs.
+constexpr uint64_t kSregsPsw = 0, kSregsGprs = 16, kSregsAcrs = 144, kSregsFpc = 208, kSregsFprs = 216;
+// siginfo: si_signo, si_errno, si_code, then the union at 16 (si_pid/si_uid or si_addr).
+constexpr uint64_t kSiSigno = 0, kSiErrno = 4, kSiCode = 8, kSiPid = 16, kSiUid = 20, kSiAddr = 16;
+constexpr uint64_t kSiginfoBytes = 128;
+
+// Auxiliary vector tags.
+enum : uint64_t {
+  kAtNull = 0, kAtPhdr = 3, kAtPhent = 4, kAtPhnum = 5, kAtPagesz = 6, kAtBase = 7, kAtFlags = 8,
+  kAtEntry = 9, kAtUid = 11, kAtEuid = 12, kAtGid = 13, kAtEgid = 14, kAtPlatform = 15, kAtHwcap = 16,
+  kAtClktck = 17, kAtSecure = 23, kAtRandom = 25, kAtExecfn = 31,
+};
+// AT_HWCAP bits for what the core implements: ESA/390 and z/Architecture mode, long
+// displacement, extended immediate, ETF3-enhancement, high GPRs (no STFLE: without it
+// glibc picks its baseline string functions).
+constexpr uint64_t kHwcap = 1 | 2 | 16 | 32 | 256 | 512;
+
+// struct stat (s390x): offsets of the fields tpfemu fills; 144 bytes.
+constexpr uint64_t kStatBytes = 144;
+constexpr uint64_t kStDev = 0, kStIno = 8, kStNlink = 16, kStMode = 24, kStUid = 28, kStGid = 32,
+                   kStRdev = 40, kStSize = 48, kStAtime = 56, kStMtime = 72, kStCtime = 88,
+                   kStBlksize = 104, kStBlocks = 112;
+
+// mmap
+constexpr uint64_t kProtRead = 1, kProtWrite = 2, kProtExec = 4;
+constexpr uint64_t kMapShared = 1, kMapPrivate = 2, kMapFixed = 0x10, kMapAnonymous = 0x20,
+                   kMapFixedNoreplace = 0x100000;
+constexpr uint64_t kMremapMaymove = 1, kMremapFixed = 2;
+
+// open flags (generic values)
+constexpr uint64_t kOAccmode = 3, kOCreat = 0100, kOExcl = 0200, kOTrunc = 01000, kOAppend = 02000,
+                   kODirectory = 0200000, kOCloexec = 02000000;
+constexpr int64_t kAtFdcwd = -100;
+constexpr uint64_t kAtEmptyPath = 0x1000;
+
+// futex
+enum : uint64_t { kFutexWait = 0, kFutexWake = 1, kFutexWaitBitset = 9, kFutexWakeBitset = 10 };
+constexpr uint64_t kFutexPrivate = 128, kFutexClockRealtime = 256;
+
+// clone flags
+constexpr uint64_t kCloneVm = 0x100, kCloneFs = 0x200, kCloneFiles = 0x400, kCloneSighand = 0x800,
+                   kCloneThread = 0x10000, kCloneSettls = 0x80000, kCloneParentSettid = 0x100000,
+                   kCloneChildCleartid = 0x200000, kCloneChildSettid = 0x1000000;
+
+}  // namespace os::linux_abi

@@ -1,0 +1,78 @@
+// The initial process image as Linux's ELF loader builds it (fs/binfmt_elf.c,
+// create_elf_tables): from the top of the stack down, a null word, the executable's
+// name, the environment and argument strings, the platform string, 16 random bytes,
+// then (16-byte aligned) argc, argv, envp and the auxiliary vector, with %r15
+// pointing at argc.
+#include <cstring>
+
+#include "os/linux_abi.h"
+#include "os/linux_process.h"
+
+namespace os {
+namespace abi = linux_abi;
+
+namespace {
+// The machine type the kernel names in AT_PLATFORM for the z10 instruction set.
+constexpr const char* kPlatform = "z10";
+}  // namespace
+
+bool LinuxProcess::build_stack(LinuxThread& t, uint64_t top) {
+  if (!space_.map(top - kStackSize, kStackSize, emu::kProtRead | emu::kProtWrite)) return false;
+  uint64_t sp = top - 8;  // the null word at the very top
+  auto push_bytes = [&](const void* p, uint64_t n) {
+    sp -= n;
+    space_.write_bytes(sp, p, n);
+    return sp;
+  };
+  auto push_string = [&](const std::string& s) { return push_bytes(s.c_str(), s.size() + 1); };
+  const uint64_t execfn = push_string(argv_.empty() ? exe_path_ : argv_[0]);
+  std::vector<uint64_t> envp(env_.size()), argv(argv_.size());
+  for (size_t k = env_.size(); k-- > 0;) envp[k] = push_string(env_[k]);
+  for (size_t k = argv_.size(); k-- > 0;) argv[k] = push_string(argv_[k]);
+  sp &= ~uint64_t(15);
+  const uint64_t platform = push_string(kPlatform);
+  uint8_t random[16];
+  for (unsigned k = 0; k < 16; k += 8) emu::Cpu::store_be<uint64_t>(random + k, next_random());
+  const uint64_t at_random = push_bytes(random, 16);
+
+  const std::pair<uint64_t, uint64_t> auxv[] = {
+      {abi::kAtHwcap, abi::kHwcap},
+      {abi::kAtPagesz, emu::kPageSize},
+      {abi::kAtClktck, 100},
+      {abi::kAtPhdr, image_.phdr_vaddr},
+      {abi::kAtPhent, image_.phentsize},
+      {abi::kAtPhnum, image_.phnum},
+      {abi::kAtBase, 0},
+      {abi::kAtFlags, 0},
+      {abi::kAtEntry, image_.entry},
+      {abi::kAtUid, kUid},
+      {abi::kAtEuid, kUid},
+      {abi::kAtGid, kGid},
+      {abi::kAtEgid, kGid},
+      {abi::kAtSecure, 0},
+      {abi::kAtRandom, at_random},
+      {abi::kAtExecfn, execfn},
+      {abi::kAtPlatform, platform},
+      {abi::kAtNull, 0},
+  };
+  std::vector<uint64_t> words;
+  words.push_back(argv.size());
+  words.insert(words.end(), argv.begin(), argv.end());
+  words.push_back(0);
+  words.insert(words.end(), envp.begin(), envp.end());
+  words.push_back(0);
+  for (const auto& [tag, value] : auxv) words.push_back(tag), words.push_back(value);
+  sp = (sp - words.size() * 8) & ~uint64_t(15);
+  for (size_t k = 0; k < words.size(); ++k) {
+    uint8_t be[8];
+    emu::Cpu::store_be<uint64_t>(be, words[k]);
+    space_.write_bytes(sp + 8 * k, be, 8);
+  }
+  emu::Cpu& cpu = *t.cpu;
+  cpu.gr[15] = sp;
+  cpu.psw_addr = image_.entry;
+  cpu.set_svc_handler(this);
+  return true;
+}
+
+}  // namespace os

@@ -1,0 +1,175 @@
+// Signals as the s390x kernel delivers them (arch/s390/kernel/signal.c, traps.c):
+// which program interruption becomes which signal, the rt signal frame a handler
+// gets (siginfo and ucontext, the registers in _sigregs), and rt_sigreturn.
+#include <cstring>
+#include <vector>
+
+#include "os/linux_abi.h"
+#include "os/linux_process.h"
+
+namespace os {
+namespace abi = linux_abi;
+namespace {
+
+void put64(uint8_t* p, uint64_t v) { emu::Cpu::store_be<uint64_t>(p, v); }
+void put32(uint8_t* p, uint32_t v) { emu::Cpu::store_be<uint32_t>(p, v); }
+uint64_t get64(const uint8_t* p) { return emu::Cpu::load_be<uint64_t>(p); }
+uint32_t get32(const uint8_t* p) { return emu::Cpu::load_be<uint32_t>(p); }
+uint64_t bit(int signo) { return 1ull << (signo - 1); }
+constexpr uint64_t kUnblockable = (1ull << (abi::kSigkill - 1)) | (1ull << (abi::kSigstop - 1));
+
+// si_code of a data exception from its DXC (do_fp_trap): IEEE exceptions by flag,
+// anything else (compare and trap's FF) 0.
+int fp_code(uint8_t dxc) {
+  if (dxc & 0x03) return 0;
+  if (dxc & 0x80) return abi::kFpeFltinv;
+  if (dxc & 0x40) return abi::kFpeFltdiv;
+  if (dxc & 0x20) return abi::kFpeFltovf;
+  if (dxc & 0x10) return abi::kFpeFltund;
+  if (dxc & 0x08) return abi::kFpeFltres;
+  return 0;
+}
+
+}  // namespace
+
+ProgramCheckSignal linux_signal_for(const emu::ProgramCheckInfo& check, bool page_mapped) {
+  using emu::Pic;
+  const emu::ProgramInterrupt& pi = check.interrupt;
+  const uint64_t at = check.insn_address, after = at + check.insn_length;
+  ProgramCheckSignal s;
+  s.info.fault = true;
+  s.info.addr = at;  // SIGILL and SIGFPE name the instruction
+  s.resume = after;
+  auto segv = [&](int code) {
+    // The kernel knows the failing address to the page only.
+    s.info.signo = abi::kSigsegv, s.info.code = code, s.info.addr = pi.address & ~emu::kPageMask;
+    s.resume = at;  // nullified, or rewound as the kernel does for protection
+  };
+  switch (pi.code) {
+    case Pic::PageTranslation: segv(page_mapped ? abi::kSegvAccerr : abi::kSegvMaperr); break;
+    case Pic::Protection: segv(abi::kSegvAccerr); break;
+    case Pic::Addressing: segv(abi::kSegvMaperr); break;  // beyond the space: no region there
+    case Pic::Operation: s.info.signo = abi::kSigill, s.info.code = abi::kIllIllopc; break;
+    case Pic::PrivilegedOperation: s.info.signo = abi::kSigill, s.info.code = abi::kIllPrvopc; break;
+    case Pic::Execute: case Pic::Specification: s.info.signo = abi::kSigill, s.info.code = abi::kIllIllopn; break;
+    case Pic::Data:
+      if (pi.dxc) s.info.signo = abi::kSigfpe, s.info.code = fp_code(pi.dxc);
+      else s.info.signo = abi::kSigill, s.info.code = abi::kIllIllopn;
+      break;
+    case Pic::FixedPointOverflow: s.info.signo = abi::kSigfpe, s.info.code = abi::kFpeIntovf; break;
+    case Pic::FixedPointDivide: s.info.signo = abi::kSigfpe, s.info.code = abi::kFpeIntdiv; break;
+  }
+  if (!s.info.signo) s.info.signo = abi::kSigill, s.info.code = abi::kIllIllopc;
+  return s;
+}
+
+bool LinuxProcess::signal_kills(int signo) const {
+  const SigAction& a = actions_[size_t(signo)];
+  if (a.handler != abi::kSigDfl) return false;
+  switch (signo) {
+    case abi::kSigchld: case abi::kSigcont: case abi::kSigurg: case abi::kSigwinch:
+    case abi::kSigstop: case abi::kSigtstp: case abi::kSigttin: case abi::kSigttou:
+      return false;  // ignored by default (there is no job control to stop for)
+    default: return true;
+  }
+}
+
+void LinuxProcess::post_signal(LinuxThread& t, const SignalInfo& info) {
+  const SigAction& a = actions_[size_t(info.signo)];
+  if (a.handler == abi::kSigIgn || (a.handler == abi::kSigDfl && !signal_kills(info.signo))) return;
+  t.pending |= bit(info.signo);
+  t.pending_info[size_t(info.signo - 1)] = info;
+}
+
+void LinuxProcess::deliver_pending(LinuxThread& t) {
+  while (!exited_ && (t.pending & ~t.blocked)) {
+    const int signo = __builtin_ctzll(t.pending & ~t.blocked) + 1;
+    t.pending &= ~bit(signo);
+    if (signal_kills(signo)) {
+      fatal_signal_ = signo;
+      terminate(signo);
+      return;
+    }
+    if (actions_[size_t(signo)].handler == abi::kSigIgn) continue;
+    if (!setup_frame(t, t.pending_info[size_t(signo - 1)])) {
+      fatal_signal_ = abi::kSigsegv;
+      terminate(abi::kSigsegv);
+      return;
+    }
+  }
+}
+
+bool LinuxProcess::setup_frame(LinuxThread& t, const SignalInfo& info) {
+  emu::Cpu& c = *t.cpu;
+  SigAction& a = actions_[size_t(info.signo)];
+  const uint64_t old_sp = c.gr[15];
+  const bool on_altstack = t.altstack_size && old_sp > t.altstack_sp && old_sp - t.altstack_sp <= t.altstack_size;
+  uint64_t sp = old_sp;
+  if ((a.flags & abi::kSaOnstack) && !(t.altstack_flags & abi::kSsDisable) && t.altstack_size && !on_altstack)
+    sp = t.altstack_sp + t.altstack_size;
+  const uint64_t frame = (sp - abi::kRtFrameBytes) & ~uint64_t(7);
+  std::vector<uint8_t> f(abi::kRtFrameBytes, 0);
+  put64(&f[0], old_sp);  // the back chain
+  uint64_t restorer = a.restorer;
+  if (!(a.flags & abi::kSaRestorer)) {
+    emu::Cpu::store_be<uint16_t>(&f[abi::kFrameSvcInsn], uint16_t(0x0A00 | 173));  // SVC rt_sigreturn
+    restorer = frame + abi::kFrameSvcInsn;
+  }
+  uint8_t* si = &f[abi::kFrameInfo];
+  put32(si + abi::kSiSigno, uint32_t(info.signo));
+  put32(si + abi::kSiCode, uint32_t(info.code));
+  if (info.fault) put64(si + abi::kSiAddr, info.addr);
+  else put32(si + abi::kSiPid, info.pid), put32(si + abi::kSiUid, info.uid);
+  uint8_t* uc = &f[abi::kFrameUc];
+  put64(uc + abi::kUcStack, t.altstack_sp);
+  put32(uc + abi::kUcStack + 8, uint32_t(!t.altstack_size ? abi::kSsDisable : on_altstack ? abi::kSsOnstack : 0));
+  put64(uc + abi::kUcStack + 16, t.altstack_size);
+  uint8_t* sr = uc + abi::kUcMcontext;
+  put64(sr + abi::kSregsPsw, c.psw_mask());
+  put64(sr + abi::kSregsPsw + 8, c.psw_addr);
+  for (unsigned r = 0; r < 16; ++r) put64(sr + abi::kSregsGprs + 8 * r, c.gr[r]);
+  for (unsigned r = 0; r < 16; ++r) put32(sr + abi::kSregsAcrs + 4 * r, c.ar[r]);
+  put32(sr + abi::kSregsFpc, c.fpc);
+  for (unsigned r = 0; r < 16; ++r) put64(sr + abi::kSregsFprs + 8 * r, c.fpr[r]);
+  put64(uc + abi::kUcSigmask, t.blocked);
+  if (!copy_out(frame, f.data(), f.size())) return false;
+
+  t.blocked |= a.mask | ((a.flags & abi::kSaNodefer) ? 0 : bit(info.signo));
+  t.blocked &= ~kUnblockable;
+  const uint64_t handler = a.handler;
+  if (a.flags & abi::kSaResethand) a = SigAction{};
+  c.gr[2] = uint64_t(info.signo);
+  c.gr[3] = frame + abi::kFrameInfo;
+  c.gr[4] = frame + abi::kFrameUc;
+  c.gr[14] = restorer;
+  c.gr[15] = frame;
+  c.psw_addr = handler;
+  return true;
+}
+
+bool LinuxProcess::sigreturn(LinuxThread& t) {
+  emu::Cpu& c = *t.cpu;
+  const uint64_t frame = c.gr[15];
+  std::vector<uint8_t> uc(512);
+  if (!copy_in(frame + abi::kFrameUc, uc.data(), uc.size())) return false;
+  t.blocked = get64(&uc[abi::kUcSigmask]) & ~kUnblockable;
+  // The alternate stack as the frame says (sigaltstack semantics: only if not on it).
+  const uint32_t ss_flags = get32(&uc[abi::kUcStack + 8]);
+  if (!(ss_flags & abi::kSsOnstack)) {
+    t.altstack_sp = get64(&uc[abi::kUcStack]);
+    t.altstack_size = get64(&uc[abi::kUcStack + 16]);
+    t.altstack_flags = int(ss_flags & abi::kSsDisable);
+  }
+  const uint8_t* sr = &uc[abi::kUcMcontext];
+  const uint64_t mask = get64(sr + abi::kSregsPsw);
+  c.cc = uint8_t((mask >> 44) & 3);
+  c.prog_mask = uint8_t((mask >> 40) & 0xF);
+  c.psw_addr = get64(sr + abi::kSregsPsw + 8);
+  for (unsigned r = 0; r < 16; ++r) c.gr[r] = get64(sr + abi::kSregsGprs + 8 * r);
+  for (unsigned r = 0; r < 16; ++r) c.ar[r] = get32(sr + abi::kSregsAcrs + 4 * r);
+  c.fpc = get32(sr + abi::kSregsFpc);
+  for (unsigned r = 0; r < 16; ++r) c.fpr[r] = get64(sr + abi::kSregsFprs + 8 * r);
+  return true;
+}
+
+}  // namespace os
