@@ -172,8 +172,8 @@ TEST_CASE("run config: the run schema is machine, system and workload, every key
   const emu::Schema& s = app::run_schema();
   const std::vector<std::string> top = {"machine", "system", "workload"};
   CHECK(s.children("") == top);
-  // The machine's own keys, the devices' (machine.scm.*: 12, machine.dasd.*: 9), system (paging: 11), workload.
-  CHECK(s.keys().size() == emu::machine_schema().keys().size() + 12 + 9 + 32 + 11 + 16);
+  // The machine's own keys, the devices' (machine.scm.*: 12, machine.dasd.*: 9), system (paging: 12), workload.
+  CHECK(s.keys().size() == emu::machine_schema().keys().size() + 12 + 9 + 32 + 12 + 16);
   for (const auto& k : s.keys()) {
     INFO(k.path);
     CHECK(!k.description.empty());
@@ -436,7 +436,7 @@ TEST_CASE("run config: configs/system-reference.yaml sets every system and workl
     CHECK(c.text(k.path) == k.default_value);
     ++n;
   }
-  CHECK(n == 59);
+  CHECK(n == 60);
 }
 
 TEST_CASE("run config: configs/system-reference.yaml is the schema's own example (descriptions, units, sources)", "[run_config]") {
