@@ -82,13 +82,10 @@ void Paging::check(uint64_t now) {
   // stealing cannot run ahead of what auxiliary storage takes.
   const uint64_t taken = in_use + writing_frames_ + dump_frames_;
   const uint64_t available = budget_frames_ > taken ? budget_frames_ - taken : 0;
-  if (available < config_.afq_low) {
-    steal(config_.afq_ok - available, now);
-    next_aging_ = now + aging_interval_;
-  } else if (now >= next_aging_) {  // the counts go on between shortages: they measure time
-    age({});
-    next_aging_ = now + aging_interval_;
-  }
+  const bool tick = now >= next_aging_;
+  if (tick) next_aging_ = now + aging_interval_;
+  if (available < config_.afq_low) steal(config_.afq_ok - available, now, tick);
+  else if (tick) age(true, {});
 }
 
 Paging::ProcessPages& Paging::adopt(os::Process& p) {
@@ -108,9 +105,11 @@ Paging::ProcessPages& Paging::adopt(os::Process& p) {
   return pp;
 }
 
-// Every resident pageable page's unreferenced-interval count goes up, or back to 0 if
-// DAT referenced it since the last pass (the bit is reset); `visit` sees each page.
-void Paging::age(const std::function<void(uint32_t uic, uint64_t pid, uint64_t va, bool large)>& visit) {
+// Every resident pageable page's unreferenced interval count goes back to 0 if DAT
+// referenced it since the last look (the bit is reset), or up by one if `tick` (once a
+// system.paging.uic_interval: the count measures time, not how often storage was
+// short); `visit` sees each page.
+void Paging::age(bool tick, const std::function<void(uint32_t uic, uint64_t pid, uint64_t va, bool large)>& visit) {
   system_->for_each_process([&](os::Process& p) {
     ProcessPages& pp = adopt(p);
     p.space->for_each_own_page([&](uint64_t va, emu::Frame& f) {
@@ -118,7 +117,7 @@ void Paging::age(const std::function<void(uint32_t uic, uint64_t pid, uint64_t v
       if (pg.state != State::Resident) return;
       if (!pg.prot) pg.prot = p.space->prot_of(va);
       if (f.referenced) pg.uic = 0, f.referenced = false;
-      else ++pg.uic;
+      else pg.uic += tick;
       if (visit) visit(pg.uic, p.id, va, false);
     });
     p.space->for_each_large_segment([&](uint64_t va) {
@@ -127,16 +126,16 @@ void Paging::age(const std::function<void(uint32_t uic, uint64_t pid, uint64_t v
       if (!sg.prot) sg.prot = p.space->prot_of(va);
       bool changed = false;
       if (p.space->segment_referenced(va, changed, true)) sg.uic = 0;
-      else ++sg.uic;
+      else sg.uic += tick;
       if (visit) visit(sg.uic, p.id, va, true);
     });
   });
   system_->machine().purge_micro_tlbs();  // the next reference sets the bit again
 }
 
-// One pass: the pages age, then the `frames` pages unreferenced longest are stolen
-// (ties: process, then address, for determinism).
-void Paging::steal(uint64_t frames, uint64_t now) {
+// One pass: the pages' counts are brought up to date, then the `frames` pages
+// unreferenced longest are stolen (ties: process, then address, for determinism).
+void Paging::steal(uint64_t frames, uint64_t now, bool tick) {
   ++stats_.scans;
   struct Candidate {
     uint32_t uic;
@@ -144,7 +143,7 @@ void Paging::steal(uint64_t frames, uint64_t now) {
     bool large;
   };
   std::vector<Candidate> candidates;
-  age([&](uint32_t uic, uint64_t pid, uint64_t va, bool large) { candidates.push_back({uic, pid, va, large}); });
+  age(tick, [&](uint32_t uic, uint64_t pid, uint64_t va, bool large) { candidates.push_back({uic, pid, va, large}); });
   std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
     return std::tie(b.uic, a.pid, a.va) < std::tie(a.uic, b.pid, b.va);
   });

@@ -97,8 +97,8 @@ class Paging : public os::Subsystem {
   };
 
   void check(uint64_t now);
-  void steal(uint64_t frames, uint64_t now);
-  void age(const std::function<void(uint32_t uic, uint64_t pid, uint64_t va, bool large)>& visit);
+  void steal(uint64_t frames, uint64_t now, bool tick);
+  void age(bool tick, const std::function<void(uint32_t uic, uint64_t pid, uint64_t va, bool large)>& visit);
   uint64_t aging_interval_ = 0, next_aging_ = 0;  // system.paging.uic_interval, in cycles
   ProcessPages& adopt(os::Process& p);
   int choose_device(size_t n);

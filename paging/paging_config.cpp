@@ -81,9 +81,10 @@ emu::Section<PagingConfig> make_paging_section() {
         &PagingConfig::check_interval_ns);
   s.key({.path = "system.paging.uic_interval", .type = T::Duration, .default_value = "1ms", .min = "1us",
          .max = "100s", .unit = "simulated time",
-         .description = "How often every resident page's unreferenced interval count (UIC) is updated from the "
-                        "reference bits when storage is not short (every steal pass updates them too), so that "
-                        "the count measures how long a page has gone unreferenced.",
+         .description = "How often every resident page's unreferenced interval count (UIC) goes up by one if the "
+                        "page was not referenced since the last time (a steal pass in between only sets the "
+                        "referenced ones back to 0), so that the count measures how long a page has gone "
+                        "unreferenced, whether storage is short or not.",
          .source = "estimate: z/OS RSM updates UICs about once a second; the experiments' runs are shorter than "
                    "the seed's by their scale factor, and 1 ms keeps several updates in a run of 0.1 s."},
         &PagingConfig::uic_interval_ns);
