@@ -26,7 +26,9 @@ const char* pic_name(Pic code) {
 int linux_signal_for(Pic code) {
   switch (code) {
     case Pic::Protection: case Pic::Addressing: case Pic::PageTranslation: return 11;  // SIGSEGV
-    case Pic::FixedPointOverflow: case Pic::FixedPointDivide: return 8;                // SIGFPE
+    // Every data exception the core raises has a nonzero DXC (IEEE, compare and trap),
+    // for which Linux sends SIGFPE; it sends SIGILL only for DXC 0 (decimal operands).
+    case Pic::FixedPointOverflow: case Pic::FixedPointDivide: case Pic::Data: return 8;  // SIGFPE
     default: return 4;                                                                 // SIGILL
   }
 }
@@ -48,6 +50,7 @@ std::string format_program_check(const Cpu& cpu, const ProgramCheckInfo& info,
                      info.mnemonic.empty() ? (bytes.empty() ? "?" : "(not implemented)") : info.mnemonic,
                      where);
   if (pi.has_address) out += fmt::format("  FAILING ADDR {:016X}\n", pi.address);
+  if (pi.code == Pic::Data) out += fmt::format("  DXC {:02X}   FPC {:08X}\n", pi.dxc, cpu.fpc);
   out += fmt::format("  CC {}   INSTRUCTIONS {}   CYCLES {}\n", cpu.cc, cpu.instructions, cpu.cycles);
   for (unsigned r = 0; r < 16; r += 4)
     out += fmt::format("  GR{:<2}-{:<2}     {:016X} {:016X} {:016X} {:016X}\n", r, r + 3, cpu.gr[r],

@@ -17,6 +17,13 @@ template <class T> inline uint8_t cc_compare(T a, T b) { return a == b ? 0 : a <
 // result is stored and CC 3 set.
 void fixed_point_overflow(Cpu& c);
 
+// A data exception with data-exception code `dxc`: the DXC also goes to byte 2 of the
+// FPC (Linux runs with the AFP-register control on, where the architecture puts it).
+[[noreturn]] inline void data_exception(Cpu& c, uint8_t dxc) {
+  c.fpc = (c.fpc & ~0xFF00u) | uint32_t(dxc) << 8;
+  throw ProgramInterrupt{Pic::Data, 0, false, dxc};
+}
+
 // ADD LOGICAL (with carry in): CC = (result != 0) | carry << 1.
 template <class U> inline U add_logical(Cpu& c, U a, U b, unsigned carry_in = 0) {
   U r1, r;

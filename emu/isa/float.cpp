@@ -1,3 +1,4 @@
+#include "emu/isa/bfp.h"
 #include "emu/isa/common.h"
 
 namespace emu::isa {
@@ -54,5 +55,227 @@ void cpsdr(Cpu& c, const Insn& i) { c.fpr[i.r1] = (c.fpr[i.r2] & ~kSign) | (c.fp
 void lcdfr(Cpu& c, const Insn& i) { c.fpr[i.r1] = c.fpr[i.r2] ^ kSign; }
 void lpdfr(Cpu& c, const Insn& i) { c.fpr[i.r1] = c.fpr[i.r2] & ~kSign; }
 void lndfr(Cpu& c, const Insn& i) { c.fpr[i.r1] = c.fpr[i.r2] | kSign; }
+
+// === binary floating point (IEEE): the arithmetic is in bfp.h ===============================
+namespace {
+
+using bfp::Result;
+
+// Short (float) operands are bits 0-31 of an FPR, long (double) ones the whole FPR.
+template <class T> T reg(const Cpu& c, unsigned r) {
+  if constexpr (sizeof(T) == 4) return bfp::from_bits<float>(get_short(c, r));
+  else return bfp::from_bits<double>(c.fpr[r]);
+}
+template <class T> void put(Cpu& c, unsigned r, T v) {
+  if constexpr (sizeof(T) == 4) set_short(c, r, bfp::bits_of(v));
+  else c.fpr[r] = bfp::bits_of(v);
+}
+// The storage operand of an RXE/RXF instruction.
+template <class T> T mem(Cpu& c, const Insn& i) {
+  return bfp::from_bits<T>(mem2<typename bfp::Traits<T>::Bits>(c, i));
+}
+
+// Stores a result, sets the CC if the instruction does, then raises a completing trap.
+template <class T> void deliver(Cpu& c, unsigned r1, const Result<T>& r, bool sets_cc) {
+  put(c, r1, r.value);
+  if (sets_cc) c.cc = bfp::cc_of(r.value);
+  bfp::raise_pending(c, r);
+}
+
+constexpr auto kAdd = [](auto x, auto y) { return x + y; };
+constexpr auto kSubtract = [](auto x, auto y) { return x - y; };
+constexpr auto kMultiply = [](auto x, auto y) { return x * y; };
+constexpr auto kDivide = [](auto x, auto y) { return x / y; };
+
+template <class T, class Op> void arith(Cpu& c, unsigned r1, T b, Op op, bool sets_cc) {
+  deliver(c, r1, bfp::arith(c, reg<T>(c, r1), b, op), sets_cc);
+}
+
+template <class T> void multiply_add(Cpu& c, const Insn& i, T op2, bool subtract) {
+  deliver(c, i.r1, bfp::multiply_add(c, reg<T>(c, i.r1), op2, reg<T>(c, i.r3), subtract), false);
+}
+
+// LOAD AND TEST: a signaling NaN is invalid and comes out quiet.
+template <class T> void load_and_test(Cpu& c, const Insn& i) {
+  T v = reg<T>(c, i.r2);
+  if (bfp::is_snan(v)) {
+    bfp::suppressing(c, bfp::kInvalid);
+    v = bfp::quieted(v);
+  }
+  put(c, i.r1, v);
+  c.cc = bfp::cc_of(v);
+}
+
+// LOAD COMPLEMENT / NEGATIVE / POSITIVE: the sign bit only, NaNs included, no exceptions.
+enum class Sign { Flip, Set, Clear };
+template <class T> void load_sign(Cpu& c, const Insn& i, Sign s) {
+  constexpr auto kBit = typename bfp::Traits<T>::Bits(1) << (sizeof(T) * 8 - 1);
+  auto b = bfp::bits_of(reg<T>(c, i.r2));
+  b = s == Sign::Flip ? b ^ kBit : s == Sign::Set ? b | kBit : b & ~kBit;
+  put(c, i.r1, bfp::from_bits<T>(b));
+  c.cc = bfp::cc_of(bfp::from_bits<T>(b));
+}
+
+template <class T> void compare(Cpu& c, unsigned r1, T b, bool signaling) {
+  c.cc = bfp::compare(c, reg<T>(c, r1), b, signaling);
+}
+
+// LOAD LENGTHENED: exact; a signaling NaN is invalid.
+template <class To, class From> void lengthen(Cpu& c, unsigned r1, From v) {
+  if (std::isnan(v)) {
+    if (bfp::is_snan(v)) bfp::suppressing(c, bfp::kInvalid);
+    put(c, r1, bfp::convert_nan<To>(v));
+    return;
+  }
+  put(c, r1, To(v));
+}
+
+// TEST DATA CLASS: CC 1 when the operand's class is selected by bits 52-63 of the
+// second-operand address (one bit per class and sign, +zero first).
+template <class T> void test_data_class(Cpu& c, const Insn& i) {
+  const T v = reg<T>(c, i.r1);
+  unsigned cls = v == 0 ? 0 : std::isnormal(v) ? 2 : std::isinf(v) ? 6
+               : std::isnan(v) ? (bfp::is_snan(v) ? 10 : 8) : 4;
+  cls += std::signbit(v);
+  c.cc = (c.ea2(i) >> (11 - cls)) & 1;
+}
+
+template <class T, class I> void from_fixed(Cpu& c, const Insn& i, I x) {
+  deliver(c, i.r1, bfp::from_fixed<T>(c, x, bfp::modifier_rounding(c, i.m3), bfp::suppress_inexact(i.m4)), false);
+}
+
+// CONVERT TO FIXED into bits 32-63 (32-bit results) or the whole register.
+template <class I, class T> void to_fixed(Cpu& c, const Insn& i) {
+  const auto r = bfp::to_fixed<I>(c, reg<T>(c, i.r2), bfp::modifier_rounding(c, i.m3), bfp::suppress_inexact(i.m4));
+  if constexpr (sizeof(I) == 4) c.set_r32(i.r1, uint32_t(r.value));
+  else c.gr[i.r1] = uint64_t(r.value);
+  c.cc = r.cc;
+  if (r.trap) data_exception(c, r.trap);
+}
+
+template <class T> void load_integer(Cpu& c, const Insn& i) {
+  deliver(c, i.r1, bfp::load_integer(c, reg<T>(c, i.r2), bfp::modifier_rounding(c, i.m3), bfp::suppress_inexact(i.m4)),
+          false);
+}
+
+// --- the FPC ---------------------------------------------------------------------------------
+// Bits that must be zero: 6-7 of the mask and flag bytes, 24 and 28; BFP rounding
+// modes 4-6 do not exist.
+constexpr uint32_t kFpcReserved = 0x03030088u;
+uint32_t valid_fpc(uint32_t v) {
+  if ((v & kFpcReserved) || ((v & 7) >= 4 && (v & 7) <= 6)) program_check(Pic::Specification);
+  return v;
+}
+
+}  // namespace
+
+// --- arithmetic ------------------------------------------------------------------------------
+void aebr(Cpu& c, const Insn& i) { arith(c, i.r1, reg<float>(c, i.r2), kAdd, true); }
+void adbr(Cpu& c, const Insn& i) { arith(c, i.r1, reg<double>(c, i.r2), kAdd, true); }
+void aeb(Cpu& c, const Insn& i) { arith(c, i.r1, mem<float>(c, i), kAdd, true); }
+void adb(Cpu& c, const Insn& i) { arith(c, i.r1, mem<double>(c, i), kAdd, true); }
+void sebr(Cpu& c, const Insn& i) { arith(c, i.r1, reg<float>(c, i.r2), kSubtract, true); }
+void sdbr(Cpu& c, const Insn& i) { arith(c, i.r1, reg<double>(c, i.r2), kSubtract, true); }
+void seb(Cpu& c, const Insn& i) { arith(c, i.r1, mem<float>(c, i), kSubtract, true); }
+void sdb(Cpu& c, const Insn& i) { arith(c, i.r1, mem<double>(c, i), kSubtract, true); }
+void meebr(Cpu& c, const Insn& i) { arith(c, i.r1, reg<float>(c, i.r2), kMultiply, false); }
+void mdbr(Cpu& c, const Insn& i) { arith(c, i.r1, reg<double>(c, i.r2), kMultiply, false); }
+void meeb(Cpu& c, const Insn& i) { arith(c, i.r1, mem<float>(c, i), kMultiply, false); }
+void mdb(Cpu& c, const Insn& i) { arith(c, i.r1, mem<double>(c, i), kMultiply, false); }
+void debr(Cpu& c, const Insn& i) { arith(c, i.r1, reg<float>(c, i.r2), kDivide, false); }
+void ddbr(Cpu& c, const Insn& i) { arith(c, i.r1, reg<double>(c, i.r2), kDivide, false); }
+void deb(Cpu& c, const Insn& i) { arith(c, i.r1, mem<float>(c, i), kDivide, false); }
+void ddb(Cpu& c, const Insn& i) { arith(c, i.r1, mem<double>(c, i), kDivide, false); }
+
+// MULTIPLY (short to long): exact, so only NaN operands need care.
+static void multiply_lengthened(Cpu& c, unsigned r1, float b) {
+  const float a = reg<float>(c, r1);
+  if (std::isnan(a) || std::isnan(b)) {
+    put(c, r1, bfp::convert_nan<double>(bfp::nan_result(c, {a, b}).value));
+    return;
+  }
+  put(c, r1, double(a) * double(b));
+}
+void mdebr(Cpu& c, const Insn& i) { multiply_lengthened(c, i.r1, reg<float>(c, i.r2)); }
+void mdeb(Cpu& c, const Insn& i) { multiply_lengthened(c, i.r1, mem<float>(c, i)); }
+
+void maebr(Cpu& c, const Insn& i) { multiply_add(c, i, reg<float>(c, i.r2), false); }
+void madbr(Cpu& c, const Insn& i) { multiply_add(c, i, reg<double>(c, i.r2), false); }
+void maeb(Cpu& c, const Insn& i) { multiply_add(c, i, mem<float>(c, i), false); }
+void madb(Cpu& c, const Insn& i) { multiply_add(c, i, mem<double>(c, i), false); }
+void msebr(Cpu& c, const Insn& i) { multiply_add(c, i, reg<float>(c, i.r2), true); }
+void msdbr(Cpu& c, const Insn& i) { multiply_add(c, i, reg<double>(c, i.r2), true); }
+void mseb(Cpu& c, const Insn& i) { multiply_add(c, i, mem<float>(c, i), true); }
+void msdb(Cpu& c, const Insn& i) { multiply_add(c, i, mem<double>(c, i), true); }
+
+void sqebr(Cpu& c, const Insn& i) { deliver(c, i.r1, bfp::square_root(c, reg<float>(c, i.r2)), false); }
+void sqdbr(Cpu& c, const Insn& i) { deliver(c, i.r1, bfp::square_root(c, reg<double>(c, i.r2)), false); }
+void sqeb(Cpu& c, const Insn& i) { deliver(c, i.r1, bfp::square_root(c, mem<float>(c, i)), false); }
+void sqdb(Cpu& c, const Insn& i) { deliver(c, i.r1, bfp::square_root(c, mem<double>(c, i)), false); }
+
+// --- compare ---------------------------------------------------------------------------------
+void cebr(Cpu& c, const Insn& i) { compare(c, i.r1, reg<float>(c, i.r2), false); }
+void cdbr(Cpu& c, const Insn& i) { compare(c, i.r1, reg<double>(c, i.r2), false); }
+void ceb(Cpu& c, const Insn& i) { compare(c, i.r1, mem<float>(c, i), false); }
+void cdb(Cpu& c, const Insn& i) { compare(c, i.r1, mem<double>(c, i), false); }
+void kebr(Cpu& c, const Insn& i) { compare(c, i.r1, reg<float>(c, i.r2), true); }
+void kdbr(Cpu& c, const Insn& i) { compare(c, i.r1, reg<double>(c, i.r2), true); }
+void keb(Cpu& c, const Insn& i) { compare(c, i.r1, mem<float>(c, i), true); }
+void kdb(Cpu& c, const Insn& i) { compare(c, i.r1, mem<double>(c, i), true); }
+void tceb(Cpu& c, const Insn& i) { test_data_class<float>(c, i); }
+void tcdb(Cpu& c, const Insn& i) { test_data_class<double>(c, i); }
+
+// --- load and test, sign operations ----------------------------------------------------------
+void ltebr(Cpu& c, const Insn& i) { load_and_test<float>(c, i); }
+void ltdbr(Cpu& c, const Insn& i) { load_and_test<double>(c, i); }
+void lcebr(Cpu& c, const Insn& i) { load_sign<float>(c, i, Sign::Flip); }
+void lcdbr(Cpu& c, const Insn& i) { load_sign<double>(c, i, Sign::Flip); }
+void lnebr(Cpu& c, const Insn& i) { load_sign<float>(c, i, Sign::Set); }
+void lndbr(Cpu& c, const Insn& i) { load_sign<double>(c, i, Sign::Set); }
+void lpebr(Cpu& c, const Insn& i) { load_sign<float>(c, i, Sign::Clear); }
+void lpdbr(Cpu& c, const Insn& i) { load_sign<double>(c, i, Sign::Clear); }
+
+// --- lengthen, round, load FP integer --------------------------------------------------------
+void ldebr(Cpu& c, const Insn& i) { lengthen<double>(c, i.r1, reg<float>(c, i.r2)); }
+void ldeb(Cpu& c, const Insn& i) { lengthen<double>(c, i.r1, mem<float>(c, i)); }
+void ledbr(Cpu& c, const Insn& i) {
+  deliver(c, i.r1,
+          bfp::round_to<float>(c, reg<double>(c, i.r2), bfp::modifier_rounding(c, i.m3), bfp::suppress_inexact(i.m4)),
+          false);
+}
+void fiebr(Cpu& c, const Insn& i) { load_integer<float>(c, i); }
+void fidbr(Cpu& c, const Insn& i) { load_integer<double>(c, i); }
+
+// --- conversions with fixed point ------------------------------------------------------------
+void cefbr(Cpu& c, const Insn& i) { from_fixed<float>(c, i, int32_t(c.r32(i.r2))); }
+void cdfbr(Cpu& c, const Insn& i) { from_fixed<double>(c, i, int32_t(c.r32(i.r2))); }
+void cegbr(Cpu& c, const Insn& i) { from_fixed<float>(c, i, int64_t(c.gr[i.r2])); }
+void cdgbr(Cpu& c, const Insn& i) { from_fixed<double>(c, i, int64_t(c.gr[i.r2])); }
+void celfbr(Cpu& c, const Insn& i) { from_fixed<float>(c, i, c.r32(i.r2)); }
+void cdlfbr(Cpu& c, const Insn& i) { from_fixed<double>(c, i, c.r32(i.r2)); }
+void celgbr(Cpu& c, const Insn& i) { from_fixed<float>(c, i, c.gr[i.r2]); }
+void cdlgbr(Cpu& c, const Insn& i) { from_fixed<double>(c, i, c.gr[i.r2]); }
+void cfebr(Cpu& c, const Insn& i) { to_fixed<int32_t, float>(c, i); }
+void cfdbr(Cpu& c, const Insn& i) { to_fixed<int32_t, double>(c, i); }
+void cgebr(Cpu& c, const Insn& i) { to_fixed<int64_t, float>(c, i); }
+void cgdbr(Cpu& c, const Insn& i) { to_fixed<int64_t, double>(c, i); }
+void clfebr(Cpu& c, const Insn& i) { to_fixed<uint32_t, float>(c, i); }
+void clfdbr(Cpu& c, const Insn& i) { to_fixed<uint32_t, double>(c, i); }
+void clgebr(Cpu& c, const Insn& i) { to_fixed<uint64_t, float>(c, i); }
+void clgdbr(Cpu& c, const Insn& i) { to_fixed<uint64_t, double>(c, i); }
+
+// --- the floating-point-control register -----------------------------------------------------
+void sfpc(Cpu& c, const Insn& i) { c.fpc = valid_fpc(c.r32(i.r1)); }
+void efpc(Cpu& c, const Insn& i) { c.set_r32(i.r1, c.fpc); }
+void lfpc(Cpu& c, const Insn& i) { c.fpc = valid_fpc(mem2<uint32_t>(c, i)); }
+void stfpc(Cpu& c, const Insn& i) { c.write<uint32_t>(c.ea2(i), c.fpc); }
+// SET BFP ROUNDING MODE: from bits 62-63 of the second-operand address (bit 29 of the
+// FPC becomes zero); SRNMB takes bits 61-63, where 4-6 are no mode.
+void srnm(Cpu& c, const Insn& i) { c.fpc = (c.fpc & ~7u) | uint32_t(c.ea2(i) & 3); }
+void srnmb(Cpu& c, const Insn& i) {
+  const uint32_t mode = uint32_t(c.ea2(i) & 7);
+  if (c.ea2(i) & 0xF8) program_check(Pic::Specification);
+  c.fpc = valid_fpc((c.fpc & ~7u) | mode);
+}
 
 }  // namespace emu::isa

@@ -78,7 +78,7 @@ const Index& index() {
 }  // namespace
 
 const char* format_name(Format f) {
-  static constexpr const char* kNames[] = {"E", "I", "RR", "RRE", "RRF", "RX", "RXE", "RXY",
+  static constexpr const char* kNames[] = {"E", "I", "RR", "RRE", "RRF", "RRD", "RX", "RXE", "RXF", "RXY",
                                            "RS", "RSY", "RSI", "RSL", "RI", "RIL", "RIS", "RRS", "RIE-a",
                                            "RIE-b", "RIE-c", "RIE-d", "RIE-e", "RIE-f", "RIE-g",
                                            "SI", "SIY", "SIL", "SS", "SSE", "S"};

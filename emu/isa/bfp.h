@@ -1,0 +1,395 @@
+// Binary floating point (IEEE 754) as the z/Architecture defines it, for the handlers
+// in float.cpp. Included only there.
+//
+// The arithmetic itself is the host's: its basic operations (+ - * / sqrt, fma and
+// the conversions) are correctly rounded in the four IEEE rounding modes and raise
+// the IEEE flags, which is what the architecture asks for, and a result depends only
+// on the operands and the mode, so runs stay deterministic. Each operation sets the
+// host's rounding mode, clears the host's flags, runs, reads them and restores the
+// host's mode (on_host); its operands and result pass through volatile objects so the
+// compiler cannot fold the operation or move it across those calls (float.cpp is also
+// compiled with -frounding-math).
+//
+// What the host does differently is done here: NaN propagation (z keeps a signaling
+// NaN before a quiet one, then the first operand's) and the default NaN (positive on
+// z); round to prepare for shorter precision (round to odd: round toward zero, then
+// set the last bit when inexact); round to nearest with ties away from zero (offered
+// by the conversions and LOAD FP INTEGER only); underflow of an exact tiny result when
+// its trap is enabled; tininess, which the architecture detects before rounding and
+// the host after (they differ when a result rounds up to the smallest normal); the
+// scaled results of trapping overflow and underflow and the
+// "incremented" bit of the DXC, both from the exact result held in __float128 rounded
+// to odd (113 bits, enough for a correct second rounding to 24 or 53 bits).
+#pragma once
+#include <cfenv>
+#include <cmath>
+#include <cstring>
+#include <initializer_list>
+#include <limits>
+
+#include "emu/isa/common.h"
+
+#if !defined(__SIZEOF_FLOAT128__)
+#error "the BFP model needs the host compiler's __float128 (GCC on x86-64)"
+#endif
+
+namespace emu::isa::bfp {
+
+using f128 = __float128;
+using u128 = unsigned __int128;
+
+// IEEE exceptions as the FPC's mask, flag and DXC bytes place them.
+enum : uint8_t {
+  kInvalid = 0x80,
+  kDivide = 0x40,
+  kOverflow = 0x20,
+  kUnderflow = 0x10,
+  kInexact = 0x08,
+  kIncremented = 0x04,  // DXC only: the rounded result is larger in magnitude
+};
+
+inline uint8_t masks(const Cpu& c) { return uint8_t(c.fpc >> 24); }
+inline void set_flags(Cpu& c, uint8_t f) { c.fpc |= uint32_t(f) << 16; }
+
+enum class Rounding : uint8_t { NearestEven, TowardZero, Up, Down, TiesAway, Odd };
+
+// The BFP rounding mode of the FPC (bits 29-31; 4-6 never get there, SFPC rejects them).
+inline Rounding fpc_rounding(const Cpu& c) {
+  switch (c.fpc & 7) {
+    case 0: return Rounding::NearestEven;
+    case 1: return Rounding::TowardZero;
+    case 2: return Rounding::Up;
+    case 3: return Rounding::Down;
+    default: return Rounding::Odd;
+  }
+}
+
+// The rounding modifier (M3) of the conversions and LOAD FP INTEGER.
+inline Rounding modifier_rounding(const Cpu& c, unsigned m) {
+  switch (m) {
+    case 0: return fpc_rounding(c);
+    case 1: return Rounding::TiesAway;
+    case 3: return Rounding::Odd;
+    case 4: return Rounding::NearestEven;
+    case 5: return Rounding::TowardZero;
+    case 6: return Rounding::Up;
+    case 7: return Rounding::Down;
+    default: program_check(Pic::Specification);
+  }
+}
+
+// M4 bit 1 (inexact-exception control): the inexact exception is not reported.
+inline bool suppress_inexact(unsigned m4) { return m4 & 4; }
+
+// --- formats -------------------------------------------------------------------------
+template <class T> struct Traits;
+template <> struct Traits<float> {
+  using Bits = uint32_t;
+  static constexpr int kScale = 192;  // exponent adjustment of trapped overflow/underflow
+  static constexpr Bits kQuiet = 0x00400000u;
+  static constexpr Bits kDefaultNaN = 0x7FC00000u;
+};
+template <> struct Traits<double> {
+  using Bits = uint64_t;
+  static constexpr int kScale = 1536;
+  static constexpr Bits kQuiet = 1ull << 51;
+  static constexpr Bits kDefaultNaN = 0x7FF8000000000000ull;
+};
+
+template <class T> typename Traits<T>::Bits bits_of(T v) {
+  typename Traits<T>::Bits b;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+}
+template <class T> T from_bits(typename Traits<T>::Bits b) {
+  T v;
+  std::memcpy(&v, &b, sizeof v);
+  return v;
+}
+template <class T> bool is_snan(T v) { return std::isnan(v) && !(bits_of(v) & Traits<T>::kQuiet); }
+template <class T> T quieted(T v) { return from_bits<T>(bits_of(v) | Traits<T>::kQuiet); }
+template <class T> T default_nan() { return from_bits<T>(Traits<T>::kDefaultNaN); }
+
+// A NaN converted to another format: sign and the leading fraction bits carry over.
+template <class To, class From> To convert_nan(From v) {
+  constexpr int kShift = int(std::numeric_limits<double>::digits - std::numeric_limits<float>::digits);
+  if constexpr (sizeof(To) > sizeof(From))
+    return from_bits<To>(uint64_t(bits_of(v) >> 31) << 63 | 0x7FF8000000000000ull |
+                         uint64_t(bits_of(v) & 0x3FFFFF) << kShift);
+  else
+    return from_bits<To>(uint32_t(bits_of(v) >> 63) << 31 | 0x7FC00000u |
+                         uint32_t((bits_of(v) >> kShift) & 0x3FFFFF));
+}
+
+inline f128 power_of_two(int e) {
+  u128 b = u128(16383 + e) << 112;
+  f128 v;
+  std::memcpy(&v, &b, sizeof v);
+  return v;
+}
+inline f128 magnitude(f128 v) { return v < 0 ? -v : v; }
+
+// --- running an operation on the host -------------------------------------------------
+template <class T> T launder(T v) {
+  volatile T x = v;
+  return x;
+}
+
+inline uint8_t from_host(int raised) {
+  return uint8_t((raised & FE_INVALID ? kInvalid : 0) | (raised & FE_DIVBYZERO ? kDivide : 0) |
+                 (raised & FE_OVERFLOW ? kOverflow : 0) | (raised & FE_UNDERFLOW ? kUnderflow : 0) |
+                 (raised & FE_INEXACT ? kInexact : 0));
+}
+
+inline int host_mode(Rounding r) {
+  switch (r) {
+    case Rounding::Up: return FE_UPWARD;
+    case Rounding::Down: return FE_DOWNWARD;
+    case Rounding::TowardZero: case Rounding::Odd: return FE_TOWARDZERO;
+    default: return FE_TONEAREST;  // ties away is done by the callers from toward zero
+  }
+}
+
+// Sets the last bit of a floating-point value (round to odd after truncating).
+template <class T> T with_odd_bit(T v) {
+  unsigned char b[sizeof(T)];
+  std::memcpy(b, &v, sizeof v);
+  b[0] |= 1;  // little-endian host: byte 0 holds the last fraction bits
+  std::memcpy(&v, b, sizeof v);
+  return v;
+}
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "with_odd_bit assumes a little-endian host");
+
+// Runs f() (a floating-point result) under rounding `r`, adds the IEEE exceptions it
+// raised to `exc`, and restores the host's rounding mode.
+template <class F> auto on_host(Rounding r, uint8_t& exc, F f) {
+  const int saved = std::fegetround();
+  std::fesetround(host_mode(r));
+  std::feclearexcept(FE_ALL_EXCEPT);
+  auto v = launder(f());
+  const int raised = std::fetestexcept(FE_ALL_EXCEPT);
+  std::fesetround(saved);
+  exc |= from_host(raised);
+  if (r == Rounding::Odd && (raised & FE_INEXACT)) v = with_odd_bit(v);
+  return v;
+}
+
+// f() evaluated in __float128, rounded to odd: the exact result, as far as a later
+// rounding to 24 or 53 bits can tell.
+template <class F> f128 exact_odd(F f) {
+  uint8_t ignored = 0;
+  return on_host(Rounding::Odd, ignored, f);
+}
+
+// Round to nearest with ties away from zero, for a conversion `f` of the exact
+// value `x` (f runs toward zero). The midpoint of two neighbours of the target formats
+// is exact in __float128.
+template <class T, class S, class F> T ties_away(uint8_t& exc, S x, F f) {
+  const T t = on_host(Rounding::TowardZero, exc, f);
+  if (!(exc & kInexact)) return t;
+  const T inf = std::numeric_limits<T>::infinity();
+  const T up = std::nextafter(t, f128(x) < 0 ? -inf : inf);
+  const f128 mid = std::isinf(up) ? f128(t) + (f128(t) - f128(std::nextafter(t, T(0)))) / 2
+                                  : (f128(t) + f128(up)) / 2;
+  if (magnitude(f128(x)) < magnitude(mid)) return t;
+  if (std::isinf(up)) exc |= kOverflow;
+  return up;
+}
+
+// --- the FPC's response ------------------------------------------------------------------
+template <class T> struct Result {
+  T value;
+  uint8_t trap = 0;  // DXC of a completing trap: raise it once the value is stored
+};
+template <class T> void raise_pending(Cpu& c, const Result<T>& r) {
+  if (r.trap) data_exception(c, r.trap);
+}
+
+// Invalid operation or division by zero: with the mask on, the operation is
+// suppressed (nothing is stored); otherwise the flag is set.
+inline void suppressing(Cpu& c, uint8_t exc) {
+  if (exc & masks(c)) data_exception(c, exc);
+  set_flags(c, exc);
+}
+
+// The trapped overflow or underflow: the exact result scaled by 2^-scale or 2^scale
+// into the format's range, rounded, with the DXC telling inexact and incremented.
+template <class T> Result<T> scaled(Rounding rm, f128 exact, int scale, uint8_t kind) {
+  uint8_t exc = 0;
+  const f128 v = exact * power_of_two(scale);
+  const T r = on_host(rm, exc, [&] { return T(launder(v)); });
+  uint8_t dxc = kind;
+  if (exc & kInexact) dxc |= kInexact | (magnitude(f128(r)) > magnitude(v) ? kIncremented : 0);
+  return {r, dxc};
+}
+
+// What follows a rounded operation whose host result is `r` with exceptions `exc`;
+// exact() gives the exact result (rounded to odd), needed only when a trap is enabled.
+// quiet_inexact (M4's inexact control) hides the inexact exception, not an underflow.
+template <class T, class Exact>
+Result<T> conclude(Cpu& c, Rounding rm, uint8_t exc, T r, Exact exact, bool quiet_inexact = false) {
+  if (exc & (kInvalid | kDivide)) {
+    suppressing(c, exc & (kInvalid | kDivide));
+    return {r};
+  }
+  const uint8_t m = masks(c);
+  // Tiny before rounding: the host's flag (tiny after rounding), a subnormal result,
+  // or an inexact result rounded up to the smallest normal from below it.
+  const T smallest = std::numeric_limits<T>::min();
+  const bool tiny = (exc & kUnderflow) || (r != 0 && std::fabs(r) < smallest) ||
+                    (std::fabs(r) == smallest && (exc & kInexact) && magnitude(exact()) < f128(smallest));
+  if (tiny && (exc & kInexact)) exc |= kUnderflow;
+  if (quiet_inexact) exc &= uint8_t(~kInexact);
+  if ((exc & kOverflow) && (m & kOverflow)) return scaled<T>(rm, exact(), -Traits<T>::kScale, kOverflow);
+  if (tiny && (m & kUnderflow)) return scaled<T>(rm, exact(), Traits<T>::kScale, kUnderflow);
+  set_flags(c, exc & (kOverflow | kUnderflow));
+  if (exc & kInexact) {
+    if (m & kInexact) return {r, uint8_t(kInexact | (magnitude(f128(r)) > magnitude(exact()) ? kIncremented : 0))};
+    set_flags(c, kInexact);
+  }
+  return {r};
+}
+
+// The result of an operation with a NaN operand: a signaling NaN (quieted) before a
+// quiet one, then operand order; a signaling NaN is an invalid operation.
+template <class T> Result<T> nan_result(Cpu& c, std::initializer_list<T> operands) {
+  for (T v : operands)
+    if (is_snan(v)) {
+      suppressing(c, kInvalid);
+      return {quieted(v)};
+    }
+  for (T v : operands)
+    if (std::isnan(v)) return {v};
+  return {default_nan<T>()};
+}
+
+// --- operations ------------------------------------------------------------------------------
+// op is a generic lambda: it runs on T (the host result) and on __float128 (the exact one).
+template <class T, class Op> Result<T> arith(Cpu& c, T a, T b, Op op) {
+  if (std::isnan(a) || std::isnan(b)) return nan_result(c, {a, b});
+  const Rounding rm = fpc_rounding(c);
+  uint8_t exc = 0;
+  T r = on_host(rm, exc, [&] { return op(launder(a), launder(b)); });
+  if (exc & kInvalid) r = default_nan<T>();
+  return conclude(c, rm, exc, r, [&] { return exact_odd([&] { return op(launder(f128(a)), f128(b)); }); });
+}
+
+// op3 * op2 + op1, or - op1, with one rounding. NaN precedence: op3, op2, op1; an
+// infinity times zero is invalid even when op1 is a NaN.
+template <class T> Result<T> multiply_add(Cpu& c, T op1, T op2, T op3, bool subtract) {
+  const bool inf_times_zero = (std::isinf(op3) && op2 == 0) || (op3 == 0 && std::isinf(op2));
+  if (inf_times_zero) {
+    suppressing(c, kInvalid);
+    return {default_nan<T>()};
+  }
+  if (std::isnan(op1) || std::isnan(op2) || std::isnan(op3)) return nan_result(c, {op3, op2, op1});
+  const T addend = subtract ? -op1 : op1;
+  const Rounding rm = fpc_rounding(c);
+  uint8_t exc = 0;
+  T r = on_host(rm, exc, [&] { return std::fma(launder(op3), launder(op2), launder(addend)); });
+  if (exc & kInvalid) r = default_nan<T>();
+  return conclude(c, rm, exc, r, [&] {
+    const f128 product = f128(op3) * f128(op2);  // exact: 2 x 53 bits fit in 113
+    return exact_odd([&] { return launder(product) + f128(addend); });
+  });
+}
+
+template <class T> Result<T> square_root(Cpu& c, T a) {
+  if (std::isnan(a)) return nan_result(c, {a});
+  const Rounding rm = fpc_rounding(c);
+  uint8_t exc = 0;
+  T r = on_host(rm, exc, [&] { return std::sqrt(launder(a)); });
+  if (exc & kInvalid) r = default_nan<T>();
+  // Never overflows or underflows; the exact root is above r when r*r (exact in
+  // __float128) is below the operand.
+  return conclude(c, rm, exc, r, [&] {
+    const f128 root = r, square = root * root, nudge = root * power_of_two(-110);
+    return square < f128(a) ? root + nudge : root - nudge;
+  });
+}
+
+// Long to short (LEDBR) with a rounding modifier.
+template <class To, class From> Result<To> round_to(Cpu& c, From v, Rounding rm, bool quiet_inexact) {
+  if (std::isnan(v)) {
+    if (is_snan(v)) suppressing(c, kInvalid);
+    return {convert_nan<To>(v)};
+  }
+  uint8_t exc = 0;
+  auto convert = [&] { return To(launder(v)); };
+  const To r = rm == Rounding::TiesAway ? ties_away<To>(exc, v, convert) : on_host(rm, exc, convert);
+  return conclude(c, rm, exc, r, [&] { return f128(v); }, quiet_inexact);
+}
+
+// From a fixed-point integer.
+template <class T, class I> Result<T> from_fixed(Cpu& c, I x, Rounding rm, bool quiet_inexact) {
+  uint8_t exc = 0;
+  auto convert = [&] { return T(launder(x)); };
+  const T r = rm == Rounding::TiesAway ? ties_away<T>(exc, x, convert) : on_host(rm, exc, convert);
+  return conclude(c, rm, exc, r, [&] { return f128(x); }, quiet_inexact);
+}
+
+// The integer value nearest x in mode rm (LOAD FP INTEGER and the conversions to fixed).
+template <class T> T integral(T x, Rounding rm, uint8_t& exc) {
+  if (rm == Rounding::TiesAway) {
+    const T r = std::round(x);
+    if (r != x) exc |= kInexact;
+    return r;
+  }
+  if (rm == Rounding::Odd) {
+    const T t = on_host(Rounding::TowardZero, exc, [&] { return std::rint(launder(x)); });
+    const bool even = std::fmod(t, T(2)) == 0;
+    return (exc & kInexact) && even ? t + std::copysign(T(1), x) : t;
+  }
+  return on_host(rm, exc, [&] { return std::rint(launder(x)); });
+}
+
+template <class T> Result<T> load_integer(Cpu& c, T x, Rounding rm, bool quiet_inexact) {
+  if (std::isnan(x)) return nan_result(c, {x});
+  uint8_t exc = 0;
+  const T r = integral(x, rm, exc);
+  return conclude(c, rm, exc, r, [&] { return f128(x); }, quiet_inexact);
+}
+
+template <class I> struct Fixed {
+  I value;
+  uint8_t cc;
+  uint8_t trap = 0;
+};
+
+// To a fixed-point integer: a NaN or a value out of range is an invalid operation
+// (CC 3) whose result is the integer nearest in direction (a NaN: the most negative,
+// or zero when unsigned), and inexact as well.
+template <class I, class T> Fixed<I> to_fixed(Cpu& c, T x, Rounding rm, bool quiet_inexact) {
+  constexpr I kMin = std::numeric_limits<I>::min(), kMax = std::numeric_limits<I>::max();
+  const uint8_t cc = x == 0 ? 0 : x < 0 ? 1 : 2;
+  uint8_t exc = 0;
+  const T r = std::isnan(x) ? x : integral(x, rm, exc);
+  if (std::isnan(r) || f128(r) < f128(kMin) || f128(r) > f128(kMax)) {
+    suppressing(c, kInvalid);
+    if (!quiet_inexact) set_flags(c, kInexact);
+    return {std::isnan(x) || x < 0 ? kMin : kMax, 3};
+  }
+  const I v = I(r);
+  if (quiet_inexact || !(exc & kInexact)) return {v, cc};
+  if (masks(c) & kInexact)
+    return {v, cc, uint8_t(kInexact | (magnitude(f128(r)) > magnitude(f128(x)) ? kIncremented : 0))};
+  set_flags(c, kInexact);
+  return {v, cc};
+}
+
+// CC of a result: 0 zero, 1 negative, 2 positive, 3 NaN.
+template <class T> uint8_t cc_of(T v) {
+  if (std::isnan(v)) return 3;
+  return v == 0 ? 0 : std::signbit(v) ? 1 : 2;
+}
+
+// COMPARE (quiet: only a signaling NaN is invalid) and COMPARE AND SIGNAL (any NaN).
+template <class T> uint8_t compare(Cpu& c, T a, T b, bool signaling) {
+  if (std::isnan(a) || std::isnan(b)) {
+    if (signaling || is_snan(a) || is_snan(b)) suppressing(c, kInvalid);
+    return 3;
+  }
+  return a == b ? 0 : a < b ? 1 : 2;
+}
+
+}  // namespace emu::isa::bfp
