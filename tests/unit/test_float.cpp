@@ -311,3 +311,16 @@ TEST_CASE("BFP: what QEMU 7.2 does otherwise: MDEBR, NaNs in multiply-and-add an
   CHECK(m.cpu.cc == 3);
   CHECK(flags_of(m.cpu) == 0x88);
 }
+
+TEST_CASE("BFP: LOAD AND TEST of a signaling NaN is invalid and yields it quiet", "[float][bfp]") {
+  TestMachine m;
+  m.cpu.fpr[2] = 0x7FF0000000000001ull;
+  m.run(RRE(0xB312, 1, 2));  // LTDBR
+  CHECK(m.cpu.fpr[1] == 0x7FF8000000000001ull);
+  CHECK(m.cpu.cc == 3);
+  CHECK(flags_of(m.cpu) == 0x80);
+  m.cpu.fpc = kMaskInvalid;
+  m.cpu.fpr[1] = 0;
+  CHECK(m.run(RRE(0xB312, 1, 2)).check.interrupt.dxc == 0x80);
+  CHECK(m.cpu.fpr[1] == 0);  // suppressed
+}

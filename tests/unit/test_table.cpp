@@ -10,7 +10,7 @@ unsigned format_length(emu::Format f) {
   using F = emu::Format;
   switch (f) {
     case F::E: case F::I: case F::RR: return 2;
-    case F::RRE: case F::RRF: case F::RX: case F::RS: case F::RSI: case F::RI: case F::SI: case F::S: return 4;
+    case F::RRE: case F::RRF: case F::RRD: case F::RX: case F::RS: case F::RSI: case F::RI: case F::SI: case F::S: return 4;
     default: return 6;
   }
 }
