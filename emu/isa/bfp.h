@@ -38,6 +38,13 @@ namespace emu::isa::bfp {
 using f128 = __float128;
 using u128 = unsigned __int128;
 
+inline f128 power_of_two(int e) {
+  u128 b = u128(16383 + e) << 112;
+  f128 v;
+  std::memcpy(&v, &b, sizeof v);
+  return v;
+}
+
 // IEEE exceptions as the FPC's mask, flag and DXC bytes place them.
 enum : uint8_t {
   kInvalid = 0x80,
@@ -81,20 +88,31 @@ inline Rounding modifier_rounding(const Cpu& c, unsigned m) {
 // M4 bit 1 (inexact-exception control): the inexact exception is not reported.
 inline bool suppress_inexact(unsigned m4) { return m4 & 4; }
 
-// --- formats -------------------------------------------------------------------------
+// --- formats: short (float), long (double), extended (__float128) ----------------------
 template <class T> struct Traits;
 template <> struct Traits<float> {
   using Bits = uint32_t;
+  static constexpr int kFraction = 23;
   static constexpr int kScale = 192;  // exponent adjustment of trapped overflow/underflow
-  static constexpr Bits kQuiet = 0x00400000u;
   static constexpr Bits kDefaultNaN = 0x7FC00000u;
+  static float min() { return 0x1p-126f; }
 };
 template <> struct Traits<double> {
   using Bits = uint64_t;
+  static constexpr int kFraction = 52;
   static constexpr int kScale = 1536;
-  static constexpr Bits kQuiet = 1ull << 51;
   static constexpr Bits kDefaultNaN = 0x7FF8000000000000ull;
+  static double min() { return 0x1p-1022; }
 };
+template <> struct Traits<f128> {
+  using Bits = u128;
+  static constexpr int kFraction = 112;
+  static constexpr int kScale = 24576;
+  static constexpr Bits kDefaultNaN = u128(0x7FFF800000000000ull) << 64;
+  static f128 min() { return power_of_two(-16382); }
+};
+template <class T> constexpr typename Traits<T>::Bits kQuiet = typename Traits<T>::Bits(1) << (Traits<T>::kFraction - 1);
+template <class T> constexpr int kWidth = int(sizeof(T) * 8);
 
 template <class T> typename Traits<T>::Bits bits_of(T v) {
   typename Traits<T>::Bits b;
@@ -106,28 +124,30 @@ template <class T> T from_bits(typename Traits<T>::Bits b) {
   std::memcpy(&v, &b, sizeof v);
   return v;
 }
-template <class T> bool is_snan(T v) { return std::isnan(v) && !(bits_of(v) & Traits<T>::kQuiet); }
-template <class T> T quieted(T v) { return from_bits<T>(bits_of(v) | Traits<T>::kQuiet); }
+template <class T> bool is_nan(T v) { return __builtin_isnan(v); }
+template <class T> bool is_inf(T v) { return __builtin_isinf(v); }
+template <class T> bool sign_of(T v) { return bits_of(v) >> (kWidth<T> - 1); }
+template <class T> bool is_snan(T v) { return is_nan(v) && !(bits_of(v) & kQuiet<T>); }
+template <class T> T quieted(T v) { return from_bits<T>(bits_of(v) | kQuiet<T>); }
 template <class T> T default_nan() { return from_bits<T>(Traits<T>::kDefaultNaN); }
 
 // A NaN converted to another format: sign and the leading fraction bits carry over.
 template <class To, class From> To convert_nan(From v) {
-  constexpr int kShift = int(std::numeric_limits<double>::digits - std::numeric_limits<float>::digits);
-  if constexpr (sizeof(To) > sizeof(From))
-    return from_bits<To>(uint64_t(bits_of(v) >> 31) << 63 | 0x7FF8000000000000ull |
-                         uint64_t(bits_of(v) & 0x3FFFFF) << kShift);
-  else
-    return from_bits<To>(uint32_t(bits_of(v) >> 63) << 31 | 0x7FC00000u |
-                         uint32_t((bits_of(v) >> kShift) & 0x3FFFFF));
+  using ToBits = typename Traits<To>::Bits;
+  const u128 b = bits_of(v);
+  const u128 fraction = (b & ((u128(1) << Traits<From>::kFraction) - 1)) << (112 - Traits<From>::kFraction);
+  ToBits out = ToBits(fraction >> (112 - Traits<To>::kFraction)) | Traits<To>::kDefaultNaN;
+  if (sign_of(v)) out |= ToBits(1) << (kWidth<To> - 1);
+  return from_bits<To>(out);
 }
 
-inline f128 power_of_two(int e) {
-  u128 b = u128(16383 + e) << 112;
-  f128 v;
-  std::memcpy(&v, &b, sizeof v);
-  return v;
+// v * 2^e, in steps that each stay inside the extended exponent range.
+inline f128 times_power_of_two(f128 v, int e) {
+  for (; e > 12000; e -= 12000) v *= power_of_two(12000);
+  for (; e < -12000; e += 12000) v *= power_of_two(-12000);
+  return v * power_of_two(e);
 }
-inline f128 magnitude(f128 v) { return v < 0 ? -v : v; }
+template <class T> T magnitude(T v) { return v < 0 ? -v : v; }
 
 // --- running an operation on the host -------------------------------------------------
 template <class T> T launder(T v) {
@@ -175,10 +195,13 @@ template <class F> auto on_host(Rounding r, uint8_t& exc, F f) {
 }
 
 // f() evaluated in __float128, rounded to odd: the exact result, as far as a later
-// rounding to 24 or 53 bits can tell.
-template <class F> f128 exact_odd(F f) {
+// rounding to 24 or 53 bits can tell. For extended operands it can only be the result
+// truncated (toward zero): right for telling incremented and tininess, while the
+// scaled result of a trapped extended overflow or underflow is that truncated value
+// rounded again (the one approximation here; QEMU 7.2 delivers no result at all).
+template <class T, class F> f128 exact_odd(F f) {
   uint8_t ignored = 0;
-  return on_host(Rounding::Odd, ignored, f);
+  return on_host(sizeof(T) == 16 ? Rounding::TowardZero : Rounding::Odd, ignored, f);
 }
 
 // Round to nearest with ties away from zero, for a conversion `f` of the exact
@@ -187,13 +210,17 @@ template <class F> f128 exact_odd(F f) {
 template <class T, class S, class F> T ties_away(uint8_t& exc, S x, F f) {
   const T t = on_host(Rounding::TowardZero, exc, f);
   if (!(exc & kInexact)) return t;
-  const T inf = std::numeric_limits<T>::infinity();
-  const T up = std::nextafter(t, f128(x) < 0 ? -inf : inf);
-  const f128 mid = std::isinf(up) ? f128(t) + (f128(t) - f128(std::nextafter(t, T(0)))) / 2
-                                  : (f128(t) + f128(up)) / 2;
-  if (magnitude(f128(x)) < magnitude(mid)) return t;
-  if (std::isinf(up)) exc |= kOverflow;
-  return up;
+  if constexpr (sizeof(T) == 16) {
+    return t;  // unreachable: every source converted to extended is exact
+  } else {
+    const T inf = std::numeric_limits<T>::infinity();
+    const T up = std::nextafter(t, f128(x) < 0 ? -inf : inf);
+    const f128 mid = is_inf(up) ? f128(t) + (f128(t) - f128(std::nextafter(t, T(0)))) / 2
+                                : (f128(t) + f128(up)) / 2;
+    if (magnitude(f128(x)) < magnitude(mid)) return t;
+    if (is_inf(up)) exc |= kOverflow;
+    return up;
+  }
 }
 
 // --- the FPC's response ------------------------------------------------------------------
@@ -216,7 +243,7 @@ inline void suppressing(Cpu& c, uint8_t exc) {
 // into the format's range, rounded, with the DXC telling inexact and incremented.
 template <class T> Result<T> scaled(Rounding rm, f128 exact, int scale, uint8_t kind) {
   uint8_t exc = 0;
-  const f128 v = exact * power_of_two(scale);
+  const f128 v = times_power_of_two(exact, scale);
   const T r = on_host(rm, exc, [&] { return T(launder(v)); });
   uint8_t dxc = kind;
   if (exc & kInexact) dxc |= kInexact | (magnitude(f128(r)) > magnitude(v) ? kIncremented : 0);
@@ -235,9 +262,9 @@ Result<T> conclude(Cpu& c, Rounding rm, uint8_t exc, T r, Exact exact, bool quie
   const uint8_t m = masks(c);
   // Tiny before rounding: the host's flag (tiny after rounding), a subnormal result,
   // or an inexact result rounded up to the smallest normal from below it.
-  const T smallest = std::numeric_limits<T>::min();
-  const bool tiny = (exc & kUnderflow) || (r != 0 && std::fabs(r) < smallest) ||
-                    (std::fabs(r) == smallest && (exc & kInexact) && magnitude(exact()) < f128(smallest));
+  const T smallest = Traits<T>::min();
+  const bool tiny = (exc & kUnderflow) || (r != 0 && magnitude(r) < smallest) ||
+                    (magnitude(r) == smallest && (exc & kInexact) && magnitude(exact()) < f128(smallest));
   if (tiny && (exc & kInexact)) exc |= kUnderflow;
   if (quiet_inexact) exc &= uint8_t(~kInexact);
   if ((exc & kOverflow) && (m & kOverflow)) return scaled<T>(rm, exact(), -Traits<T>::kScale, kOverflow);
@@ -259,30 +286,30 @@ template <class T> Result<T> nan_result(Cpu& c, std::initializer_list<T> operand
       return {quieted(v)};
     }
   for (T v : operands)
-    if (std::isnan(v)) return {v};
+    if (is_nan(v)) return {v};
   return {default_nan<T>()};
 }
 
 // --- operations ------------------------------------------------------------------------------
 // op is a generic lambda: it runs on T (the host result) and on __float128 (the exact one).
 template <class T, class Op> Result<T> arith(Cpu& c, T a, T b, Op op) {
-  if (std::isnan(a) || std::isnan(b)) return nan_result(c, {a, b});
+  if (is_nan(a) || is_nan(b)) return nan_result(c, {a, b});
   const Rounding rm = fpc_rounding(c);
   uint8_t exc = 0;
   T r = on_host(rm, exc, [&] { return op(launder(a), launder(b)); });
   if (exc & kInvalid) r = default_nan<T>();
-  return conclude(c, rm, exc, r, [&] { return exact_odd([&] { return op(launder(f128(a)), f128(b)); }); });
+  return conclude(c, rm, exc, r, [&] { return exact_odd<T>([&] { return op(launder(f128(a)), f128(b)); }); });
 }
 
 // op3 * op2 + op1, or - op1, with one rounding. NaN precedence: op3, op2, op1; an
 // infinity times zero is invalid even when op1 is a NaN.
 template <class T> Result<T> multiply_add(Cpu& c, T op1, T op2, T op3, bool subtract) {
-  const bool inf_times_zero = (std::isinf(op3) && op2 == 0) || (op3 == 0 && std::isinf(op2));
+  const bool inf_times_zero = (is_inf(op3) && op2 == 0) || (op3 == 0 && is_inf(op2));
   if (inf_times_zero) {
     suppressing(c, kInvalid);
     return {default_nan<T>()};
   }
-  if (std::isnan(op1) || std::isnan(op2) || std::isnan(op3)) return nan_result(c, {op3, op2, op1});
+  if (is_nan(op1) || is_nan(op2) || is_nan(op3)) return nan_result(c, {op3, op2, op1});
   const T addend = subtract ? -op1 : op1;
   const Rounding rm = fpc_rounding(c);
   uint8_t exc = 0;
@@ -290,27 +317,70 @@ template <class T> Result<T> multiply_add(Cpu& c, T op1, T op2, T op3, bool subt
   if (exc & kInvalid) r = default_nan<T>();
   return conclude(c, rm, exc, r, [&] {
     const f128 product = f128(op3) * f128(op2);  // exact: 2 x 53 bits fit in 113
-    return exact_odd([&] { return launder(product) + f128(addend); });
+    return exact_odd<T>([&] { return launder(product) + f128(addend); });
   });
 }
 
+// The square root of a positive finite extended value, rounded once in the host's
+// mode: the integer square root of its significand (scaled to 231 or 232 bits, so the
+// root has 116) with the remainder as a sticky bit, converted to __float128 (one
+// rounding: 116 bits are enough for it to be right in every mode), then scaled by a
+// power of two (exact: a root is never tiny or huge).
+inline f128 extended_square_root(f128 a) {
+  const u128 b = bits_of(a);
+  const int biased = int(b >> 112) & 0x7FFF;
+  u128 m = b & ((u128(1) << 112) - 1);
+  int e = (biased ? biased : 1) - 16383 - 112;
+  if (biased) m |= u128(1) << 112;
+  if (e & 1) m <<= 1, --e;
+  const int bits = 128 - int(m >> 64 ? __builtin_clzll(uint64_t(m >> 64)) : 64 + __builtin_clzll(uint64_t(m)));
+  const int shift = (232 - bits) & ~1;  // the scaled significand N = m << shift has 231 or 232 bits
+  const u128 hi = shift >= 128 ? m << (shift - 128) : m >> (128 - shift), lo = shift >= 128 ? 0 : m << shift;
+  u128 root = 0, rem = 0;
+  for (int pair = 115; pair >= 0; --pair) {  // two bits of N at a time, from the top
+    const int at = 2 * pair;
+    const unsigned two = unsigned((at >= 128 ? hi >> (at - 128) : lo >> at) & 3);
+    rem = rem << 2 | two;
+    const u128 trial = root << 2 | 1;
+    root <<= 1;
+    if (rem >= trial) rem -= trial, root |= 1;
+  }
+  return times_power_of_two(f128(launder(root | (rem != 0))), (e - shift) / 2);
+}
+
+template <class T> T host_square_root(T a) {
+  if constexpr (sizeof(T) == 16) {
+    if (is_nan(a) || a == 0 || (is_inf(a) && a > 0)) return a;
+    if (a < 0) return launder(launder(a) - a) / 0;  // invalid: 0/0 raises it on the host
+    return extended_square_root(a);
+  } else {
+    return std::sqrt(launder(a));
+  }
+}
+
 template <class T> Result<T> square_root(Cpu& c, T a) {
-  if (std::isnan(a)) return nan_result(c, {a});
+  if (is_nan(a)) return nan_result(c, {a});
   const Rounding rm = fpc_rounding(c);
   uint8_t exc = 0;
-  T r = on_host(rm, exc, [&] { return std::sqrt(launder(a)); });
+  T r = on_host(rm, exc, [&] { return host_square_root(a); });
   if (exc & kInvalid) r = default_nan<T>();
-  // Never overflows or underflows; the exact root is above r when r*r (exact in
-  // __float128) is below the operand.
+  // Never overflows or underflows; whether it was incremented: the exact root is
+  // above r when r*r (exact in __float128 for short and long) is below the operand,
+  // and for extended the result toward zero tells.
   return conclude(c, rm, exc, r, [&] {
-    const f128 root = r, square = root * root, nudge = root * power_of_two(-110);
-    return square < f128(a) ? root + nudge : root - nudge;
+    if constexpr (sizeof(T) == 16) {
+      uint8_t ignored = 0;
+      return on_host(Rounding::TowardZero, ignored, [&] { return host_square_root(a); });
+    } else {
+      const f128 root = r, square = root * root, nudge = root * power_of_two(-110);
+      return square < f128(a) ? root + nudge : root - nudge;
+    }
   });
 }
 
 // Long to short (LEDBR) with a rounding modifier.
 template <class To, class From> Result<To> round_to(Cpu& c, From v, Rounding rm, bool quiet_inexact) {
-  if (std::isnan(v)) {
+  if (is_nan(v)) {
     if (is_snan(v)) suppressing(c, kInvalid);
     return {convert_nan<To>(v)};
   }
@@ -328,23 +398,36 @@ template <class T, class I> Result<T> from_fixed(Cpu& c, I x, Rounding rm, bool 
   return conclude(c, rm, exc, r, [&] { return f128(x); }, quiet_inexact);
 }
 
+// rint: x rounded to an integer in the host's current mode, inexact when it was not
+// one. Adding and taking away 2^p (p: the fraction width) leaves no fraction bits.
+template <class T> T round_to_integer(T x) {
+  const T big = T(power_of_two(Traits<T>::kFraction));
+  if (!(magnitude(x) < big)) return x;  // already integral (or infinite)
+  const T r = x < 0 ? launder(launder(x) - big) + big : launder(launder(x) + big) - big;
+  if (r == 0) return sign_of(x) ? -T(0) : T(0);  // a zero result keeps the operand's sign
+  return r;
+}
+
 // The integer value nearest x in mode rm (LOAD FP INTEGER and the conversions to fixed).
 template <class T> T integral(T x, Rounding rm, uint8_t& exc) {
-  if (rm == Rounding::TiesAway) {
-    const T r = std::round(x);
-    if (r != x) exc |= kInexact;
-    return r;
+  if (is_inf(x)) return x;
+  if (rm == Rounding::TiesAway || rm == Rounding::Odd) {
+    uint8_t ignored = 0;
+    const T t = on_host(Rounding::TowardZero, ignored, [&] { return round_to_integer(x); });
+    const T rest = magnitude(x - t);  // exact
+    if (rest == 0) return t;
+    exc |= kInexact;
+    const T one = x < 0 ? T(-1) : T(1);
+    if (rm == Rounding::TiesAway) return rest >= T(0.5) ? t + one : t;
+    const T half = launder(t / 2);
+    const bool even = on_host(Rounding::TowardZero, ignored, [&] { return round_to_integer(half); }) == half;
+    return even ? t + one : t;
   }
-  if (rm == Rounding::Odd) {
-    const T t = on_host(Rounding::TowardZero, exc, [&] { return std::rint(launder(x)); });
-    const bool even = std::fmod(t, T(2)) == 0;
-    return (exc & kInexact) && even ? t + std::copysign(T(1), x) : t;
-  }
-  return on_host(rm, exc, [&] { return std::rint(launder(x)); });
+  return on_host(rm, exc, [&] { return round_to_integer(launder(x)); });
 }
 
 template <class T> Result<T> load_integer(Cpu& c, T x, Rounding rm, bool quiet_inexact) {
-  if (std::isnan(x)) return nan_result(c, {x});
+  if (is_nan(x)) return nan_result(c, {x});
   uint8_t exc = 0;
   const T r = integral(x, rm, exc);
   return conclude(c, rm, exc, r, [&] { return f128(x); }, quiet_inexact);
@@ -363,11 +446,11 @@ template <class I, class T> Fixed<I> to_fixed(Cpu& c, T x, Rounding rm, bool qui
   constexpr I kMin = std::numeric_limits<I>::min(), kMax = std::numeric_limits<I>::max();
   const uint8_t cc = x == 0 ? 0 : x < 0 ? 1 : 2;
   uint8_t exc = 0;
-  const T r = std::isnan(x) ? x : integral(x, rm, exc);
-  if (std::isnan(r) || f128(r) < f128(kMin) || f128(r) > f128(kMax)) {
+  const T r = is_nan(x) ? x : integral(x, rm, exc);
+  if (is_nan(r) || f128(r) < f128(kMin) || f128(r) > f128(kMax)) {
     suppressing(c, kInvalid);
     if (!quiet_inexact) set_flags(c, kInexact);
-    return {std::isnan(x) || x < 0 ? kMin : kMax, 3};
+    return {is_nan(x) || x < 0 ? kMin : kMax, 3};
   }
   const I v = I(r);
   if (quiet_inexact || !(exc & kInexact)) return {v, cc};
@@ -379,13 +462,13 @@ template <class I, class T> Fixed<I> to_fixed(Cpu& c, T x, Rounding rm, bool qui
 
 // CC of a result: 0 zero, 1 negative, 2 positive, 3 NaN.
 template <class T> uint8_t cc_of(T v) {
-  if (std::isnan(v)) return 3;
-  return v == 0 ? 0 : std::signbit(v) ? 1 : 2;
+  if (is_nan(v)) return 3;
+  return v == 0 ? 0 : sign_of(v) ? 1 : 2;
 }
 
 // COMPARE (quiet: only a signaling NaN is invalid) and COMPARE AND SIGNAL (any NaN).
 template <class T> uint8_t compare(Cpu& c, T a, T b, bool signaling) {
-  if (std::isnan(a) || std::isnan(b)) {
+  if (is_nan(a) || is_nan(b)) {
     if (signaling || is_snan(a) || is_snan(b)) suppressing(c, kInvalid);
     return 3;
   }

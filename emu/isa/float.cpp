@@ -61,18 +61,39 @@ namespace {
 
 using bfp::Result;
 
-// Short (float) operands are bits 0-31 of an FPR, long (double) ones the whole FPR.
+using bfp::f128;
+using bfp::u128;
+
+// Short (float) operands are bits 0-31 of an FPR, long (double) ones the whole FPR,
+// extended (__float128) ones a register pair, the high half in the lower register.
 template <class T> T reg(const Cpu& c, unsigned r) {
-  if constexpr (sizeof(T) == 4) return bfp::from_bits<float>(get_short(c, r));
-  else return bfp::from_bits<double>(c.fpr[r]);
+  if constexpr (sizeof(T) == 4) {
+    return bfp::from_bits<float>(get_short(c, r));
+  } else if constexpr (sizeof(T) == 8) {
+    return bfp::from_bits<double>(c.fpr[r]);
+  } else {
+    check_pair(r);
+    return bfp::from_bits<f128>(u128(c.fpr[r]) << 64 | c.fpr[r + 2]);
+  }
 }
 template <class T> void put(Cpu& c, unsigned r, T v) {
-  if constexpr (sizeof(T) == 4) set_short(c, r, bfp::bits_of(v));
-  else c.fpr[r] = bfp::bits_of(v);
+  if constexpr (sizeof(T) == 4) {
+    set_short(c, r, bfp::bits_of(v));
+  } else if constexpr (sizeof(T) == 8) {
+    c.fpr[r] = bfp::bits_of(v);
+  } else {
+    check_pair(r);
+    c.fpr[r] = uint64_t(bfp::bits_of(v) >> 64), c.fpr[r + 2] = uint64_t(bfp::bits_of(v));
+  }
 }
 // The storage operand of an RXE/RXF instruction.
 template <class T> T mem(Cpu& c, const Insn& i) {
   return bfp::from_bits<T>(mem2<typename bfp::Traits<T>::Bits>(c, i));
+}
+
+// Extended operands must name a valid pair before anything is changed.
+template <class T> void check_pair_if_extended(unsigned r) {
+  if constexpr (sizeof(T) == 16) check_pair(r);
 }
 
 // Stores a result, sets the CC if the instruction does, then raises a completing trap.
@@ -98,6 +119,7 @@ template <class T> void multiply_add(Cpu& c, const Insn& i, T op2, bool subtract
 // LOAD AND TEST: a signaling NaN is invalid and comes out quiet.
 template <class T> void load_and_test(Cpu& c, const Insn& i) {
   T v = reg<T>(c, i.r2);
+  check_pair_if_extended<T>(i.r1);
   if (bfp::is_snan(v)) {
     bfp::suppressing(c, bfp::kInvalid);
     v = bfp::quieted(v);
@@ -111,6 +133,7 @@ enum class Sign { Flip, Set, Clear };
 template <class T> void load_sign(Cpu& c, const Insn& i, Sign s) {
   constexpr auto kBit = typename bfp::Traits<T>::Bits(1) << (sizeof(T) * 8 - 1);
   auto b = bfp::bits_of(reg<T>(c, i.r2));
+  check_pair_if_extended<T>(i.r1);
   b = s == Sign::Flip ? b ^ kBit : s == Sign::Set ? b | kBit : b & ~kBit;
   put(c, i.r1, bfp::from_bits<T>(b));
   c.cc = bfp::cc_of(bfp::from_bits<T>(b));
@@ -122,7 +145,8 @@ template <class T> void compare(Cpu& c, unsigned r1, T b, bool signaling) {
 
 // LOAD LENGTHENED: exact; a signaling NaN is invalid.
 template <class To, class From> void lengthen(Cpu& c, unsigned r1, From v) {
-  if (std::isnan(v)) {
+  check_pair_if_extended<To>(r1);
+  if (bfp::is_nan(v)) {
     if (bfp::is_snan(v)) bfp::suppressing(c, bfp::kInvalid);
     put(c, r1, bfp::convert_nan<To>(v));
     return;
@@ -134,13 +158,14 @@ template <class To, class From> void lengthen(Cpu& c, unsigned r1, From v) {
 // second-operand address (one bit per class and sign, +zero first).
 template <class T> void test_data_class(Cpu& c, const Insn& i) {
   const T v = reg<T>(c, i.r1);
-  unsigned cls = v == 0 ? 0 : std::isnormal(v) ? 2 : std::isinf(v) ? 6
-               : std::isnan(v) ? (bfp::is_snan(v) ? 10 : 8) : 4;
-  cls += std::signbit(v);
+  const bool normal = !(v == 0) && !bfp::is_inf(v) && !bfp::is_nan(v) && bfp::magnitude(v) >= bfp::Traits<T>::min();
+  unsigned cls = v == 0 ? 0 : normal ? 2 : bfp::is_inf(v) ? 6 : bfp::is_nan(v) ? (bfp::is_snan(v) ? 10 : 8) : 4;
+  cls += bfp::sign_of(v);
   c.cc = (c.ea2(i) >> (11 - cls)) & 1;
 }
 
 template <class T, class I> void from_fixed(Cpu& c, const Insn& i, I x) {
+  check_pair_if_extended<T>(i.r1);
   deliver(c, i.r1, bfp::from_fixed<T>(c, x, bfp::modifier_rounding(c, i.m3), bfp::suppress_inexact(i.m4)), false);
 }
 
@@ -154,6 +179,7 @@ template <class I, class T> void to_fixed(Cpu& c, const Insn& i) {
 }
 
 template <class T> void load_integer(Cpu& c, const Insn& i) {
+  check_pair_if_extended<T>(i.r1);
   deliver(c, i.r1, bfp::load_integer(c, reg<T>(c, i.r2), bfp::modifier_rounding(c, i.m3), bfp::suppress_inexact(i.m4)),
           false);
 }
@@ -183,21 +209,29 @@ void mdbr(Cpu& c, const Insn& i) { arith(c, i.r1, reg<double>(c, i.r2), kMultipl
 void meeb(Cpu& c, const Insn& i) { arith(c, i.r1, mem<float>(c, i), kMultiply, false); }
 void mdb(Cpu& c, const Insn& i) { arith(c, i.r1, mem<double>(c, i), kMultiply, false); }
 void debr(Cpu& c, const Insn& i) { arith(c, i.r1, reg<float>(c, i.r2), kDivide, false); }
+void axbr(Cpu& c, const Insn& i) { arith(c, i.r1, reg<f128>(c, i.r2), kAdd, true); }
+void sxbr(Cpu& c, const Insn& i) { arith(c, i.r1, reg<f128>(c, i.r2), kSubtract, true); }
+void mxbr(Cpu& c, const Insn& i) { arith(c, i.r1, reg<f128>(c, i.r2), kMultiply, false); }
+void dxbr(Cpu& c, const Insn& i) { arith(c, i.r1, reg<f128>(c, i.r2), kDivide, false); }
 void ddbr(Cpu& c, const Insn& i) { arith(c, i.r1, reg<double>(c, i.r2), kDivide, false); }
 void deb(Cpu& c, const Insn& i) { arith(c, i.r1, mem<float>(c, i), kDivide, false); }
 void ddb(Cpu& c, const Insn& i) { arith(c, i.r1, mem<double>(c, i), kDivide, false); }
 
 // MULTIPLY (short to long): exact, so only NaN operands need care.
-static void multiply_lengthened(Cpu& c, unsigned r1, float b) {
-  const float a = reg<float>(c, r1);
-  if (std::isnan(a) || std::isnan(b)) {
-    put(c, r1, bfp::convert_nan<double>(bfp::nan_result(c, {a, b}).value));
+// (MXDBR: long to extended, the same way.)
+template <class Wide, class T> void multiply_lengthened(Cpu& c, unsigned r1, T b) {
+  const T a = reg<T>(c, r1);
+  check_pair_if_extended<Wide>(r1);
+  if (bfp::is_nan(a) || bfp::is_nan(b)) {
+    put(c, r1, bfp::convert_nan<Wide>(bfp::nan_result(c, {a, b}).value));
     return;
   }
-  put(c, r1, double(a) * double(b));
+  put(c, r1, Wide(a) * Wide(b));
 }
-void mdebr(Cpu& c, const Insn& i) { multiply_lengthened(c, i.r1, reg<float>(c, i.r2)); }
-void mdeb(Cpu& c, const Insn& i) { multiply_lengthened(c, i.r1, mem<float>(c, i)); }
+void mdebr(Cpu& c, const Insn& i) { multiply_lengthened<double>(c, i.r1, reg<float>(c, i.r2)); }
+void mdeb(Cpu& c, const Insn& i) { multiply_lengthened<double>(c, i.r1, mem<float>(c, i)); }
+void mxdbr(Cpu& c, const Insn& i) { multiply_lengthened<f128>(c, i.r1, reg<double>(c, i.r2)); }
+void mxdb(Cpu& c, const Insn& i) { multiply_lengthened<f128>(c, i.r1, mem<double>(c, i)); }
 
 void maebr(Cpu& c, const Insn& i) { multiply_add(c, i, reg<float>(c, i.r2), false); }
 void madbr(Cpu& c, const Insn& i) { multiply_add(c, i, reg<double>(c, i.r2), false); }
@@ -212,6 +246,11 @@ void sqebr(Cpu& c, const Insn& i) { deliver(c, i.r1, bfp::square_root(c, reg<flo
 void sqdbr(Cpu& c, const Insn& i) { deliver(c, i.r1, bfp::square_root(c, reg<double>(c, i.r2)), false); }
 void sqeb(Cpu& c, const Insn& i) { deliver(c, i.r1, bfp::square_root(c, mem<float>(c, i)), false); }
 void sqdb(Cpu& c, const Insn& i) { deliver(c, i.r1, bfp::square_root(c, mem<double>(c, i)), false); }
+void sqxbr(Cpu& c, const Insn& i) {
+  const f128 v = reg<f128>(c, i.r2);
+  check_pair(i.r1);
+  deliver(c, i.r1, bfp::square_root(c, v), false);
+}
 
 // --- compare ---------------------------------------------------------------------------------
 void cebr(Cpu& c, const Insn& i) { compare(c, i.r1, reg<float>(c, i.r2), false); }
@@ -224,6 +263,9 @@ void keb(Cpu& c, const Insn& i) { compare(c, i.r1, mem<float>(c, i), true); }
 void kdb(Cpu& c, const Insn& i) { compare(c, i.r1, mem<double>(c, i), true); }
 void tceb(Cpu& c, const Insn& i) { test_data_class<float>(c, i); }
 void tcdb(Cpu& c, const Insn& i) { test_data_class<double>(c, i); }
+void tcxb(Cpu& c, const Insn& i) { test_data_class<f128>(c, i); }
+void cxbr(Cpu& c, const Insn& i) { compare(c, i.r1, reg<f128>(c, i.r2), false); }
+void kxbr(Cpu& c, const Insn& i) { compare(c, i.r1, reg<f128>(c, i.r2), true); }
 
 // --- load and test, sign operations ----------------------------------------------------------
 void ltebr(Cpu& c, const Insn& i) { load_and_test<float>(c, i); }
@@ -234,17 +276,29 @@ void lnebr(Cpu& c, const Insn& i) { load_sign<float>(c, i, Sign::Set); }
 void lndbr(Cpu& c, const Insn& i) { load_sign<double>(c, i, Sign::Set); }
 void lpebr(Cpu& c, const Insn& i) { load_sign<float>(c, i, Sign::Clear); }
 void lpdbr(Cpu& c, const Insn& i) { load_sign<double>(c, i, Sign::Clear); }
+void ltxbr(Cpu& c, const Insn& i) { load_and_test<f128>(c, i); }
+void lcxbr(Cpu& c, const Insn& i) { load_sign<f128>(c, i, Sign::Flip); }
+void lnxbr(Cpu& c, const Insn& i) { load_sign<f128>(c, i, Sign::Set); }
+void lpxbr(Cpu& c, const Insn& i) { load_sign<f128>(c, i, Sign::Clear); }
 
 // --- lengthen, round, load FP integer --------------------------------------------------------
 void ldebr(Cpu& c, const Insn& i) { lengthen<double>(c, i.r1, reg<float>(c, i.r2)); }
 void ldeb(Cpu& c, const Insn& i) { lengthen<double>(c, i.r1, mem<float>(c, i)); }
-void ledbr(Cpu& c, const Insn& i) {
-  deliver(c, i.r1,
-          bfp::round_to<float>(c, reg<double>(c, i.r2), bfp::modifier_rounding(c, i.m3), bfp::suppress_inexact(i.m4)),
-          false);
+void lxdbr(Cpu& c, const Insn& i) { lengthen<f128>(c, i.r1, reg<double>(c, i.r2)); }
+void lxdb(Cpu& c, const Insn& i) { lengthen<f128>(c, i.r1, mem<double>(c, i)); }
+void lxebr(Cpu& c, const Insn& i) { lengthen<f128>(c, i.r1, reg<float>(c, i.r2)); }
+void lxeb(Cpu& c, const Insn& i) { lengthen<f128>(c, i.r1, mem<float>(c, i)); }
+template <class To, class From> static void round_to(Cpu& c, const Insn& i) {
+  const From v = reg<From>(c, i.r2);
+  check_pair_if_extended<From>(i.r1);  // from extended: R1 names a pair, the result goes left
+  deliver(c, i.r1, bfp::round_to<To>(c, v, bfp::modifier_rounding(c, i.m3), bfp::suppress_inexact(i.m4)), false);
 }
+void ledbr(Cpu& c, const Insn& i) { round_to<float, double>(c, i); }
+void ldxbr(Cpu& c, const Insn& i) { round_to<double, f128>(c, i); }
+void lexbr(Cpu& c, const Insn& i) { round_to<float, f128>(c, i); }
 void fiebr(Cpu& c, const Insn& i) { load_integer<float>(c, i); }
 void fidbr(Cpu& c, const Insn& i) { load_integer<double>(c, i); }
+void fixbr(Cpu& c, const Insn& i) { load_integer<f128>(c, i); }
 
 // --- conversions with fixed point ------------------------------------------------------------
 void cefbr(Cpu& c, const Insn& i) { from_fixed<float>(c, i, int32_t(c.r32(i.r2))); }
@@ -255,6 +309,10 @@ void celfbr(Cpu& c, const Insn& i) { from_fixed<float>(c, i, c.r32(i.r2)); }
 void cdlfbr(Cpu& c, const Insn& i) { from_fixed<double>(c, i, c.r32(i.r2)); }
 void celgbr(Cpu& c, const Insn& i) { from_fixed<float>(c, i, c.gr[i.r2]); }
 void cdlgbr(Cpu& c, const Insn& i) { from_fixed<double>(c, i, c.gr[i.r2]); }
+void cxfbr(Cpu& c, const Insn& i) { from_fixed<f128>(c, i, int32_t(c.r32(i.r2))); }
+void cxgbr(Cpu& c, const Insn& i) { from_fixed<f128>(c, i, int64_t(c.gr[i.r2])); }
+void cxlfbr(Cpu& c, const Insn& i) { from_fixed<f128>(c, i, c.r32(i.r2)); }
+void cxlgbr(Cpu& c, const Insn& i) { from_fixed<f128>(c, i, c.gr[i.r2]); }
 void cfebr(Cpu& c, const Insn& i) { to_fixed<int32_t, float>(c, i); }
 void cfdbr(Cpu& c, const Insn& i) { to_fixed<int32_t, double>(c, i); }
 void cgebr(Cpu& c, const Insn& i) { to_fixed<int64_t, float>(c, i); }
@@ -263,6 +321,10 @@ void clfebr(Cpu& c, const Insn& i) { to_fixed<uint32_t, float>(c, i); }
 void clfdbr(Cpu& c, const Insn& i) { to_fixed<uint32_t, double>(c, i); }
 void clgebr(Cpu& c, const Insn& i) { to_fixed<uint64_t, float>(c, i); }
 void clgdbr(Cpu& c, const Insn& i) { to_fixed<uint64_t, double>(c, i); }
+void cfxbr(Cpu& c, const Insn& i) { to_fixed<int32_t, f128>(c, i); }
+void cgxbr(Cpu& c, const Insn& i) { to_fixed<int64_t, f128>(c, i); }
+void clfxbr(Cpu& c, const Insn& i) { to_fixed<uint32_t, f128>(c, i); }
+void clgxbr(Cpu& c, const Insn& i) { to_fixed<uint64_t, f128>(c, i); }
 
 // --- the floating-point-control register -----------------------------------------------------
 void sfpc(Cpu& c, const Insn& i) { c.fpc = valid_fpc(c.r32(i.r1)); }

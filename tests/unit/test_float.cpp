@@ -324,3 +324,44 @@ TEST_CASE("BFP: LOAD AND TEST of a signaling NaN is invalid and yields it quiet"
   CHECK(m.run(RRE(0xB312, 1, 2)).check.interrupt.dxc == 0x80);
   CHECK(m.cpu.fpr[1] == 0);  // suppressed
 }
+
+TEST_CASE("BFP extended: MXDBR multiplies two longs exactly into a pair; pairs are checked", "[float][bfp]") {
+  TestMachine m;
+  m.cpu.fpr[4] = bits(1.0 / 3.0), m.cpu.fpr[6] = 0x1234;  // the low half of the pair is not an operand
+  m.cpu.fpr[1] = bits(3.0);
+  REQUIRE(m.run(RRE(0xB307, 4, 1)).reason != emu::StopReason::ProgramCheck);
+  // 0x1.5555555555555p-2 * 3 = 0x1.fffffffffffffp-1 exactly: 1 - 2^-54 in extended.
+  CHECK(m.cpu.fpr[4] == 0x3FFEFFFFFFFFFFFFull);
+  CHECK(m.cpu.fpr[6] == 0xF800000000000000ull);  // 53 one bits of fraction: 48 + 5
+  CHECK(m.run(RRE(0xB307, 2, 1)).check.interrupt.code == emu::Pic::Specification);  // 2 is no pair
+  CHECK(m.run(RRE(0xB34A, 0, 3)).check.interrupt.code == emu::Pic::Specification);  // AXBR 0,3
+  m.cpu.fpr[8] = 0x7FFF000000000000ull, m.cpu.fpr[10] = 1;  // signaling NaN
+  m.run(RRE(0xB342, 12, 8));                                // LTXBR
+  CHECK(m.cpu.fpr[12] == 0x7FFF800000000000ull);
+  CHECK(m.cpu.fpr[14] == 1);
+  CHECK(m.cpu.cc == 3);
+}
+
+TEST_CASE("BFP extended: SQXBR is correctly rounded in every mode", "[float][bfp]") {
+  TestMachine m;
+  // sqrt(2) is irrational: each mode's result must lie on its side of the root, and the
+  // root between the result and its neighbour (checked with the host's extended squares).
+  for (unsigned mode : {0u, 1u, 2u, 3u}) {
+    m.cpu.fpc = mode;
+    m.cpu.fpr[0] = 0x4000000000000000ull, m.cpu.fpr[2] = 0;  // 2.0
+    m.run(RRE(0xB316, 4, 0));
+    __float128 r;
+    unsigned __int128 b = (unsigned __int128)m.cpu.fpr[4] << 64 | m.cpu.fpr[6];
+    std::memcpy(&r, &b, 16);
+    const unsigned __int128 up = b + 1;
+    __float128 next;
+    std::memcpy(&next, &up, 16);
+    INFO("mode " << mode);
+    // r^2 < 2 < next^2 (the root lies between r and its successor), or the other way.
+    const bool below = r * r < 2;
+    CHECK((below ? next * next > 2 : true));
+    if (mode == 1 || mode == 3) CHECK(below);   // toward zero and down: not above the root
+    if (mode == 2) CHECK(!below);               // up: not below it
+    CHECK((m.cpu.fpc >> 16 & 0x08) == 0x08);    // inexact
+  }
+}
