@@ -90,6 +90,11 @@ bool decode(const uint8_t* b, uint64_t a, Insn& in) {
       in.b1 = base(b[2] >> 4), in.d1 = disp12(b, 2);
       in.b2 = base(b[4] >> 4), in.d2 = disp12(b, 4);
       break;
+    case Format::SSF:  // R3, then the operand addresses as in SS
+      in.r3 = hi1;
+      in.b1 = base(b[2] >> 4), in.d1 = disp12(b, 2);
+      in.b2 = base(b[4] >> 4), in.d2 = disp12(b, 4);
+      break;
     case Format::S: in.b2 = base(b[2] >> 4), in.d2 = disp12(b, 2); break;
   }
   return true;

@@ -26,11 +26,16 @@ const char* pic_name(Pic code) {
 int linux_signal_for(Pic code) {
   switch (code) {
     case Pic::Protection: case Pic::Addressing: case Pic::PageTranslation: return 11;  // SIGSEGV
-    // Every data exception the core raises has a nonzero DXC (IEEE, compare and trap),
-    // for which Linux sends SIGFPE; it sends SIGILL only for DXC 0 (decimal operands).
+    // A data exception with a nonzero DXC (IEEE, compare and trap) is SIGFPE; with DXC
+    // 0 (decimal operand data) it is SIGILL: the overload below knows the DXC.
     case Pic::FixedPointOverflow: case Pic::FixedPointDivide: case Pic::Data: return 8;  // SIGFPE
     default: return 4;                                                                 // SIGILL
   }
+}
+
+int linux_signal_for(const ProgramInterrupt& pi) {
+  if (pi.code == Pic::Data && pi.dxc == 0) return 4;  // SIGILL, as Linux's data_exception()
+  return linux_signal_for(pi.code);
 }
 
 std::string format_program_check(const Cpu& cpu, const ProgramCheckInfo& info,

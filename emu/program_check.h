@@ -45,6 +45,9 @@ struct ProgramCheckInfo;
 // lies), failing address, condition code and registers.
 std::string format_program_check(const Cpu& cpu, const ProgramCheckInfo& info,
                                  const SymbolTable* symbols, const std::string& object);
-// Linux would end the process with this signal for the interruption (exec mode).
+// Linux would end the process with this signal for the interruption (exec mode). The
+// first form cannot tell a decimal-operand data exception (DXC 0, SIGILL) from the
+// others (SIGFPE).
 int linux_signal_for(Pic code);
+int linux_signal_for(const ProgramInterrupt& pi);
 }  // namespace emu

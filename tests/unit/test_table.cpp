@@ -19,7 +19,7 @@ unsigned format_length(emu::Format f) {
 std::array<uint8_t, 6> encode(const emu::InsnDef& d) {
   std::array<uint8_t, 6> b{};
   using F = emu::Format;
-  if (d.format == F::RI || d.format == F::RIL) {
+  if (d.format == F::RI || d.format == F::RIL || d.format == F::SSF) {
     b[0] = uint8_t(d.opcode >> 4), b[1] = uint8_t(d.opcode & 0xF);
   } else if (d.opcode <= 0xFF) {
     b[0] = uint8_t(d.opcode);
