@@ -68,7 +68,7 @@ static float msebr(float a1, float a2, float a3) {
   __asm__ volatile("msebr %0,%2,%1" : "+f"(a1) : "f"(a2), "f"(a3));
   return a1;
 }
-/* Storage forms: ADB, MDB, MADB, SQDB, AEB, MEEB. (MDEBR, short times short into
+/* Storage forms: ADB, MDB, MADB, SQDB, AEB, MEEB, MAEB, MSEB, SQEB. (MDEBR, short times short into
    long, is in test_float.cpp: QEMU 7.2 reads its first operand as a long one.) */
 static double adb(double a, const double *m) { __asm__ volatile("adb %0,%1" : "+f"(a) : "Q"(*m) : "cc"); return a; }
 static double mdb(double a, const double *m) { __asm__ volatile("mdb %0,%1" : "+f"(a) : "Q"(*m)); return a; }
@@ -86,6 +86,15 @@ static double sqdb(const double *m) { double r; __asm__ volatile("sqdb %0,%1" : 
 static float aeb(float a, const float *m) { __asm__ volatile("aeb %0,%1" : "+f"(a) : "Q"(*m) : "cc"); return a; }
 static float meeb(float a, const float *m) { __asm__ volatile("meeb %0,%1" : "+f"(a) : "Q"(*m)); return a; }
 static float deb(float a, const float *m) { __asm__ volatile("deb %0,%1" : "+f"(a) : "Q"(*m)); return a; }
+static float maeb(float a1, float a3, const float *m) {
+  __asm__ volatile("maeb %0,%1,%2" : "+f"(a1) : "f"(a3), "Q"(*m));
+  return a1;
+}
+static float mseb(float a1, float a3, const float *m) {
+  __asm__ volatile("mseb %0,%1,%2" : "+f"(a1) : "f"(a3), "Q"(*m));
+  return a1;
+}
+static float sqeb(const float *m) { float r; __asm__ volatile("sqeb %0,%1" : "=f"(r) : "Q"(*m)); return r; }
 
 /* Multiply-and-add with a NaN operand is left out: QEMU 7.2 picks the NaN of the
    second operand first, a signaling one or not (softfloat's generic rule, which it
@@ -183,10 +192,11 @@ int main(void) {
     uint64_t r1 = bits_d(adb(1.5, &m)), r2 = bits_d(mdb(-3.0, &m)), r3 = bits_d(ddb(7.0, &m)),
              r4 = bits_d(sdb(0.25, &m)), r5 = bits_d(madb(1.0, 3.0, &m)), r6 = bits_d(msdb(1.0, 3.0, &m)),
              r7 = bits_d(sqdb(&m));
-    uint32_t f1 = bits_f(aeb(1.5f, &fm)), f2 = bits_f(meeb(-3.0f, &fm)), f3 = bits_f(deb(7.0f, &fm));
-    printf("storage %u: %llx %llx %llx %llx %llx %llx %llx %x %x %x fpc %x\n", i, (unsigned long long)r1,
+    uint32_t f1 = bits_f(aeb(1.5f, &fm)), f2 = bits_f(meeb(-3.0f, &fm)), f3 = bits_f(deb(7.0f, &fm)),
+             f4 = bits_f(maeb(1.0f, 3.0f, &fm)), f5 = bits_f(mseb(1.0f, 3.0f, &fm)), f6 = bits_f(sqeb(&fm));
+    printf("storage %u: %llx %llx %llx %llx %llx %llx %llx %x %x %x %x %x %x fpc %x\n", i, (unsigned long long)r1,
            (unsigned long long)r2, (unsigned long long)r3, (unsigned long long)r4, (unsigned long long)r5,
-           (unsigned long long)r6, (unsigned long long)r7, f1, f2, f3, get_fpc());
+           (unsigned long long)r6, (unsigned long long)r7, f1, f2, f3, f4, f5, f6, get_fpc());
   }
   return 0;
 }

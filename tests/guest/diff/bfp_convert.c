@@ -87,12 +87,14 @@ static float fiebr(float v, unsigned m) { float r = 0; M3_SWITCH(m, BODY_fiebr) 
 #define BODY_celgbr(m3, m4) FROM("celgbr", m3, m4)
 #define BODY_cefbr(m3, m4) FROM("cefbra", m3, m4)
 #define BODY_celfbr(m3, m4) FROM("celfbr", m3, m4)
+#define BODY_cdlfbr(m3, m4) FROM("cdlfbr", m3, m4)
 static double cdgbr(uint64_t v, unsigned m) { double r = 0; M3_SWITCH(m, BODY_cdgbr) return r; }
 static float cegbr(uint64_t v, unsigned m) { float r = 0; M3_SWITCH(m, BODY_cegbr) return r; }
 static double cdlgbr(uint64_t v, unsigned m) { double r = 0; M3_SWITCH(m, BODY_cdlgbr) return r; }
 static float celgbr(uint64_t v, unsigned m) { float r = 0; M3_SWITCH(m, BODY_celgbr) return r; }
 static float cefbr(uint64_t v, unsigned m) { float r = 0; M3_SWITCH(m, BODY_cefbr) return r; }
 static float celfbr(uint64_t v, unsigned m) { float r = 0; M3_SWITCH(m, BODY_celfbr) return r; }
+static double cdlfbr(uint64_t v, unsigned m) { double r = 0; M3_SWITCH(m, BODY_cdlfbr) return r; }
 
 static const uint64_t ivals[] = {
     0, 1, 0xFFFFFFFFFFFFFFFFull, 0x0020000000000001ull, 0x0020000000000003ull, 0x0020000000000002ull,
@@ -212,8 +214,9 @@ int main(void) {
       set_fpc(fmodes[k % 5]);
       uint32_t r6 = bits_f(celfbr(ivals[i], m));
       unsigned f6 = get_fpc();
-      printf(" m%u %llx/%x %x/%x %llx/%x %x/%x %x/%x %x/%x", m, (unsigned long long)r1, f1, r2, f2,
-             (unsigned long long)r3, f3, r4, f4, r5, f5, r6, f6);
+      uint64_t r7 = bits_d(cdlfbr(ivals[i], m));
+      printf(" m%u %llx/%x %x/%x %llx/%x %x/%x %x/%x %x/%x %llx", m, (unsigned long long)r1, f1, r2, f2,
+             (unsigned long long)r3, f3, r4, f4, r5, f5, r6, f6, (unsigned long long)r7);
     }
     printf("\n");
   }

@@ -1,6 +1,7 @@
 /* Extended (128-bit) binary floating point by inline assembly: AXBR SXBR MXBR DXBR
-   SQXBR in every FPC rounding mode, CXBR/KXBR, LTXBR, LCXBR, FIXBR, LDXBR/LEXBR with
-   rounding modifiers, LXDBR, and the conversions with fixed point, on edge
+   SQXBR in every FPC rounding mode, CXBR/KXBR, LTXBR, LCXBR, LNXBR, LPXBR, TCXB,
+   FIXBR, LDXBR/LEXBR with rounding modifiers, LXDBR, LXDB, LXEBR, LXEB, and the
+   conversions with fixed point, on edge
    values (extremes, subnormals, infinities, NaNs, values needing the full 113 bits),
    printing the result's bits, the CC and the FPC flags. */
 #include <stdint.h>
@@ -81,9 +82,11 @@ static float lexbr(ext v, unsigned m) {
 #define B_cgxbr(m3, m4) CONV("cgxbra", m3, m4)
 #define B_cfxbr(m3, m4) CONV("cfxbra", m3, m4)
 #define B_clgxbr(m3, m4) CONV("clgxbr", m3, m4)
+#define B_clfxbr(m3, m4) CONV("clfxbr", m3, m4)
 static uint64_t cgxbr(ext v, unsigned m, unsigned *cc) { uint64_t r = 0; M3_SWITCH(m, B_cgxbr) return r; }
 static uint32_t cfxbr(ext v, unsigned m, unsigned *cc) { uint32_t r = 0; M3_SWITCH(m, B_cfxbr) return r; }
 static uint64_t clgxbr(ext v, unsigned m, unsigned *cc) { uint64_t r = 0; M3_SWITCH(m, B_clgxbr) return r; }
+static uint32_t clfxbr(ext v, unsigned m, unsigned *cc) { uint32_t r = 0; M3_SWITCH(m, B_clfxbr) return r; }
 
 int main(void) {
   static const char *names[] = {"axbr", "sxbr", "mxbr", "dxbr"};
@@ -143,7 +146,19 @@ int main(void) {
     printf("/%u/%x lcxbr", cc, get_fpc() >> 16);
     __asm__ volatile("lcxbr %0,%2\n\tipm %1\n\tsrl %1,28" : "=f"(t), "=d"(cc) : "f"(v) : "cc");
     show(t);
-    printf("/%u\n", cc);
+    printf("/%u lnxbr", cc);
+    __asm__ volatile("lnxbr %0,%2\n\tipm %1\n\tsrl %1,28" : "=f"(t), "=d"(cc) : "f"(v) : "cc");
+    show(t);
+    printf("/%u lpxbr", cc);
+    __asm__ volatile("lpxbr %0,%2\n\tipm %1\n\tsrl %1,28" : "=f"(t), "=d"(cc) : "f"(v) : "cc");
+    show(t);
+    unsigned classes = 0;
+    for (unsigned bit = 0; bit < 12; ++bit) {
+      unsigned c;
+      __asm__ volatile("tcxb %1,0(%2)\n\tipm %0\n\tsrl %0,28" : "=d"(c) : "f"(v), "a"(1ul << bit) : "cc");
+      classes |= c << bit;
+    }
+    printf("/%u tcxb %03x\n", cc, classes);
     for (unsigned k = 0; k < sizeof mods / sizeof mods[0]; ++k) {
       unsigned mm = mods[k], c3 = 9, c4 = 9, c5 = 9;
       set_fpc(0);
@@ -164,6 +179,10 @@ int main(void) {
       set_fpc(0);
       uint64_t u = clgxbr(v, mm, &c5);
       unsigned fu = get_fpc();
+      unsigned c6 = 9;
+      set_fpc(0);
+      uint32_t lf = clfxbr(v, mm, &c6);
+      unsigned flf = get_fpc();
       uint64_t db;
       uint32_t fb;
       memcpy(&db, &d, 8);
@@ -174,8 +193,9 @@ int main(void) {
       if (nan)  /* to fixed: QEMU 7.2 sets no inexact for a NaN (see bfp_convert.c) */
         printf("/%x ld %llx/%x le %x/%x\n", ffi, (unsigned long long)db, fd, fb, ff);
       else
-        printf("/%x ld %llx/%x le %x/%x g %llx/%u/%x f %x/%u/%x lg %llx/%u/%x\n", ffi, (unsigned long long)db, fd, fb,
-               ff, (unsigned long long)g, c3, fg, h, c4, fh, (unsigned long long)u, c5, fu);
+        printf("/%x ld %llx/%x le %x/%x g %llx/%u/%x f %x/%u/%x lg %llx/%u/%x lf %x/%u/%x\n", ffi,
+               (unsigned long long)db, fd, fb, ff, (unsigned long long)g, c3, fg, h, c4, fh, (unsigned long long)u, c5,
+               fu, lf, c6, flf);
     }
   }
   /* lengthening and conversions from fixed */
@@ -191,9 +211,14 @@ int main(void) {
     show(a), show(b), show(c), show(d);
     double dv;
     memcpy(&dv, &v, 8);
-    ext e;
+    ext e, e2, e3, e4;
+    float fv;
+    memcpy(&fv, &v, 4);
     __asm__ volatile("lxdbr %0,%1" : "=f"(e) : "f"(dv));
-    show(e);
+    __asm__ volatile("lxdb %0,%1" : "=f"(e2) : "Q"(dv));
+    __asm__ volatile("lxebr %0,%1" : "=f"(e3) : "f"(fv));
+    __asm__ volatile("lxeb %0,%1" : "=f"(e4) : "Q"(fv));
+    show(e), show(e2), show(e3), show(e4);
     printf("\n");  /* MXDBR is in test_float.cpp: QEMU 7.2 reads its first operand as extended */
   }
   return 0;
