@@ -329,6 +329,22 @@ void clgxbr(Cpu& c, const Insn& i) { to_fixed<uint64_t, f128>(c, i); }
 // --- the floating-point-control register -----------------------------------------------------
 void sfpc(Cpu& c, const Insn& i) { c.fpc = valid_fpc(c.r32(i.r1)); }
 void efpc(Cpu& c, const Insn& i) { c.set_r32(i.r1, c.fpc); }
+// SET FPC AND SIGNAL: as SFPC, but the flags already set stay set, and a flag whose
+// new mask is on is a simulated IEEE exception: a data exception whose DXC names the
+// most important such flag (and inexact beside overflow or underflow when its flag and
+// mask are on too, as QEMU does) and ends in 3.
+void sfasr(Cpu& c, const Insn& i) {
+  const uint32_t old_flags = c.fpc & 0x00FF0000u;
+  c.fpc = valid_fpc(c.r32(i.r1)) | old_flags;
+  const uint8_t pending = uint8_t(old_flags >> 16) & bfp::masks(c);
+  if (!pending) return;
+  uint8_t dxc = pending & bfp::kInexact;
+  if (pending & bfp::kInvalid) dxc = bfp::kInvalid;
+  else if (pending & bfp::kDivide) dxc = bfp::kDivide;
+  else if (pending & bfp::kOverflow) dxc |= bfp::kOverflow;
+  else if (pending & bfp::kUnderflow) dxc |= bfp::kUnderflow;
+  data_exception(c, uint8_t(dxc | 3));
+}
 void lfpc(Cpu& c, const Insn& i) { c.fpc = valid_fpc(mem2<uint32_t>(c, i)); }
 void stfpc(Cpu& c, const Insn& i) { c.write<uint32_t>(c.ea2(i), c.fpc); }
 // SET BFP ROUNDING MODE: from bits 62-63 of the second-operand address (bit 29 of the

@@ -277,6 +277,22 @@ TEST_CASE("BFP: the FPC rejects reserved bits and modes 4-6; SRNM and SRNMB set 
   CHECK(m.cpu.gr[2] == 0xDEADBEEFF8F8FF07ull);
 }
 
+TEST_CASE("BFP: SFASR keeps the flags and signals one whose new mask is on", "[float][bfp]") {
+  TestMachine m;
+  m.cpu.fpc = 0x00280000u;  // overflow and inexact flags
+  m.cpu.gr[1] = 0x20000002u;  // overflow mask, round up
+  auto r = m.run(RRE(0xB385, 1, 0));
+  CHECK(r.check.interrupt.code == emu::Pic::Data);
+  CHECK(r.check.interrupt.dxc == 0x23);  // overflow, simulated (the inexact mask is off)
+  CHECK(m.cpu.fpc == 0x20282302u);
+  m.cpu.fpc = 0x00280000u;
+  m.cpu.gr[1] = 0x28000002u;  // overflow and inexact masks
+  CHECK(m.run(RRE(0xB385, 1, 0)).check.interrupt.dxc == 0x2B);
+  m.cpu.fpc = 0x00C00000u;  // invalid and divide flags
+  m.cpu.gr[1] = 0xC0000000u;
+  CHECK(m.run(RRE(0xB385, 1, 0)).check.interrupt.dxc == 0x83);
+}
+
 TEST_CASE("BFP: a data exception's dump shows the DXC and the FPC", "[float][bfp]") {
   TestMachine m;
   m.cpu.fpc = kMaskDivide;

@@ -6,7 +6,7 @@
    modifier and the inexact control; LOAD LENGTHENED (LDEBR LDEB); COMPARE and
    COMPARE AND SIGNAL (CEBR CDBR KEBR KDBR CDB) with the CC; LOAD AND TEST,
    COMPLEMENT, NEGATIVE, POSITIVE; TEST DATA CLASS; and the FPC: SFPC, EFPC, LFPC,
-   STFPC, SRNM, SRNMB, with the flags read back. */
+   STFPC, SRNM, SRNMB, SFASR, with the flags read back. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -296,6 +296,10 @@ int main(void) {
     printf("+invalid fpc %08x %llx\n", get_fpc(), (unsigned long long)bits_d(r));
     set_fpc(0x0000AB00u);
     printf("dxc kept %08x\n", get_fpc());
+    /* SFASR keeps the flags set: here no mask of a set flag goes on, so no trap */
+    set_fpc(0x00880000u);
+    __asm__ volatile("sfasr %0" : : "d"(0x40400001u));
+    printf("sfasr %08x\n", get_fpc());
     (void)r;
   }
   return 0;
