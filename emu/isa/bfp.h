@@ -4,11 +4,17 @@
 // The arithmetic itself is the host's: its basic operations (+ - * / sqrt, fma and
 // the conversions) are correctly rounded in the four IEEE rounding modes and raise
 // the IEEE flags, which is what the architecture asks for, and a result depends only
-// on the operands and the mode, so runs stay deterministic. Each operation sets the
-// host's rounding mode, clears the host's flags, runs, reads them and restores the
-// host's mode (on_host); its operands and result pass through volatile objects so the
-// compiler cannot fold the operation or move it across those calls (float.cpp is also
-// compiled with -frounding-math).
+// on the operands and the mode, so runs stay deterministic. The host is x86-64, whose
+// SSE unit does double and float and whose MXCSR holds the rounding mode and the
+// flags for them, for glibc's fma and for GCC's __float128 routines alike; only
+// those routines (libgcc's soft-fp) raise overflow, underflow and inexact in the x87
+// status word instead, whose flags sit in the same bits. Each operation sets MXCSR's
+// rounding mode with its flags clear (and flush-to-zero and denormals-are-zero off)
+// and clears the x87 flags, runs, reads both sets of flags and restores MXCSR
+// (on_host): what the <cfenv> functions do, without saving and loading the whole
+// x87 environment, which costs several times as much. The operands and result pass through volatile objects so
+// the compiler can neither fold the operation nor move it across those MXCSR accesses
+// (float.cpp is also compiled with -frounding-math).
 //
 // What the host does differently is done here: NaN propagation (z keeps a signaling
 // NaN before a quiet one, then the first operand's) and the default NaN (positive on
@@ -21,7 +27,6 @@
 // "incremented" bit of the DXC, both from the exact result held in __float128 rounded
 // to odd (113 bits, enough for a correct second rounding to 24 or 53 bits).
 #pragma once
-#include <cfenv>
 #include <cmath>
 #include <cstring>
 #include <initializer_list>
@@ -29,9 +34,10 @@
 
 #include "emu/isa/common.h"
 
-#if !defined(__SIZEOF_FLOAT128__)
-#error "the BFP model needs the host compiler's __float128 (GCC on x86-64)"
+#if !defined(__x86_64__) || !defined(__SIZEOF_FLOAT128__)
+#error "the BFP model needs an x86-64 host (MXCSR) and the compiler's __float128"
 #endif
+#include <xmmintrin.h>
 
 namespace emu::isa::bfp {
 
@@ -155,18 +161,21 @@ template <class T> T launder(T v) {
   return x;
 }
 
-inline uint8_t from_host(int raised) {
-  return uint8_t((raised & FE_INVALID ? kInvalid : 0) | (raised & FE_DIVBYZERO ? kDivide : 0) |
-                 (raised & FE_OVERFLOW ? kOverflow : 0) | (raised & FE_UNDERFLOW ? kUnderflow : 0) |
-                 (raised & FE_INEXACT ? kInexact : 0));
+// MXCSR: flags in bits 0-5 (invalid, denormal operand, divide, overflow, underflow,
+// precision; the x87 status word has them in the same bits), rounding control in bits
+// 13-14, denormals-are-zero bit 6, flush-to-zero bit 15.
+constexpr unsigned kMxcsrFlags = 0x3F, kMxcsrRounding = 0x6000, kMxcsrDaz = 0x40, kMxcsrFtz = 0x8000;
+inline uint8_t from_host(unsigned mxcsr) {
+  return uint8_t((mxcsr & 0x01 ? kInvalid : 0) | (mxcsr & 0x04 ? kDivide : 0) | (mxcsr & 0x08 ? kOverflow : 0) |
+                 (mxcsr & 0x10 ? kUnderflow : 0) | (mxcsr & 0x20 ? kInexact : 0));
 }
 
-inline int host_mode(Rounding r) {
+inline unsigned host_mode(Rounding r) {
   switch (r) {
-    case Rounding::Up: return FE_UPWARD;
-    case Rounding::Down: return FE_DOWNWARD;
-    case Rounding::TowardZero: case Rounding::Odd: return FE_TOWARDZERO;
-    default: return FE_TONEAREST;  // ties away is done by the callers from toward zero
+    case Rounding::Down: return 1u << 13;
+    case Rounding::Up: return 2u << 13;
+    case Rounding::TowardZero: case Rounding::Odd: return 3u << 13;
+    default: return 0;  // to nearest; ties away is done by the callers from toward zero
   }
 }
 
@@ -183,14 +192,17 @@ static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "with_odd_bit assumes a
 // Runs f() (a floating-point result) under rounding `r`, adds the IEEE exceptions it
 // raised to `exc`, and restores the host's rounding mode.
 template <class F> auto on_host(Rounding r, uint8_t& exc, F f) {
-  const int saved = std::fegetround();
-  std::fesetround(host_mode(r));
-  std::feclearexcept(FE_ALL_EXCEPT);
+  const unsigned saved = _mm_getcsr();
+  _mm_setcsr((saved & ~(kMxcsrFlags | kMxcsrRounding | kMxcsrDaz | kMxcsrFtz)) | host_mode(r));
+  uint16_t x87_status;
+  __asm__ volatile("fnstsw %0" : "=am"(x87_status));
+  if (x87_status & kMxcsrFlags) __asm__ volatile("fnclex");  // rarely: FNCLEX is slow
   auto v = launder(f());
-  const int raised = std::fetestexcept(FE_ALL_EXCEPT);
-  std::fesetround(saved);
-  exc |= from_host(raised);
-  if (r == Rounding::Odd && (raised & FE_INEXACT)) v = with_odd_bit(v);
+  __asm__ volatile("fnstsw %0" : "=am"(x87_status));
+  const unsigned raised = from_host(_mm_getcsr() | x87_status);
+  _mm_setcsr(saved);
+  exc |= raised;
+  if (r == Rounding::Odd && (raised & kInexact)) v = with_odd_bit(v);
   return v;
 }
 
