@@ -190,15 +190,20 @@ template <class T> T with_odd_bit(T v) {
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "with_odd_bit assumes a little-endian host");
 
 // Runs f() (a floating-point result) under rounding `r`, adds the IEEE exceptions it
-// raised to `exc`, and restores the host's rounding mode.
-template <class F> auto on_host(Rounding r, uint8_t& exc, F f) {
+// raised to `exc`, and restores the host's rounding mode. kSoftFp: f() may run
+// libgcc's __float128 routines (an extended operand or result), so the x87 flags
+// count too; without them (float and double only) reading those would cost a quarter
+// of the operation.
+template <bool kSoftFp, class F> auto on_host(Rounding r, uint8_t& exc, F f) {
   const unsigned saved = _mm_getcsr();
   _mm_setcsr((saved & ~(kMxcsrFlags | kMxcsrRounding | kMxcsrDaz | kMxcsrFtz)) | host_mode(r));
-  uint16_t x87_status;
-  __asm__ volatile("fnstsw %0" : "=am"(x87_status));
-  if (x87_status & kMxcsrFlags) __asm__ volatile("fnclex");  // rarely: FNCLEX is slow
+  uint16_t x87_status = 0;
+  if constexpr (kSoftFp) {
+    __asm__ volatile("fnstsw %0" : "=am"(x87_status));
+    if (x87_status & kMxcsrFlags) __asm__ volatile("fnclex");  // rarely: FNCLEX is slow
+  }
   auto v = launder(f());
-  __asm__ volatile("fnstsw %0" : "=am"(x87_status));
+  if constexpr (kSoftFp) __asm__ volatile("fnstsw %0" : "=am"(x87_status));
   const unsigned raised = from_host(_mm_getcsr() | x87_status);
   _mm_setcsr(saved);
   exc |= raised;
@@ -213,14 +218,14 @@ template <class F> auto on_host(Rounding r, uint8_t& exc, F f) {
 // rounded again (the one approximation here; QEMU 7.2 delivers no result at all).
 template <class T, class F> f128 exact_odd(F f) {
   uint8_t ignored = 0;
-  return on_host(sizeof(T) == 16 ? Rounding::TowardZero : Rounding::Odd, ignored, f);
+  return on_host<true>(sizeof(T) == 16 ? Rounding::TowardZero : Rounding::Odd, ignored, f);
 }
 
 // Round to nearest with ties away from zero, for a conversion `f` of the exact
 // value `x` (f runs toward zero). The midpoint of two neighbours of the target formats
 // is exact in __float128.
 template <class T, class S, class F> T ties_away(uint8_t& exc, S x, F f) {
-  const T t = on_host(Rounding::TowardZero, exc, f);
+  const T t = on_host<sizeof(S) == 16>(Rounding::TowardZero, exc, f);
   if (!(exc & kInexact)) return t;
   if constexpr (sizeof(T) == 16) {
     return t;  // unreachable: every source converted to extended is exact
@@ -256,7 +261,7 @@ inline void suppressing(Cpu& c, uint8_t exc) {
 template <class T> Result<T> scaled(Rounding rm, f128 exact, int scale, uint8_t kind) {
   uint8_t exc = 0;
   const f128 v = times_power_of_two(exact, scale);
-  const T r = on_host(rm, exc, [&] { return T(launder(v)); });
+  const T r = on_host<true>(rm, exc, [&] { return T(launder(v)); });
   uint8_t dxc = kind;
   if (exc & kInexact) dxc |= kInexact | (magnitude(f128(r)) > magnitude(v) ? kIncremented : 0);
   return {r, dxc};
@@ -308,7 +313,7 @@ template <class T, class Op> Result<T> arith(Cpu& c, T a, T b, Op op) {
   if (is_nan(a) || is_nan(b)) return nan_result(c, {a, b});
   const Rounding rm = fpc_rounding(c);
   uint8_t exc = 0;
-  T r = on_host(rm, exc, [&] { return op(launder(a), launder(b)); });
+  T r = on_host<sizeof(T) == 16>(rm, exc, [&] { return op(launder(a), launder(b)); });
   if (exc & kInvalid) r = default_nan<T>();
   return conclude(c, rm, exc, r, [&] { return exact_odd<T>([&] { return op(launder(f128(a)), f128(b)); }); });
 }
@@ -325,7 +330,7 @@ template <class T> Result<T> multiply_add(Cpu& c, T op1, T op2, T op3, bool subt
   const T addend = subtract ? -op1 : op1;
   const Rounding rm = fpc_rounding(c);
   uint8_t exc = 0;
-  T r = on_host(rm, exc, [&] { return std::fma(launder(op3), launder(op2), launder(addend)); });
+  T r = on_host<false>(rm, exc, [&] { return std::fma(launder(op3), launder(op2), launder(addend)); });
   if (exc & kInvalid) r = default_nan<T>();
   return conclude(c, rm, exc, r, [&] {
     const f128 product = f128(op3) * f128(op2);  // exact: 2 x 53 bits fit in 113
@@ -374,7 +379,7 @@ template <class T> Result<T> square_root(Cpu& c, T a) {
   if (is_nan(a)) return nan_result(c, {a});
   const Rounding rm = fpc_rounding(c);
   uint8_t exc = 0;
-  T r = on_host(rm, exc, [&] { return host_square_root(a); });
+  T r = on_host<sizeof(T) == 16>(rm, exc, [&] { return host_square_root(a); });
   if (exc & kInvalid) r = default_nan<T>();
   // Never overflows or underflows; whether it was incremented: the exact root is
   // above r when r*r (exact in __float128 for short and long) is below the operand,
@@ -382,7 +387,7 @@ template <class T> Result<T> square_root(Cpu& c, T a) {
   return conclude(c, rm, exc, r, [&] {
     if constexpr (sizeof(T) == 16) {
       uint8_t ignored = 0;
-      return on_host(Rounding::TowardZero, ignored, [&] { return host_square_root(a); });
+      return on_host<true>(Rounding::TowardZero, ignored, [&] { return host_square_root(a); });
     } else {
       const f128 root = r, square = root * root, nudge = root * power_of_two(-110);
       return square < f128(a) ? root + nudge : root - nudge;
@@ -398,7 +403,8 @@ template <class To, class From> Result<To> round_to(Cpu& c, From v, Rounding rm,
   }
   uint8_t exc = 0;
   auto convert = [&] { return To(launder(v)); };
-  const To r = rm == Rounding::TiesAway ? ties_away<To>(exc, v, convert) : on_host(rm, exc, convert);
+  const To r = rm == Rounding::TiesAway ? ties_away<To>(exc, v, convert)
+                                        : on_host<sizeof(From) == 16 || sizeof(To) == 16>(rm, exc, convert);
   return conclude(c, rm, exc, r, [&] { return f128(v); }, quiet_inexact);
 }
 
@@ -406,7 +412,7 @@ template <class To, class From> Result<To> round_to(Cpu& c, From v, Rounding rm,
 template <class T, class I> Result<T> from_fixed(Cpu& c, I x, Rounding rm, bool quiet_inexact) {
   uint8_t exc = 0;
   auto convert = [&] { return T(launder(x)); };
-  const T r = rm == Rounding::TiesAway ? ties_away<T>(exc, x, convert) : on_host(rm, exc, convert);
+  const T r = rm == Rounding::TiesAway ? ties_away<T>(exc, x, convert) : on_host<sizeof(T) == 16>(rm, exc, convert);
   return conclude(c, rm, exc, r, [&] { return f128(x); }, quiet_inexact);
 }
 
@@ -425,17 +431,18 @@ template <class T> T integral(T x, Rounding rm, uint8_t& exc) {
   if (is_inf(x)) return x;
   if (rm == Rounding::TiesAway || rm == Rounding::Odd) {
     uint8_t ignored = 0;
-    const T t = on_host(Rounding::TowardZero, ignored, [&] { return round_to_integer(x); });
+    const T t = on_host<sizeof(T) == 16>(Rounding::TowardZero, ignored, [&] { return round_to_integer(x); });
     const T rest = magnitude(x - t);  // exact
     if (rest == 0) return t;
     exc |= kInexact;
     const T one = x < 0 ? T(-1) : T(1);
     if (rm == Rounding::TiesAway) return rest >= T(0.5) ? t + one : t;
     const T half = launder(t / 2);
-    const bool even = on_host(Rounding::TowardZero, ignored, [&] { return round_to_integer(half); }) == half;
+    const bool even =
+        on_host<sizeof(T) == 16>(Rounding::TowardZero, ignored, [&] { return round_to_integer(half); }) == half;
     return even ? t + one : t;
   }
-  return on_host(rm, exc, [&] { return round_to_integer(launder(x)); });
+  return on_host<sizeof(T) == 16>(rm, exc, [&] { return round_to_integer(launder(x)); });
 }
 
 template <class T> Result<T> load_integer(Cpu& c, T x, Rounding rm, bool quiet_inexact) {
