@@ -91,7 +91,8 @@ class Cpu {
   // --- architected state -------------------------------------------------------
   uint64_t gr[17] = {};  // gr[16] is the always-zero register (kZeroReg)
   uint64_t fpr[16] = {};
-  // Floating-point-control register; byte 2 holds the DXC of the last data exception.
+  // Floating-point-control register: IEEE masks (byte 0), flags (byte 1), DXC (byte 2),
+  // rounding modes (byte 3; BFP in bits 29-31).
   uint32_t fpc = 0;
   uint32_t ar[16] = {};
   uint64_t psw_addr = 0;

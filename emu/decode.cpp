@@ -40,6 +40,11 @@ bool decode(const uint8_t* b, uint64_t a, Insn& in) {
       in.r3 = in.m3 = b[2] >> 4, in.m4 = b[2] & 0xF;
       in.r1 = b[3] >> 4, in.r2 = b[3] & 0xF;
       break;
+    case Format::RRD: in.r1 = b[2] >> 4, in.r3 = b[3] >> 4, in.r2 = b[3] & 0xF; break;
+    case Format::RXF:
+      in.r3 = hi1, in.x2 = base(lo1), in.b2 = base(b[2] >> 4), in.d2 = disp12(b, 2);
+      in.r1 = b[4] >> 4;
+      break;
     case Format::RX:
     case Format::RXE:
       in.r1 = hi1, in.x2 = base(lo1), in.b2 = base(b[2] >> 4), in.d2 = disp12(b, 2);
@@ -82,6 +87,11 @@ bool decode(const uint8_t* b, uint64_t a, Insn& in) {
       in.b2 = base(b[4] >> 4), in.d2 = disp12(b, 4);
       break;
     case Format::SSE:
+      in.b1 = base(b[2] >> 4), in.d1 = disp12(b, 2);
+      in.b2 = base(b[4] >> 4), in.d2 = disp12(b, 4);
+      break;
+    case Format::SSF:  // R3, then the operand addresses as in SS
+      in.r3 = hi1;
       in.b1 = base(b[2] >> 4), in.d1 = disp12(b, 2);
       in.b2 = base(b[4] >> 4), in.d2 = disp12(b, 4);
       break;

@@ -40,6 +40,7 @@ std::string format_program_check(const Cpu& cpu, const ProgramCheckInfo& info,
                      info.mnemonic.empty() ? (bytes.empty() ? "?" : "(not implemented)") : info.mnemonic,
                      where);
   if (pi.has_address) out += fmt::format("  FAILING ADDR {:016X}\n", pi.address);
+  if (pi.code == Pic::Data) out += fmt::format("  DXC {:02X}   FPC {:08X}\n", pi.dxc, cpu.fpc);
   out += fmt::format("  CC {}   INSTRUCTIONS {}   CYCLES {}\n", cpu.cc, cpu.instructions, cpu.cycles);
   for (unsigned r = 0; r < 16; r += 4)
     out += fmt::format("  GR{:<2}-{:<2}     {:016X} {:016X} {:016X} {:016X}\n", r, r + 3, cpu.gr[r],

@@ -27,7 +27,7 @@ struct ProgramInterrupt {
   Pic code;
   uint64_t address = 0;
   bool has_address = false;
-  uint8_t dxc = 0;  // data-exception code (Pic::Data only)
+  uint8_t dxc = 0;  // data-exception code (Pic::Data): what kind of data exception
 };
 
 [[noreturn]] inline void program_check(Pic code) { throw ProgramInterrupt{code}; }

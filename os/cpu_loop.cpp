@@ -92,6 +92,7 @@ void CpuLoop::save(unsigned i, Ecb& e) {
   std::memcpy(e.gr, c.gr, sizeof e.gr);
   std::memcpy(e.fpr, c.fpr, sizeof e.fpr);
   std::memcpy(e.ar, c.ar, sizeof e.ar);
+  e.fpc = c.fpc;
   e.psw = c.psw_addr, e.cc = c.cc, e.prog_mask = c.prog_mask;
   e.cpu_cycles += c.cycles - e.dispatched_at;
 }
@@ -103,6 +104,7 @@ void CpuLoop::load(unsigned i, Ecb& e) {
   std::memcpy(c.gr, e.gr, sizeof e.gr);
   std::memcpy(c.fpr, e.fpr, sizeof e.fpr);
   std::memcpy(c.ar, e.ar, sizeof e.ar);
+  c.fpc = e.fpc;
   c.psw_addr = e.psw, c.cc = e.cc, c.prog_mask = e.prog_mask;
   e.dispatched_at = c.cycles;
   current_[i] = &e;

@@ -26,6 +26,7 @@ struct Ecb {
   // Saved state while it is not running.
   uint64_t gr[16] = {}, fpr[16] = {};
   uint32_t ar[16] = {};
+  uint32_t fpc = 0;
   uint64_t psw = 0;
   uint8_t cc = 0, prog_mask = 0;
   uint64_t cpu_cycles = 0;  // CPU time used, for the timeout

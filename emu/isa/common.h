@@ -1,6 +1,7 @@
 // Helpers shared by the instruction handlers: condition codes and operand access
 // as the Principles of Operation defines them. Included only by isa/*.cpp.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 
 #include "emu/cpu.h"
@@ -16,6 +17,10 @@ template <class T> inline uint8_t cc_compare(T a, T b) { return a == b ? 0 : a <
 // (Linux leaves it off). The PoO completes the operation first: call this after the
 // result is stored and CC 3 set.
 void fixed_point_overflow(Cpu& c);
+
+// A data exception with data-exception code `dxc` (Cpu::run puts the DXC in byte 2 of
+// the FPC, where the architecture does with the AFP-register control on, as Linux runs).
+[[noreturn]] inline void data_exception(Cpu&, uint8_t dxc) { emu::data_exception(dxc); }
 
 // ADD LOGICAL (with carry in): CC = (result != 0) | carry << 1.
 template <class U> inline U add_logical(Cpu& c, U a, U b, unsigned carry_in = 0) {
@@ -42,6 +47,28 @@ inline bool cc_matches(const Cpu& c, unsigned mask) { return (mask >> (3 - c.cc)
 template <class T> inline uint64_t aligned_target(const Insn& i) {
   if (i.target & (sizeof(T) - 1)) program_check(Pic::Specification, i.target);
   return i.target;
+}
+
+// Bytes from `a` to the end of its page.
+inline uint64_t page_rest(uint64_t a) { return kPageSize - (a & kPageMask); }
+
+// An operand of 1..4096 bytes translated for its access type before anything is
+// stored: at most two host pieces, because it crosses at most one page boundary.
+// Translating up front makes an SS instruction all or nothing on an access exception.
+struct HostBytes {
+  uint8_t* p0 = nullptr;
+  uint8_t* p1 = nullptr;
+  unsigned n0 = 0, n = 0;
+  bool contiguous() const { return n0 == n; }
+  uint8_t& operator[](unsigned k) const { return k < n0 ? p0[k] : p1[k - n0]; }
+};
+inline HostBytes host_bytes(Cpu& c, uint64_t a, unsigned n, bool for_write) {
+  HostBytes h;
+  h.n = n;
+  h.n0 = unsigned(std::min<uint64_t>(n, page_rest(a)));
+  h.p0 = c.span(a, h.n0, for_write);
+  if (h.n0 < n) h.p1 = c.span(a + h.n0, n - h.n0, for_write);
+  return h;
 }
 
 // Operand 2 at the storage address of an RX/RXY/RS/RSY instruction.

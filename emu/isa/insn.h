@@ -15,9 +15,9 @@ using Handler = void (*)(Cpu&, const Insn&);
 // all and the handler reads the fields its variant defines; the RIE variants place
 // fields differently and are told apart.
 enum class Format : uint8_t {
-  E, I, RR, RRE, RRF, RX, RXE, RXY, RS, RSY, RSI, RSL, RI, RIL, RIS, RRS,
+  E, I, RR, RRE, RRF, RRD, RX, RXE, RXF, RXY, RS, RSY, RSI, RSL, RI, RIL, RIS, RRS,
   RIE_a, RIE_b, RIE_c, RIE_d, RIE_e, RIE_f, RIE_g,
-  SI, SIY, SIL, SS, SSE, S,
+  SI, SIY, SIL, SS, SSE, SSF, S,
 };
 const char* format_name(Format f);
 

@@ -18,28 +18,6 @@ inline void charge_long(Cpu& c, uint64_t n) { c.charge(Cause::Instruction, n / 3
 // CLST, MVST, SRST: one cycle per 8 bytes examined.
 inline void charge_string(Cpu& c, uint64_t n) { c.charge(Cause::Instruction, n / 8); }
 
-// Bytes from `a` to the end of its page.
-inline uint64_t page_rest(uint64_t a) { return kPageSize - (a & kPageMask); }
-
-// An operand of 1..4096 bytes translated for its access type before anything is
-// stored: at most two host pieces, because it crosses at most one page boundary.
-// Translating up front makes an SS instruction all or nothing on an access exception.
-struct HostBytes {
-  uint8_t* p0 = nullptr;
-  uint8_t* p1 = nullptr;
-  unsigned n0 = 0, n = 0;
-  bool contiguous() const { return n0 == n; }
-  uint8_t& operator[](unsigned k) const { return k < n0 ? p0[k] : p1[k - n0]; }
-};
-HostBytes host_bytes(Cpu& c, uint64_t a, unsigned n, bool for_write) {
-  HostBytes h;
-  h.n = n;
-  h.n0 = unsigned(std::min<uint64_t>(n, page_rest(a)));
-  h.p0 = c.span(a, h.n0, for_write);
-  if (h.n0 < n) h.p1 = c.span(a + h.n0, n - h.n0, for_write);
-  return h;
-}
-
 // May a left-to-right, one-byte-at-a-time operation from src into dst (n bytes, both
 // contiguous host ranges) be done as a block? Yes unless dst starts inside src after
 // its first byte: then earlier results feed later source bytes.
@@ -520,5 +498,112 @@ void lao(Cpu& c, const Insn& i) { load_and_bits<uint32_t>(c, i, [](uint32_t x, u
 void laog(Cpu& c, const Insn& i) { load_and_bits<uint64_t>(c, i, [](uint64_t x, uint64_t y) { return x | y; }); }
 void lax(Cpu& c, const Insn& i) { load_and_bits<uint32_t>(c, i, [](uint32_t x, uint32_t y) { return x ^ y; }); }
 void laxg(Cpu& c, const Insn& i) { load_and_bits<uint64_t>(c, i, [](uint64_t x, uint64_t y) { return x ^ y; }); }
+
+
+// --- move inverse, translate and test reverse, translate extended, checksum ---------------
+// MOVE INVERSE: the second operand, whose address names its rightmost byte, into the
+// first in reverse order.
+void mvcin(Cpu& c, const Insn& i) {
+  const unsigned n = unsigned(i.l1) + 1;
+  charge_ss(c, n);
+  HostBytes src = host_bytes(c, c.ea2(i) - (n - 1), n, false);
+  uint8_t buf[256];
+  for (unsigned k = 0; k < n; ++k) buf[k] = src[n - 1 - k];
+  HostBytes dst = host_bytes(c, c.ea1(i), n, true);
+  for (unsigned k = 0; k < n; ++k) dst[k] = buf[k];
+}
+
+// TRANSLATE AND TEST REVERSE: TRT from the rightmost byte leftwards. CC 1 for a nonzero
+// function byte before the leftmost byte, 2 at the leftmost, 0 for none.
+void trtr(Cpu& c, const Insn& i) {
+  const unsigned n = unsigned(i.l1) + 1;
+  const uint64_t a = c.ea1(i) - (n - 1), table = c.ea2(i);  // ea1 names the rightmost byte
+  HostBytes arg = host_bytes(c, a, n, false);
+  for (unsigned k = 0; k < n; ++k) {
+    const unsigned at = n - 1 - k;
+    const uint8_t f = c.read<uint8_t>(table + arg[at]);
+    if (f) {
+      charge_tr(c, k + 1);
+      c.gr[1] = a + at;
+      c.gr[2] = (c.gr[2] & ~0xFFull) | f;
+      c.cc = at == 0 ? 2 : 1;
+      return;
+    }
+  }
+  charge_tr(c, n);
+  c.cc = 0;
+}
+
+// TRANSLATE EXTENDED: the first operand (address and length in the pair R1) byte by
+// byte through the 256-byte table at R2, until the test byte (bits 56-63 of GR0): CC 1
+// with R1 at it, 0 at the end. Up to a page per execution; CC 3 when more is left.
+void tre(Cpu& c, const Insn& i) {
+  check_even(i.r1);
+  const uint64_t table = c.gr[i.r2];
+  const uint8_t test = uint8_t(c.gr[0]);
+  uint64_t a = c.gr[i.r1], len = c.gr[i.r1 + 1];
+  const uint64_t n = std::min(len, page_rest(a));
+  uint8_t* p = n ? c.span(a, n, true) : nullptr;
+  uint64_t k = 0;
+  for (; k < n && p[k] != test; ++k) p[k] = c.read<uint8_t>(table + p[k]);
+  charge_tr(c, k + 1);
+  c.gr[i.r1] = a + k, c.gr[i.r1 + 1] = len - k;
+  c.cc = k < n ? 1 : len == k ? 0 : 3;
+}
+
+// CHECKSUM: the second operand (address and length in the pair R2) as 32-bit words,
+// a short last word padded with zeros, added into bits 32-63 of R1 with the carries
+// out of bit 32 added back in. Up to 4 KB per execution; CC 3 when more is left.
+void cksm(Cpu& c, const Insn& i) {
+  check_even(i.r2);
+  uint64_t a = c.gr[i.r2], len = c.gr[i.r2 + 1];
+  const uint64_t n = std::min<uint64_t>(len, kPageSize);
+  uint64_t sum = c.r32(i.r1);
+  uint64_t k = 0;
+  for (; k < n; k += 4) {
+    uint8_t word[4] = {};
+    const uint64_t take = std::min<uint64_t>(4, len - k);
+    for (uint64_t b = 0; b < take; ++b) word[b] = c.read<uint8_t>(a + k + b);
+    sum += Cpu::load_be<uint32_t>(word);
+    sum = (sum & 0xFFFFFFFFull) + (sum >> 32);
+  }
+  k = std::min(k, len);
+  charge_string(c, k);
+  c.set_r32(i.r1, uint32_t(sum));
+  c.gr[i.r2] = a + k, c.gr[i.r2 + 1] = len - k;
+  c.cc = len == k ? 0 : 3;
+}
+
+// COMPARE AND SWAP AND STORE: GR0 bits 56-63 the function (0: 4 bytes, 1: 8, 2: 16),
+// bits 48-55 the store characteristic (the store value is 2^sc bytes, 0-4: the
+// facility-2 forms are in); GR1 the
+// parameter list (16-byte aligned): the replacement value at 0, the store value at 16.
+// Equal to R3 (a pair for 16 bytes): replacement to operand 1, the store value to
+// operand 2, CC 0; unequal: operand 1 into R3, CC 1.
+void csst(Cpu& c, const Insn& i) {
+  const unsigned fc = unsigned(c.gr[0] & 0xFF), sc = unsigned(c.gr[0] >> 8 & 0xFF);
+  if (fc > 2 || sc > 4 || (fc == 2 && (i.r3 & 1))) program_check(Pic::Specification);
+  const unsigned size = 4u << fc, store_size = 1u << sc;
+  const uint64_t a1 = c.ea1(i), a2 = c.ea2(i), list = c.gr[1];
+  if ((a1 & (size - 1)) || (a2 & (store_size - 1)) || (list & 15)) program_check(Pic::Specification);
+  uint8_t* p1 = c.span(a1, size, true);
+  uint8_t* p2 = c.span(a2, store_size, true);
+  const uint8_t* replacement = c.span(list, 16, false);  // 16-byte aligned: one page each
+  const uint8_t* store_value = c.span(list + 16, 16, false);
+  uint8_t compare[16];
+  if (fc == 0) Cpu::store_be<uint32_t>(compare, c.r32(i.r3));
+  if (fc == 1) Cpu::store_be<uint64_t>(compare, c.gr[i.r3]);
+  if (fc == 2) Cpu::store_be<uint64_t>(compare, c.gr[i.r3]), Cpu::store_be<uint64_t>(compare + 8, c.gr[i.r3 + 1]);
+  if (std::memcmp(p1, compare, size) == 0) {
+    std::memcpy(p1, replacement, size);
+    std::memcpy(p2, store_value, store_size);
+    c.cc = 0;
+    return;
+  }
+  if (fc == 0) c.set_r32(i.r3, Cpu::load_be<uint32_t>(p1));
+  if (fc == 1) c.gr[i.r3] = Cpu::load_be<uint64_t>(p1);
+  if (fc == 2) c.gr[i.r3] = Cpu::load_be<uint64_t>(p1), c.gr[i.r3 + 1] = Cpu::load_be<uint64_t>(p1 + 8);
+  c.cc = 1;
+}
 
 }  // namespace emu::isa

@@ -25,7 +25,7 @@ enum class Ext : uint8_t { None, Byte1, Nibble1, Byte5 };
 
 Ext ext_of(const InsnDef& d) {
   switch (d.format) {
-    case Format::RI: case Format::RIL: return Ext::Nibble1;
+    case Format::RI: case Format::RIL: case Format::SSF: return Ext::Nibble1;
     default: break;
   }
   if (d.opcode <= 0xFF) return Ext::None;
@@ -78,10 +78,10 @@ const Index& index() {
 }  // namespace
 
 const char* format_name(Format f) {
-  static constexpr const char* kNames[] = {"E", "I", "RR", "RRE", "RRF", "RX", "RXE", "RXY",
+  static constexpr const char* kNames[] = {"E", "I", "RR", "RRE", "RRF", "RRD", "RX", "RXE", "RXF", "RXY",
                                            "RS", "RSY", "RSI", "RSL", "RI", "RIL", "RIS", "RRS", "RIE-a",
                                            "RIE-b", "RIE-c", "RIE-d", "RIE-e", "RIE-f", "RIE-g",
-                                           "SI", "SIY", "SIL", "SS", "SSE", "S"};
+                                           "SI", "SIY", "SIL", "SS", "SSE", "SSF", "S"};
   return kNames[static_cast<int>(f)];
 }
 

@@ -321,6 +321,8 @@ TEST_CASE("compare and trap raises a data exception when the relation is selecte
   auto r = m.run(RRF(0xB972, 1, 2, 4));  // CRT low: -1 < 1, trap
   REQUIRE(r.reason == emu::StopReason::ProgramCheck);
   CHECK(r.check.interrupt.code == emu::Pic::Data);
+  CHECK(r.check.interrupt.dxc == 0xFF);  // compare and trap, also in FPC byte 2
+  CHECK(m.cpu.fpc == 0x0000FF00u);
   CHECK(r.check.mnemonic == "CRT");
   CHECK(r.check.interrupt.dxc == 0xFF);  // compare and trap
   CHECK(m.cpu.fpc == 0x0000FF00);        // the DXC in byte 2 of the FPC, as Linux reads it

@@ -10,7 +10,7 @@ unsigned format_length(emu::Format f) {
   using F = emu::Format;
   switch (f) {
     case F::E: case F::I: case F::RR: return 2;
-    case F::RRE: case F::RRF: case F::RX: case F::RS: case F::RSI: case F::RI: case F::SI: case F::S: return 4;
+    case F::RRE: case F::RRF: case F::RRD: case F::RX: case F::RS: case F::RSI: case F::RI: case F::SI: case F::S: return 4;
     default: return 6;
   }
 }
@@ -19,7 +19,7 @@ unsigned format_length(emu::Format f) {
 std::array<uint8_t, 6> encode(const emu::InsnDef& d) {
   std::array<uint8_t, 6> b{};
   using F = emu::Format;
-  if (d.format == F::RI || d.format == F::RIL) {
+  if (d.format == F::RI || d.format == F::RIL || d.format == F::SSF) {
     b[0] = uint8_t(d.opcode >> 4), b[1] = uint8_t(d.opcode & 0xF);
   } else if (d.opcode <= 0xFF) {
     b[0] = uint8_t(d.opcode);
