@@ -7,7 +7,10 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <chrono>
 #include <filesystem>
+#include <future>
+#include <thread>
 #include <fstream>
 #include <limits>
 #include <ostream>
@@ -840,10 +843,93 @@ struct Walker {
 
 }  // namespace
 
+namespace {
+// yaml-cpp 0.7 never returns from a node that begins with ',' outside a flow collection,
+// or from a tag holding a ',' (found by fuzzing: a file holding only ","; "!" and ","
+// on the next line; "!s,l"). No plain scalar may begin with ',' and no tag hold one:
+// the line of the first such node, or 0. Block
+// scalars (| and >) and flow collections ([ ], { }) may hold one and are skipped.
+int comma_node_line(std::string_view text) {
+  int line = 0, flow = 0;
+  size_t block_indent = std::string_view::npos;  // inside a block scalar: lines indented more
+  bool node_expected = true;  // the next token begins a node (after a tag or anchor, a "- ", a "key:")
+  for (size_t pos = 0; pos <= text.size();) {
+    const size_t end = std::min(text.find('\n', pos), text.size());
+    std::string_view l = text.substr(pos, end - pos);
+    pos = end + 1;
+    ++line;
+    const size_t indent = l.find_first_not_of(" \t\r");
+    if (indent == std::string_view::npos) continue;
+    if (block_indent != std::string_view::npos) {
+      if (indent > block_indent) continue;
+      block_indent = std::string_view::npos;
+    }
+    char quote = 0;
+    for (size_t k = indent; k < l.size(); ++k) {
+      const char c = l[k];
+      if (quote) {
+        if (c == quote) quote = 0;
+        continue;
+      }
+      if (c == ' ' || c == '\t' || c == '\r') continue;
+      if (c == '#' && (k == 0 || l[k - 1] == ' ' || l[k - 1] == '\t')) break;
+      if (c == ',' && flow == 0 && node_expected) return line;
+      if (c == '[' || c == '{') ++flow;
+      else if ((c == ']' || c == '}') && flow > 0) --flow;
+      if ((c == '!' || c == '&' || c == '*') && node_expected) {  // a tag, anchor or alias: up to a space
+        while (k + 1 < l.size() && l[k + 1] != ' ' && l[k + 1] != '\t') {
+          if (c == '!' && l[k + 1] == ',') return line;  // no tag holds a flow indicator; yaml-cpp hangs on it
+          ++k;
+        }
+        continue;
+      }
+      if (c == '-' && (k + 1 == l.size() || l[k + 1] == ' ')) {  // a sequence entry, or "---"
+        node_expected = true;
+        continue;
+      }
+      if (c == ':' && (k + 1 == l.size() || l[k + 1] == ' ')) {
+        node_expected = true;
+        continue;
+      }
+      if ((c == '|' || c == '>') && node_expected && flow == 0) {
+        block_indent = indent;
+        break;
+      }
+      if ((c == '"' || c == '\'') && node_expected) quote = c;
+      node_expected = flow > 0 && (c == ',' || c == '[' || c == '{');
+    }
+    if (flow == 0 && !quote) node_expected = true;  // a new line may begin a node (a key, an entry)
+  }
+  return 0;
+}
+}  // namespace
+
+namespace {
+// YAML::LoadAll, given at most kYamlParseSeconds of host time: yaml-cpp 0.7 loops for
+// ever on some malformed input that the check above does not know (a watchdog on the
+// host, not the model: it changes no figure). The parse runs on a thread of its own,
+// left behind if it never returns; the error ends the command.
+constexpr int kYamlParseSeconds = 20;
+std::vector<YAML::Node> load_all_bounded(std::string text, std::string_view name) {
+  auto task = std::make_shared<std::packaged_task<std::vector<YAML::Node>()>>(
+      [t = std::move(text)] { return YAML::LoadAll(t); });
+  std::future<std::vector<YAML::Node>> result = task->get_future();
+  std::thread([task] { (*task)(); }).detach();
+  if (result.wait_for(std::chrono::seconds(kYamlParseSeconds)) != std::future_status::ready)
+    throw ConfigError(fmt::format("{}: the YAML parser did not finish in {} s: the file is not YAML it can read "
+                                  "(yaml-cpp loops on some malformed input)",
+                                  name, kYamlParseSeconds));
+  return result.get();
+}
+}  // namespace
+
 void Config::load_yaml(std::string_view text, std::string_view name) {
+  if (const int line = comma_node_line(text))
+    throw ConfigError(fmt::format("{}:{}: YAML syntax error: a node cannot begin with ',' nor a tag hold one", name,
+                                  line));
   std::vector<YAML::Node> docs;
   try {
-    docs = YAML::LoadAll(std::string(text));
+    docs = load_all_bounded(std::string(text), name);
   } catch (const YAML::Exception& e) {
     std::string msg = e.msg;
     if (e.mark.column >= 0) msg += fmt::format(" (column {})", e.mark.column + 1);
