@@ -53,12 +53,12 @@ function(add_guest_executable name)
   set_property(GLOBAL APPEND PROPERTY GUEST_PROGRAMS ${name})
 endfunction()
 
-# add_glibc_executable(NAME SOURCES src... [CFLAGS ...]) -> ${GUEST_OUT_DIR}/NAME.elf:
+# add_glibc_executable(NAME SOURCES src... [CFLAGS ...] [LIBS ...]) -> ${GUEST_OUT_DIR}/NAME.elf:
 # an ordinary static Linux program, built against the cross glibc
 # (libc6-dev-s390x-cross) the way a user builds one for `tpfemu exec`.
 set(GLIBC_CFLAGS -O2 -march=z10 -static -Wall -Wl,--build-id=none)
 function(add_glibc_executable name)
-  cmake_parse_arguments(G "" "" "SOURCES;CFLAGS" ${ARGN})
+  cmake_parse_arguments(G "" "" "SOURCES;CFLAGS;LIBS" ${ARGN})
   set(elf ${GUEST_OUT_DIR}/${name}.elf)
   set(srcs)
   foreach(src ${G_SOURCES})
@@ -68,7 +68,7 @@ function(add_glibc_executable name)
   add_custom_command(
     OUTPUT ${elf}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${GUEST_OUT_DIR}
-    COMMAND ${GUEST_CC} ${GLIBC_CFLAGS} ${G_CFLAGS} -o ${elf} ${srcs}
+    COMMAND ${GUEST_CC} ${GLIBC_CFLAGS} ${G_CFLAGS} -o ${elf} ${srcs} ${G_LIBS}
     DEPENDS ${srcs}
     COMMENT "guest cc+ld (static glibc) ${name}.elf"
     VERBATIM)
