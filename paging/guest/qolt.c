@@ -11,8 +11,9 @@
          the region and waits for the reply. A region thread serving it touches PAGES
          random pages of the working set (reads a word of each and writes it back,
          changed) and runs WORK iterations of a business loop.
-   QNGT  the night (workload.prelude), text "REGION_MB THREADS NIGHT_MB NIGHT_MS": starts
-         the region, waits until its working set is in, then GETSTORs NIGHT_MB
+   QNGT  the night (workload.prelude), text "REGION_MB THREADS NIGHT_MB NIGHT_MS GAP_MS":
+         starts the region, waits until its working set is in and GAP_MS milliseconds
+         more (the day's work has stopped; the region idles), then GETSTORs NIGHT_MB
          megabytes, one at a time, writing each as it gets it, and writes them all
          again and again until NIGHT_MS milliseconds of simulated time have passed -- in real storage smaller than
          both, the region's pages go out to auxiliary storage -- and ends (its storage
@@ -164,10 +165,12 @@ int QNGT(void *msg, long len) {
   text_of(text, sizeof text, msg, len);
   const char *at = text;
   const long region_mb = number(&at), threads = number(&at), night_mb = number(&at), night_us = number(&at) * 1000;
+  const long gap_us = number(&at) * 1000;
   char args[32];
   const int n = snprintf(args, sizeof args, "%ld %ld", region_mb, threads);
   tpf_create("QREG", args, n, TPF_CREATE_ANY);
   tpf_wait(READY_EVENT);
+  if (gap_us > 0) tpf_delay_us((unsigned long)gap_us); /* the day's work has stopped; the region idles */
   const long t0 = tpf_ecb_info(TPF_INFO_TIME_US);
   /* The night's storage grows a megabyte at a time, each written as it is got (a batch
      job's working set grows as it runs), then is written again ROUNDS - 1 times. */
