@@ -10,6 +10,11 @@ Machine::Machine(const MachineConfig& config, bool timing)
     caches_ = std::make_unique<MemoryHierarchy>(config_);
     caches_->set_listener(this);
   }
+  // The I-stream that touched the frame over the limit ends its slice after this
+  // instruction; run() then ends.
+  storage_.set_host_limit(config.host_storage_limit, [this] {
+    if (running_ >= 0) cpus_[running_]->end_slice();
+  });
 }
 
 Machine::~Machine() = default;
@@ -44,6 +49,10 @@ MachineRunResult Machine::run(uint64_t max_instructions) {
   end_ = false;
   for (;;) {
     if (end_) return MachineRunResult{MachineRunResult::Reason::Ended, 0, {}};
+    if (host_stop_ && host_stop_->load(std::memory_order_relaxed)) [[unlikely]]
+      return MachineRunResult{MachineRunResult::Reason::HostStop, 0, {}};
+    if (storage_.over_host_limit()) [[unlikely]]
+      return MachineRunResult{MachineRunResult::Reason::HostLimit, 0, {}};
     // The running I-stream with the smallest clock; ties to the lower number.
     int next = -1;
     for (unsigned i = 0; i < cpus_.size(); ++i)
@@ -65,8 +74,9 @@ MachineRunResult Machine::run(uint64_t max_instructions) {
     uint64_t end = !alone ? c.cycles + config_.quantum : events_.empty() ? ~0ull : events_.next_time();
     end = std::min(end, deadline_[next]);
     lone_runner_ = alone ? next : -1;
+    running_ = next;
     RunResult r = c.run(max_instructions - done, end);
-    lone_runner_ = -1;
+    running_ = lone_runner_ = -1;
     done += c.instructions - before;
     unsigned i = unsigned(next);
     if (r.reason == StopReason::ProgramCheck) {
@@ -112,6 +122,7 @@ uint64_t Machine::instructions() const {
 }
 
 void Machine::code_created(const Frame& f) {
+  storage_.add_code_page();
   for (auto& c : cpus_) c->on_code_created(f);
 }
 

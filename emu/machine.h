@@ -8,6 +8,7 @@
 // I-stream is idle: idle clocks jump to the event). The same inputs give the same
 // interleaving, bit for bit.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -66,7 +67,7 @@ class Dispatcher {
 };
 
 struct MachineRunResult {
-  enum class Reason { AllStopped, Limit, ProgramCheck, Ended } reason = Reason::AllStopped;
+  enum class Reason { AllStopped, Limit, ProgramCheck, Ended, HostStop, HostLimit } reason = Reason::AllStopped;
   unsigned istream = 0;  // the one that took the program check
   RunResult check;
 };
@@ -101,6 +102,9 @@ class Machine : public CpuGroup, public CacheListener {
   }
   // Ends run() after the current step (the workload is done).
   void end_run() { end_ = true; }
+  // A flag the host sets (a signal handler) to end run() at the next step with
+  // Reason::HostStop. It decides only when the run stops, never what it computes.
+  void set_host_stop(const std::atomic<int>* flag) { host_stop_ = flag; }
 
   // Runs until every I-stream has stopped, `max_instructions` in total have run, or
   // an I-stream takes a program check (which ends the run: the caller reports it).
@@ -127,10 +131,12 @@ class Machine : public CpuGroup, public CacheListener {
   std::vector<IStreamState> state_;
   std::vector<uint64_t> deadline_;
   int lone_runner_ = -1;  // the I-stream running alone to the next event, if any
+  int running_ = -1;      // the I-stream in Cpu::run, if any
   EventQueue events_;
   ChannelSubsystem io_{events_};
   Dispatcher* dispatcher_ = nullptr;
   bool end_ = false;
+  const std::atomic<int>* host_stop_ = nullptr;
 };
 
 }  // namespace emu

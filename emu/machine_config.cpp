@@ -101,6 +101,18 @@ Section<MachineConfig> make_machine_section() {
          .description = "Absolute storage size. Sparse: only the frames a run touches cost host memory.",
          .source = "estimate: 1 TB, a large z/TPF LPAR; a z15 holds up to 40 TB (" + kTG + "); 16T is the "
                    "emulator's bound. Must be a whole number of 1 MB frames."}, &MachineConfig::storage);
+  s.key({.path = "machine.host_storage_limit",
+         .type = T::Size,
+         .default_value = "16G",
+         .min = "64M",
+         .max = "16T",
+         .unit = "bytes",
+         .description = "Host memory the sparse storage may take (each touched 4 KB frame, and the decoded "
+                        "instructions of each frame code ran from). Past it the run stops, ended early, instead "
+                        "of the host running out of memory.",
+         .source = "chosen: well above the largest run of the project's configurations and inside a 32 GB "
+                   "host; the count depends on the model only, so where a run stops is reproducible."},
+        &MachineConfig::host_storage_limit);
   s.key({.path = "machine.quantum",
          .type = T::Cycles,
          .default_value = "40",

@@ -13,6 +13,7 @@ Frame& Storage::frame(uint64_t number) {
     f->number = number;
     f->data = std::make_unique<uint8_t[]>(kPageSize);
     std::memset(f->data.get(), 0, kPageSize);
+    add_host_bytes(kFrameHostBytes);
   }
   return *f;
 }

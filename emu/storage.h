@@ -2,6 +2,7 @@
 // and the frame allocator the control program uses for 4 KB and 1 MB frames.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -39,6 +40,17 @@ class Storage {
   uint64_t size() const { return size_; }
   uint64_t frames() const { return size_ / kPageSize; }
 
+  // Host memory: what the touched frames (and the decoded code of each frame code
+  // ran from: add_code_page) take. Past `limit` the callback runs once; the machine
+  // then ends its run. The count depends on the model only, never on the host.
+  void set_host_limit(uint64_t limit, std::function<void()> on_over) {
+    host_limit_ = limit, on_over_limit_ = std::move(on_over);
+  }
+  uint64_t host_bytes() const { return host_bytes_; }
+  uint64_t host_limit() const { return host_limit_; }
+  bool over_host_limit() const { return host_bytes_ > host_limit_; }
+  void add_code_page() { add_host_bytes(sizeof(DecodedPage)); }
+
   // The frame with this number, zero-filled on first touch.
   Frame& frame(uint64_t number);
   uint64_t touched_frames() const { return frames_.size(); }
@@ -57,7 +69,17 @@ class Storage {
   uint64_t allocated_1m() const { return allocated_1m_; }
 
  private:
+  // A frame's bytes, its Frame and (roughly) its node in frames_.
+  static constexpr uint64_t kFrameHostBytes = kPageSize + sizeof(Frame) + 64;
+  void add_host_bytes(uint64_t n) {
+    const bool was_over = over_host_limit();
+    host_bytes_ += n;
+    if (!was_over && over_host_limit() && on_over_limit_) on_over_limit_();
+  }
+
   uint64_t size_;
+  uint64_t host_bytes_ = 0, host_limit_ = ~0ull;
+  std::function<void()> on_over_limit_;
   std::map<uint64_t, std::unique_ptr<Frame>> frames_;
   uint64_t low_ = 1;   // next never-used 4 KB frame (frame 0 holds the prefix area)
   uint64_t high_;      // first frame of the lowest 1 MB frame handed out so far

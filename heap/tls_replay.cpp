@@ -20,7 +20,11 @@ void put32(std::vector<uint8_t>& out, size_t at, uint32_t v) { emu::Cpu::store_b
 }  // namespace
 
 std::vector<uint8_t> tls_trace_image(const std::string& path) {
-  std::istringstream in(emu::read_input_file(path, emu::kMaxTraceBytes, "trace"));
+  return tls_trace_image_of(emu::read_input_file(path, emu::kMaxTraceBytes, "trace"), path);
+}
+
+std::vector<uint8_t> tls_trace_image_of(const std::string& text, const std::string& path) {
+  std::istringstream in(text);
   struct Event {
     uint32_t op, id, size;
   };

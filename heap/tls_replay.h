@@ -10,5 +10,7 @@ namespace heap {
 
 // Throws std::runtime_error naming the file and line of the first problem.
 std::vector<uint8_t> tls_trace_image(const std::string& path);
+// The same from the trace's text; `name` stands for the file in messages.
+std::vector<uint8_t> tls_trace_image_of(const std::string& text, const std::string& name);
 
 }  // namespace heap

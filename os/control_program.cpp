@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <set>
+#include <string.h>
 #include <stdexcept>
 
 namespace os {
@@ -357,10 +358,22 @@ RunSummary ControlProgram::run() {
   const emu::MachineRunResult r = machine_.run();
   // The machine stops by itself only when nothing can run and nothing is pending: the
   // workload's end was not reached, and would never be.
-  if (r.reason == emu::MachineRunResult::Reason::AllStopped) {
-    stats_.ended_early = no_progress();
-    log(fmt::format("{:>12} run ended early: {}", machine_.elapsed_cycles(), stats_.ended_early));
+  if (r.reason == emu::MachineRunResult::Reason::AllStopped) stats_.ended_early = no_progress();
+  if (r.reason == emu::MachineRunResult::Reason::HostStop) {
+    // Where the host's signal fell depends on the host's speed: only this run's
+    // figures do, and its reports say so.
+    const int sig = stopped_by_signal_ = host_stop_->load();
+    const char* name = sigabbrev_np(sig);
+    stats_.ended_early = fmt::format("stopped by signal {} (SIG{}) at {:.6f} s simulated", sig, name ? name : "?",
+                                     double(machine_.elapsed_cycles()) / (machine_.config().clock_ghz * 1e9));
   }
+  if (r.reason == emu::MachineRunResult::Reason::HostLimit)
+    stats_.ended_early = fmt::format(
+        "host memory limit: the storage's touched frames and decoded code take {} bytes, over "
+        "machine.host_storage_limit ({} bytes)",
+        machine_.storage().host_bytes(), machine_.storage().host_limit());
+  if (!stats_.ended_early.empty())
+    log(fmt::format("{:>12} run ended early: {}", machine_.elapsed_cycles(), stats_.ended_early));
   for (auto& s : subsystems_) s->run_ended();
   for_each_process([this](Process& p) {  // processes still alive end with the run
     for (auto& s : subsystems_) s->process_ending(p);

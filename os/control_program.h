@@ -5,6 +5,7 @@
 // (os/operator_desk.h). Subsystems plug in through os/subsystem.h. It uses the
 // machine (emu/) through its small interfaces: Dispatcher, SvcHandler, EventQueue.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -42,6 +43,11 @@ class ControlProgram : public emu::Dispatcher,
   const std::string& dumps() const { return dumps_.text(); }
   uint64_t frames_in_use() const { return evm_.frames_in_use(); }
   void set_progress(Workload::Progress p) { workload_.set_progress(std::move(p)); }
+  // A signal number the host stores (SIGINT, SIGTERM) to end the run at the next step
+  // of the machine; the run then ends early, its reports written and marked.
+  void set_host_stop(const std::atomic<int>* signal) { host_stop_ = signal, machine_.set_host_stop(signal); }
+  // The signal that ended run(), 0 if none did.
+  int stopped_by_signal() const { return stopped_by_signal_; }
   // The operator console (os/console.h): set before run().
   void set_console(OperatorConsole* console) { desk_.set_console(console); }
   // One operator command at simulated time `now` (cycles), as if typed on the console.
@@ -184,6 +190,8 @@ class ControlProgram : public emu::Dispatcher,
 
   RunSummary stats_;
   std::string log_;
+  const std::atomic<int>* host_stop_ = nullptr;
+  int stopped_by_signal_ = 0;
 };
 
 }  // namespace os

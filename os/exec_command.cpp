@@ -109,6 +109,11 @@ int run_exec(const ExecOptions& opts) {
                                                : img.name + ".elf";
     fmt::print(stderr, "{}", emu::format_program_check(machine.cpu(r.istream), r.check.check, &img.symbols, where));
     status = proc.exit_code();
+  } else if (r.reason == emu::MachineRunResult::Reason::HostLimit) {
+    fmt::print(stderr, "tpfemu: {}: stopped after {} instructions: the storage's touched frames and decoded code "
+               "take {} bytes of host memory, over machine.host_storage_limit ({} bytes)\n", img.name + ".elf",
+               machine.instructions(), machine.storage().host_bytes(), machine.storage().host_limit());
+    status = 124;
   } else if (proc.exited()) {
     status = proc.exit_code();
     if (int sig = proc.fatal_signal())

@@ -1,6 +1,8 @@
 #include "os/run_command.h"
 
+#include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
@@ -51,6 +53,36 @@ std::vector<std::string> failures(const RunSummary& s) {
   return out;
 }
 
+// SIGINT and SIGTERM end a run at the machine's next step, with every report
+// written (the first one only: the handler resets itself, so a second signal ends
+// the process at once, as the user expects of a second Ctrl-C).
+std::atomic<int> host_signal{0};
+static_assert(std::atomic<int>::is_always_lock_free, "a signal handler may store only to a lock-free atomic");
+
+void on_stop_signal(int sig) { host_signal.store(sig); }
+
+class StopSignals {
+ public:
+  StopSignals() {
+    host_signal.store(0);
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int_);
+    sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~StopSignals() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+ private:
+  struct sigaction old_int_ {}, old_term_ {};
+};
+
 }  // namespace
 
 int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems) {
@@ -61,6 +93,9 @@ int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems) {
     fmt::print(stderr, "tpfemu: {}\n", e.what());
     return 2;
   }
+  // From here on a signal ends the run, not the process (before the machine starts:
+  // at its first step); the output directory appears after this point.
+  StopSignals stop_signals;
   std::filesystem::path out = opts.out;
   if (out.empty())
     out = std::filesystem::path("out") /
@@ -110,6 +145,7 @@ int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems) {
   std::vector<std::unique_ptr<std::ofstream>> streams;
   for (const ReportFile& r : cp->reports())
     if (r.stream) r.stream(streams.emplace_back(std::make_unique<std::ofstream>(out / r.name)).get());
+  cp->set_host_stop(&host_signal);
   RunSummary s = cp->run();
   if (tty) fmt::print(stderr, "\r\033[K");
   s.config = opts.configs.empty() ? "(defaults)" : opts.configs.back();
@@ -140,6 +176,7 @@ int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems) {
   fmt::print("reports: {}/{}\n", out.string(), fmt::join(written, ", "));
   const std::vector<std::string> failed = failures(s);
   for (const std::string& f : failed) fmt::print(stderr, "tpfemu: {}\n", f);
+  if (const int sig = cp->stopped_by_signal()) return 128 + sig;  // the shell's convention
   return failed.empty() ? 0 : 3;
 }
 

@@ -60,6 +60,7 @@ std::vector<std::pair<std::string, std::string>> fields(const MachineConfig& m) 
       {"machine.istreams", fmt::format("{}", m.istreams)},
       {"machine.clock", fmt::format("{}", m.clock_ghz)},
       {"machine.storage", fmt::format("{}", m.storage)},
+      {"machine.host_storage_limit", fmt::format("{}", m.host_storage_limit)},
       {"machine.quantum", fmt::format("{}", m.quantum)},
   };
   for (auto [name, l] : {std::pair{"l1", m.l1}, std::pair{"l2", m.l2}, std::pair{"l3", m.l3}}) {
@@ -90,6 +91,7 @@ const char* const kDefaults =
     "machine.istreams=1\n"
     "machine.clock=5.2\n"
     "machine.storage=1099511627776\n"
+    "machine.host_storage_limit=17179869184\n"
     "machine.quantum=40\n"
     "machine.cache.l1.size=131072\n"
     "machine.cache.l1.ways=8\n"
@@ -247,7 +249,7 @@ TEST_CASE("an unknown key names its line and path and suggests the near miss", "
   CHECK(yaml_error("machine:\n  cache:\n    l4: {size: 1G}\n") ==
         "configs/x.yaml:3: machine.cache.l4: unknown key (known here: l1, l2, l3)");
   CHECK(yaml_error("machine:\n  frobnicate: 1\n") ==
-        "configs/x.yaml:2: machine.frobnicate: unknown key (known here: istreams, clock, storage, quantum, cache, "
+        "configs/x.yaml:2: machine.frobnicate: unknown key (known here: istreams, clock, storage, host_storage_limit, quantum, cache, "
         "memory_latency, coherence, tlb)");
 }
 
@@ -262,6 +264,8 @@ TEST_CASE("a value out of range names the range", "[config]") {
   CHECK(yaml_error("machine:\n  istreams: 0\n") == "configs/x.yaml:2: machine.istreams: 0 is out of range 1..64");
   CHECK(yaml_error("machine:\n  storage: 32T\n") == "configs/x.yaml:2: machine.storage: 32T is out of range 16M..16T");
   CHECK(yaml_error("machine:\n  storage: 8M\n") == "configs/x.yaml:2: machine.storage: 8M is out of range 16M..16T");
+  CHECK(yaml_error("machine:\n  host_storage_limit: 1M\n") ==
+        "configs/x.yaml:2: machine.host_storage_limit: 1M is out of range 64M..16T");
   CHECK(yaml_error("machine:\n  clock: 20GHz\n") == "configs/x.yaml:2: machine.clock: 20GHz is out of range 1MHz..10GHz");
   CHECK(yaml_error("machine:\n  cache:\n    l1:\n      ways: 257\n") ==
         "configs/x.yaml:4: machine.cache.l1.ways: 257 is out of range 1..256");
@@ -297,7 +301,8 @@ TEST_CASE("a map or a sequence where a value belongs, and a value where a sectio
   CHECK(yaml_error("machine:\n  tlb:\n    - 4k\n") ==
         "configs/x.yaml:3: machine.tlb: expected a map of keys (4k, 1m, walk), got a sequence");
   CHECK(yaml_error("machine: 4\n") ==
-        "configs/x.yaml:1: machine: expected a map of keys (istreams, clock, storage, quantum, cache, memory_latency, "
+        "configs/x.yaml:1: machine: expected a map of keys (istreams, clock, storage, host_storage_limit, quantum, cache, "
+        "memory_latency, "
         "coherence, tlb), got a scalar");
   CHECK(yaml_error("- machine\n") == "configs/x.yaml:1: the top level must be a map of sections (machine:), got a sequence");
   CHECK(yaml_error("machine:\n  ? [a, b]\n  : 1\n") == "configs/x.yaml:2: machine: a key must be a plain name, got a sequence");
@@ -449,7 +454,7 @@ TEST_CASE("every key has a description, a default, a unit and a source, and the 
   std::ostringstream listing;
   schema.write_listing(listing);
   const std::string text = listing.str();
-  REQUIRE(schema.keys().size() == 22);
+  REQUIRE(schema.keys().size() == 23);
   for (const auto& k : schema.keys()) {
     INFO(k.path);
     CHECK(!k.description.empty());

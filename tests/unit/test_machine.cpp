@@ -3,6 +3,9 @@
 // Bands were set from real runs (see the README's machine section for the figures).
 #include <catch2/catch.hpp>
 
+#include <atomic>
+#include <tuple>
+
 #include "guest_run.h"
 
 namespace {
@@ -207,4 +210,40 @@ TEST_CASE("a new address space never inherits a TLB, even at a freed one's host 
   auto r = cpu.run(1);
   REQUIRE(r.reason == emu::StopReason::ProgramCheck);  // 0x20000 is not mapped in the new space
   CHECK(r.check.interrupt.code == emu::Pic::PageTranslation);
+}
+
+// Issue 16: a guest that touches more storage than the host may give stops with a
+// reason, at the same point every time, instead of meeting the host's OOM killer.
+TEST_CASE("a guest touching more than machine.host_storage_limit stops at the limit, reproducibly",
+          "[machine][limits]") {
+  auto run = [](uint64_t limit) {
+    test::GuestRun::Options o;
+    o.args = {"sweep"};  // writes a 64 MB array
+    o.config.host_storage_limit = limit;
+    test::GuestRun g("machine_sharing", o);
+    return std::tuple{g.result.reason, g.machine->storage().host_bytes(), g.machine->instructions(), g.exited};
+  };
+  const uint64_t limit = 16ull << 20;
+  const auto [reason, bytes, instructions, exited] = run(limit);
+  CHECK(reason == emu::MachineRunResult::Reason::HostLimit);
+  CHECK_FALSE(exited);
+  CHECK(bytes > limit);
+  // The instruction that crossed the limit completes; nothing after it runs.
+  CHECK(bytes <= limit + sizeof(emu::DecodedPage) + 2 * (emu::kPageSize + 256));
+  CHECK(run(limit) == std::tuple{reason, bytes, instructions, exited});
+  // With the default limit the same program runs to its end.
+  CHECK(std::get<0>(run(emu::default_machine_config().host_storage_limit)) ==
+        emu::MachineRunResult::Reason::AllStopped);
+}
+
+TEST_CASE("a host stop flag (a signal) set before the run ends it at its first step",
+          "[machine][limits]") {
+  std::atomic<int> flag{0};
+  emu::Machine machine(emu::default_machine_config(), true);
+  emu::AddressSpace space(machine.storage());
+  machine.start(space);
+  machine.set_host_stop(&flag);
+  flag.store(2);
+  CHECK(machine.run().reason == emu::MachineRunResult::Reason::HostStop);
+  CHECK(machine.instructions() == 0);
 }
