@@ -72,16 +72,20 @@ void Paging::install(os::System& system) {
   system.add_report({.name = "paging.json", .write = [this](std::ostream& out) { write_json(out); }});
 }
 
+// Frames of the budget not in use by pageable pages. A page being written out keeps its
+// frame until the write completes, as in z/OS, so stealing cannot run ahead of what
+// auxiliary storage takes; so do the pages an SVC dump captured until they are written.
+uint64_t Paging::available_frames() const {
+  const emu::Storage& st = system_->machine().storage();
+  const uint64_t all = st.allocated_4k() + st.allocated_1m() * kPagesPerSegment;
+  const uint64_t taken = (all > fixed_frames_ ? all - fixed_frames_ : 0) + writing_frames_ + dump_frames_;
+  return budget_frames_ > taken ? budget_frames_ - taken : 0;
+}
+
 // The available frame queue: below its low threshold, steal up to the ok one.
 void Paging::check(uint64_t now) {
   sample();
-  const emu::Storage& st = system_->machine().storage();
-  const uint64_t all = st.allocated_4k() + st.allocated_1m() * kPagesPerSegment;
-  const uint64_t in_use = all > fixed_frames_ ? all - fixed_frames_ : 0;
-  // A page being written out keeps its frame until the write completes, as in z/OS: so
-  // stealing cannot run ahead of what auxiliary storage takes.
-  const uint64_t taken = in_use + writing_frames_ + dump_frames_;
-  const uint64_t available = budget_frames_ > taken ? budget_frames_ - taken : 0;
+  const uint64_t available = available_frames();
   const bool tick = now >= next_aging_;
   if (tick) next_aging_ = now + aging_interval_;
   if (available < config_.afq_low) steal(config_.afq_ok - available, now, tick);

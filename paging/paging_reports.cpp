@@ -235,13 +235,8 @@ void Paging::add_timeline_columns(os::System& system) {
                               .value = [this] { return double(stats_.pages_in[1]); }});
   system.add_timeline_column({.key = "page_outs_per_s", .label = "out/s", .kind = K::Rate,
                               .value = [this] { return double(stats_.written); }});
-  system.add_timeline_column({.key = "frames_available", .label = "avail frames", .kind = K::Level, .value = [this] {
-                                const emu::Storage& st = system_->machine().storage();
-                                const uint64_t all = st.allocated_4k() + st.allocated_1m() * kPagesPerSegment;
-                                const uint64_t taken = (all > fixed_frames_ ? all - fixed_frames_ : 0) +
-                                                       writing_frames_ + dump_frames_;
-                                return double(budget_frames_ > taken ? budget_frames_ - taken : 0);
-                              }});
+  system.add_timeline_column({.key = "frames_available", .label = "avail frames", .kind = K::Level,
+                              .value = [this] { return double(available_frames()); }});
   system.add_timeline_column({.key = "dump_frames", .label = "dump frames", .kind = K::Level,
                               .value = [this] { return double(dump_frames_); }});
 }

@@ -51,7 +51,6 @@ uint64_t Paging::dump_cycles(uint64_t ns) const {
 
 std::string Paging::request_dump(const std::string& title, const std::string& by,
                                  const std::vector<std::string>& names, uint64_t now) {
-  if (dump_) return "ERROR: SVC DUMP NOT TAKEN: A DUMP IS IN PROGRESS";
   std::vector<uint64_t> pids;
   for (const std::string& n : names) {
     const size_t before = pids.size();
@@ -205,7 +204,6 @@ void Paging::write_dump(uint64_t now) {
   const auto& volumes = devices_->dump_volumes();
   if (volumes.empty()) {
     if (d.capture_done) {
-      dumps_[d.record].written_pages = 0;
       dump_frames_ -= d.to_write, d.to_write = 0;
       finish_dump(now);
     }

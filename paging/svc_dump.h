@@ -15,7 +15,6 @@ struct DumpedAddressSpace {
   uint64_t input_io = 0;                // pages on auxiliary storage, read for the dump
   uint64_t copied = 0;                  // resident pages copied to the dump
   uint64_t reassigned = 0;              // frames read for the dump, given to it (the page stays out)
-  uint64_t defers = 0;                  // reads deferred: page-in requests at system.paging.dump_reads
 };
 
 struct SvcDumpRecord {
