@@ -246,13 +246,13 @@ template <class T> struct Result {
   uint8_t trap = 0;  // DXC of a completing trap: raise it once the value is stored
 };
 template <class T> void raise_pending(Cpu& c, const Result<T>& r) {
-  if (r.trap) data_exception(c, r.trap);
+  if (r.trap) data_exception(r.trap);
 }
 
 // Invalid operation or division by zero: with the mask on, the operation is
 // suppressed (nothing is stored); otherwise the flag is set.
 inline void suppressing(Cpu& c, uint8_t exc) {
-  if (exc & masks(c)) data_exception(c, exc);
+  if (exc & masks(c)) data_exception(exc);
   set_flags(c, exc);
 }
 

@@ -198,28 +198,28 @@ void clgib(Cpu& c, const Insn& i) {
 // A selected relation is a data exception (DXC FF, compare and trap); the CC is
 // unchanged. CLFIT/CLGIT compare with an unsigned 16-bit immediate.
 constexpr uint8_t kCompareAndTrap = 0xFF;
-static void trap_if(Cpu& c, bool selected) {
-  if (selected) data_exception(c, kCompareAndTrap);
+static void trap_if(bool selected) {
+  if (selected) data_exception(kCompareAndTrap);
 }
 void crt(Cpu& c, const Insn& i) {
-  trap_if(c, relation_selected(int32_t(c.r32(i.r1)), int32_t(c.r32(i.r2)), i.m3));
+  trap_if(relation_selected(int32_t(c.r32(i.r1)), int32_t(c.r32(i.r2)), i.m3));
 }
 void cgrt(Cpu& c, const Insn& i) {
-  trap_if(c, relation_selected(int64_t(c.gr[i.r1]), int64_t(c.gr[i.r2]), i.m3));
+  trap_if(relation_selected(int64_t(c.gr[i.r1]), int64_t(c.gr[i.r2]), i.m3));
 }
-void clrt(Cpu& c, const Insn& i) { trap_if(c, relation_selected(c.r32(i.r1), c.r32(i.r2), i.m3)); }
-void clgrt(Cpu& c, const Insn& i) { trap_if(c, relation_selected(c.gr[i.r1], c.gr[i.r2], i.m3)); }
+void clrt(Cpu& c, const Insn& i) { trap_if(relation_selected(c.r32(i.r1), c.r32(i.r2), i.m3)); }
+void clgrt(Cpu& c, const Insn& i) { trap_if(relation_selected(c.gr[i.r1], c.gr[i.r2], i.m3)); }
 void cit(Cpu& c, const Insn& i) {
-  trap_if(c, relation_selected(int32_t(c.r32(i.r1)), int32_t(i.imm), i.m3));
+  trap_if(relation_selected(int32_t(c.r32(i.r1)), int32_t(i.imm), i.m3));
 }
 void cgit(Cpu& c, const Insn& i) {
-  trap_if(c, relation_selected(int64_t(c.gr[i.r1]), int64_t(i.imm), i.m3));
+  trap_if(relation_selected(int64_t(c.gr[i.r1]), int64_t(i.imm), i.m3));
 }
 void clfit(Cpu& c, const Insn& i) {
-  trap_if(c, relation_selected(c.r32(i.r1), uint32_t(uint16_t(i.imm)), i.m3));
+  trap_if(relation_selected(c.r32(i.r1), uint32_t(uint16_t(i.imm)), i.m3));
 }
 void clgit(Cpu& c, const Insn& i) {
-  trap_if(c, relation_selected(c.gr[i.r1], uint64_t(uint16_t(i.imm)), i.m3));
+  trap_if(relation_selected(c.gr[i.r1], uint64_t(uint16_t(i.imm)), i.m3));
 }
 
 }  // namespace emu::isa

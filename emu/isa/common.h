@@ -18,9 +18,6 @@ template <class T> inline uint8_t cc_compare(T a, T b) { return a == b ? 0 : a <
 // result is stored and CC 3 set.
 void fixed_point_overflow(Cpu& c);
 
-// A data exception with data-exception code `dxc` (Cpu::run puts the DXC in byte 2 of
-// the FPC, where the architecture does with the AFP-register control on, as Linux runs).
-[[noreturn]] inline void data_exception(Cpu&, uint8_t dxc) { emu::data_exception(dxc); }
 
 // ADD LOGICAL (with carry in): CC = (result != 0) | carry << 1.
 template <class U> inline U add_logical(Cpu& c, U a, U b, unsigned carry_in = 0) {

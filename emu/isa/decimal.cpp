@@ -55,12 +55,12 @@ __int128 packed_value(Cpu& c, uint64_t a, unsigned n) {
   __int128 v = 0;
   for (unsigned k = 0; k < n; ++k) {
     const uint8_t hi = src[k] >> 4, lo = src[k] & 0xF;
-    if (hi > 9 || (k + 1 < n && lo > 9)) data_exception(c, kDecimalOperandData);
+    if (hi > 9 || (k + 1 < n && lo > 9)) data_exception(kDecimalOperandData);
     v = v * 10 + hi;
     if (k + 1 < n) v = v * 10 + lo;
   }
   const Sign s = sign_of(src[n - 1] & 0xF);
-  if (s == Sign::Invalid) data_exception(c, kDecimalOperandData);
+  if (s == Sign::Invalid) data_exception(kDecimalOperandData);
   return s == Sign::Minus ? -v : v;
 }
 

@@ -175,7 +175,7 @@ template <class I, class T> void to_fixed(Cpu& c, const Insn& i) {
   if constexpr (sizeof(I) == 4) c.set_r32(i.r1, uint32_t(r.value));
   else c.gr[i.r1] = uint64_t(r.value);
   c.cc = r.cc;
-  if (r.trap) data_exception(c, r.trap);
+  if (r.trap) data_exception(r.trap);
 }
 
 template <class T> void load_integer(Cpu& c, const Insn& i) {
@@ -343,7 +343,7 @@ void sfasr(Cpu& c, const Insn& i) {
   else if (pending & bfp::kDivide) dxc = bfp::kDivide;
   else if (pending & bfp::kOverflow) dxc |= bfp::kOverflow;
   else if (pending & bfp::kUnderflow) dxc |= bfp::kUnderflow;
-  data_exception(c, uint8_t(dxc | 3));
+  data_exception(uint8_t(dxc | 3));
 }
 void lfpc(Cpu& c, const Insn& i) { c.fpc = valid_fpc(mem2<uint32_t>(c, i)); }
 void stfpc(Cpu& c, const Insn& i) { c.write<uint32_t>(c.ea2(i), c.fpc); }
