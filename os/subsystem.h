@@ -180,6 +180,11 @@ class Subsystem {
   virtual emu::PageFaultHandler::Action page_fault(emu::Cpu&, Ecb&, uint64_t /*address*/) {
     return emu::PageFaultHandler::Action::Fail;
   }
+  // The running ECB asks for `frames` frames of new storage (GETSTOR). A subsystem that
+  // manages real storage may park it until frames are free (true: the request is made
+  // again when it runs), as z/OS makes a task wait for frames rather than promise more
+  // real storage than there is.
+  virtual bool frames_wanted(emu::Cpu&, Ecb&, uint64_t /*frames*/) { return false; }
 };
 
 using Subsystems = std::vector<std::unique_ptr<Subsystem>>;

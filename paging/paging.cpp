@@ -82,14 +82,40 @@ uint64_t Paging::available_frames() const {
   return budget_frames_ > taken ? budget_frames_ - taken : 0;
 }
 
-// The available frame queue: below its low threshold, steal up to the ok one.
+// The available frame queue: below its low threshold, steal up to the ok one, counting
+// the frames of pages being written as coming (each pass would otherwise steal them
+// again while long writes are on their way).
 void Paging::check(uint64_t now) {
   sample();
   const uint64_t available = available_frames();
   const bool tick = now >= next_aging_;
   if (tick) next_aging_ = now + aging_interval_;
-  if (available < config_.afq_low) steal(config_.afq_ok - available, now, tick);
+  const uint64_t coming = available + writing_frames_;
+  if (available < config_.afq_low && coming < config_.afq_ok) steal(config_.afq_ok - coming, now, tick);
   else if (tick) age(true, {});
+}
+
+// A GETSTOR that real storage cannot take: steal now; if that is not enough but the
+// page-outs on their way will make room (their frames come free as they complete), the
+// ECB waits for them; otherwise there is nothing to wait for, and it goes ahead.
+bool Paging::frames_wanted(emu::Cpu& cpu, os::Ecb& e, uint64_t frames) {
+  if (!config_.real_storage) return false;
+  if (available_frames() >= frames) return false;
+  const uint64_t coming = available_frames() + writing_frames_;
+  if (coming < frames + config_.afq_ok) steal(frames + config_.afq_ok - coming, cpu.cycles, false);
+  // Wait only for what will make room: a request the frames on their way cannot
+  // satisfy (larger than real storage allows) goes ahead, as before paging waited.
+  if (available_frames() >= frames || available_frames() + writing_frames_ + dump_frames_ < frames) return false;
+  ++stats_.frame_waits;
+  system_->park(cpu, e, frame_waiters_, "frames for its GETSTOR (page-outs on their way)");
+  return true;
+}
+
+// Frames came free: the ECBs waiting for them ask again.
+void Paging::frames_freed(uint64_t now) {
+  os::WaitList waiters;
+  waiters.swap(frame_waiters_);
+  for (os::Ecb* w : waiters) system_->make_ready(*w, now);
 }
 
 Paging::ProcessPages& Paging::adopt(os::Process& p) {
@@ -156,22 +182,18 @@ void Paging::steal(uint64_t frames, uint64_t now, bool tick) {
   // Page-out requests in flight are bounded: past the bound only pages that need no
   // write (unchanged, with a valid copy) are taken.
   const auto requests = [&] { return writes_in_flight_ + (batch.size() + config_.group - 1) / config_.group; };
-  for (const Candidate& c : candidates) {
-    if (taken >= frames) break;
-    ProcessPages& pp = processes_.at(c.pid);
-    if (c.large) {  // a pageable 1 MB page: out whole to SCM, or demoted to 4 KB pages
-      if (steal_large(pp, c.va, now, requests() + 1 <= config_.max_writes)) taken += kPagesPerSegment;
-      continue;
-    }
-    Page& pg = pp.pages.at(c.va);
+  // A 4 KB page: unmapped, and written (in `batch`) unless it needs no write.
+  const auto take_small = [&](ProcessPages& pp, uint64_t va) {
+    Page& pg = pp.pages.at(va);
+    if (pg.state != State::Resident) return;
     emu::AddressSpace& space = *pp.process->space;
     emu::Translation t;
-    if (space.translate(c.va, t) != emu::Translate::Ok) continue;
+    if (space.translate(va, t) != emu::Translate::Ok) return;
     const bool zero = !t.frame->changed && pg.slot.device < 0;  // never stored into since it was mapped
     const bool write = !zero && (t.frame->changed || pg.slot.device < 0);
     if (write && batch.size() % config_.group == 0 && requests() + 1 > config_.max_writes) {
       ++stats_.write_bound;
-      continue;
+      return;
     }
     ++taken;
     ++stats_.stolen;
@@ -180,7 +202,7 @@ void Paging::steal(uint64_t frames, uint64_t now, bool tick) {
       pg.buffer = std::make_shared<std::vector<uint8_t>>(t.frame->data.get(), t.frame->data.get() + kPage);
       pg.state = State::Writing;
       ++writing_frames_;
-      batch.emplace_back(&pp, c.va);
+      batch.emplace_back(&pp, va);
     } else if (zero) {
       pg.state = State::Zero;
       ++stats_.freed_zero;
@@ -188,7 +210,24 @@ void Paging::steal(uint64_t frames, uint64_t now, bool tick) {
       pg.state = State::Out;
       ++stats_.freed_clean;
     }
-    space.unmap(c.va, kPage);
+    space.unmap(va, kPage);
+  };
+  for (const Candidate& c : candidates) {
+    if (taken >= frames) break;
+    ProcessPages& pp = processes_.at(c.pid);
+    if (!c.large) {
+      take_small(pp, c.va);
+      continue;
+    }
+    // A pageable 1 MB page: out whole to SCM, or demoted to 4 KB pages, which are then
+    // candidates in its place (as old as it), not passed over for younger ones.
+    switch (steal_large(pp, c.va, now, requests() + 1 <= config_.max_writes)) {
+      case LargeSteal::Taken: taken += kPagesPerSegment; break;
+      case LargeSteal::Demoted:
+        for (uint64_t a = c.va; a < c.va + kSegment && taken < frames; a += kPage) take_small(pp, a);
+        break;
+      case LargeSteal::Kept: break;
+    }
   }
   write_out(batch, now);
 }
@@ -220,6 +259,7 @@ void Paging::write_out(std::vector<std::pair<ProcessPages*, uint64_t>>& batch, u
     system_->start_io(subchannel(first), now, t, [this, t, who, dev](const emu::IoInterruption& i) {
       completed(dev, i.time - i.started, who.size());
       --writes_in_flight_;
+      frames_freed(i.time);
       for (const auto& [pid, va] : who) {
         auto p = processes_.find(pid);
         if (p == processes_.end()) continue;  // the process ended meanwhile

@@ -43,6 +43,7 @@ struct PagingStats {
   uint64_t scm_pages = 0, dasd_pages = 0;  // pages written to each kind
   uint64_t slots_high = 0;       // most slots in use at once
   uint64_t write_bound = 0;      // candidates passed over: page-out requests at system.paging.max_writes
+  uint64_t frame_waits = 0;      // GETSTORs that waited for frames (page-outs on their way)
   uint64_t pages_in[2] = {0, 0};  // pages read from SCM and from DASD (faults, speculative, 1 MB, dumps)
 };
 
@@ -65,6 +66,7 @@ class Paging : public os::Subsystem {
   }
   void process_ending(os::Process& p) override;
   emu::PageFaultHandler::Action page_fault(emu::Cpu& cpu, os::Ecb& e, uint64_t address) override;
+  bool frames_wanted(emu::Cpu& cpu, os::Ecb& e, uint64_t frames) override;
 
   const PagingStats& stats() const { return stats_; }
   // An SVC dump of the processes whose job name (first program) is one of `names`, at
@@ -103,7 +105,8 @@ class Paging : public os::Subsystem {
   uint64_t aging_interval_ = 0, next_aging_ = 0;  // system.paging.uic_interval, in cycles
   ProcessPages& adopt(os::Process& p);
   int choose_device(size_t n);
-  bool steal_large(ProcessPages& pp, uint64_t va, uint64_t now, bool may_write);
+  enum class LargeSteal { Taken, Demoted, Kept };
+  LargeSteal steal_large(ProcessPages& pp, uint64_t va, uint64_t now, bool may_write);
   Slot new_large_slot();
   void free_large_slot(const Slot& s);
   void put_back_large(ProcessPages& pp, uint64_t va, Page& sg, const uint8_t* data);
@@ -129,6 +132,8 @@ class Paging : public os::Subsystem {
   uint64_t budget_frames_ = 0, fixed_frames_ = 0;
   uint64_t writing_frames_ = 0;  // frames of pages being written out (free when the write completes)
   uint64_t writes_in_flight_ = 0;  // page-out requests not complete
+  os::WaitList frame_waiters_;     // ECBs whose GETSTOR waits for frames
+  void frames_freed(uint64_t now);
   std::map<uint64_t, ProcessPages> processes_;  // by process id
   // Slots: the next never-used block and the freed ones, per device.
   std::vector<uint64_t> next_block_;

@@ -12,9 +12,9 @@
 namespace paging {
 
 // A large segment taken: to a 1 MB slot on SCM (one MSB) if there is room, else demoted
-// to 4 KB pages (which later passes page as any other; it frees nothing now). A write
-// only if `may_write` (page-out requests below their bound). True if its frame was freed.
-bool Paging::steal_large(ProcessPages& pp, uint64_t va, uint64_t now, bool may_write) {
+// to 4 KB pages (paged as any other from now on; it frees nothing itself). A write only
+// if `may_write` (page-out requests below their bound).
+Paging::LargeSteal Paging::steal_large(ProcessPages& pp, uint64_t va, uint64_t now, bool may_write) {
   emu::AddressSpace& space = *pp.process->space;
   Page& sg = pp.large.at(va);
   bool changed = false;
@@ -24,7 +24,7 @@ bool Paging::steal_large(ProcessPages& pp, uint64_t va, uint64_t now, bool may_w
     if (slot.device >= 0 && !may_write) {
       free_large_slot(slot);
       ++stats_.write_bound;
-      return false;
+      return LargeSteal::Kept;
     }
     if (sg.slot.device >= 0) free_large_slot(sg.slot);
     sg.slot = slot;
@@ -36,7 +36,7 @@ bool Paging::steal_large(ProcessPages& pp, uint64_t va, uint64_t now, bool may_w
       }
       pp.large.erase(va);
       ++stats_.demoted;
-      return false;
+      return LargeSteal::Demoted;
     }
     sg.buffer = std::make_shared<std::vector<uint8_t>>(kSegment);
     space.read_bytes(va, sg.buffer->data(), kSegment);
@@ -51,6 +51,7 @@ bool Paging::steal_large(ProcessPages& pp, uint64_t va, uint64_t now, bool may_w
     system_->start_io(subchannel(sg.slot), now, t, [this, pid, va](const emu::IoInterruption& i) {
       completed(0, i.time - i.started, kPagesPerSegment);
       --writes_in_flight_;
+      frames_freed(i.time);
       auto p = processes_.find(pid);
       if (p == processes_.end()) return;
       auto g = p->second.large.find(va);
@@ -72,7 +73,7 @@ bool Paging::steal_large(ProcessPages& pp, uint64_t va, uint64_t now, bool may_w
   }
   ++stats_.stolen;
   space.unmap(va, kSegment);
-  return true;
+  return LargeSteal::Taken;
 }
 
 // 1 MB slots come down from the top of the SCM paging may use, 4 KB ones up from 0.

@@ -192,6 +192,7 @@ void Paging::write_text(std::ostream& out) const {
   line("  1 MB pages demoted to 4 KB pages", stats_.demoted);
   line("page-out requests", stats_.write_ios);
   line("pages passed over: page-out requests at their bound", stats_.write_bound);
+  line("GETSTORs that waited for frames", stats_.frame_waits);
   line("page faults that waited for a page-in", stats_.fault_waits);
   line("pages read in on a fault", stats_.page_ins);
   line("pages read in with them (speculative, SCM)", stats_.speculative);
@@ -211,12 +212,13 @@ void Paging::write_json(std::ostream& out) const {
   out << fmt::format(
       "{{\n  \"real_storage_frames\": {}, \"afq_low\": {}, \"afq_ok\": {},\n  \"scans\": {}, \"stolen\": {}, "
       "\"written\": {}, \"scm_pages\": {}, \"dasd_pages\": {}, \"freed_clean\": {}, \"freed_zero\": {}, \"write_ios\": {},\n"
+      "  \"write_bound\": {}, \"frame_waits\": {},\n"
       "  \"large_out\": {}, \"large_in\": {}, \"demoted\": {},\n"
       "  \"fault_waits\": {}, \"page_ins\": {}, \"speculative\": {}, \"reclaims\": {}, \"host_restores\": {}, \"slots_high\": {},\n"
       "  \"page_in_mean_us\": {:.3f}, \"page_in_max_us\": {:.3f},\n  \"samples\": {}, \"data_sets\": [{}]\n}}\n",
       budget_frames_, config_.afq_low, config_.afq_ok, stats_.scans, stats_.stolen, stats_.written,
-      stats_.scm_pages, stats_.dasd_pages, stats_.freed_clean, stats_.freed_zero, stats_.write_ios, stats_.large_out,
-      stats_.large_in, stats_.demoted, stats_.fault_waits,
+      stats_.scm_pages, stats_.dasd_pages, stats_.freed_clean, stats_.freed_zero, stats_.write_ios, stats_.write_bound,
+      stats_.frame_waits, stats_.large_out, stats_.large_in, stats_.demoted, stats_.fault_waits,
       stats_.page_ins, stats_.speculative, stats_.reclaims, stats_.host_restores, stats_.slots_high,
       stats_.page_ins ? double(stats_.page_in_cycles) / double(stats_.page_ins) / ghz / 1e3 : 0.0,
       double(stats_.page_in_max_cycles) / ghz / 1e3, samples_, data_sets_json());

@@ -205,6 +205,7 @@ void Paging::write_dump(uint64_t now) {
   if (volumes.empty()) {
     if (d.capture_done) {
       dump_frames_ -= d.to_write, d.to_write = 0;
+      frames_freed(now);
       finish_dump(now);
     }
     return;
@@ -226,6 +227,7 @@ void Paging::write_dump(uint64_t now) {
       d.volume_busy[v] = false;
       --d.writes_in_flight;
       dump_frames_ -= n;
+      frames_freed(i.time);
       dumps_[d.record].written_pages += n;
       write_dump(i.time);
     });

@@ -6,6 +6,7 @@
 
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "app/subsystems.h"
@@ -316,6 +317,44 @@ TEST_CASE("paging: pages unreferenced longest go first, though storage was plent
   PagingRun again(sets);
   CHECK(again.reports["timeline.json"] == r.reports["timeline.json"]);
   CHECK(again.reports["timeline.txt"] == r.reports["timeline.txt"]);
+}
+
+TEST_CASE("paging: the night's own pages stay in while the region goes out, on SCM (1 MB writes the night waits for) "
+          "and on DASD (1 MB pages demoted in the pass)",
+          "[paging][e3]") {
+  // Two bugs: a GETSTOR took frames beyond real storage while the region's 1 MB pages
+  // were still being written (each check stealing them again, the night's youngest
+  // included); and a pass that demoted a 1 MB page went on to younger pages instead of
+  // its 4 KB ones. Either way the night faulted its own pages back, one at a time:
+  // every page-in before the transactions begin was the night's.
+  for (const char* where : {"machine.scm.card_pairs=1", "machine.dasd.page_volumes=16"}) {
+    DYNAMIC_SECTION(where) {
+      PagingRun r({"workload.prelude=QNGT", "workload.prelude_text=16 4 12 8 2", "workload.program=QOLT",
+                   "workload.message_text=20 100", "system.paging.real_storage=20M", "system.heap64_size=64M",
+                   "system.heap31_size=64M", "workload.messages=20", "workload.terminals=4", "system.timeline=250us",
+                   where});
+      INFO(r.log);
+      REQUIRE(r.lines("workload.prelude QNGT ended: the messages begin") == 1);
+      CHECK(r.lines("came back wrong") == 0);
+      const auto at = r.log.find(" workload.prelude QNGT ended");
+      const double begin_s = std::stod(r.log.substr(r.log.rfind('\n', at) + 1, at)) / 5.2e9;
+      const nlohmann::json t = nlohmann::json::parse(r.reports["timeline.json"]);
+      double night_page_ins = 0, region_out = 0;
+      for (const auto& row : t["rows"]) {
+        if (row[0].get<double>() > begin_s) break;
+        night_page_ins += row[4].get<double>() + row[5].get<double>();
+        region_out += row[6].get<double>();
+      }
+      CHECK(region_out > 0);
+      CHECK(night_page_ins == 0);
+      if (std::string(where).find("scm") != std::string::npos) {
+        CHECK(r.stats.large_out > 0);
+        CHECK(r.stats.frame_waits > 0);
+      } else {
+        CHECK(r.stats.demoted > 0);
+      }
+    }
+  }
 }
 
 TEST_CASE("paging: E3d's direction: a heap in 1 MB frames costs less TLB and CPU a transaction than in 4 KB frames",
