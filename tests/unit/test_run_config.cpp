@@ -453,3 +453,21 @@ TEST_CASE("run config: configs/system-reference.yaml is the schema's own example
                                                                                            << " (run from the build dir)");
   }
 }
+
+TEST_CASE("run config: every overlay in configs/overlays/ loads on top of the configuration its first line names",
+          "[run_config]") {
+  size_t n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(kConfigs + "overlays")) {
+    if (e.path().extension() != ".yaml") continue;
+    INFO(e.path().string());
+    std::ifstream in(e.path());
+    std::string first;
+    std::getline(in, first);
+    const std::string tag = "# overlay of ";
+    REQUIRE(first.rfind(tag, 0) == 0);
+    CHECK(error_of([&] { app::load_run_config({kConfigs + first.substr(tag.size()), e.path().string()}); }) ==
+          "(no error)");
+    ++n;
+  }
+  CHECK(n >= 2);
+}
