@@ -8,29 +8,39 @@
 #include <spdlog/spdlog.h>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "emu/config.h"
 #include "os/exec_command.h"
 #include "os/run_command.h"
+#include "os/version.h"
 #include "app/subsystems.h"
 
 namespace {
 
-constexpr const char* kUsage = R"(usage: tpfemu [--log-level LEVEL] COMMAND ...
-
-commands:
-  run CONFIG.yaml [CONFIG.yaml ...] [--out DIR] [--set KEY=VALUE ...] [--no-progress]
+constexpr const char* kRunHelp = R"(  run CONFIG.yaml [CONFIG.yaml ...] [--out DIR] [--set KEY=VALUE ...] [--no-progress]
           [--console PORT]
-      Run a workload on the machine and the control program; writes summary.txt,
-      summary.json, run.log, dumps.txt, syslog.log, locks.txt/json (and etim.txt/json
-      when ZTRAP EI ran) to DIR (default out/<config name>). --console PORT takes
-      operator commands (ZTRAP EI START/STOP) on 127.0.0.1:PORT while it runs (0: any
-      free port).
+      Run a workload on the machine and the control program. Writes config.yaml (what
+      it ran: every key with where its value came from, the image and its SHA-256,
+      tpfemu's version, the command line), summary.txt, summary.json, run.log,
+      dumps.txt and the subsystems' reports (heap, locks, syslog.log, devices, paging;
+      etim.txt/json when ZTRAP EI ran) to DIR (default out/<config name>), after
+      removing those files if an earlier run left them there. Several files are
+      applied in order, then each --set.
+      --out DIR        the output directory
+      --set KEY=VALUE  override one key, e.g. --set workload.messages=500
+      --no-progress    no progress line on the terminal
+      --console PORT   take operator commands (ZTRAP EI START/STOP, ...) on
+                       127.0.0.1:PORT while it runs (0: any free port)
+)";
 
-  compare DIR_A DIR_B
-      Two runs' summaries side by side with the ratio B/A of each figure.
+constexpr const char* kCompareHelp = R"(  compare DIR_A DIR_B
+      Two runs side by side: the configuration keys that differ (from their
+      config.yaml), the summaries' figures with the ratio B/A, and the heap, lock,
+      ETIM, device and paging figures of the JSON reports both runs wrote.
+)";
 
-  exec PROGRAM.elf [options] [-- guest args...]
+constexpr const char* kExecHelp = R"(  exec PROGRAM.elf [options] [-- guest args...]
       Run a static s390x Linux program (Linux-compatible mode).
       --stats               print instructions=N host_seconds=S mips=M on stderr
       --profile FILE        write the ETIM instruction count report to FILE and
@@ -51,17 +61,46 @@ commands:
       --root DIR            the guest's files: DIR is its "/" and nothing outside
                             is reachable (default: no files, opens fail ENOENT)
       --seed N              seed of AT_RANDOM and getrandom (default 0)
-
-  config [--list | --example] [--config FILE] [--set KEY=VALUE]
-      --list: every key with default, unit, range and source; --example: a
-      commented YAML file with every key; otherwise check the files and overrides.
-
-  --log-level: trace, debug, info, warn (default), error, off
 )";
 
-int usage_error(const std::string& msg) {
-  fmt::print(stderr, "tpfemu: {}\n\n{}", msg, kUsage);
+constexpr const char* kConfigHelp = R"(  config [--list | --example] [--config FILE ...] [--set KEY=VALUE ...]
+      --list: every key of every section (machine, system with its subsystems'
+      keys, workload, operator) with default, unit, range and source; --example: a
+      commented YAML file with every key. Otherwise check a run configuration (the
+      files in order, then the overrides) as `tpfemu run` would, image and programs
+      included, without running it, and print its effective configuration: the
+      config.yaml a run of it would write.
+)";
+
+constexpr const char* kGlobalHelp = R"(  --version    tpfemu's version (and the git commit it was built from)
+  --log-level: trace, debug, info, warn (default), error, off
+  tpfemu COMMAND --help: one command's options
+)";
+
+void print_usage(std::FILE* to) {
+  fmt::print(to, "usage: tpfemu [--log-level LEVEL] COMMAND ...\n\ncommands:\n{}\n{}\n{}\n{}\n{}", kRunHelp,
+             kCompareHelp, kExecHelp, kConfigHelp, kGlobalHelp);
+}
+
+std::string_view help_of(std::string_view command) {
+  if (command == "run") return kRunHelp;
+  if (command == "compare") return kCompareHelp;
+  if (command == "exec") return kExecHelp;
+  return kConfigHelp;
+}
+
+// A mistake on the command line: one line saying what is wrong, and where to look.
+int usage_error(std::string_view command, const std::string& msg) {
+  if (command.empty()) fmt::print(stderr, "tpfemu: {}\nsee tpfemu --help\n", msg);
+  else fmt::print(stderr, "tpfemu: {}: {}\nsee tpfemu {} --help\n", command, msg, command);
   return 2;
+}
+
+bool is_help(std::string_view a) { return a == "--help" || a == "-h"; }
+
+int print_help(std::string_view command) {
+  fmt::print("usage: tpfemu {}", help_of(command).substr(2));
+  return 0;
 }
 
 bool parse_u64(std::string_view s, uint64_t& out) {
@@ -69,24 +108,62 @@ bool parse_u64(std::string_view s, uint64_t& out) {
   return ec == std::errc() && p == s.data() + s.size();
 }
 
-int exec_main(int argc, char** argv, int i) {
+// The arguments of one command, read left to right.
+class Args {
+ public:
+  Args(int argc, char** argv, int i, std::string_view command) : argc_(argc), argv_(argv), i_(i), command_(command) {}
+  bool done() const { return i_ >= argc_; }
+  std::string_view next() { return argv_[i_++]; }
+  // The value of the option just read: the next argument, unless there is none or it
+  // is another option (`--out --set ...` left the directory out).
+  const char* value() {
+    if (i_ >= argc_ || std::string_view(argv_[i_]).starts_with("--")) return nullptr;
+    return argv_[i_++];
+  }
+  // --set's KEY=VALUE; "" with the message printed if it is not one.
+  bool set_value(std::vector<std::string>& sets, int& status) {
+    const char* v = value();
+    if (!v) {
+      status = usage_error(command_, "--set needs KEY=VALUE (e.g. --set machine.istreams=8)");
+      return false;
+    }
+    std::string_view kv = v;
+    if (kv.find('=') == std::string_view::npos) {
+      // `--set machine.istreams 8`: the value came as an argument of its own.
+      if (i_ < argc_ && !std::string_view(argv_[i_]).starts_with("--"))
+        status = usage_error(command_, fmt::format("--set {} {}: write the key and its value as one argument, "
+                                                   "with '=': --set {}={}",
+                                                   kv, argv_[i_], kv, argv_[i_]));
+      else
+        status = usage_error(command_, fmt::format("--set {}: not KEY=VALUE (e.g. --set machine.istreams=8)", kv));
+      return false;
+    }
+    sets.push_back(v);
+    return true;
+  }
+  int error(const std::string& msg) const { return usage_error(command_, msg); }
+
+ private:
+  int argc_;
+  char** argv_;
+  int i_;
+  std::string_view command_;
+};
+
+int exec_main(Args args) {
   os::ExecOptions o;
-  for (; i < argc; ++i) {
-    std::string_view a = argv[i];
-    auto value = [&](const char* name) -> const char* {
-      if (i + 1 >= argc) return nullptr;
-      (void)name;
-      return argv[++i];
-    };
+  int status = 0;
+  while (!args.done()) {
+    std::string_view a = args.next();
+    if (is_help(a)) return print_help("exec");
     if (a == "--stats") o.stats = true;
     else if (a == "--profile") {
-      const char* v = value("--profile");
-      if (!v) return usage_error("--profile needs a file name");
+      const char* v = args.value();
+      if (!v) return args.error("--profile needs a file name");
       o.profile = v;
     } else if (a == "--timing") {
-      const char* v = value("--timing");
-      if (!v || (std::strcmp(v, "full") && std::strcmp(v, "base")))
-        return usage_error("--timing needs full or base");
+      const char* v = args.value();
+      if (!v || (std::strcmp(v, "full") && std::strcmp(v, "base"))) return args.error("--timing needs full or base");
       o.timing = std::strcmp(v, "full") == 0;
     } else if (a == "--counters") {
       o.counters = true;
@@ -95,93 +172,119 @@ int exec_main(int argc, char** argv, int i) {
     } else if (a == "--all-istreams-start") {
       o.all_istreams_start = true;
     } else if (a == "--env") {
-      const char* v = value("--env");
-      if (!v || !std::strchr(v, '=')) return usage_error("--env needs NAME=VALUE");
+      const char* v = args.value();
+      if (!v || !std::strchr(v, '=')) return args.error("--env needs NAME=VALUE");
       o.env.push_back(v);
     } else if (a == "--root") {
-      const char* v = value("--root");
-      if (!v) return usage_error("--root needs a directory");
+      const char* v = args.value();
+      if (!v) return args.error("--root needs a directory");
       o.root = v;
     } else if (a == "--seed") {
-      const char* v = value("--seed");
-      if (!v || !parse_u64(v, o.seed)) return usage_error("--seed needs a number");
+      const char* v = args.value();
+      if (!v || !parse_u64(v, o.seed)) return args.error("--seed needs a number");
     } else if (a == "--istreams") {
-      const char* v = value("--istreams");
-      if (!v) return usage_error("--istreams needs a number");
+      const char* v = args.value();
+      if (!v) return args.error("--istreams needs a number");
       o.sets.push_back(std::string("machine.istreams=") + v);
     } else if (a == "--config") {
-      const char* v = value("--config");
-      if (!v) return usage_error("--config needs a YAML file");
+      const char* v = args.value();
+      if (!v) return args.error("--config needs a YAML file");
       o.config_files.push_back(v);
     } else if (a == "--set") {
-      const char* v = value("--set");
-      if (!v) return usage_error("--set needs key.path=value");
-      o.sets.push_back(v);
+      if (!args.set_value(o.sets, status)) return status;
     } else if (a == "--max-instructions") {
-      const char* v = value("--max-instructions");
+      const char* v = args.value();
       if (!v || !parse_u64(v, o.max_instructions) || o.max_instructions == 0)
-        return usage_error("--max-instructions needs a positive number");
+        return args.error("--max-instructions needs a positive number");
     } else if (a == "--") {
-      for (++i; i < argc; ++i) o.args.push_back(argv[i]);
+      while (!args.done()) o.args.push_back(std::string(args.next()));
     } else if (a.starts_with("--")) {
-      return usage_error(fmt::format("unknown option {}", a));
+      return args.error(fmt::format("unknown option {}", a));
     } else if (o.program.empty()) {
       o.program = std::string(a);
     } else {
       o.args.push_back(std::string(a));
     }
   }
-  if (o.program.empty()) return usage_error("exec needs a program");
+  if (o.program.empty()) return args.error("exec needs a program (an s390x ELF file)");
   return os::run_exec(o);
 }
 
-int run_main(int argc, char** argv, int i) {
-  os::RunOptions o;
-  for (; i < argc; ++i) {
-    std::string_view a = argv[i];
-    if (a == "--out" && i + 1 < argc) o.out = argv[++i];
-    else if (a == "--set" && i + 1 < argc) o.sets.push_back(argv[++i]);
-    else if (a == "--no-progress") o.progress = false;
-    else if (a == "--console" && i + 1 < argc) {
-      std::string_view p = argv[++i];
+// The options `run` and `config` share; false with `status` set when one is wrong or
+// it was --help.
+bool run_options(Args& args, std::string_view command, os::RunOptions& o, int& status, bool& list, bool& example) {
+  while (!args.done()) {
+    std::string_view a = args.next();
+    if (is_help(a)) {
+      status = print_help(command);
+      return false;
+    }
+    if (a == "--set") {
+      if (!args.set_value(o.sets, status)) return false;
+    } else if (command == "run" && a == "--out") {
+      const char* v = args.value();
+      if (!v) {
+        status = args.error("--out needs a directory (--out DIR)");
+        return false;
+      }
+      o.out = v;
+    } else if (command == "run" && a == "--no-progress") {
+      o.progress = false;
+    } else if (command == "run" && a == "--console") {
+      const char* v = args.value();
+      std::string_view p = v ? v : "";
       unsigned port = 0;
       auto [end, ec] = std::from_chars(p.data(), p.data() + p.size(), port);
-      if (ec != std::errc() || end != p.data() + p.size() || port > 65535)
-        return usage_error(fmt::format("run: --console {}: not a port number (0 to 65535)", p));
+      if (!v || ec != std::errc() || end != p.data() + p.size() || port > 65535) {
+        status = args.error(v ? fmt::format("--console {}: not a port number (0 to 65535)", p)
+                              : std::string("--console needs a port number (0 to 65535)"));
+        return false;
+      }
       o.console_port = int(port);
-    } else if (a.starts_with("--")) return usage_error(fmt::format("run: unknown option {}", a));
-    else o.configs.push_back(std::string(a));
+    } else if (command == "config" && a == "--config") {
+      const char* v = args.value();
+      if (!v) {
+        status = args.error("--config needs a YAML file");
+        return false;
+      }
+      o.configs.push_back(v);
+    } else if (command == "config" && (a == "--list" || a == "--example")) {
+      (a == "--list" ? list : example) = true;
+    } else if (a.starts_with("--")) {
+      status = args.error(fmt::format("unknown option {}", a));
+      return false;
+    } else {
+      o.configs.push_back(std::string(a));
+    }
   }
-  if (o.configs.empty()) return usage_error("run needs a configuration file");
+  return true;
+}
+
+int run_main(Args args, std::vector<std::string> command_line) {
+  os::RunOptions o;
+  o.command_line = std::move(command_line);
+  int status = 0;
+  bool list = false, example = false;
+  if (!run_options(args, "run", o, status, list, example)) return status;
+  if (o.configs.empty()) return args.error("run needs a configuration file (e.g. configs/demo.yaml)");
   return os::run_workload(o, app::subsystems);
 }
 
-int config_main(int argc, char** argv, int i) {
+int config_main(Args args, std::vector<std::string> command_line) {
+  os::RunOptions o;
+  o.command_line = std::move(command_line);
+  int status = 0;
   bool list = false, example = false;
-  std::vector<std::string> files, sets;
-  for (; i < argc; ++i) {
-    std::string_view a = argv[i];
-    if (a == "--list") list = true;
-    else if (a == "--example") example = true;
-    else if ((a == "--config" || a == "--set") && i + 1 < argc) (a == "--config" ? files : sets).push_back(argv[++i]);
-    else return usage_error(fmt::format("config: unexpected argument {}", a));
-  }
+  if (!run_options(args, "config", o, status, list, example)) return status;
   if (list) {
-    emu::machine_schema().write_listing(std::cout);
+    app::run_schema().write_listing(std::cout);
     return 0;
   }
   if (example) {
-    emu::machine_schema().write_example(std::cout);
+    app::run_schema().write_example(std::cout);
     return 0;
   }
-  try {
-    emu::load_machine_config(files, sets);
-  } catch (const emu::ConfigError& e) {
-    fmt::print(stderr, "tpfemu: {}\n", e.what());
-    return 2;
-  }
-  fmt::print("configuration is valid\n");
-  return 0;
+  return os::check_run_config(o, app::subsystems);
 }
 
 }  // namespace
@@ -192,26 +295,36 @@ int main(int argc, char** argv) {
   spdlog::set_default_logger(spdlog::stderr_color_st("tpfemu"));
   spdlog::set_level(spdlog::level::warn);
   spdlog::set_pattern("tpfemu: %l: %v");
+  const std::vector<std::string> command_line(argv, argv + argc);
   int i = 1;
-  if (i + 1 < argc && std::strcmp(argv[i], "--log-level") == 0) {
+  if (i < argc && std::strcmp(argv[i], "--log-level") == 0) {
+    if (i + 1 >= argc) return usage_error("", "--log-level needs a level (trace, debug, info, warn, error, off)");
     auto lvl = spdlog::level::from_str(argv[i + 1]);
     if (lvl == spdlog::level::off && std::strcmp(argv[i + 1], "off") != 0)
-      return usage_error(fmt::format("unknown log level {}", argv[i + 1]));
+      return usage_error("", fmt::format("unknown log level {} (trace, debug, info, warn, error, off)", argv[i + 1]));
     spdlog::set_level(lvl);
     i += 2;
   }
-  if (i >= argc) return usage_error("no command");
+  if (i >= argc) {  // nothing asked: what there is to ask
+    print_usage(stderr);
+    return 2;
+  }
   std::string_view cmd = argv[i];
-  if (cmd == "exec") return exec_main(argc, argv, i + 1);
-  if (cmd == "config") return config_main(argc, argv, i + 1);
-  if (cmd == "run") return run_main(argc, argv, i + 1);
+  if (cmd == "exec") return exec_main(Args(argc, argv, i + 1, cmd));
+  if (cmd == "config") return config_main(Args(argc, argv, i + 1, cmd), command_line);
+  if (cmd == "run") return run_main(Args(argc, argv, i + 1, cmd), command_line);
   if (cmd == "compare") {
-    if (argc - i != 3) return usage_error("compare needs two output directories");
+    if (i + 1 < argc && is_help(argv[i + 1])) return print_help(cmd);
+    if (argc - i != 3) return usage_error(cmd, "compare needs two output directories (compare DIR_A DIR_B)");
     return os::compare_runs(argv[i + 1], argv[i + 2]);
   }
-  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-    fmt::print("{}", kUsage);
+  if (cmd == "--version" || cmd == "version") {
+    fmt::print("tpfemu {}\n", os::tpfemu_version());
     return 0;
   }
-  return usage_error(fmt::format("unknown command {}", cmd));
+  if (is_help(cmd) || cmd == "help") {
+    print_usage(stdout);
+    return 0;
+  }
+  return usage_error("", fmt::format("unknown command {} (run, compare, exec, config)", cmd));
 }

@@ -200,8 +200,14 @@ std::string yaml_scalar(ValueType t, std::string_view s) {
   if (t != ValueType::String && t != ValueType::Path) return std::string(s);
   std::string out = "\"";
   for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
+    if (c == '\n') out += "\\n";  // a block scalar's lines: in double quotes a bare newline would fold
+    else if (c == '\t') out += "\\t";
+    else if (c == '\r') out += "\\r";
+    else if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\x{:02x}", unsigned(static_cast<unsigned char>(c)));
+    else {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
   }
   return out + "\"";
 }
@@ -645,6 +651,53 @@ void Schema::write_example(std::ostream& out, std::string_view header) const {
 }
 
 // ---- Config --------------------------------------------------------------------
+
+namespace {
+// "value   # where": the comments of a record start in one column where they can, after
+// at least two spaces.
+constexpr size_t kRecordCommentColumn = 48;
+
+void record_line(std::ostream& out, const std::string& body, std::string_view where) {
+  out << body << std::string(std::max(kRecordCommentColumn, body.size() + 2) - body.size(), ' ') << "# "
+      << (where.empty() ? "default" : where) << "\n";
+}
+}  // namespace
+
+void Config::write_effective(std::ostream& out, const ShownValue& shown) const {
+  std::vector<std::string> open;  // the sections of the last key written
+  for (size_t i = 0; i < schema_->keys().size(); ++i) {
+    const KeyDecl& k = schema_->keys()[i];
+    const Entry& e = entries_[i];
+    std::vector<std::string> parts = split_path(k.path);
+    std::vector<std::string> section(parts.begin(), parts.end() - 1);
+    size_t common = 0;
+    while (common < open.size() && common < section.size() && open[common] == section[common]) ++common;
+    for (size_t j = common; j < section.size(); ++j) out << std::string(2 * j, ' ') << section[j] << ":\n";
+    open = section;
+    std::string value = e.text, where = e.origin;
+    if (std::string s = shown ? shown(k.path) : std::string(); !s.empty() && s != e.text) {
+      value = s;
+      where = fmt::format("{}, written {}", where.empty() ? "default" : where, e.text);
+    }
+    record_line(out, std::string(2 * section.size(), ' ') + parts.back() + ": " + yaml_scalar(k.type, value), where);
+  }
+  for (size_t l = 0; l < schema_->lists().size(); ++l) {
+    const ListDecl& decl = schema_->lists()[l];
+    if (lists_[l].empty()) {
+      record_line(out, decl.name + ": []", "");
+      continue;
+    }
+    out << decl.name << ":\n";
+    for (const ListEntry& entry : lists_[l])
+      for (size_t f = 0; f < decl.fields.size(); ++f) {
+        const KeyDecl& field = decl.fields[f];
+        auto place = entry.places.find(field.path);
+        record_line(out, std::string(f == 0 ? "  - " : "    ") + field.path + ": " +
+                             yaml_scalar(field.type, entry.text(field.path)),
+                    place == entry.places.end() ? "" : place->second);
+      }
+  }
+}
 
 Config::Config(const Schema& schema) : schema_(&schema) {
   entries_.reserve(schema.keys().size());

@@ -244,6 +244,16 @@ class Config {
 
   const Schema& schema() const { return *schema_; }
 
+  // The effective configuration as YAML that loads back to the same values: every key
+  // of the schema in declaration order, sections nested, each value as written and a
+  // comment saying where it came from (default, FILE:LINE or --set); then each list's
+  // entries with their fields' places. `shown`, when it returns a text for a key, writes
+  // that text instead of the value as written (tpfemu: the file a path key resolved to)
+  // and names the value as written in the comment. Nothing in it depends on the host's
+  // time: same files and overrides, same bytes.
+  using ShownValue = std::function<std::string(std::string_view path)>;
+  void write_effective(std::ostream& out, const ShownValue& shown = {}) const;
+
   // The entries of a list section, in order (files in the order loaded). Asking for
   // a list that is not declared is std::logic_error.
   const std::vector<ListEntry>& list(std::string_view name) const;

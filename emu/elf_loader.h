@@ -30,6 +30,7 @@ class SymbolTable {
   const Symbol* find(uint64_t address) const;
   const Symbol* find(const std::string& name) const;
   size_t size() const { return symbols_.size(); }
+  const std::vector<Symbol>& all() const { return symbols_; }  // by address
 
  private:
   std::vector<Symbol> symbols_;

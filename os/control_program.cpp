@@ -21,12 +21,9 @@ ControlProgram::ControlProgram(emu::Machine& machine, const RunConfig& config)
       desk_(machine, [this](const std::string& line) { log(line); }) {
   ecb_return_ = evm_.required("__tpf_ecb_return");
   thread_return_ = evm_.required("__tpf_thread_return");
-  if (!evm_.entry_of(config_.workload.program))
-    throw std::runtime_error(fmt::format("workload.program: {} is not a program of {}", config_.workload.program,
-                                         config_.system.image));
+  if (!evm_.entry_of(config_.workload.program)) throw not_a_program("workload.program", config_.workload.program);
   if (!config_.workload.prelude.empty() && !evm_.entry_of(config_.workload.prelude))
-    throw std::runtime_error(fmt::format("workload.prelude: {} is not a program of {}", config_.workload.prelude,
-                                         config_.system.image));
+    throw not_a_program("workload.prelude", config_.workload.prelude);
   machine_.start(evm_.system_space());
   for (unsigned i = 0; i < machine_.istreams(); ++i) {
     machine_.cpu(i).set_svc_handler(this);
@@ -37,6 +34,11 @@ ControlProgram::ControlProgram(emu::Machine& machine, const RunConfig& config)
   machine_.io().set_handler(this);
   install_services();
   if (config_.system.timeline_s > 0) start_timeline();
+  // Declared whether or not there is a timeline, so that a run without one removes an
+  // earlier run's from its output directory.
+  const auto timeline_on = [this] { return timeline_ != nullptr; };
+  add_report({.name = "timeline.txt", .write = [this](std::ostream& o) { timeline_->write_text(o); }, .wanted = timeline_on});
+  add_report({.name = "timeline.json", .write = [this](std::ostream& o) { timeline_->write_json(o); }, .wanted = timeline_on});
   if (config_.subsystems) subsystems_ = config_.subsystems();
   for (auto& s : subsystems_) {
     if (config_.values) s->configure(*config_.values);
@@ -54,6 +56,17 @@ ControlProgram::ControlProgram(emu::Machine& machine, const RunConfig& config)
     }
     evm_.map_data(data);
   }
+}
+
+std::runtime_error ControlProgram::not_a_program(std::string_view key, const std::string& name) const {
+  std::vector<std::string> programs = evm_.programs();
+  std::string known;
+  for (const std::string& p : programs) known += (known.empty() ? "" : ", ") + p;
+  const std::string message = fmt::format("{} is not a program of {} (its programs: {})", name, config_.system.image,
+                                          known.empty() ? "none" : known);
+  // The place the name was given (FILE:LINE or --set), when the configuration is at hand.
+  if (config_.values) return config_.values->error({key}, message);
+  return std::runtime_error(fmt::format("{}: {}", key, message));
 }
 
 ControlProgram::~ControlProgram() {
@@ -340,8 +353,6 @@ void ControlProgram::start_timeline() {
                     return double(busy) * 100 / (hz * machine_.istreams());
                   }, .decimals = 1});
   every(uint64_t(config_.system.timeline_s * hz), [this, hz](uint64_t now) { timeline_->sample(double(now) / hz); });
-  add_report({.name = "timeline.txt", .write = [this](std::ostream& o) { timeline_->write_text(o); }});
-  add_report({.name = "timeline.json", .write = [this](std::ostream& o) { timeline_->write_json(o); }});
 }
 
 RunSummary ControlProgram::run() {

@@ -10,6 +10,8 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <stdexcept>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -113,6 +115,9 @@ class ControlProgram : public emu::Dispatcher,
                 std::function<void(const emu::IoInterruption&)> done) override;
 
  private:
+  // The error for a program name (workload.program, workload.prelude) the image does not
+  // have: where the name was given, and the programs the image has.
+  std::runtime_error not_a_program(std::string_view key, const std::string& name) const;
   // ECBs: made, started, ended.
   Ecb* new_ecb(const std::string& program, std::shared_ptr<Process> process, unsigned home);
   std::shared_ptr<Process> new_process();  // and the subsystems' process_starting

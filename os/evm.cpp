@@ -52,6 +52,19 @@ uint64_t Evm::entry_of(const std::string& program) const {
   return s ? s->address : 0;
 }
 
+std::vector<std::string> Evm::programs() const {
+  auto program_name = [](const std::string& n) {
+    return n[0] >= 'A' && n[0] <= 'Z' &&
+           std::all_of(n.begin(), n.end(), [](char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; });
+  };
+  std::vector<std::string> out;
+  for (const emu::Symbol& s : image_.symbols.all())
+    if (program_name(s.name)) out.push_back(s.name);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 uint64_t Evm::required(const char* symbol) const {
   const emu::Symbol* s = image_.symbols.find(symbol);
   if (!s)

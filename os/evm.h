@@ -27,6 +27,9 @@ class Evm {
   const emu::SymbolTable& symbols() const { return image_.symbols; }
   // A program's entry (its ELF symbol), 0 if the image has none.
   uint64_t entry_of(const std::string& program) const;
+  // The image's programs: its symbols named as z/TPF names programs (upper-case
+  // letters, digits and _, beginning with a letter: QZZ0), sorted; for messages.
+  std::vector<std::string> programs() const;
   // The address of a symbol the control program needs; throws if the image lacks it.
   uint64_t required(const char* symbol) const;
   std::string symbolize(uint64_t address) const;  // "QZZ0+0x2a", or ""

@@ -1,7 +1,9 @@
 #include "os/exec_command.h"
 
 #include <chrono>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
@@ -17,23 +19,33 @@
 namespace os {
 namespace {
 
-void write_profile(const std::string& path, emu::AddressSpace& space, const emu::ElfImage& img,
+std::string profile_json_path(const std::string& path) {
+  return path.size() > 4 && path.ends_with(".txt") ? path.substr(0, path.size() - 4) + ".json" : path + ".json";
+}
+
+// Opens the profile's two files; false, with the message printed, if either cannot be
+// written (checked before the program runs, so a long run does not end in vain).
+bool open_profile(const std::string& path, std::ofstream& text, std::ofstream& json) {
+  text.open(path);
+  json.open(profile_json_path(path));
+  if (text && json) return true;
+  fmt::print(stderr, "tpfemu: --profile: cannot write {}: {}\n", text ? profile_json_path(path) : path,
+             std::strerror(errno));
+  return false;
+}
+
+bool write_profile(std::ofstream& text, std::ofstream& json, emu::AddressSpace& space, const emu::ElfImage& img,
                    emu::Machine& m) {
   auto rows = emu::collect_profile(space, img.symbols, img.name);
   emu::EtimHeader h;
   h.object = img.name + ".elf";
   h.instructions = m.instructions();
   h.cycles = m.elapsed_cycles();
-  std::ofstream text(path);
-  std::string json_path = path.size() > 4 && path.ends_with(".txt") ? path.substr(0, path.size() - 4) + ".json"
-                                                                     : path + ".json";
-  std::ofstream json(json_path);
-  if (!text || !json) {
-    spdlog::error("cannot write the profile to {} / {}", path, json_path);
-    return;
-  }
   emu::write_etim_text(text, h, rows);
   emu::write_etim_json(json, h, rows);
+  text.close();
+  json.close();
+  return bool(text) && bool(json);
 }
 
 void print_counters(emu::Machine& m) {
@@ -74,6 +86,8 @@ int run_exec(const ExecOptions& opts) {
     fmt::print(stderr, "tpfemu: {}\n", e.what());
     return 2;
   }
+  std::ofstream profile_text, profile_json;
+  if (!opts.profile.empty() && !open_profile(opts.profile, profile_text, profile_json)) return 2;
   emu::Machine machine(config, opts.timing);
   emu::AddressSpace space(machine.storage());
   machine.start(space);
@@ -132,7 +146,10 @@ int run_exec(const ExecOptions& opts) {
     fmt::print(stderr, "instructions={} host_seconds={:.3f} mips={:.1f}\n", n, host_s,
                host_s > 0 ? double(n) / host_s / 1e6 : 0.0);
   if (opts.counters) print_counters(machine);
-  if (!opts.profile.empty()) write_profile(opts.profile, space, img, machine);
+  if (!opts.profile.empty() && !write_profile(profile_text, profile_json, space, img, machine)) {
+    fmt::print(stderr, "tpfemu: --profile: cannot write the profile to {}\n", opts.profile);
+    if (status == 0) status = 2;
+  }
   return status;
 }
 

@@ -18,6 +18,7 @@
 #include "os/console.h"
 #include "os/control_program.h"
 #include "os/run_config.h"
+#include "os/run_record.h"
 #include "os/summary.h"
 #include "os/summary_format.h"
 
@@ -85,39 +86,94 @@ class StopSignals {
 
 }  // namespace
 
-int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems) {
-  RunConfig config;
+namespace {
+
+// The configuration, loaded; or the message printed and false.
+bool load(const RunOptions& opts, const SubsystemFactory& subsystems, RunConfig& config) {
   try {
     config = load_run_config(subsystems, opts.configs, opts.sets);
+    return true;
   } catch (const emu::ConfigError& e) {
     fmt::print(stderr, "tpfemu: {}\n", e.what());
-    return 2;
+    return false;
   }
+}
+
+// The control program on `machine` (the image loaded, programs and operator commands
+// checked); or the message printed and null.
+std::unique_ptr<ControlProgram> make_control_program(emu::Machine& machine, const RunConfig& config) {
+  try {
+    return std::make_unique<ControlProgram>(machine, config);
+  } catch (const emu::ElfError& e) {
+    fmt::print(stderr, "tpfemu: system.image: {}: {}\n", config.system.image, e.what());
+  } catch (const std::runtime_error& e) {
+    fmt::print(stderr, "tpfemu: {}\n", e.what());
+  }
+  return nullptr;
+}
+
+// The output directory, created if need be, without the files an earlier run left that
+// this one would write (a report this run does not write, such as etim.txt without
+// ZTRAP EI, would otherwise stay beside the new ones); other files stay. False with
+// the message printed if it cannot be made ready.
+bool prepare_output(const std::filesystem::path& out, const std::vector<std::string>& names) {
+  std::error_code ec;
+  std::filesystem::create_directories(out, ec);
+  if (ec) {
+    fmt::print(stderr, "tpfemu: cannot create the output directory {}: {}\n", out.string(), ec.message());
+    return false;
+  }
+  for (const std::string& name : names) {
+    const std::filesystem::path p = out / name;
+    if (std::filesystem::is_directory(std::filesystem::symlink_status(p, ec))) continue;  // not one of ours
+    if (std::filesystem::remove(p, ec); ec) {
+      fmt::print(stderr, "tpfemu: cannot remove {} from an earlier run: {}\n", p.string(), ec.message());
+      return false;
+    }
+  }
+  return true;
+}
+
+// Every file a run writes into its directory, the reports it may leave out included.
+std::vector<std::string> run_files(const ControlProgram& cp) {
+  std::vector<std::string> names = {"config.yaml", "summary.txt", "summary.json", "run.log", "dumps.txt"};
+  for (const ReportFile& r : cp.reports()) names.push_back(r.name);
+  return names;
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& i : items) out += (out.empty() ? "" : ", ") + i;
+  return out;
+}
+
+}  // namespace
+
+int check_run_config(const RunOptions& opts, const SubsystemFactory& subsystems) {
+  RunConfig config;
+  if (!load(opts, subsystems, config)) return 2;
+  emu::Machine machine(config.machine, true);
+  if (!make_control_program(machine, config)) return 2;
+  write_run_record(std::cout, config, opts.command_line, opts.configs);
+  std::cout.flush();
+  fmt::print(stderr, "tpfemu: configuration is valid\n");
+  return 0;
+}
+
+int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems) {
+  RunConfig config;
+  if (!load(opts, subsystems, config)) return 2;
   // From here on a signal ends the run, not the process (before the machine starts:
-  // at its first step); the output directory appears after this point.
+  // at its first step).
   StopSignals stop_signals;
   std::filesystem::path out = opts.out;
   if (out.empty())
     out = std::filesystem::path("out") /
           (opts.configs.empty() ? std::string("default") : std::filesystem::path(opts.configs.back()).stem().string());
-  std::error_code ec;
-  std::filesystem::create_directories(out, ec);
-  if (ec) {
-    fmt::print(stderr, "tpfemu: cannot create the output directory {}: {}\n", out.string(), ec.message());
-    return 2;
-  }
 
   emu::Machine machine(config.machine, true);
-  std::unique_ptr<ControlProgram> cp;
-  try {
-    cp = std::make_unique<ControlProgram>(machine, config);
-  } catch (const emu::ElfError& e) {
-    fmt::print(stderr, "tpfemu: system.image: {}: {}\n", config.system.image, e.what());
-    return 2;
-  } catch (const std::runtime_error& e) {
-    fmt::print(stderr, "tpfemu: {}\n", e.what());
-    return 2;
-  }
+  std::unique_ptr<ControlProgram> cp = make_control_program(machine, config);
+  if (!cp) return 2;
 
   // Progress on a terminal only, for runs that take more than a second of host time;
   // it reads the host clock for the display and never feeds the model.
@@ -141,6 +197,16 @@ int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems) {
                console->port(), console->port());
     cp->set_console(console.get());
   }
+  // The output directory appears only now, when nothing can stop the run from starting.
+  if (!prepare_output(out, run_files(*cp))) return 2;
+  {
+    std::ostringstream record;
+    write_run_record(record, config, opts.command_line, opts.configs);
+    if (!write_file(out / "config.yaml", record.str())) {
+      fmt::print(stderr, "tpfemu: cannot write {}\n", (out / "config.yaml").string());
+      return 2;
+    }
+  }
   // Reports a subsystem writes as the run goes on (syslog.log) get their files now.
   std::vector<std::unique_ptr<std::ofstream>> streams;
   for (const ReportFile& r : cp->reports())
@@ -148,12 +214,12 @@ int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems) {
   cp->set_host_stop(&host_signal);
   RunSummary s = cp->run();
   if (tty) fmt::print(stderr, "\r\033[K");
-  s.config = opts.configs.empty() ? "(defaults)" : opts.configs.back();
+  s.config = opts.configs.empty() ? "(defaults)" : joined(opts.configs);
 
   std::ostringstream text, json;
   write_summary_text(text, s);
   write_summary_json(json, s);
-  std::vector<std::string> written = {"summary.txt", "summary.json", "run.log", "dumps.txt"};
+  std::vector<std::string> written = {"config.yaml", "summary.txt", "summary.json", "run.log", "dumps.txt"};
   bool ok = write_file(out / "summary.txt", text.str()) && write_file(out / "summary.json", json.str()) &&
             write_file(out / "run.log", cp->log()) && write_file(out / "dumps.txt", cp->dumps());
   for (auto& f : streams) ok = ok && f->flush();
@@ -178,18 +244,6 @@ int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems) {
   for (const std::string& f : failed) fmt::print(stderr, "tpfemu: {}\n", f);
   if (const int sig = cp->stopped_by_signal()) return 128 + sig;  // the shell's convention
   return failed.empty() ? 0 : 3;
-}
-
-int compare_runs(const std::string& dir_a, const std::string& dir_b) {
-  try {
-    RunSummary a = read_summary_json((std::filesystem::path(dir_a) / "summary.json").string());
-    RunSummary b = read_summary_json((std::filesystem::path(dir_b) / "summary.json").string());
-    write_comparison(std::cout, dir_a, a, dir_b, b);
-  } catch (const std::runtime_error& e) {
-    fmt::print(stderr, "tpfemu: {}\n", e.what());
-    return 2;
-  }
-  return 0;
 }
 
 }  // namespace os

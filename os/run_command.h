@@ -14,12 +14,21 @@ struct RunOptions {
   std::string out;                   // output directory (default out/<config name>)
   bool progress = true;              // a progress line on a terminal for long runs
   int console_port = -1;             // >= 0: the operator console on 127.0.0.1 (0: any port)
+  std::vector<std::string> command_line;  // as typed, for the run's config.yaml
 };
 
 // Runs the configuration with the subsystems `subsystems` makes; writes summary.txt,
 // summary.json, run.log, dumps.txt and the subsystems' reports to the output
 // directory. Exit status 0, or 2 for bad configuration (the message names the place).
+// Before the run, the output directory gets config.yaml (os/run_record.h); the files a
+// run of this configuration may write are removed first (others are left alone), and
+// a run that fails before it starts creates no directory.
 int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems);
+// `tpfemu config --config X.yaml`: loads the configuration and builds the machine and
+// the control program as a run would (the image read, its programs and the operator
+// commands checked), runs nothing, and prints the record a run would write as
+// config.yaml. Exit status 0, or 2 with the message naming the place.
+int check_run_config(const RunOptions& opts, const SubsystemFactory& subsystems);
 int compare_runs(const std::string& dir_a, const std::string& dir_b);
 
 }  // namespace os

@@ -6,10 +6,31 @@
 
 #include "os/run_config.h"
 
+#include <spdlog/spdlog.h>
+
 namespace os {
+namespace {
+
+// PROG= keeps the programs whose name starts with it; one that no symbol of the image
+// starts with leaves an empty report, which is almost surely a misspelt name.
+bool matches_a_program(const emu::SymbolTable& symbols, const std::string& prog) {
+  return std::any_of(symbols.all().begin(), symbols.all().end(),
+                     [&](const emu::Symbol& s) { return s.name.rfind(prog, 0) == 0; });
+}
+
+std::string no_match_warning(const std::string& prog, const std::string& image) {
+  return fmt::format("PROG={} matches no program of {}: the report will have no rows", prog,
+                     std::filesystem::path(image).filename().string());
+}
+
+}  // namespace
 
 void ZtrapSubsystem::install(System& system) {
   system_ = &system;
+  for (const OperatorEntry& e : system.config().operators)
+    if (e.command.verb == OperatorCommand::Verb::ZtrapEiStart && !e.command.prog.empty() &&
+        !matches_a_program(system.symbols(), e.command.prog))
+      spdlog::warn("{}: {}", e.where, no_match_warning(e.command.prog, system.config().system.image));
   system.add_operator_commands(
       "ZTRAP", "ZTRAP EI START [PROG=name]  start the software profiler (PROG=: programs starting with name)\n"
       "ZTRAP EI STOP               stop it; the run writes etim.txt and etim.json at its end\n",
@@ -42,6 +63,9 @@ std::string ZtrapSubsystem::command(const OperatorCommand& c, uint64_t now, uint
     return fmt::format("ERROR at {}: ZTRAP EI is {}", when, start ? "already on (STOP it first)" : "not on");
   if (start) z.start(c.prog, now, ns);
   else z.stop(ns);
+  if (start && console && !c.prog.empty() && !matches_a_program(system_->symbols(), c.prog))
+    return fmt::format("ZTRAP EI STARTED at {} PROG={}\nWARNING: {}", when, c.prog,
+                       no_match_warning(c.prog, system_->config().system.image));
   if (start) return fmt::format("ZTRAP EI STARTED at {}{}", when, c.prog.empty() ? "" : " PROG=" + c.prog);
   if (!console) return "";
   std::vector<emu::ProfileRow> rows = z.rows();

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -653,4 +654,61 @@ TEST_CASE("a relative path is looked for in its YAML file's folder, then in the 
   CHECK(there == guest + "/guest.elf");
   CHECK(none == "--set: sec.file: none.elf: not found (looked in ./, " + guest + "/)");
   fs::remove_all(root);
+}
+
+namespace {
+// A small schema with a nested section, a string, a path and a list (for the record).
+emu::Schema record_schema() {
+  using T = emu::ValueType;
+  emu::Schema s;
+  s.add({.path = "box.count", .type = T::Integer, .default_value = "2", .description = "count", .source = "s"});
+  s.add({.path = "box.inner.size", .type = T::Size, .default_value = "4K", .description = "size", .source = "s"});
+  s.add({.path = "box.name", .type = T::String, .default_value = "plain", .description = "name", .source = "s"});
+  s.add({.path = "box.file", .type = T::Path, .default_value = "(none)", .description = "file", .source = "s"});
+  s.add_list({.name = "steps",
+              .fields = {{.path = "at", .type = T::Duration, .default_value = "", .description = "when"},
+                         {.path = "what", .type = T::String, .default_value = "go", .description = "what"}},
+              .description = "steps"});
+  return s;
+}
+}  // namespace
+
+TEST_CASE("the effective configuration: every key with where its value came from, loadable again", "[config]") {
+  const emu::Schema schema = record_schema();
+  Config c(schema);
+  c.load_yaml("box:\n  inner:\n    size: 8K\n  name: 'say \"hi\" # now'\nsteps:\n  - at: 2ms\n", "runs/x.yaml");
+  c.set("box.count=7");
+  std::ostringstream out;
+  c.write_effective(out, [](std::string_view key) { return key == "box.file" ? std::string("/abs/f") : std::string(); });
+  // A value's comment starts in column 49 (after at least two spaces).
+  auto line = [](std::string body, const std::string& where) {
+    body.resize(std::max<size_t>(body.size() + 2, 48), ' ');
+    return body + "# " + where + "\n";
+  };
+  const std::string expected = "box:\n" + line("  count: 7", "--set") + "  inner:\n" +
+                               line("    size: 8K", "runs/x.yaml:3") +
+                               line("  name: \"say \\\"hi\\\" # now\"", "runs/x.yaml:4") +
+                               line("  file: \"/abs/f\"", "default, written (none)") + "steps:\n" +
+                               line("  - at: 2ms", "runs/x.yaml:6") + line("    what: \"go\"", "default");
+  CHECK(out.str() == expected);
+
+  // Loaded back, every value is the same (the path as it was shown), each from the record.
+  Config again(schema);
+  again.load_yaml(out.str(), "record.yaml");
+  for (const emu::KeyDecl& k : schema.keys())
+    if (k.path != "box.file") CHECK(again.value(k.path) == c.value(k.path));
+  CHECK(again.get_string("box.file") == "/abs/f");
+  CHECK(again.origin("box.inner.size") == "record.yaml:4");
+  REQUIRE(again.list("steps").size() == 1);
+  CHECK(again.list("steps")[0].get_uint("at") == 2000000);
+
+  // Same input, same bytes.
+  std::ostringstream twice;
+  c.write_effective(twice, [](std::string_view key) { return key == "box.file" ? std::string("/abs/f") : std::string(); });
+  CHECK(twice.str() == out.str());
+
+  // No list entries: an empty list, marked as the default.
+  std::ostringstream defaults;
+  Config(schema).write_effective(defaults);
+  CHECK_THAT(defaults.str(), Catch::Matchers::EndsWith(line("steps: []", "default")));
 }
