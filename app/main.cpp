@@ -2,6 +2,7 @@
 #include <charconv>
 #include <iostream>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -12,6 +13,7 @@
 #include "emu/config.h"
 #include "os/exec_command.h"
 #include "os/run_command.h"
+#include "app/console_client.h"
 #include "app/subsystems.h"
 
 namespace {
@@ -20,12 +22,18 @@ constexpr const char* kUsage = R"(usage: tpfemu [--log-level LEVEL] COMMAND ...
 
 commands:
   run CONFIG.yaml [CONFIG.yaml ...] [--out DIR] [--set KEY=VALUE ...] [--no-progress]
-          [--console PORT]
+          [--console PORT [--console-wait] [--pace RATIO]]
       Run a workload on the machine and the control program; writes summary.txt,
       summary.json, run.log, dumps.txt, syslog.log, locks.txt/json (and etim.txt/json
       when ZTRAP EI ran) to DIR (default out/<config name>). --console PORT takes
-      operator commands (ZTRAP EI START/STOP) on 127.0.0.1:PORT while it runs (0: any
-      free port).
+      operator commands (ZTRAP EI START/STOP, PAUSE, RESUME) on 127.0.0.1:PORT while
+      it runs (0: any free port); --console-wait starts the run once a client has
+      connected; --pace RATIO runs simulated time at RATIO times real time (0.001: a
+      simulated millisecond a second). Neither changes a figure of the run.
+
+  console [HOST:]PORT
+      A client for a run's operator console: sends the lines typed (or piped) on
+      standard input, prints the answers; ends when the run ends.
 
   compare DIR_A DIR_B
       Two runs' summaries side by side with the ratio B/A of each figure.
@@ -149,10 +157,20 @@ int run_main(int argc, char** argv, int i) {
       if (ec != std::errc() || end != p.data() + p.size() || port > 65535)
         return usage_error(fmt::format("run: --console {}: not a port number (0 to 65535)", p));
       o.console_port = int(port);
+    } else if (a == "--console-wait") {
+      o.console_wait = true;
+    } else if (a == "--pace" && i + 1 < argc) {
+      const std::string p = argv[++i];
+      char* end = nullptr;
+      o.pace = std::strtod(p.c_str(), &end);
+      if (p.empty() || *end || !(o.pace >= 1e-6 && o.pace <= 1e6))
+        return usage_error(fmt::format("run: --pace {}: not a ratio of simulated to real time (1e-6 to 1e6)", p));
     } else if (a.starts_with("--")) return usage_error(fmt::format("run: unknown option {}", a));
     else o.configs.push_back(std::string(a));
   }
   if (o.configs.empty()) return usage_error("run needs a configuration file");
+  if ((o.console_wait || o.pace > 0) && o.console_port < 0)
+    return usage_error(fmt::format("run: {} needs --console PORT", o.console_wait ? "--console-wait" : "--pace"));
   return os::run_workload(o, app::subsystems);
 }
 
@@ -205,6 +223,10 @@ int main(int argc, char** argv) {
   if (cmd == "exec") return exec_main(argc, argv, i + 1);
   if (cmd == "config") return config_main(argc, argv, i + 1);
   if (cmd == "run") return run_main(argc, argv, i + 1);
+  if (cmd == "console") {
+    if (argc - i != 2) return usage_error("console needs [HOST:]PORT");
+    return app::console_client(argv[i + 1]);
+  }
   if (cmd == "compare") {
     if (argc - i != 3) return usage_error("compare needs two output directories");
     return os::compare_runs(argv[i + 1], argv[i + 2]);
