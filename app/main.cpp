@@ -2,6 +2,7 @@
 #include <charconv>
 #include <iostream>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -14,12 +15,13 @@
 #include "os/exec_command.h"
 #include "os/run_command.h"
 #include "os/version.h"
+#include "app/console_client.h"
 #include "app/subsystems.h"
 
 namespace {
 
 constexpr const char* kRunHelp = R"(  run CONFIG.yaml [CONFIG.yaml ...] [--out DIR] [--set KEY=VALUE ...] [--no-progress]
-          [--console PORT]
+          [--console PORT [--console-wait] [--pace RATIO]]
       Run a workload on the machine and the control program. Writes config.yaml (what
       it ran: every key with where its value came from, the image and its SHA-256,
       tpfemu's version, the command line), summary.txt, summary.json, run.log,
@@ -30,8 +32,16 @@ constexpr const char* kRunHelp = R"(  run CONFIG.yaml [CONFIG.yaml ...] [--out D
       --out DIR        the output directory
       --set KEY=VALUE  override one key, e.g. --set workload.messages=500
       --no-progress    no progress line on the terminal
-      --console PORT   take operator commands (ZTRAP EI START/STOP, ...) on
-                       127.0.0.1:PORT while it runs (0: any free port)
+      --console PORT   take operator commands (ZTRAP EI START/STOP, PAUSE, RESUME,
+                       ...) on 127.0.0.1:PORT while it runs (0: any free port)
+      --console-wait   start the run once a console client has connected
+      --pace RATIO     run simulated time at RATIO times real time (0.001: a
+                       simulated millisecond a second); neither changes a figure
+)";
+
+constexpr const char* kConsoleHelp = R"(  console [HOST:]PORT
+      A client for a run's operator console: sends the lines typed (or piped) on
+      standard input, prints the answers; ends when the run ends.
 )";
 
 constexpr const char* kCompareHelp = R"(  compare DIR_A DIR_B
@@ -78,14 +88,15 @@ constexpr const char* kGlobalHelp = R"(  --version    tpfemu's version (and the 
 )";
 
 void print_usage(std::FILE* to) {
-  fmt::print(to, "usage: tpfemu [--log-level LEVEL] COMMAND ...\n\ncommands:\n{}\n{}\n{}\n{}\n{}", kRunHelp,
-             kCompareHelp, kExecHelp, kConfigHelp, kGlobalHelp);
+  fmt::print(to, "usage: tpfemu [--log-level LEVEL] COMMAND ...\n\ncommands:\n{}\n{}\n{}\n{}\n{}\n{}", kRunHelp,
+             kCompareHelp, kExecHelp, kConfigHelp, kConsoleHelp, kGlobalHelp);
 }
 
 std::string_view help_of(std::string_view command) {
   if (command == "run") return kRunHelp;
   if (command == "compare") return kCompareHelp;
   if (command == "exec") return kExecHelp;
+  if (command == "console") return kConsoleHelp;
   return kConfigHelp;
 }
 
@@ -241,6 +252,17 @@ bool run_options(Args& args, std::string_view command, os::RunOptions& o, int& s
         return false;
       }
       o.console_port = int(port);
+    } else if (command == "run" && a == "--console-wait") {
+      o.console_wait = true;
+    } else if (command == "run" && a == "--pace") {
+      const char* v = args.value();
+      const std::string p = v ? v : "";
+      char* end = nullptr;
+      o.pace = std::strtod(p.c_str(), &end);
+      if (p.empty() || *end || !(o.pace >= 1e-6 && o.pace <= 1e6)) {
+        status = args.error(fmt::format("--pace {}: not a ratio of simulated to real time (1e-6 to 1e6)", p));
+        return false;
+      }
     } else if (command == "config" && a == "--config") {
       const char* v = args.value();
       if (!v) {
@@ -267,6 +289,8 @@ int run_main(Args args, std::vector<std::string> command_line) {
   bool list = false, example = false;
   if (!run_options(args, "run", o, status, list, example)) return status;
   if (o.configs.empty()) return args.error("run needs a configuration file (e.g. configs/demo.yaml)");
+  if ((o.console_wait || o.pace > 0) && o.console_port < 0)
+    return args.error(fmt::format("{} needs --console PORT", o.console_wait ? "--console-wait" : "--pace"));
   return os::run_workload(o, app::subsystems);
 }
 
@@ -313,6 +337,11 @@ int main(int argc, char** argv) {
   if (cmd == "exec") return exec_main(Args(argc, argv, i + 1, cmd));
   if (cmd == "config") return config_main(Args(argc, argv, i + 1, cmd), command_line);
   if (cmd == "run") return run_main(Args(argc, argv, i + 1, cmd), command_line);
+  if (cmd == "console") {
+    if (i + 1 < argc && is_help(argv[i + 1])) return print_help(cmd);
+    if (argc - i != 2) return usage_error(cmd, "console needs [HOST:]PORT");
+    return app::console_client(argv[i + 1]);
+  }
   if (cmd == "compare") {
     if (i + 1 < argc && is_help(argv[i + 1])) return print_help(cmd);
     if (argc - i != 3) return usage_error(cmd, "compare needs two output directories (compare DIR_A DIR_B)");
@@ -326,5 +355,5 @@ int main(int argc, char** argv) {
     print_usage(stdout);
     return 0;
   }
-  return usage_error("", fmt::format("unknown command {} (run, compare, exec, config)", cmd));
+  return usage_error("", fmt::format("unknown command {} (run, compare, exec, config, console)", cmd));
 }

@@ -1,6 +1,7 @@
 #include "emu/storage.h"
 
 #include <cstring>
+#include <stdexcept>
 
 namespace emu {
 
@@ -30,6 +31,21 @@ std::optional<uint64_t> Storage::allocate_4k() {
   }
   ++allocated_4k_;
   return n;
+}
+
+bool Storage::set_apart(uint64_t end) {
+  if (low_ != 1 || !free_4k_.empty()) throw std::logic_error("Storage::set_apart after frames were allocated");
+  if (end >= high_) return false;
+  low_ = apart_end_ = end;
+  claimed_.assign(end, false);
+  return true;
+}
+
+bool Storage::claim_4k(uint64_t number) {
+  if (number == 0 || number >= apart_end_ || claimed_[number]) return false;
+  claimed_[number] = true;
+  ++allocated_4k_;
+  return true;
 }
 
 std::optional<uint64_t> Storage::allocate_1m() {

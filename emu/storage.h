@@ -67,6 +67,14 @@ class Storage {
   void free_1m(uint64_t first);
   uint64_t allocated_4k() const { return allocated_4k_; }
   uint64_t allocated_1m() const { return allocated_1m_; }
+  // Frames 1 to end - 1 are set apart, before any is allocated: allocate_4k starts at
+  // `end`, and a user of the range takes its frames by number (claim_4k), so that
+  // where they lie depends on that user alone (the TPF program image: os/evm.cpp).
+  // False if storage has no room for them.
+  bool set_apart(uint64_t end);
+  // Takes frame `number` of the range set apart (counted as allocated); false if it is
+  // outside the range or taken already.
+  bool claim_4k(uint64_t number);
 
  private:
   // A frame's bytes, its Frame and (roughly) its node in frames_.
@@ -82,6 +90,8 @@ class Storage {
   std::function<void()> on_over_limit_;
   std::map<uint64_t, std::unique_ptr<Frame>> frames_;
   uint64_t low_ = 1;   // next never-used 4 KB frame (frame 0 holds the prefix area)
+  uint64_t apart_end_ = 1;        // frames [1, apart_end_) are set apart (set_apart)
+  std::vector<bool> claimed_;     // of those, the ones taken
   uint64_t high_;      // first frame of the lowest 1 MB frame handed out so far
   std::vector<uint64_t> free_4k_, free_1m_;
   uint64_t allocated_4k_ = 0, allocated_1m_ = 0;

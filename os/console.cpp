@@ -13,7 +13,8 @@ namespace os {
 using boost::asio::ip::tcp;
 
 namespace {
-const char* const kGreeting = "tpfemu operator console: ZTRAP EI START [PROG=name], ZTRAP EI STOP, HELP\n";
+const char* const kGreeting =
+    "tpfemu operator console: ZTRAP EI START [PROG=name], ZTRAP EI STOP, PAUSE, RESUME, HELP\n";
 }
 
 struct TcpConsole::Impl {
@@ -172,5 +173,67 @@ void TcpConsole::reply(uint64_t session, const std::string& text) {
 }
 
 std::vector<std::string> TcpConsole::notices() { return std::exchange(impl_->notices, {}); }
+
+void TcpConsole::serve_for(std::chrono::steady_clock::duration d) {
+  if (stopping()) return;
+  impl_->io.run_for(d);
+  impl_->io.restart();
+}
+
+void TcpConsole::set_pace(double ratio) {
+  pace_ratio_ = ratio;
+  if (ratio > 0) pace_origin_ = clock_();
+}
+
+void TcpConsole::pace(uint64_t simulated_ns) {
+  if (pace_ratio_ <= 0) return;
+  const auto due = pace_origin_ + std::chrono::nanoseconds(int64_t(double(simulated_ns) / pace_ratio_));
+  // Serving the connections meanwhile: what is typed during the wait is taken at this poll.
+  for (auto now = clock_(); now < due && !stopping(); now = clock_())
+    serve_for(std::min<std::chrono::steady_clock::duration>(due - now, std::chrono::milliseconds(50)));
+}
+
+bool TcpConsole::wait_for_client() {
+  while (impl_->sessions.empty() && !stopping()) serve_for(std::chrono::milliseconds(100));
+  return !impl_->sessions.empty();
+}
+
+std::vector<ConsoleLine> TcpConsole::wait_for_lines() {
+  serve_for(std::chrono::milliseconds(50));
+  return poll();
+}
+
+bool TcpConsole::attended() const {
+  if (stopping()) return false;
+  for (const auto& [id, s] : impl_->sessions)
+    if (s->reading) return true;
+  return false;
+}
+
+void TcpConsole::close_with(const std::string& text) {
+  std::vector<Impl::SessionPtr> all;
+  for (const auto& [id, s] : impl_->sessions) all.push_back(s);
+  for (const auto& s : all)
+    if (impl_->sessions.count(s->id)) impl_->send(s, text);
+  // A client that does not read is not waited for long: the run is over.
+  const auto give_up = clock_() + std::chrono::seconds(3);
+  auto unsent = [&] {
+    for (const auto& [id, s] : impl_->sessions)
+      if (!s->out.empty()) return true;
+    return false;
+  };
+  while (unsent() && clock_() < give_up) {
+    impl_->io.run_for(std::chrono::milliseconds(50));
+    impl_->io.restart();
+  }
+  for (const auto& [id, s] : impl_->sessions) {
+    boost::system::error_code ignored;
+    s->socket.shutdown(tcp::socket::shutdown_both, ignored);
+    s->socket.close(ignored);
+  }
+  impl_->sessions.clear();
+  impl_->io.poll();  // the closed sockets' handlers end
+  impl_->io.restart();
+}
 
 }  // namespace os

@@ -5,11 +5,17 @@
 // the poll that saw it, which depends on how fast the host ran: the run log records
 // that time and the operator: entry that replays the command deterministically.
 //
-// The console never holds the simulation up: every read and write is asynchronous and
-// done by the polls, each client's lines and answers are bounded, and a client that
-// does not keep up is dropped (with a line in run.log) instead of waited for.
+// The console never holds the simulation up unless asked to: every read and write is
+// asynchronous and done by the polls, each client's lines and answers are bounded, and
+// a client that does not keep up is dropped (with a line in run.log) instead of waited
+// for. What holds it up on purpose, so that a person can type (--console-wait, --pace,
+// PAUSE), holds up the host only: the model never sees the host's clock, so a paced or
+// paused run's figures are those of the same run unpaced.
 #pragma once
+#include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,6 +37,14 @@ class OperatorConsole {
   virtual void reply(uint64_t session, const std::string& text) = 0;
   // Lines for run.log since the last call: clients dropped or refused, and why.
   virtual std::vector<std::string> notices() { return {}; }
+  // Called before each poll with its simulated time: a paced console waits here (host
+  // time) until the run is not ahead of its pace.
+  virtual void pace(uint64_t simulated_ns) { (void)simulated_ns; }
+  // While the run is paused: the lines that come within a short host wait.
+  virtual std::vector<ConsoleLine> wait_for_lines() { return poll(); }
+  // Whether anyone could still type (a client that reads is connected, and the host was
+  // not told to stop): a pause nobody can end ends by itself.
+  virtual bool attended() const { return false; }
 };
 
 // A TCP console on 127.0.0.1 (port 0: any free port). Lines end with \n (a \r before
@@ -53,9 +67,35 @@ class TcpConsole : public OperatorConsole {
   std::vector<std::string> notices() override;
   size_t clients() const;
 
+  // Host-side holds, for a person at the console (none of them changes a figure):
+  // the simulated time runs at `ratio` times the host's (0: as fast as it can), from
+  // now, the start of the run;
+  void set_pace(double ratio);
+  // SIGINT or SIGTERM (the run's host stop flag) end every wait;
+  void set_host_stop(const std::atomic<int>* stop) { host_stop_ = stop; }
+  // blocks until a client connects (false: the host was told to stop first);
+  bool wait_for_client();
+  // the run's last words to every client, sent (within a few seconds) before the
+  // connections close.
+  void close_with(const std::string& text);
+  void pace(uint64_t simulated_ns) override;
+  std::vector<ConsoleLine> wait_for_lines() override;
+  bool attended() const override;
+
+  // The clock pacing reads (the host's steady clock; a test's own).
+  using Clock = std::function<std::chrono::steady_clock::time_point()>;
+  void set_clock(Clock clock) { clock_ = std::move(clock); }
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  bool stopping() const { return host_stop_ && host_stop_->load(); }
+  // Serves the connections for up to `d` of host time (less when stopping).
+  void serve_for(std::chrono::steady_clock::duration d);
+  double pace_ratio_ = 0;
+  const std::atomic<int>* host_stop_ = nullptr;
+  Clock clock_ = [] { return std::chrono::steady_clock::now(); };
+  std::chrono::steady_clock::time_point pace_origin_;  // the host time of simulated time 0
 };
 
 }  // namespace os

@@ -17,7 +17,7 @@ uint64_t page_up(uint64_t a) { return (a + emu::kPageMask) & ~emu::kPageMask; }
 
 Evm::Evm(emu::Machine& machine, const SystemConfig& system)
     : machine_(machine), system_(system), image_(emu::read_elf_file(system.image)), image_space_(machine.storage()) {
-  if (!emu::load_elf(image_, image_space_)) throw std::runtime_error("storage is too small for the program image");
+  load_image();
   image_space_.for_each_page([&](uint64_t va, const emu::Frame& f) {
     emu::Translation t;
     image_space_.translate(va, t);
@@ -27,6 +27,34 @@ Evm::Evm(emu::Machine& machine, const SystemConfig& system)
   if (!image_space_.map(TPF_EVM_SHARED, system.shared_size, kRW))
     throw std::runtime_error("storage is too small for the shared system area");
   share_pages(TPF_EVM_SHARED, system.shared_size, kRW);  // mapped shared and writable in every process
+}
+
+// Each page of the image area gets the absolute frame its address names, and every
+// other frame (the shared areas', the ECBs') comes after the area: so a program's
+// frames, like its addresses (add_tpf_image), do not depend on the other programs of
+// the image or on its size, and neither do the cache sets its lines fall in.
+void Evm::load_image() {
+  constexpr uint64_t kFirstFrame = 1;  // frame 0 holds the prefix area
+  constexpr uint64_t kAreaPages = (TPF_EVM_IMAGE_END - TPF_EVM_IMAGE) / emu::kPageSize;
+  emu::Storage& storage = machine_.storage();
+  if (!storage.set_apart(kFirstFrame + kAreaPages))
+    throw std::runtime_error(fmt::format("machine.storage ({} bytes) is too small for the program image area ({} MB)",
+                                         storage.size(), (TPF_EVM_IMAGE_END - TPF_EVM_IMAGE) >> 20));
+  for (const emu::ElfSegment& s : image_.segments) {
+    if (s.memsz == 0) continue;
+    if (s.vaddr < TPF_EVM_IMAGE || s.vaddr > TPF_EVM_IMAGE_END || s.memsz > TPF_EVM_IMAGE_END - s.vaddr)
+      throw emu::ElfError(fmt::format("a segment at 0x{:X} ({} bytes) lies outside the image area 0x{:X}..0x{:X} "
+                                      "(link TPF images with add_tpf_image, cmake/Guest.cmake)",
+                                      s.vaddr, s.memsz, TPF_EVM_IMAGE, TPF_EVM_IMAGE_END),
+                          s.header);
+    for (uint64_t va = s.vaddr & ~emu::kPageMask; va < s.vaddr + s.memsz; va += emu::kPageSize) {
+      const uint64_t frame = kFirstFrame + (va - TPF_EVM_IMAGE) / emu::kPageSize;
+      // Segments sharing a page get the union of their rights, as Linux maps them.
+      const uint8_t prot = s.prot | (storage.claim_4k(frame) ? 0 : image_space_.prot_of(va));
+      image_space_.map_shared(va, frame, prot);
+    }
+    image_space_.write_bytes(s.vaddr, image_.bytes.data() + s.offset, s.filesz);
+  }
 }
 
 void Evm::share_pages(uint64_t from, uint64_t bytes, uint8_t prot) {

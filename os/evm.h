@@ -62,6 +62,7 @@ class Evm {
     uint8_t prot;
   };
   void share_pages(uint64_t from, uint64_t bytes, uint8_t prot);
+  void load_image();
 
   emu::Machine& machine_;
   const SystemConfig& system_;

@@ -24,12 +24,31 @@ void OperatorDesk::schedule(const std::vector<OperatorEntry>& entries) {
   }
 }
 
-std::string OperatorDesk::command(const std::string& text, uint64_t now) {
-  const uint64_t ns = uint64_t(double(now) / machine_.config().clock_ghz + 0.5);
-  const std::string when = emu::format_duration(ns);
-  std::string first = text.substr(0, text.find_first_of(" \t"));
+uint64_t OperatorDesk::ns_of(uint64_t cycles) const {
+  return uint64_t(double(cycles) / machine_.config().clock_ghz + 0.5);
+}
+
+namespace {
+
+const char* const kConsoleHelp =
+    "PAUSE                       hold the run (simulated time stands still) while you type\n"
+    "RESUME                      let it go on\n";
+
+std::string upper_first_word(const std::string& text) {
+  const size_t begin = text.find_first_not_of(" \t");
+  if (begin == std::string::npos) return "";
+  std::string first = text.substr(begin, text.find_first_of(" \t", begin) - begin);
   for (char& c : first) c = char(std::toupper(static_cast<unsigned char>(c)));
-  if (first == "HELP") return help_;
+  return first;
+}
+
+}  // namespace
+
+std::string OperatorDesk::command(const std::string& text, uint64_t now) {
+  const uint64_t ns = ns_of(now);
+  const std::string when = emu::format_duration(ns);
+  const std::string first = upper_first_word(text);
+  if (first == "HELP") return help_ + (console_ ? kConsoleHelp : "");
   OperatorCommand c;
   try {
     c = parse_operator_command(text, grammars_);
@@ -45,8 +64,36 @@ std::string OperatorDesk::command(const std::string& text, uint64_t now) {
   return answer;
 }
 
+std::string OperatorDesk::console_command(const std::string& text, uint64_t now) {
+  const std::string first = upper_first_word(text);
+  if (first != "PAUSE" && first != "RESUME") return command(text, now);
+  const std::string when = emu::format_duration(ns_of(now));
+  if (text.find_first_not_of(" \t", text.find_first_not_of(" \t") + first.size()) != std::string::npos)
+    return fmt::format("ERROR at {}: {} takes nothing after it", when, first);
+  const bool pause = first == "PAUSE";
+  if (pause == paused_) return fmt::format("ERROR at {}: the run is {}", when, pause ? "paused already" : "not paused");
+  paused_ = pause;
+  if (pause)
+    return fmt::format("PAUSED at {}: simulated time stands still; commands typed now act at {}; RESUME goes on",
+                       when, when);
+  return fmt::format("RESUMED at {}", when);
+}
+
+void OperatorDesk::answer(const std::vector<ConsoleLine>& lines, uint64_t now) {
+  for (const ConsoleLine& l : lines) console_->reply(l.session, console_command(l.text, now));
+}
+
 void OperatorDesk::poll(uint64_t now) {
-  for (const ConsoleLine& l : console_->poll()) console_->reply(l.session, command(l.text, now));
+  console_->pace(ns_of(now));
+  answer(console_->poll(), now);
+  while (paused_) {
+    if (!console_->attended()) {
+      paused_ = false;
+      log_(fmt::format("{:>12} operator console: the pause ends: no client is left to type RESUME", now));
+      break;
+    }
+    answer(console_->wait_for_lines(), now);
+  }
   for (const std::string& n : console_->notices()) log_(fmt::format("{:>12} operator console: {}", now, n));
 }
 

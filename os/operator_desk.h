@@ -30,8 +30,10 @@ class OperatorDesk {
   std::string command(const std::string& text, uint64_t now);
   void set_console(OperatorConsole* console) { console_ = console; }
   OperatorConsole* console() const { return console_; }
-  // Takes the console's lines now; answers them.
+  // Takes the console's lines now; answers them. After a PAUSE it goes on taking and
+  // answering lines, all at `now`, until RESUME (or until nobody is left to type it).
   void poll(uint64_t now);
+  bool paused() const { return paused_; }
 
  private:
   emu::Machine& machine_;
@@ -40,6 +42,12 @@ class OperatorDesk {
   std::map<std::string, OperatorHandler> handlers_;  // by owner
   OperatorGrammars grammars_;
   OperatorConsole* console_ = nullptr;
+  bool paused_ = false;
+  // A console line: PAUSE and RESUME (the console's own: they hold the host, not the
+  // model, so the run's figures and replay log do not know them), else command().
+  std::string console_command(const std::string& text, uint64_t now);
+  void answer(const std::vector<ConsoleLine>& lines, uint64_t now);
+  uint64_t ns_of(uint64_t cycles) const;
 };
 
 }  // namespace os

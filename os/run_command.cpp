@@ -193,9 +193,15 @@ int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems) {
       fmt::print(stderr, "tpfemu: {}\n", e.what());
       return 2;
     }
-    fmt::print(stderr, "tpfemu: operator console on 127.0.0.1:{} (e.g. nc 127.0.0.1 {}; HELP lists the commands)\n",
+    fmt::print(stderr, "tpfemu: operator console on 127.0.0.1:{} (e.g. tpfemu console {}; HELP lists the commands)\n",
                console->port(), console->port());
+    console->set_host_stop(&host_signal);
     cp->set_console(console.get());
+    if (opts.console_wait) {
+      fmt::print(stderr, "tpfemu: the run starts when a client connects\n");
+      console->wait_for_client();  // a signal meanwhile: the run stops at its first step
+    }
+    console->set_pace(opts.pace);  // the pace counts from the run's start
   }
   // The output directory appears only now, when nothing can stop the run from starting.
   if (!prepare_output(out, run_files(*cp))) return 2;
@@ -234,6 +240,12 @@ int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems) {
     ok = ok && write_file(out / r.name, marked(r.name, body.str(), s.ended_early));
     written.push_back(r.name);
   }
+  if (console)  // the clients hear the end before their connections close
+    console->close_with(fmt::format(
+        "RUN ENDED at {} simulated{}: {} messages in the measurement window; {} {}\n",
+        emu::format_duration(uint64_t(double(machine.elapsed_cycles()) / machine.config().clock_ghz)),
+        s.ended_early.empty() ? "" : " (" + s.ended_early + ")", s.messages,
+        ok ? "reports in" : "the reports could not be written to", out.string()));
   if (!ok) {
     fmt::print(stderr, "tpfemu: cannot write the reports to {}\n", out.string());
     return 2;

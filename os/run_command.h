@@ -15,6 +15,8 @@ struct RunOptions {
   bool progress = true;              // a progress line on a terminal for long runs
   int console_port = -1;             // >= 0: the operator console on 127.0.0.1 (0: any port)
   std::vector<std::string> command_line;  // as typed, for the run's config.yaml
+  bool console_wait = false;         // the run starts once a console client connects
+  double pace = 0;                   // > 0: simulated time runs at this ratio to real time (console polls)
 };
 
 // Runs the configuration with the subsystems `subsystems` makes; writes summary.txt,

@@ -316,7 +316,7 @@ emu::Section<WorkloadConfig> make_workload_section() {
          .type = T::Size,
          .default_value = "256",
          .min = "1",
-         .max = "16M",
+         .max = "15M",  // the message area (os/guest/include/tpf_evm.h)
          .unit = "bytes",
          .description = "Size of each input message (the smallest when workload.message_size_max is set).",
          .source = "estimate: a short transaction message."}, &WorkloadConfig::message_size);
@@ -324,7 +324,7 @@ emu::Section<WorkloadConfig> make_workload_section() {
          .type = T::Size,
          .default_value = "0",
          .min = "0",
-         .max = "16M",
+         .max = "15M",  // the message area (os/guest/include/tpf_evm.h)
          .unit = "bytes",
          .description = "If not 0, message sizes are uniform between workload.message_size and this (from "
                         "workload.seed); 0: every message is workload.message_size.",

@@ -24,6 +24,7 @@ void ZtrapEi::start(const std::string& prog, uint64_t now, uint64_t at_ns) {
   base_ = emu::slot_counts(code_);
   prog_ = prog;
   on_ = true;
+  window_start_ns_ = at_ns;
   windows_.push_back(emu::format_duration(at_ns) + "..end");
   filters_.push_back(prog);
   set_sampling(true, now);
@@ -42,6 +43,7 @@ void ZtrapEi::stop(uint64_t at_ns) {
   w = w.substr(0, w.size() - 3) + emu::format_duration(at_ns);
 }
 
+// The open window: the counters now minus the snapshot at START, filtered.
 std::vector<emu::ProfileRow> ZtrapEi::window_rows() {
   std::vector<emu::SlotCounts> now = emu::slot_counts(code_), delta;
   size_t b = 0;

@@ -32,11 +32,14 @@ class ZtrapEi {
 
   // The collected rows (closed windows, plus the open one up to now), address order.
   std::vector<emu::ProfileRow> rows();
+  // The open window's rows alone (since the START that opened it), address order, and
+  // when it opened.
+  std::vector<emu::ProfileRow> window_rows();
+  uint64_t window_start_ns() const { return window_start_ns_; }
   emu::EtimHeader header(const std::vector<emu::ProfileRow>& rows) const;
   void write(std::ostream& text, std::ostream& json, size_t top_n = 20);
 
  private:
-  std::vector<emu::ProfileRow> window_rows();  // the open window: now minus the snapshot, filtered
   void set_sampling(bool on, uint64_t now);
 
   emu::Machine& machine_;
@@ -45,6 +48,7 @@ class ZtrapEi {
   std::string object_;
   uint64_t interval_;
   bool on_ = false;
+  uint64_t window_start_ns_ = 0;
   std::string prog_;                       // the open window's filter
   std::vector<emu::SlotCounts> base_;      // counters at START, address order
   std::map<uint64_t, emu::ProfileRow> acc_;  // closed windows, by address

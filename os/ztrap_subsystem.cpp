@@ -61,18 +61,25 @@ std::string ZtrapSubsystem::command(const OperatorCommand& c, uint64_t now, uint
   const std::string when = emu::format_duration(ns);
   if (console && start == z.on())
     return fmt::format("ERROR at {}: ZTRAP EI is {}", when, start ? "already on (STOP it first)" : "not on");
-  if (start) z.start(c.prog, now, ns);
-  else z.stop(ns);
-  if (start && console && !c.prog.empty() && !matches_a_program(system_->symbols(), c.prog))
-    return fmt::format("ZTRAP EI STARTED at {} PROG={}\nWARNING: {}", when, c.prog,
-                       no_match_warning(c.prog, system_->config().system.image));
-  if (start) return fmt::format("ZTRAP EI STARTED at {}{}", when, c.prog.empty() ? "" : " PROG=" + c.prog);
+  if (start) {
+    z.start(c.prog, now, ns);
+    if (console && !c.prog.empty() && !matches_a_program(system_->symbols(), c.prog))
+      return fmt::format("ZTRAP EI STARTED at {} PROG={}
+WARNING: {}", when, c.prog,
+                         no_match_warning(c.prog, system_->config().system.image));
+    return fmt::format("ZTRAP EI STARTED at {}{}", when, c.prog.empty() ? "" : " PROG=" + c.prog);
+  }
+  // The console's answer is the window this STOP closes, since its START (the report
+  // at the end of the run adds up every window).
+  std::vector<emu::ProfileRow> rows = console ? z.window_rows() : std::vector<emu::ProfileRow>{};
+  const uint64_t since_ns = z.window_start_ns();
+  z.stop(ns);
   if (!console) return "";
-  std::vector<emu::ProfileRow> rows = z.rows();
   uint64_t samples = 0;
   for (const auto& r : rows) samples += r.samples;
   std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.samples > b.samples; });
-  std::string out = fmt::format("ZTRAP EI STOPPED at {}: {} samples so far; the top instructions:\n", when, samples);
+  std::string out = fmt::format("ZTRAP EI STOPPED at {}: {} samples in the window {}..{}; its top instructions:\n",
+                                when, samples, emu::format_duration(since_ns), when);
   for (size_t k = 0; k < rows.size() && k < 5 && rows[k].samples; ++k)
     out += fmt::format("  {:<20} {:016X} {:<8} {:>10}\n", rows[k].prog, rows[k].disp, rows[k].inst, rows[k].samples);
   return out;

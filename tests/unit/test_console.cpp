@@ -6,6 +6,8 @@
 #include <utility>  // before Asio (Boost 1.74 needs it)
 
 #include <boost/asio.hpp>
+#include <atomic>
+#include <chrono>
 #include <string>
 
 #include "app/subsystems.h"
@@ -93,8 +95,147 @@ TEST_CASE("console: a STOP answers with the window's top instructions", "[consol
   CHECK_THAT(cp.operator_command("ZTRAP EI START PROG=slockc", now), Contains("STARTED"));
   const std::string stop = cp.operator_command("ztrap ei stop", now);
   CHECK_THAT(stop, Contains("ZTRAP EI STOPPED at"));
-  CHECK_THAT(stop, Contains("0 samples so far"));  // nothing ran between START and STOP
+  CHECK_THAT(stop, Contains("0 samples in the window"));  // nothing ran between START and STOP
 }
+
+TEST_CASE("console: a STOP answers with its own window, since the matching START, not the earlier ones", "[console]") {
+  os::RunConfig cfg = syslog_config();
+  // A window of the run itself, from the configuration, closed long before the console's.
+  cfg.operators = {{.at_ns = 100'000, .command = os::parse_operator_command("ZTRAP EI START"), .where = "test"},
+                   {.at_ns = 300'000, .command = os::parse_operator_command("ZTRAP EI STOP"), .where = "test"}};
+  emu::Machine m(cfg.machine, true);
+  os::ControlProgram cp(m, cfg);
+  cp.run();
+  REQUIRE(cp.subsystem<os::ZtrapSubsystem>()->ei());
+  uint64_t run_samples = 0;
+  for (const auto& r : cp.subsystem<os::ZtrapSubsystem>()->ei()->rows()) run_samples += r.samples;
+  REQUIRE(run_samples > 0);
+  const uint64_t now = m.elapsed_cycles();
+  cp.operator_command("ZTRAP EI START", now);
+  const std::string stop = cp.operator_command("ZTRAP EI STOP", now);
+  const std::string at = emu::format_duration(uint64_t(double(now) / m.config().clock_ghz + 0.5));
+  CHECK_THAT(stop, Contains("ZTRAP EI STOPPED at " + at + ": 0 samples in the window " + at + ".." + at));
+}
+
+namespace {
+
+// A console whose clients' lines are a script: one batch of lines for each poll or
+// wait, in order; it records the answers and the pacing calls.
+class ScriptedConsole : public os::OperatorConsole {
+ public:
+  explicit ScriptedConsole(std::vector<std::vector<std::string>> batches) : batches_(std::move(batches)) {}
+  std::vector<os::ConsoleLine> poll() override { return next(); }
+  std::vector<os::ConsoleLine> wait_for_lines() override {
+    ++waits;
+    return next();
+  }
+  void reply(uint64_t, const std::string& text) override { answers.push_back(text); }
+  void pace(uint64_t ns) override { paced_ns.push_back(ns); }
+  bool attended() const override { return someone_there; }
+
+  std::vector<std::string> answers;
+  std::vector<uint64_t> paced_ns;
+  unsigned waits = 0;
+  bool someone_there = true;
+
+ private:
+  std::vector<os::ConsoleLine> next() {
+    std::vector<os::ConsoleLine> out;
+    if (k_ < batches_.size())
+      for (const std::string& text : batches_[k_]) out.push_back({1, text});
+    ++k_;
+    return out;
+  }
+  std::vector<std::vector<std::string>> batches_;
+  size_t k_ = 0;
+};
+
+struct ScriptedRun {
+  os::RunSummary summary;
+  std::vector<emu::ProfileRow> rows;
+  std::string log;
+};
+
+ScriptedRun run_with(ScriptedConsole& console) {
+  os::RunConfig cfg = syslog_config();
+  emu::Machine m(cfg.machine, true);
+  os::ControlProgram cp(m, cfg);
+  cp.set_console(&console);
+  ScriptedRun r{cp.run(), {}, cp.log()};
+  if (cp.subsystem<os::ZtrapSubsystem>()->ei()) r.rows = cp.subsystem<os::ZtrapSubsystem>()->ei()->rows();
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("console: PAUSE holds the run while commands are typed; they act at the pause's time; figures unchanged",
+          "[console]") {
+  ScriptedConsole typed_at_once({{"ZTRAP EI START PROG=slockc"}});
+  const ScriptedRun straight = run_with(typed_at_once);
+
+  // PAUSE at the first poll, two empty waits (the operator thinks), the command, RESUME.
+  ScriptedConsole paused({{"PAUSE"}, {}, {"pause"}, {"ZTRAP EI START PROG=slockc"}, {"RESUME now"}, {"RESUME"}});
+  const ScriptedRun r = run_with(paused);
+  REQUIRE(paused.answers.size() == 5);
+  CHECK_THAT(paused.answers[0], Contains("PAUSED at 20us: simulated time stands still"));
+  CHECK(paused.answers[1] == "ERROR at 20us: the run is paused already");
+  CHECK(paused.answers[2] == "ZTRAP EI STARTED at 20us PROG=slockc");
+  CHECK(paused.answers[3] == "ERROR at 20us: RESUME takes nothing after it");
+  CHECK(paused.answers[4] == "RESUMED at 20us");
+  CHECK(paused.waits == 5);
+  // The pause held the host only: the model computed the same run.
+  CHECK(r.summary.messages == straight.summary.messages);
+  CHECK(r.summary.instructions == straight.summary.instructions);
+  CHECK(r.summary.cycles == straight.summary.cycles);
+  REQUIRE(r.rows.size() == straight.rows.size());
+  for (size_t k = 0; k < r.rows.size(); ++k) {
+    CHECK(r.rows[k].address == straight.rows[k].address);
+    CHECK(r.rows[k].samples == straight.rows[k].samples);
+    CHECK(r.rows[k].count == straight.rows[k].count);
+  }
+  // Every poll was paced with its simulated time, 20 us apart.
+  REQUIRE(paused.paced_ns.size() > 2);
+  CHECK(paused.paced_ns[0] == 20'000);
+  CHECK(paused.paced_ns[1] == 40'000);
+  CHECK(typed_at_once.answers == std::vector<std::string>{"ZTRAP EI STARTED at 20us PROG=slockc"});
+}
+
+TEST_CASE("console: a pause that nobody is left to end ends by itself", "[console]") {
+  ScriptedConsole console({{"PAUSE"}});
+  console.someone_there = false;
+  const ScriptedRun r = run_with(console);
+  CHECK(r.summary.messages == 40);
+  CHECK(console.waits == 0);
+  CHECK_THAT(r.log, Contains("operator console: the pause ends: no client is left to type RESUME"));
+}
+
+TEST_CASE("console: pacing waits on the host clock until the run is no longer ahead of its pace", "[console]") {
+  os::TcpConsole console(0);
+  using namespace std::chrono;
+  steady_clock::time_point fake{};  // a clock that moves 200 ms each time it is read
+  unsigned reads = 0;
+  console.set_clock([&] {
+    ++reads;
+    return fake += milliseconds(200);
+  });
+  console.pace(5'000'000);  // unpaced: returns at once, never reads the clock
+  CHECK(reads == 0);
+
+  console.set_pace(0.001);  // a simulated millisecond a second, from now (the run's start)
+  const steady_clock::time_point origin = fake;
+  console.pace(1'000'000);  // 1 ms simulated: due 1 s after the start
+  CHECK(fake >= origin + seconds(1));
+  CHECK(fake < origin + seconds(1) + milliseconds(400));
+
+  std::atomic<int> stop{15};  // SIGTERM: no more waiting
+  console.set_host_stop(&stop);
+  const steady_clock::time_point before = fake;
+  console.pace(60'000'000);
+  CHECK(fake - before <= milliseconds(200));
+  CHECK_FALSE(console.wait_for_client());
+  CHECK_FALSE(console.attended());
+}
+
 
 TEST_CASE("console: a port that is taken is an error naming it", "[console]") {
   os::TcpConsole first(0);
@@ -214,4 +355,21 @@ TEST_CASE("console: connections past the bound are refused, the others still ser
   for (int k = 0; k < 100 && got.empty(); ++k) got = console.poll();
   REQUIRE(got.size() == 1);
   CHECK(got[0].text == "HELP");
+}
+
+TEST_CASE("console: --console-wait's wait ends when a client connects; the end of the run is told before closing",
+          "[console]") {
+  os::TcpConsole console(0);
+  boost::asio::io_context io;
+  tcp::socket client = connect_to(io, console.port());
+  CHECK(console.wait_for_client());
+  CHECK(console.attended());
+  console.close_with("RUN ENDED at 1ms simulated\n");
+  CHECK(console.clients() == 0);
+  std::string all;
+  boost::system::error_code ec;
+  boost::asio::read(client, boost::asio::dynamic_buffer(all), ec);  // to the end: the console closed
+  CHECK(ec == boost::asio::error::eof);
+  CHECK_THAT(all, Contains("tpfemu operator console"));
+  CHECK_THAT(all, Contains("RUN ENDED at 1ms simulated\n"));
 }

@@ -3,7 +3,10 @@
 #include <catch2/catch.hpp>
 
 #include "harness.h"
+#include <fstream>
+#include <iterator>
 #include <sstream>
+#include <vector>
 
 #include "app/subsystems.h"
 #include "heap/ecb_heap.h"
@@ -12,6 +15,7 @@
 #include "emu/machine.h"
 #include "os/control_program.h"
 #include "os/run_config.h"
+#include "os/guest/include/tpf_evm.h"
 #include "os/summary.h"
 
 using Catch::Matchers::Contains;
@@ -131,4 +135,55 @@ TEST_CASE("control program: DELAY gives up control for at least the time asked",
   CHECK(r.s.messages == 5);
   CHECK(occurrences(r.log, "QDLY waited 10") == 5);  // 100 or 101 us: the delay plus the SVCs around it
   CHECK(r.s.cpu_utilization < 0.5);           // the I-stream idles while the ECB waits
+}
+
+// The image's layout (cmake/Guest.cmake, add_tpf_image; the tests layout.add_program_*
+// check the figures): each page of the image area lies in the absolute frame its
+// address names, so a program's cache sets do not depend on the other programs; every
+// other frame comes after the area, so neither do the ECBs'.
+TEST_CASE("control program: image pages lie in the frames their addresses name, other frames after the area", "[cp]") {
+  os::RunConfig cfg = app::load_run_config({}, {"workload.messages=10"});
+  emu::Machine m(cfg.machine, true);
+  os::ControlProgram cp(m, cfg);
+  const uint64_t area_end_frame = 1 + (TPF_EVM_IMAGE_END - TPF_EVM_IMAGE) / emu::kPageSize;
+  for (const char* symbol : {"QZZ0", "QSLG", "QTLS", "slockc_pj46800_lock", "malloc"}) {
+    INFO(symbol);
+    const emu::Symbol* s = cp.symbols().find(symbol);
+    REQUIRE(s);
+    emu::Translation t;
+    REQUIRE(cp.system_space().translate(s->address, t) == emu::Translate::Ok);
+    CHECK(t.frame->number == 1 + (s->address - TPF_EVM_IMAGE) / emu::kPageSize);
+  }
+  // Programs in their slots, the system's code before them.
+  CHECK(cp.symbols().find("QZZ0")->address % TPF_EVM_PROGRAM_SLOT == 0);
+  CHECK(cp.symbols().find("malloc")->address < TPF_EVM_IMAGE_DATA);
+  emu::Translation shared;
+  REQUIRE(cp.system_space().translate(TPF_EVM_SHARED, shared) == emu::Translate::Ok);
+  CHECK(shared.frame->number >= area_end_frame);
+  CHECK(cp.run().frames_in_use_at_end == 0);
+}
+
+TEST_CASE("control program: an image with a segment outside the image area is refused, naming it", "[cp]") {
+  // demo.elf with its data segment (loadable, not executable) moved to 512 MB, above the area.
+  std::ifstream in(std::string(TPFEMU_GUEST_DIR) + "/demo.elf", std::ios::binary);
+  std::vector<uint8_t> b((std::istreambuf_iterator<char>(in)), {});
+  auto be = [&](size_t off, unsigned n) {
+    uint64_t v = 0;
+    for (unsigned k = 0; k < n; ++k) v = v << 8 | b.at(off + k);
+    return v;
+  };
+  const uint64_t phoff = be(32, 8), phentsize = be(54, 2), phnum = be(56, 2);
+  uint64_t ph = 0;
+  for (uint64_t k = 0; k < phnum && !ph; ++k)
+    if (be(phoff + k * phentsize, 4) == 1 && !(be(phoff + k * phentsize + 4, 4) & 1))  // PT_LOAD, not PF_X
+      ph = phoff + k * phentsize;
+  REQUIRE(ph);
+  for (unsigned k = 0; k < 8; ++k) b.at(ph + 16 + k) = uint8_t(0x20000000ull >> (56 - 8 * k));  // p_vaddr
+  const std::string path = std::string(TPFEMU_GUEST_DIR) + "/../outside-image-area.elf";
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size()));
+
+  os::RunConfig cfg = app::load_run_config({}, {"system.image=" + path});
+  emu::Machine m(cfg.machine, true);
+  CHECK_THROWS_WITH(os::ControlProgram(m, cfg),
+                    Contains("a segment at 0x20000000") && Contains("lies outside the image area 0x1000000..0xA000000"));
 }

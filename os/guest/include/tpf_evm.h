@@ -5,6 +5,14 @@
    bottom fail the build (host and guest alike) if two regions overlap.
 
      0x00100000  message    the input message (ECB block area); ECBs it creates get theirs here too
+     0x01000000  image      the program image (system.image), read-only pages shared, static storage
+                            per ECB: the TPF runtime, the lock and the heap from here (their
+     0x01800000             static storage from here), then
+     0x02000000  programs   each program (a source file) in a 64 KB slot of its own, the slot chosen
+                            by a hash of its name (cmake/Guest.cmake, add_tpf_image); up to
+     0x0A000000             the image area's end. The control program gives each page of the
+                            area the absolute frame its address names (frames 1 to 36,863), so
+                            no program's placement, virtual or absolute, depends on the others
      0x10000000  heap31     31-bit heap area: brk and the ECB heap grow up from here (system.heap31_size)
      0x40000000  system     system storage, GETSTOR blocks
      0x50000000  data       workload.data_file (a TLS trace image), read-only in every ECB
@@ -26,7 +34,14 @@
 #define TPF_EVM_H
 
 #define TPF_EVM_MESSAGE 0x00100000UL
-#define TPF_EVM_MESSAGE_END 0x10000000UL
+#define TPF_EVM_MESSAGE_END 0x01000000UL
+/* The image area's numbers have no UL: the image's linker script includes them too. */
+#define TPF_EVM_IMAGE 0x01000000
+#define TPF_EVM_IMAGE_DATA 0x01800000
+#define TPF_EVM_PROGRAMS 0x02000000
+#define TPF_EVM_PROGRAM_SLOT 0x10000
+#define TPF_EVM_PROGRAM_SLOTS 2048
+#define TPF_EVM_IMAGE_END 0x0A000000
 #define TPF_EVM_HEAP31 0x10000000UL
 #define TPF_EVM_HEAP31_END 0x40000000UL
 #define TPF_EVM_SYSTEM 0x40000000UL
@@ -61,7 +76,11 @@
 #ifndef __ASSEMBLER__
 
 /* Each region ends before the next begins, in address order. */
-TPF_EVM_ASSERT(TPF_EVM_MESSAGE < TPF_EVM_MESSAGE_END && TPF_EVM_MESSAGE_END <= TPF_EVM_HEAP31, "message, heap31");
+TPF_EVM_ASSERT(TPF_EVM_MESSAGE < TPF_EVM_MESSAGE_END && TPF_EVM_MESSAGE_END <= TPF_EVM_IMAGE, "message, image");
+TPF_EVM_ASSERT(TPF_EVM_IMAGE < TPF_EVM_IMAGE_DATA && TPF_EVM_IMAGE_DATA < TPF_EVM_PROGRAMS &&
+                   TPF_EVM_PROGRAMS + TPF_EVM_PROGRAM_SLOTS * TPF_EVM_PROGRAM_SLOT == TPF_EVM_IMAGE_END,
+               "image, programs");
+TPF_EVM_ASSERT(TPF_EVM_IMAGE_END <= TPF_EVM_HEAP31, "image, heap31");
 TPF_EVM_ASSERT(TPF_EVM_HEAP31 < TPF_EVM_HEAP31_END && TPF_EVM_HEAP31_END <= TPF_EVM_SYSTEM, "heap31, system");
 TPF_EVM_ASSERT(TPF_EVM_SYSTEM < TPF_EVM_SYSTEM_END && TPF_EVM_SYSTEM_END <= TPF_EVM_DATA, "system, data");
 TPF_EVM_ASSERT(TPF_EVM_DATA < TPF_EVM_DATA_END && TPF_EVM_DATA_END <= TPF_EVM_SHARED, "data, shared");
