@@ -64,8 +64,7 @@ std::string ZtrapSubsystem::command(const OperatorCommand& c, uint64_t now, uint
   if (start) {
     z.start(c.prog, now, ns);
     if (console && !c.prog.empty() && !matches_a_program(system_->symbols(), c.prog))
-      return fmt::format("ZTRAP EI STARTED at {} PROG={}
-WARNING: {}", when, c.prog,
+      return fmt::format("ZTRAP EI STARTED at {} PROG={}\nWARNING: {}", when, c.prog,
                          no_match_warning(c.prog, system_->config().system.image));
     return fmt::format("ZTRAP EI STARTED at {}{}", when, c.prog.empty() ? "" : " PROG=" + c.prog);
   }
