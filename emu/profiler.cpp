@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "emu/isa/table.h"
+#include "emu/number_text.h"
 
 namespace emu {
 
@@ -52,54 +53,86 @@ std::vector<ProfileRow> collect_profile(AddressSpace& space, const SymbolTable& 
 
 namespace {
 double pct(uint64_t part, uint64_t total) { return total ? 100.0 * double(part) / double(total) : 0.0; }
+
+// One program's rows, and their sums.
+struct ProgramRows {
+  std::string prog;
+  std::vector<const ProfileRow*> rows;
+  uint64_t count = 0, executions = 0, cycles = 0;
+};
+
+// Rows grouped by program in order of first appearance (address order), each
+// program's rows by displacement. When sampled, rows without samples are left out.
+std::vector<ProgramRows> by_program(const EtimHeader& h, const std::vector<ProfileRow>& rows) {
+  std::vector<ProgramRows> out;
+  std::map<std::string, size_t> index;
+  for (const auto& r : rows) {
+    if (h.sampled && r.samples == 0) continue;
+    auto [at, added] = index.try_emplace(r.prog, out.size());
+    if (added) out.push_back({r.prog, {}, 0, 0, 0});
+    ProgramRows& p = out[at->second];
+    p.rows.push_back(&r);
+    p.count += etim_count(h, r), p.executions += r.count, p.cycles += r.cycles;
+  }
+  for (auto& p : out)
+    std::stable_sort(p.rows.begin(), p.rows.end(), [](auto* a, auto* b) { return a->disp < b->disp; });
+  return out;
+}
+
+// The programs by COUNT (ties in address order): where the time went, before the rows.
+// EXECUTIONS only when COUNT is samples (otherwise it is COUNT).
+void write_program_summary(std::ostream& out, const EtimHeader& h, std::vector<ProgramRows> programs, uint64_t total,
+                           size_t prog_width) {
+  std::stable_sort(programs.begin(), programs.end(), [](const auto& a, const auto& b) { return a.count > b.count; });
+  fmt::print(out, "PROGRAMS BY COUNT ({})\n", h.sampled ? "samples" : "executions");
+  fmt::print(out, "{:<{}} {:>14} {:>7}{} {:>18}\n", "PROG", prog_width, "COUNT", "PCT",
+             h.sampled ? fmt::format(" {:>16}", "EXECUTIONS") : "", "CYCLES");
+  for (const auto& p : programs)
+    fmt::print(out, "{:<{}} {:>14} {:>6.2f}%{} {:>18}\n", p.prog, prog_width, grouped(p.count), pct(p.count, total),
+               h.sampled ? fmt::format(" {:>16}", grouped(p.executions)) : "", grouped(p.cycles));
+  fmt::print(out, "\n");
+}
 }  // namespace
 
 void write_etim_text(std::ostream& out, const EtimHeader& h, const std::vector<ProfileRow>& rows,
                      size_t top_n) {
   const char* what = h.sampled ? "samples" : "executions";
   uint64_t total = 0;
-  for (const auto& r : rows) total += etim_count(h, r);
-  fmt::print(out, "ETIM INSTRUCTION COUNT REPORT   OBJECT {}   INSTRUCTIONS {}   CYCLES {}\n",
-             h.object, h.instructions, h.cycles);
+  size_t prog_width = 20;  // the PROG column fits the longest name (a C++ symbol can be long)
+  for (const auto& r : rows) {
+    total += etim_count(h, r);
+    if (!h.sampled || r.samples) prog_width = std::max(prog_width, r.prog.size());
+  }
+  fmt::print(out, "ETIM INSTRUCTION COUNT REPORT   OBJECT {}   INSTRUCTIONS {}   CYCLES {}\n", h.object,
+             grouped(h.instructions), grouped(h.cycles));
   if (h.sampled) {
     fmt::print(out, "ZTRAP EI {}   PROG={}   SAMPLE EVERY {} CYCLES PER I-STREAM   SAMPLES {}\n",
                h.window.empty() ? "collection" : "window " + h.window, h.filter.empty() ? "*" : h.filter + "*",
-               h.interval, total);
+               grouped(h.interval), grouped(total));
     fmt::print(out,
                "COUNT is samples: the instruction each I-stream was executing when its clock passed a sample\n"
                "point (time-weighted: a stall shows up often). EXECUTIONS and CYCLES are exact, for the same\n"
                "window. P = problem state, then the I-stream (000: all I-streams; the counters are shared).\n\n");
   } else {
-    fmt::print(out, "COUNT is exact executions; P = problem state, then the I-stream number.\n\n");
+    fmt::print(out,
+               "COUNT is exact executions; CYCLES the simulated cycles they took (storage references included).\n"
+               "P = problem state, then the I-stream number.\n\n");
   }
 
-  // Group by program in order of first appearance (address order), rows by displacement.
-  std::map<std::string, std::vector<const ProfileRow*>> by_prog;
-  std::vector<std::string> order;
-  for (const auto& r : rows) {
-    if (h.sampled && r.samples == 0) continue;
-    auto& v = by_prog[r.prog];
-    if (v.empty()) order.push_back(r.prog);
-    v.push_back(&r);
-  }
-  if (h.sampled)
-    fmt::print(out, "{:<4} {:<20} {:<16} {:<8} {:>12} {:>14} {:>16}\n", "SSU", "PROG", "DISP", "INST", "COUNT",
-               "EXECUTIONS", "CYCLES");
-  else
-    fmt::print(out, "{:<4} {:<20} {:<16} {:<8} {:>12}\n", "SSU", "PROG", "DISP", "INST", "COUNT");
-  for (const auto& prog : order) {
-    auto& v = by_prog[prog];
-    std::stable_sort(v.begin(), v.end(), [](auto* a, auto* b) { return a->disp < b->disp; });
-    uint64_t sum = 0;
-    for (auto* r : v) sum += etim_count(h, *r);
-    fmt::print(out, "{:<4} {} - {}   ({} {}, {:.2f}%)\n", h.ssu, prog, h.object, sum, what, pct(sum, total));
-    for (auto* r : v) {
-      if (h.sampled)
-        fmt::print(out, "P {:03} {:016X} {:<8} {:>12} {:>14} {:>16}\n", h.istream, r->disp, r->inst, r->samples,
-                   r->count, r->cycles);
-      else
-        fmt::print(out, "P {:03} {:016X} {:<8} {:>12}\n", h.istream, r->disp, r->inst, r->count);
-    }
+  const std::vector<ProgramRows> programs = by_program(h, rows);
+  write_program_summary(out, h, programs, total, prog_width);
+  // The listing: a line per program (SSU, PROG - OBJECT, its share), then its rows:
+  // P and the I-stream, DISP from the program's start, the instruction and figures.
+  auto executions = [&](const std::string& v) { return h.sampled ? fmt::format(" {:>16}", v) : std::string(); };
+  fmt::print(out, "SSU  PROG - OBJECT   (COUNT, PCT)\n");
+  fmt::print(out, "{:<5} {:<16} {:<8} {:>14}{} {:>18}\n", "P IS", "DISP", "INST", "COUNT", executions("EXECUTIONS"),
+             "CYCLES");
+  for (const auto& p : programs) {
+    fmt::print(out, "{:<4} {} - {}   ({} {}, {:.2f}%)\n", h.ssu, p.prog, h.object, grouped(p.count), what,
+               pct(p.count, total));
+    for (auto* r : p.rows)
+      fmt::print(out, "P {:03} {:016X} {:<8} {:>14}{} {:>18}\n", h.istream, r->disp, r->inst,
+                 grouped(etim_count(h, *r)), executions(grouped(r->count)), grouped(r->cycles));
   }
 
   std::vector<const ProfileRow*> top;
@@ -109,10 +142,10 @@ void write_etim_text(std::ostream& out, const EtimHeader& h, const std::vector<P
                    [&](auto* a, auto* b) { return etim_count(h, *a) > etim_count(h, *b); });
   if (top.size() > top_n) top.resize(top_n);
   fmt::print(out, "\nTOP {} INSTRUCTIONS BY COUNT ({})\n", top.size(), what);
-  fmt::print(out, "{:<20} {:<16} {:<8} {:>12} {:>7}\n", "PROG", "DISP", "INST", "COUNT", "PCT");
+  fmt::print(out, "{:<{}} {:<16} {:<8} {:>14} {:>7}\n", "PROG", prog_width, "DISP", "INST", "COUNT", "PCT");
   for (auto* r : top)
-    fmt::print(out, "{:<20} {:016X} {:<8} {:>12} {:>6.2f}%\n", r->prog, r->disp, r->inst, etim_count(h, *r),
-               pct(etim_count(h, *r), total));
+    fmt::print(out, "{:<{}} {:016X} {:<8} {:>14} {:>6.2f}%\n", r->prog, prog_width, r->disp, r->inst,
+               grouped(etim_count(h, *r)), pct(etim_count(h, *r), total));
 }
 
 std::string json_escape(const std::string& s) {

@@ -43,6 +43,7 @@ class EcbHeap : public os::Subsystem {
   EcbHeapConfig config_;
   HeapTotals totals_;
   uint64_t errors_ = 0;
+  bool replays_tls_ = false;  // the workload's data file is a TLS trace (E1's runs)
   std::map<uint64_t, ProcessHeap> processes_;  // by process id
 };
 

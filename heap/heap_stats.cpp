@@ -6,10 +6,13 @@
 #include <vector>
 
 #include "emu/cpu.h"
+#include "emu/number_text.h"
 #include "heap/guest/eheap.h"
 
 namespace heap {
 namespace {
+
+using emu::grouped;
 
 static_assert(EHEAP_HIST == kHist && EHEAP_AVLS == 5);
 
@@ -49,7 +52,7 @@ void size_report(std::ostream& out, const char* title, const std::vector<Row>& r
   fmt::print(out, "TPF ECB HEAP REQUEST SIZE REPORT ({})\nCURRENT BUFFER SIZES IN BYTES:\n", title);
   fmt::print(out, "{:<8}{:>12}{:>22}{:>20}\n", "CLASS", "UPPER LIMIT", "FREQUENCY OBSERVED", "PERCENT OF TOTAL");
   for (const auto& r : rows)
-    fmt::print(out, "{:<8}{:>12}{:>22}{:>19.2f}%\n", "", r.limit ? fmt::format("{}", r.limit) : "LARGER", r.count,
+    fmt::print(out, "{:<8}{:>12}{:>22}{:>19.2f}%\n", "", r.limit ? grouped(r.limit) : "LARGER", grouped(r.count),
                pct(r.count, total));
   fmt::print(out, "\n");
 }
@@ -124,12 +127,22 @@ bool harvest(emu::AddressSpace& space, HeapTotals& t) {
   return true;
 }
 
+bool was_used(const HeapTotals& t) {
+  uint64_t dispensed = t.large_dispensed;
+  for (uint64_t d : t.dispensed) dispensed += d;
+  return t.ecbs_with_heap || dispensed || t.mallocs || t.callocs || t.reallocs || t.frees || t.malloc64s || t.tags ||
+         t.locates || !t.errors.empty();
+}
+
 void write_heap_text(std::ostream& out, const HeapTotals& t) {
-  fmt::print(out, "ECB HEAP ({}), {} processes read as they ended\n\n", t.algorithm, t.processes);
+  fmt::print(out, "ECB HEAP ({}): {} processes\n", t.algorithm, grouped(t.processes));
+  fmt::print(out,
+             "Each process's heap is read once, as the process ends (an ECB with its threads; those still\n"
+             "running when the run ended, at its end), and the figures below add them up.\n\n");
   size_report(out, "before PJ47265: 128-byte classes", old_layout(t));
   size_report(out, "PJ47265", new_layout(t));
   fmt::print(out, "ECB HEAP USAGE\n");
-  auto line = [&](const std::string& what, uint64_t v) { fmt::print(out, "  {:<52}{:>14}\n", what, v); };
+  auto line = [&](const std::string& what, uint64_t v) { fmt::print(out, "  {:<56}{:>14}\n", what, grouped(v)); };
   line("ECBs that obtained at least one ECB heap buffer", t.ecbs_with_heap);
   line("ECBs that expanded the ECB heap hash table", t.ecbs_hash_expanded);
   line("ECBs that obtained a 1 MB frame, 31-bit ECB heap", t.ecbs_frames31);
@@ -155,14 +168,17 @@ void write_heap_text(std::ostream& out, const HeapTotals& t) {
   line("tpf_eheap_tag calls", t.tags);
   line("tpf_eheap_locate calls", t.locates);
   line("entries or chain links a locate looked at", t.locate_steps);
-  line("buffers not freed when their ECB ended", t.live_buffers);
+  line("buffers still held when their ECB exited (*)", t.live_buffers);
   for (const auto& [what, n] : t.errors) line("ECBs ended by a heap error: " + what, n);
+  fmt::print(out,
+             "  (*) dispensed and never freed by the program; the ECB's exit returns the whole heap, so\n"
+             "      this is a leak only in a program meant to free every buffer itself.\n");
   fmt::print(out, "\nTPF 31-BIT VIRTUAL ECB HEAP STORAGE USAGE REPORT (4 KB INCREMENTS)\n");
   fmt::print(out, "{:>12}{:>14}{:>20}\n", "USED UP TO", "ECBS", "CUMULATIVE PERCENT");
   uint64_t cum = 0;
   for (const auto& [k, n] : t.usage31) {
     cum += n;
-    fmt::print(out, "{:>10} K{:>14}{:>19.2f}%\n", k * 4, n, pct(cum, t.processes));
+    fmt::print(out, "{:>10} K{:>14}{:>19.2f}%\n", grouped(k * 4), grouped(n), pct(cum, t.processes));
   }
 }
 

@@ -42,6 +42,9 @@ struct HeapTotals {
 // Adds the heap of a process that is ending (false if it never used the heap).
 bool harvest(emu::AddressSpace& space, HeapTotals& totals);
 
+// Whether any ECB called the heap (or had a buffer dispensed, or hit a heap error).
+bool was_used(const HeapTotals& t);
+
 void write_heap_text(std::ostream& out, const HeapTotals& t);
 void write_heap_json(std::ostream& out, const HeapTotals& t);
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "emu/cpu.h"
+#include "emu/number_text.h"
 #include "os/guest/include/simplelock.h"
 
 namespace lock {
@@ -43,29 +44,34 @@ double us(uint64_t tod) { return double(tod) / 4096.0; }  // TOD units to micros
 }  // namespace
 
 void write_locks_text(std::ostream& out, const std::vector<LockStats>& locks, const SyslogStats& sl) {
+  using emu::grouped, emu::grouped_fixed;
   out << "SIMPLE LOCKS\n";
   for (const auto& l : locks) {
     out << fmt::format("  lock {} at {:#x}, algorithm {}\n", l.name, l.address, l.algorithm);
-    out << fmt::format("    acquisitions          {:>14}\n", l.acquisitions);
-    out << fmt::format("    contended             {:>14}  ({:.1f}%)\n", l.contended, 100 * ratio(l.contended, l.acquisitions));
-    out << fmt::format("    spins                 {:>14}  ({:.1f} per acquisition)\n", l.spins, ratio(l.spins, l.acquisitions));
-    out << fmt::format("    CSG attempts          {:>14}  ({:.2f} per acquisition)\n", l.csg_attempts,
-                       ratio(l.csg_attempts, l.acquisitions));
-    out << fmt::format("    CSG failures          {:>14}\n", l.csg_failures);
-    out << fmt::format("    give-ups (waited)     {:>14}\n", l.give_ups);
-    out << fmt::format("    hold time, cycles     {:>14}  (mean {:.0f}, longest {})\n", l.hold_cycles,
-                       ratio(l.hold_cycles, l.acquisitions), l.hold_max_cycles);
+    out << fmt::format("    acquisitions          {:>14}\n", grouped(l.acquisitions));
+    out << fmt::format("    contended             {:>14}  ({:.1f}%)\n", grouped(l.contended),
+                       100 * ratio(l.contended, l.acquisitions));
+    out << fmt::format("    spins                 {:>14}  ({} per acquisition)\n", grouped(l.spins),
+                       grouped_fixed(ratio(l.spins, l.acquisitions), 1));
+    out << fmt::format("    CSG attempts          {:>14}  ({} per acquisition)\n", grouped(l.csg_attempts),
+                       grouped_fixed(ratio(l.csg_attempts, l.acquisitions), 2));
+    out << fmt::format("    CSG failures          {:>14}\n", grouped(l.csg_failures));
+    out << fmt::format("    give-ups (waited)     {:>14}\n", grouped(l.give_ups));
+    out << fmt::format("    hold time, cycles     {:>14}  (mean {}, longest {})\n", grouped(l.hold_cycles),
+                       grouped_fixed(ratio(l.hold_cycles, l.acquisitions), 0), grouped(l.hold_max_cycles));
   }
   out << "SYSLOG\n";
   out << fmt::format("  records committed       {:>14}  (the whole run: warm-up and unfinished ECBs included)\n",
-                     sl.committed);
-  out << fmt::format("  records drained         {:>14}  (to syslog.log, in {} drains)\n", sl.drained, sl.drains);
-  out << fmt::format("  ring full, waited       {:>14}\n", sl.full_waits);
-  out << fmt::format("  lock acquisitions seen  {:>14}  (counted under the lock)\n", sl.checked);
-  out << fmt::format("  records in the window   {:>14}  (time-stamped from {:.3f}us to {:.3f}us)\n", sl.in_window,
-                     us(sl.window_start_tod), us(sl.window_end_tod));
-  out << fmt::format("  records per second      {:>14.0f}  (simulated, measurement window: records in it / its length)\n",
-                     sl.records_per_second());
+                     grouped(sl.committed));
+  out << fmt::format("  records drained         {:>14}  (to syslog.log, in {} drains)\n", grouped(sl.drained),
+                     grouped(sl.drains));
+  out << fmt::format("  ring full, waited       {:>14}\n", grouped(sl.full_waits));
+  out << fmt::format("  lock acquisitions seen  {:>14}  (counted under the lock)\n", grouped(sl.checked));
+  out << fmt::format("  records in the window   {:>14}  (time-stamped from {} us to {} us, simulated)\n",
+                     grouped(sl.in_window), grouped_fixed(us(sl.window_start_tod), 3),
+                     grouped_fixed(us(sl.window_end_tod), 3));
+  out << fmt::format("  records per second      {:>14}  (simulated, measurement window: records in it / its length)\n",
+                     grouped_fixed(sl.records_per_second(), 0));
 }
 
 void write_locks_json(std::ostream& out, const std::vector<LockStats>& locks, const SyslogStats& sl) {

@@ -23,10 +23,28 @@ void LockSubsystem::install(os::System& system) {
   system.add_report({.name = "syslog.log", .stream = [this](std::ostream* out) {
                        if (out) syslog_->set_sink([out](const std::string& lines) { *out << lines; });
                      }});
-  system.add_report(
-      {.name = "locks.txt", .write = [this](std::ostream& out) { write_locks_text(out, lock_stats(), syslog_stats()); }});
-  system.add_report(
-      {.name = "locks.json", .write = [this](std::ostream& out) { write_locks_json(out, lock_stats(), syslog_stats()); }});
+  // A run that took no simple lock and logged nothing gets no locks.txt/json (like
+  // devices.txt): a report of zeros would only have to be read to learn that.
+  auto used = [this] { return was_used(); };
+  system.add_report({.name = "locks.txt",
+                     .write = [this](std::ostream& out) { write_locks_text(out, lock_stats(), syslog_stats()); },
+                     .wanted = used});
+  system.add_report({.name = "locks.json",
+                     .write = [this](std::ostream& out) { write_locks_json(out, lock_stats(), syslog_stats()); },
+                     .wanted = used});
+  system.add_summary_headline({.key = "syslog_lines_per_second",
+                               .label = "syslog lines per simulated second",
+                               .note = "time-stamped in the measurement window, over its length; locks.txt",
+                               .digits = 0,
+                               .applies = [this] { return syslog_stats().committed > 0; },
+                               .value = [this] { return syslog_stats().records_per_second(); }});
+}
+
+bool LockSubsystem::was_used() {
+  if (syslog_stats().committed > 0) return true;
+  for (const LockStats& l : lock_stats())
+    if (l.acquisitions > 0) return true;
+  return false;
 }
 
 std::vector<LockStats> LockSubsystem::lock_stats() {

@@ -26,6 +26,8 @@ class LockSubsystem : public os::Subsystem {
   // After the run: each lock's statistics, read from the shared area, and the ring's.
   std::vector<LockStats> lock_stats();
   SyslogStats syslog_stats();
+  // After the run: whether any ECB took a simple lock or logged a line.
+  bool was_used();
 
  private:
   os::System* system_ = nullptr;

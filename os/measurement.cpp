@@ -90,6 +90,8 @@ void Measurement::figures(RunSummary& s) const {
   for (double x : rt) sum += x;
   s.response_mean_ms = rt.empty() ? 0 : sum / double(rt.size());
   s.response_p50_ms = pct(0.50), s.response_p90_ms = pct(0.90), s.response_p99_ms = pct(0.99);
+  s.response_groups = response_groups(rt);
+  s.headline.value = s.messages_per_second;  // unless a subsystem's headline applies
 }
 
 }  // namespace os

@@ -15,6 +15,7 @@
 
 #include "emu/config.h"
 #include "emu/machine.h"
+#include "emu/number_text.h"
 #include "os/console.h"
 #include "os/control_program.h"
 #include "os/run_config.h"
@@ -183,7 +184,7 @@ int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems) {
     cp->set_progress([&](uint64_t done, uint64_t target, double sim_s) {
       double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (host > 1.0)
-        fmt::print(stderr, "\r{} messages of {}, {:.4f} s simulated, {:.1f} s   ", done, target, sim_s, host);
+        fmt::print(stderr, "\r{}   ", progress_line(done, target, sim_s, config.workload.seconds, host));
     });
   std::unique_ptr<TcpConsole> console;
   if (opts.console_port >= 0) {
@@ -227,7 +228,7 @@ int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems) {
   write_summary_json(json, s);
   std::vector<std::string> written = {"config.yaml", "summary.txt", "summary.json", "run.log", "dumps.txt"};
   bool ok = write_file(out / "summary.txt", text.str()) && write_file(out / "summary.json", json.str()) &&
-            write_file(out / "run.log", cp->log()) && write_file(out / "dumps.txt", cp->dumps());
+            write_file(out / "run.log", run_log_header(config.machine.clock_ghz) + cp->log()) && write_file(out / "dumps.txt", cp->dumps());
   for (auto& f : streams) ok = ok && f->flush();
   for (const ReportFile& r : cp->reports()) {
     if (r.stream) {
@@ -256,6 +257,22 @@ int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems) {
   for (const std::string& f : failed) fmt::print(stderr, "tpfemu: {}\n", f);
   if (const int sig = cp->stopped_by_signal()) return 128 + sig;  // the shell's convention
   return failed.empty() ? 0 : 3;
+}
+
+std::string run_log_header(double clock_ghz) {
+  return fmt::format(
+      "# What the ECBs wrote (tpf_log, printf) and the control program's messages. CYCLE is the\n"
+      "# simulated time of the line in cycles of the {} GHz clock ({} cycles a microsecond).\n"
+      "{:>12} LINE\n",
+      fmt::format("{:g}", clock_ghz), emu::grouped_fixed(clock_ghz * 1e3, 0), "CYCLE");
+}
+
+std::string progress_line(uint64_t done, uint64_t target, double simulated_s, double duration_s, double host_s) {
+  if (duration_s > 0)  // the window runs that long after the warm-up: the message count is open
+    return fmt::format("{} messages, {:.4f} s simulated (the window lasts {:.4f} s after the warm-up), {:.1f} s",
+                       emu::grouped(done), simulated_s, duration_s, host_s);
+  return fmt::format("{} messages of {}, {:.4f} s simulated, {:.1f} s", emu::grouped(done), emu::grouped(target),
+                     simulated_s, host_s);
 }
 
 }  // namespace os

@@ -31,6 +31,16 @@ int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems);
 // commands checked), runs nothing, and prints the record a run would write as
 // config.yaml. Exit status 0, or 2 with the message naming the place.
 int check_run_config(const RunOptions& opts, const SubsystemFactory& subsystems);
+
+// run.log's first lines: what it holds, and the label of its first column (the
+// simulated time in cycles).
+std::string run_log_header(double clock_ghz);
+
+// The progress line of a run on a terminal: the messages done, of how many when the
+// run stops after a number of them, or the simulated time it runs for when it stops
+// after workload.duration (`duration_s` > 0); the host seconds so far.
+std::string progress_line(uint64_t done, uint64_t target, double simulated_s, double duration_s, double host_s);
+
 int compare_runs(const std::string& dir_a, const std::string& dir_b);
 
 }  // namespace os

@@ -61,6 +61,16 @@ struct SummaryCounter {
   bool fails_run = false;  // a value other than 0 makes the run's exit status non-zero
 };
 
+// The headline of summary.txt and summary.json when `applies` after the run (the first
+// subsystem's that does), in place of the messages a second: e.g. the syslog lines a
+// simulated second of a run that logged.
+struct SummaryHeadline {
+  std::string key{}, label{}, note{};
+  int digits = 0;
+  std::function<bool()> applies{};
+  std::function<double()> value{};
+};
+
 // An operator command's effect: `now` is the simulated time in cycles, `ns` the same
 // in nanoseconds as the operator gave it; `console` is true when it was typed (then
 // it may be refused, e.g. a STOP while off) and false when it comes from the
@@ -107,6 +117,7 @@ class System {
   virtual void add_operator_commands(std::string owner, std::string help, OperatorHandler handler) = 0;
   virtual void add_report(ReportFile report) = 0;
   virtual void add_summary_counter(SummaryCounter counter) = 0;
+  virtual void add_summary_headline(SummaryHeadline headline) = 0;
   // A column of timeline.txt/json (ignored when system.timeline is 0).
   virtual void add_timeline_column(TimelineColumn column) = 0;
   // What turns workload.data_file into the bytes mapped at TPF_EVM_DATA.

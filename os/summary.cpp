@@ -46,6 +46,55 @@ std::string json_causes(const emu::CyclesByCause& c) {
 
 }  // namespace
 
+ResponseGroups response_groups(const std::vector<double>& sorted_ms) {
+  ResponseGroups g;
+  const size_t n = sorted_ms.size();
+  if (n < 20 || !(sorted_ms.back() > sorted_ms.front())) return g;
+  // The density: a histogram smoothed with a Gaussian of Silverman's bandwidth (which
+  // smooths a two-group sample more than needed: a valley that survives it is real).
+  constexpr size_t kBins = 256;
+  const double lo = sorted_ms.front(), width = (sorted_ms.back() - lo) / double(kBins);
+  std::vector<double> hist(kBins, 0.0);
+  double mean = 0;
+  for (double x : sorted_ms) hist[std::min(kBins - 1, size_t((x - lo) / width))] += 1, mean += x;
+  mean /= double(n);
+  double var = 0;
+  for (double x : sorted_ms) var += (x - mean) * (x - mean);
+  const double sd = std::sqrt(var / double(n - 1));
+  const double iqr = sorted_ms[3 * n / 4] - sorted_ms[n / 4];
+  const double spread = iqr > 0 ? std::min(sd, iqr / 1.34) : sd;
+  const double sigma = std::max(1.0, 0.9 * spread * std::pow(double(n), -0.2) / width);  // in bins
+  std::vector<double> density(kBins, 0.0);
+  for (size_t i = 0; i < kBins; ++i)
+    for (size_t j = 0; j < kBins; ++j) {
+      const double d = (double(i) - double(j)) / sigma;
+      if (d * d < 36) density[i] += hist[j] * std::exp(-0.5 * d * d);
+    }
+  // Its two highest peaks (local maxima; the edges count) and the lowest point between.
+  std::vector<size_t> peaks;
+  for (size_t i = 0; i < kBins; ++i)
+    if ((i == 0 || density[i] > density[i - 1]) && (i + 1 == kBins || density[i] >= density[i + 1]))
+      peaks.push_back(i);
+  if (peaks.size() < 2) return g;
+  std::stable_sort(peaks.begin(), peaks.end(), [&](size_t a, size_t b) { return density[a] > density[b]; });
+  const size_t left = std::min(peaks[0], peaks[1]), right = std::max(peaks[0], peaks[1]);
+  size_t valley = left;
+  for (size_t i = left; i <= right; ++i)
+    if (density[i] < density[valley]) valley = i;
+  // Split at the valley: each side at least 10% of the messages, and the valley under
+  // half the lower peak.
+  const double cut = lo + width * (double(valley) + 0.5);
+  const size_t low = size_t(std::lower_bound(sorted_ms.begin(), sorted_ms.end(), cut) - sorted_ms.begin());
+  if (low == 0 || low == n) return g;
+  double low_sum = 0, high_sum = 0;
+  for (size_t k = 0; k < n; ++k) (k < low ? low_sum : high_sum) += sorted_ms[k];
+  g.low_share = double(low) / double(n), g.high_share = 1 - g.low_share;
+  g.low_mean_ms = low_sum / double(low), g.high_mean_ms = high_sum / double(n - low);
+  g.bimodal = density[valley] < 0.5 * std::min(density[left], density[right]) && g.low_share >= 0.1 &&
+              g.high_share >= 0.1;
+  return g;
+}
+
 emu::CyclesByCause window_cycles_by_cause(const emu::CyclesByCause& at_open, const emu::CyclesByCause& at_close,
                                           uint64_t busy_cycles, uint64_t idle_cycles) {
   constexpr size_t kIdle = size_t(emu::Cause::Idle);
@@ -113,6 +162,17 @@ void write_cycles_by_cause(std::ostream& out, const RunSummary& s) {
   write_table(out, rows, "  ", "l");
 }
 
+// Why p50 is a poor summary here: the response times fall in two groups, and p50 lies
+// in whichever holds more than half, so it jumps when the mix shifts (with the run's
+// length, the load, the seed).
+void write_response_groups(std::ostream& out, const ResponseGroups& g) {
+  auto ms = [](double v) { return fixed(v, kMsDigits, "n/a"); };
+  out << "  The response times fall in two groups (bimodal): " << percent(g.low_share) << " around "
+      << ms(g.low_mean_ms) << " ms, " << percent(g.high_share) << " around " << ms(g.high_mean_ms) << " ms.\n"
+      << "  A percentile lies in one group or the other and moves when their mix shifts (with the run's\n"
+      << "  length, the load, the seed); read the groups and the mean rather than p50 alone.\n";
+}
+
 }  // namespace
 
 void write_summary_text(std::ostream& out, const RunSummary& s) {
@@ -120,11 +180,13 @@ void write_summary_text(std::ostream& out, const RunSummary& s) {
   out << "tpfemu run summary\n";
   out << "  configuration  " << (s.config.empty() ? "(defaults)" : s.config) << "\n";
   if (!s.ended_early.empty()) out << "  ENDED EARLY    " << s.ended_early << "\n";
+  out << "  headline       " << grouped_fixed(s.headline.value, s.headline.digits) << " " << s.headline.label << " ("
+      << s.headline.note << ")\n";
   out << "\nThroughput (measurement window, after warm-up)\n";
   write_table(out,
               {{"messages", grouped(s.messages)},
                {"simulated time", fixed(s.simulated_seconds, kSecondsDigits, "n/a"), "s"},
-               {"messages per second", fixed(s.messages_per_second, kRateDigits, "n/a")},
+               {"messages per second", grouped_fixed(s.messages_per_second, kRateDigits), "(simulated)"},
                {"CPU per message", ms(s.ms_per_message), "ms (busy time of all I-streams / messages)"}},
               "  ", "lrl");
   out << "\nResponse time (ms, from a message's arrival to its completion)\n";
@@ -132,6 +194,7 @@ void write_summary_text(std::ostream& out, const RunSummary& s) {
               {{"mean", "p50", "p90", "p99"},
                {ms(s.response_mean_ms), ms(s.response_p50_ms), ms(s.response_p90_ms), ms(s.response_p99_ms)}},
               "  ", "rrrr");
+  if (s.response_groups.bimodal) write_response_groups(out, s.response_groups);
   out << fmt::format("\nCPU ({} I-stream{}; utilization is busy over elapsed cycles)\n", s.istreams.size(),
                      s.istreams.size() == 1 ? "" : "s");
   write_table(out,
@@ -170,6 +233,8 @@ void write_summary_json(std::ostream& out, const RunSummary& s) {
   out << "{\n";
   out << "  \"config\": " << json_string(s.config) << ",\n";
   if (!s.ended_early.empty()) out << "  \"ended_early\": " << json_string(s.ended_early) << ",\n";
+  out << "  \"headline\": {\"key\": " << json_string(s.headline.key) << ", \"label\": " << json_string(s.headline.label)
+      << ", \"value\": " << json_number(s.headline.value, s.headline.digits) << "},\n";
   out << "  \"messages\": " << s.messages << ",\n";
   out << "  \"simulated_seconds\": " << json_number(s.simulated_seconds, kSecondsDigits) << ",\n";
   out << "  \"messages_per_second\": " << json_number(s.messages_per_second, kRateDigits) << ",\n";
@@ -178,6 +243,13 @@ void write_summary_json(std::ostream& out, const RunSummary& s) {
       << ", \"p50\": " << json_number(s.response_p50_ms, kMsDigits)
       << ", \"p90\": " << json_number(s.response_p90_ms, kMsDigits)
       << ", \"p99\": " << json_number(s.response_p99_ms, kMsDigits) << "},\n";
+  if (s.response_groups.bimodal) {
+    const ResponseGroups& g = s.response_groups;
+    out << "  \"response_groups\": [{\"share\": " << json_number(g.low_share, kFractionDigits)
+        << ", \"mean_ms\": " << json_number(g.low_mean_ms, kMsDigits) << "}, {\"share\": "
+        << json_number(g.high_share, kFractionDigits) << ", \"mean_ms\": " << json_number(g.high_mean_ms, kMsDigits)
+        << "}],\n";
+  }
   out << "  \"cpu_utilization\": " << json_number(s.cpu_utilization, kFractionDigits) << ",\n";
   out << "  \"instructions\": " << s.instructions << ",\n";
   out << "  \"cycles\": " << s.cycles << ",\n";

@@ -18,8 +18,34 @@ struct IStreamSummary {
   emu::CyclesByCause cycles_by_cause{};
 };
 
+// The figure the run's experiment is about, first in summary.txt: a subsystem's
+// (os/subsystem.h SummaryHeadline, e.g. syslog lines a simulated second) or, when
+// none applies, the messages a simulated second.
+struct Headline {
+  std::string key = "messages_per_second";  // in summary.json's "headline"
+  std::string label = "messages per simulated second";
+  std::string note = "measurement window";  // where the figure comes from, for people
+  double value = 0;
+  int digits = 3;
+};
+
+// Response times that fall in two well separated groups (e.g. messages that waited
+// for an I-stream and messages that did not): each group's share and mean. p50 then
+// lies in whichever group holds more than half, and moves with the mix.
+struct ResponseGroups {
+  bool bimodal = false;
+  double low_share = 0, low_mean_ms = 0, high_share = 0, high_mean_ms = 0;
+};
+// The groups of sorted response times, from their density (a histogram smoothed with
+// Silverman's bandwidth): bimodal when it has two peaks with a valley under half the
+// lower one between them, and each side of the valley holds at least 10% of the
+// messages; the groups are the two sides.
+ResponseGroups response_groups(const std::vector<double>& sorted_ms);
+
 struct RunSummary {
   std::string config;           // the configuration file
+  Headline headline;
+  ResponseGroups response_groups;
   // Why the run stopped before the workload's end ("" when it reached it); its figures
   // cover the run until then.
   std::string ended_early;

@@ -27,27 +27,11 @@ std::vector<NamedCount> all_counters(const RunSummary& s) {
 
 
 
-std::string fixed(double v, int digits, std::string_view not_finite) {
-  if (!std::isfinite(v)) return std::string(not_finite);
-  std::string out = fmt::format("{:.{}f}", v, digits);
-  if (out.rfind("-0.", 0) == 0 && out.find_first_not_of("-0.") == std::string::npos) out.erase(0, 1);  // no "-0.000"
-  return out;
-}
-
 std::string json_number(double v, int digits) { return fixed(v, digits, "null"); }
 
 std::string json_string(const std::string& s) {
   using nlohmann::json;
   return json(s).dump(-1, ' ', false, json::error_handler_t::replace);
-}
-
-std::string grouped(uint64_t v) {
-  std::string digits = std::to_string(v), out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i != 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
 }
 
 std::string percent(double fraction) {

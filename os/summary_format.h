@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "emu/number_text.h"
 #include "os/summary.h"
 
 namespace os::summary_format {
@@ -48,13 +49,13 @@ constexpr int kRateDigits = 3;     // messages per second
 constexpr int kMsDigits = 6;       // milliseconds: nanosecond resolution
 constexpr int kFractionDigits = 6; // utilizations (0..1)
 
-// `v` with `digits` after the point ("-0.000" written as "0.000"); `not_finite` if it is not.
-std::string fixed(double v, int digits, std::string_view not_finite);
+using emu::fixed;  // emu/number_text.h: the text reports' one number style
+using emu::grouped;
+using emu::grouped_fixed;
 std::string json_number(double v, int digits);  // null if not finite
 // A JSON string: escaped, and any byte that is not valid UTF-8 replaced, so the file
 // always parses.
 std::string json_string(const std::string& s);
-std::string grouped(uint64_t v);         // 1234567 -> "1,234,567"
 std::string percent(double fraction);    // 0.25 -> "25.0%"
 // Columns padded to their widest cell; `align` has one letter per column, 'l' or 'r'
 // (columns past its end are right-aligned, the first defaults to left).

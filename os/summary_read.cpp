@@ -122,7 +122,7 @@ std::vector<Figure> figures(const RunSummary& s, size_t istreams) {
 
 std::string show(const Figure& f) {
   if (std::isnan(f.value)) return "-";
-  return f.whole ? grouped(f.count) : fixed(f.value, f.digits, "n/a");
+  return f.whole ? grouped(f.count) : grouped_fixed(f.value, f.digits);
 }
 
 // B/A: "-" when both are 0 or a side is missing, "n/a" when only A is 0 or a value

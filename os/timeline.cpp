@@ -1,5 +1,7 @@
 #include "os/timeline.h"
 
+#include "emu/number_text.h"
+
 #include "os/summary_format.h"
 
 #include <fmt/format.h>
@@ -35,12 +37,7 @@ void Timeline::sample(double seconds) {
 
 namespace {
 // Thousands separators in the integer part, as the other reports print figures.
-std::string figure(double v, int decimals) {
-  const double a = std::fabs(v);
-  std::string s = (v < 0 && a >= 0.5 * std::pow(10.0, -decimals) ? "-" : "") + summary_format::grouped(uint64_t(a));
-  if (decimals) s += fmt::format("{:.{}f}", a - std::floor(a), decimals).substr(1);
-  return s;
-}
+std::string figure(double v, int decimals) { return emu::grouped_fixed(v, decimals); }
 }  // namespace
 
 void Timeline::write_text(std::ostream& out) const {

@@ -86,6 +86,28 @@ class Table:
         print(self._line([format(v, c.fmt) + c.suffix for c, v in zip(self.columns, values)]), flush=True)
 
 
+def number_label(v, _pos=None):
+    """An axis tick as the reports write numbers: 12,000, 0.5, 1,000,000 (no 10^4)."""
+    if v == 0:
+        return "0"
+    if abs(v) >= 1000 or float(v).is_integer():
+        return f"{v:,.0f}"
+    return f"{v:,.6g}"
+
+
+def readable_axis(axis, ticks=None):
+    """Ticks a reader can read on a linear or log axis (matplotlib.axis.Axis): plain
+    grouped numbers, at `ticks` when given (a log axis otherwise shows 1, 2 and 5 of
+    each decade), no minor labels."""
+    import matplotlib.ticker as mt
+    if ticks is not None:
+        axis.set_major_locator(mt.FixedLocator(ticks))
+    elif axis.get_scale() == "log":
+        axis.set_major_locator(mt.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    axis.set_major_formatter(mt.FuncFormatter(number_label))
+    axis.set_minor_formatter(mt.NullFormatter())
+
+
 def pyplot():
     """matplotlib.pyplot drawing to files (no display needed), or None (said) when
     matplotlib is missing: the tables and results.json are written already."""

@@ -27,7 +27,7 @@ import time
 
 import yaml
 
-from tpfemu_runs import TPFEMU, pyplot
+from tpfemu_runs import TPFEMU, pyplot, readable_axis
 
 PLAN = "plan.json"          # what to run, written before anything runs (DIR/plan.json)
 RUNS = "runs"               # DIR/runs/NAME: the complete run folders
@@ -271,7 +271,7 @@ def load(sweep_path, axis_values=None):
         spec["collect"][name] = _parse_figure(p, v, name, str(_value(p, v, "collect." + name)), list(spec["collect"]))
     if "plot" in top:
         for k, kn, v in _mapping(p, top["plot"][1], "plot"):
-            val = None if k == "figures" else _value(p, v, "plot." + k)
+            val = None if k in ("figures", "labels") else _value(p, v, "plot." + k)
             if k == "x" and val not in params:
                 raise SweepError(f"{_where(p, v)}: plot.x: {val} is not a swept parameter")
             if k == "xscale" and val not in ("linear", "log2", "log10"):
@@ -281,8 +281,15 @@ def load(sweep_path, axis_values=None):
                 for n, f in zip(v.value, val):
                     if f not in spec["collect"]:
                         raise SweepError(f"{_where(p, n)}: plot.figures: {f} is not collected")
-            if k not in ("x", "xscale", "figures", "title"):
-                raise SweepError(f"{_where(p, kn)}: plot.{k}: unknown key (x, xscale, figures, title)")
+            if k == "labels":  # figure or parameter -> what the axis says (the quantity and its unit)
+                val = {}
+                for name, nn, lv in _mapping(p, v, "plot.labels"):
+                    if name not in spec["collect"] and name not in params:
+                        raise SweepError(f"{_where(p, nn)}: plot.labels.{name}: neither a collected figure nor a "
+                                         "swept parameter")
+                    val[name] = str(_value(p, lv, "plot.labels." + name))
+            if k not in ("x", "xscale", "figures", "title", "labels"):
+                raise SweepError(f"{_where(p, kn)}: plot.{k}: unknown key (x, xscale, figures, title, labels)")
             spec["plot"][k] = val
     if "slurm" in top:
         for k, kn, v in _mapping(p, top["slurm"][1], "slurm"):
@@ -686,12 +693,13 @@ def plot(out, p, doc):
                 ax.set_xticks(range(len(xs)), [_text(v) for v in xs])
         sc = p["plot"].get("xscale", "linear")
         if x in numeric:
-            import matplotlib.ticker
             if sc != "linear":
                 ax.set_xscale("log", base=2 if sc == "log2" else 10)
-            ax.set_xticks(sorted(set(xs_all)))
-            ax.get_xaxis().set_major_formatter(matplotlib.ticker.ScalarFormatter())
-        ax.set(xlabel=x, ylabel=fig_name, title=p["plot"].get("title", os.path.basename(p["sweep"])))
+            readable_axis(ax.xaxis, sorted(set(xs_all)))
+        readable_axis(ax.yaxis)
+        labels = p["plot"].get("labels", {})
+        ax.set(xlabel=labels.get(x, x), ylabel=labels.get(fig_name, fig_name),
+               title=p["plot"].get("title", os.path.basename(p["sweep"])))
         ax.grid(True, alpha=0.3)
         if others:
             ax.legend(fontsize=8)

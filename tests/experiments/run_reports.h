@@ -20,15 +20,15 @@ struct RunReports {
   std::string dir;
   std::string summary_json, etim_json, dumps;  // as written, for byte comparisons and INFO
   os::RunSummary s;
-  nlohmann::json locks, heap;  // locks.json, heap.json
+  nlohmann::json locks, heap;  // locks.json, heap.json (null when the run did not use them: no file)
   std::vector<emu::ProfileRow> etim_rows;  // etim.json's rows (empty when ZTRAP EI did not run)
 
   explicit RunReports(const std::string& name) : dir(std::string(TPFEMU_EXPERIMENT_RUNS) + "/" + name) {
     summary_json = read("summary.json");
     s = os::read_summary_json(dir + "/summary.json");
     dumps = read("dumps.txt");
-    locks = nlohmann::json::parse(read("locks.json"));
-    heap = nlohmann::json::parse(read("heap.json"));
+    if (std::ifstream(dir + "/locks.json")) locks = nlohmann::json::parse(read("locks.json"));
+    if (std::ifstream(dir + "/heap.json")) heap = nlohmann::json::parse(read("heap.json"));
     if (std::ifstream(dir + "/etim.json")) {
       etim_json = read("etim.json");
       const auto etim = nlohmann::json::parse(etim_json);

@@ -220,6 +220,9 @@ BAD = [
      "bad.yaml:3: istreams: not a configuration key"),
     ("configs: [../../configs/demo.yaml]\ngrid:\n  machine.istreams: [1]\n  machine.istreams: [2]\n"
      "collect:\n  a: x.json:m\n", "bad.yaml:4: grid.machine.istreams: given twice (also line 3)"),
+    ("configs: [../../configs/demo.yaml]\ngrid:\n  machine.istreams: [1]\ncollect:\n  a: summary.json:messages\n"
+     "plot:\n  labels:\n    b: \"messages\"\n",
+     "bad.yaml:8: plot.labels.b: neither a collected figure nor a swept parameter"),
 ]
 
 

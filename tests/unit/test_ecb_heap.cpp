@@ -6,6 +6,8 @@
 // tests/experiments/test_experiment_tls.cpp.
 #include <catch2/catch.hpp>
 
+#include <fmt/format.h>
+
 #include <regex>
 #include <set>
 #include <sstream>
@@ -17,6 +19,7 @@
 #include "lock/lock_subsystem.h"
 #include "os/ztrap_subsystem.h"
 #include "emu/machine.h"
+#include "emu/number_text.h"
 #include "heap/heap_stats.h"
 #include "os/control_program.h"
 #include "os/run_config.h"
@@ -238,4 +241,22 @@ TEST_CASE("ECB heap configuration: AVL lists are five increasing sizes, errors n
                     Contains("AVL3 \"x\" is not a whole number"));
   CHECK_THROWS_WITH(app::load_run_config({}, {"system.ecb_heap.algorithm=fast"}),
                     Contains("system.ecb_heap.algorithm"));
+}
+
+TEST_CASE("ECB heap reports: the wording explains itself, counts are grouped, and an unused heap has no report",
+          "[heap]") {
+  HeapRun r = torture("pj47265", 2, 2000);
+  CHECK(heap::was_used(r.heap));
+  // How the figures were gathered, and what a buffer left at ECB exit means, in words.
+  CHECK_THAT(r.heap_text, Contains("Each process's heap is read once, as the process ends"));
+  CHECK_THAT(r.heap_text, Contains("buffers still held when their ECB exited (*)"));
+  CHECK_THAT(r.heap_text, Contains("(*) dispensed and never freed by the program; the ECB's exit returns the whole heap"));
+  CHECK_THAT(r.heap_text, Contains(fmt::format("  malloc calls{:>58}\n", emu::grouped(r.heap.mallocs))));
+  CHECK(r.heap.mallocs >= 1000);  // so that the line above shows a thousands separator
+  // Nothing called, nothing dispensed, no error: the run writes no heap.txt/json.
+  heap::HeapTotals unused;
+  unused.processes = 2000;  // processes were read, but none used its heap
+  CHECK_FALSE(heap::was_used(unused));
+  unused.tags = 1;
+  CHECK(heap::was_used(unused));
 }

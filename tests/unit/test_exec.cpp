@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "emu/profiler.h"
 #include "guest_run.h"
@@ -62,8 +64,11 @@ TEST_CASE("the profile counts every executed instruction exactly", "[exec][profi
   emu::EtimHeader h;
   h.object = "demo.elf";
   emu::write_etim_text(text, h, rows);
-  CHECK_THAT(text.str(), Contains("SSU  PROG"));
+  CHECK_THAT(text.str(), Contains("SSU  PROG - OBJECT"));
   CHECK_THAT(text.str(), Contains("BSS  main - demo.elf"));
+  // exec's report has the cycles too (COUNT is executions: no EXECUTIONS column).
+  CHECK_THAT(text.str(), Contains("P IS  DISP             INST              COUNT             CYCLES\n"));
+  CHECK_THAT(text.str(), Contains("PROGRAMS BY COUNT (executions)\n"));
   CHECK_THAT(text.str(), Contains("TOP 20 INSTRUCTIONS BY COUNT"));
 }
 
@@ -79,4 +84,44 @@ TEST_CASE("the same program twice gives identical counts, cycles and profile", "
   emu::write_etim_json(ja, h, emu::collect_profile(a.space(), a.image.symbols, "x"));
   emu::write_etim_json(jb, h, emu::collect_profile(b.space(), b.image.symbols, "x"));
   CHECK(ja.str() == jb.str());
+}
+
+namespace {
+// The column at which `word` starts in the first line of `text` after `heading` that
+// holds it, or npos.
+size_t column_of(const std::string& text, const std::string& heading, const std::string& word) {
+  size_t at = text.find(heading);
+  if (at == std::string::npos) return std::string::npos;
+  std::istringstream lines(text.substr(at));
+  for (std::string line; std::getline(lines, line);)
+    if (size_t c = line.find(word); c != std::string::npos) return c;
+  return std::string::npos;
+}
+}  // namespace
+
+TEST_CASE("ETIM report: a per-program table with cycles, and long program names keep the columns aligned",
+          "[exec][profile]") {
+  const std::string long_name = "_ZN6server7session14handle_requestERKNS_7requestE";  // 49 characters
+  std::vector<emu::ProfileRow> rows = {{"main", 0x10, 0x1010, "LGR", 1500, 1500, 0},
+                                       {"main", 0x14, 0x1014, "AGHI", 1500, 1600, 0},
+                                       {long_name, 0x2, 0x2002, "CSG", 2000000, 9000000, 0}};
+  emu::EtimHeader h;
+  h.object = "x.elf";
+  h.instructions = 2003000, h.cycles = 9003100;
+  std::ostringstream out;
+  emu::write_etim_text(out, h, rows);
+  const std::string t = out.str();
+  INFO(t);
+  CHECK_THAT(t, Contains("INSTRUCTIONS 2,003,000   CYCLES 9,003,100\n"));
+  // The programs, most executions first, with their cycles.
+  const std::string pad(long_name.size() - 4, ' ');
+  CHECK_THAT(t, Contains("PROGRAMS BY COUNT (executions)\nPROG" + pad + "          COUNT     PCT             CYCLES\n" +
+                         long_name + "      2,000,000  99.85%          9,000,000\nmain" + pad +
+                         "          3,000   0.15%              3,100\n"));
+  CHECK_THAT(t, Contains("P 000 0000000000000014 AGHI              1,500              1,600\n"));
+  // The top list: DISP starts where its heading does, whatever the name's length.
+  const size_t disp = column_of(t, "TOP 3 INSTRUCTIONS", "DISP");
+  REQUIRE(disp != std::string::npos);
+  CHECK(column_of(t, "TOP 3 INSTRUCTIONS", "0000000000000002") == disp);
+  CHECK(column_of(t, "TOP 3 INSTRUCTIONS", "0000000000000010") == disp);
 }

@@ -18,6 +18,7 @@
 #include "lock/lock_subsystem.h"
 #include "os/ztrap_subsystem.h"
 #include "emu/config.h"
+#include "emu/number_text.h"
 #include "os/run_config.h"
 
 namespace {
@@ -474,4 +475,40 @@ TEST_CASE("run config: every overlay in configs/overlays/ loads on top of the co
     ++n;
   }
   CHECK(n >= 2);
+}
+
+TEST_CASE("run config: machine-z15.yaml and system-reference.yaml say which workload they run as they are",
+          "[run_config]") {
+  // Neither file names a workload of its own: run as it is, each runs the defaults,
+  // and its header says what they are (from the schema, so that it cannot go stale).
+  auto default_of = [](const std::string& path) {
+    for (const auto& k : app::run_schema().keys())
+      if (k.path == path) return k.default_value;
+    FAIL("no key " << path);
+    return std::string();
+  };
+  auto unquoted = [](std::string v) {
+    if (v.size() >= 2 && v.front() == '"') v = v.substr(1, v.size() - 2);
+    return v;
+  };
+  const std::string workload =
+      fmt::format("{} terminals sending {}-byte messages to program\n{} until {} messages complete, on {} I-stream",
+                  default_of("workload.terminals"), default_of("workload.message_size"),
+                  unquoted(default_of("workload.program")),
+                  emu::grouped(std::stoull(default_of("workload.messages"))),
+                  default_of("machine.istreams"));
+  for (const std::string name : {"machine-z15.yaml", "system-reference.yaml"}) {
+    INFO(name);
+    std::istringstream lines(read(kConfigs + name));
+    std::string header, line;
+    while (std::getline(lines, line) && starts_with(line, "#")) header += (line.size() > 2 ? line.substr(2) : "") + " ";
+    for (char& c : header) c = c == '\n' ? ' ' : c;
+    std::string words;  // the header's prose on one line, single spaces
+    for (char c : header)
+      if (!(c == ' ' && !words.empty() && words.back() == ' ')) words += c;
+    std::string want = workload;
+    for (char& c : want) c = c == '\n' ? ' ' : c;
+    CHECK(words.find("runs the default workload") != std::string::npos);
+    CHECK(words.find(want) != std::string::npos);
+  }
 }

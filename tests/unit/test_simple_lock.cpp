@@ -29,6 +29,7 @@ struct LockRun {
   std::string syslog, json, dumps, locks_json;
   lock::LockStats lock;
   lock::SyslogStats ring;
+  bool used = false;  // LockSubsystem::was_used: whether locks.txt/json are written
   explicit LockRun(const std::string& algorithm, std::vector<std::string> more = {}) {
     std::vector<std::string> sets = {"workload.program=QSLG", "machine.istreams=4", "workload.terminals=4",
                                      "workload.message_size=16", "workload.messages=100",
@@ -44,6 +45,7 @@ struct LockRun {
     REQUIRE(locks.size() == 1);
     lock = locks[0];
     ring = cp.subsystem<lock::LockSubsystem>()->syslog_stats();
+    used = cp.subsystem<lock::LockSubsystem>()->was_used();
     std::ostringstream lj;
     lock::write_locks_json(lj, locks, ring);
     locks_json = lj.str();
@@ -250,4 +252,17 @@ TEST_CASE("simple lock: an I-stream woken by a lone runner interleaves with it f
   CHECK(r.lock.give_ups > r.lock.acquisitions / 2);
   const uint64_t mean = r.lock.hold_cycles / r.lock.acquisitions;
   CHECK(r.lock.hold_max_cycles < 4 * mean);
+}
+
+TEST_CASE("syslog: a run that logged leads its summary with the syslog lines a second and writes locks.txt; "
+          "one that took no lock writes neither", "[lock]") {
+  LockRun r("pj46800");
+  CHECK(r.used);
+  CHECK(r.s.headline.key == "syslog_lines_per_second");
+  CHECK(r.s.headline.value == Approx(r.ring.records_per_second()));
+  // QZZ0 takes no simple lock and logs nothing.
+  LockRun none("pj46800", {"workload.program=QZZ0"});
+  CHECK_FALSE(none.used);
+  CHECK(none.s.headline.key == "messages_per_second");
+  CHECK(none.s.headline.value == Approx(none.s.messages_per_second));
 }

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +20,8 @@
 
 #include <unistd.h>
 
+#include "emu/number_text.h"
+#include "os/run_command.h"
 #include "os/summary.h"
 
 namespace {
@@ -199,13 +202,13 @@ TEST_CASE("strings are escaped and figures that are not finite are null", "[summ
   CHECK(std::isnan(back.messages_per_second));
   CHECK(std::isnan(back.ms_per_message));
   const std::string t = text_of(s);
-  CHECK(t.find("messages per second          n/a\n") != std::string::npos);
+  CHECK(t.find("messages per second          n/a  (simulated)\n") != std::string::npos);
 }
 
 TEST_CASE("summary.txt shows the run's figures, the I-stream table and the counters", "[summary]") {
   const std::string t = text_of(sample());
   for (const char* want : {"  configuration  configs/demo.yaml\n", "  messages                   2,000\n",
-                           "  simulated time       0.012345678  s\n", "  messages per second   162000.125\n",
+                           "  simulated time       0.012345678  s\n", "  messages per second  162,000.125  (simulated)\n",
                            "  CPU per message         0.068125  ms", "\n  0.437500  0.250000  0.875000  2.500000\n",
                            "CPU (4 I-streams;", "  utilization        98.4%\n", "  instructions  10,000,000\n",
                            "  cycles        64,000,000\n", "  ECB timeouts (CTL-10)         1\n",
@@ -317,4 +320,92 @@ TEST_CASE("a missing or bad summary.json is an error naming the file and the pro
   CHECK(with([](auto& j) { j["control_program"].erase("svcs"); }) == e + "missing key \"control_program.svcs\"");
   CHECK(with([](auto& j) { j.erase("control_program"); }) == e + "missing key \"control_program\"");
   CHECK(with([](auto& j) { j["extra"] = 1; }) == "(no error)");  // later keys are ignored
+}
+
+TEST_CASE("the text reports' number style: thousands grouped, fixed digits, no -0", "[summary]") {
+  CHECK(emu::grouped(0) == "0");
+  CHECK(emu::grouped(999) == "999");
+  CHECK(emu::grouped(1000) == "1,000");
+  CHECK(emu::grouped(1234567) == "1,234,567");
+  CHECK(emu::grouped_fixed(1234567.5, 3) == "1,234,567.500");
+  CHECK(emu::grouped_fixed(720447.4, 0) == "720,447");
+  CHECK(emu::grouped_fixed(999.9996, 3) == "1,000.000");  // the carry reaches the whole part
+  CHECK(emu::grouped_fixed(-1234.5, 1) == "-1,234.5");
+  CHECK(emu::grouped_fixed(-0.0001, 3) == "0.000");
+  CHECK(emu::grouped_fixed(-0.4, 0) == "0");
+  CHECK(emu::grouped_fixed(123.25, 2) == "123.25");
+  CHECK(emu::grouped_fixed(std::numeric_limits<double>::quiet_NaN(), 3) == "n/a");
+}
+
+TEST_CASE("summary.txt and summary.json lead with the experiment's headline figure", "[summary]") {
+  RunSummary s = sample();
+  s.headline.value = s.messages_per_second;  // the default: messages a second
+  CHECK(text_of(s).find("  headline       162,000.125 messages per simulated second (measurement window)\n") !=
+        std::string::npos);
+  s.headline = {"syslog_lines_per_second", "syslog lines per simulated second", "locks.txt", 720447.4, 0};
+  const std::string t = text_of(s);
+  CHECK(t.find("  configuration  configs/demo.yaml\n  headline       720,447 syslog lines per simulated second "
+               "(locks.txt)\n") != std::string::npos);
+  const nlohmann::json j = nlohmann::json::parse(json_of(s));
+  CHECK(j.at("headline").at("key") == "syslog_lines_per_second");
+  CHECK(j.at("headline").at("value") == 720447);  // a plain number in JSON
+}
+
+namespace {
+// `n` response times around `mean` spread evenly over +-`spread` (deterministic).
+void add_group(std::vector<double>& v, size_t n, double mean, double spread) {
+  for (size_t k = 0; k < n; ++k) v.push_back(mean - spread + 2 * spread * double(k) / double(n - 1));
+}
+}  // namespace
+
+TEST_CASE("response times in two separated groups are called bimodal, one group or a long tail is not",
+          "[summary]") {
+  std::vector<double> two;
+  add_group(two, 400, 0.007, 0.001);
+  add_group(two, 600, 0.021, 0.002);
+  std::sort(two.begin(), two.end());
+  const os::ResponseGroups g = os::response_groups(two);
+  CHECK(g.bimodal);
+  CHECK(g.low_share == Approx(0.4));
+  CHECK(g.low_mean_ms == Approx(0.007));
+  CHECK(g.high_mean_ms == Approx(0.021));
+
+  std::vector<double> one;
+  add_group(one, 1000, 0.015, 0.005);  // one flat group
+  CHECK_FALSE(os::response_groups(one).bimodal);
+  std::vector<double> tail;  // an exponential's quantiles: one mode and a long tail
+  for (int k = 0; k < 1000; ++k) tail.push_back(-0.01 * std::log(1 - (k + 0.5) / 1000.0));
+  CHECK_FALSE(os::response_groups(tail).bimodal);
+  std::vector<double> few;  // a small second group is an outlier, not a mode
+  add_group(few, 950, 0.007, 0.001);
+  add_group(few, 50, 0.05, 0.001);
+  CHECK_FALSE(os::response_groups(few).bimodal);
+  CHECK_FALSE(os::response_groups(std::vector<double>(100, 0.01)).bimodal);
+  CHECK_FALSE(os::response_groups({}).bimodal);
+}
+
+TEST_CASE("summary.txt explains the percentiles when the response times are bimodal", "[summary]") {
+  RunSummary s = sample();
+  CHECK(text_of(s).find("two groups") == std::string::npos);
+  CHECK(nlohmann::json::parse(json_of(s)).count("response_groups") == 0);
+  s.response_groups = {true, 0.4, 0.007, 0.6, 0.021};
+  const std::string t = text_of(s);
+  CHECK(t.find("  The response times fall in two groups (bimodal): 40.0% around 0.007000 ms, 60.0% around 0.021000 ms.\n")
+        != std::string::npos);
+  CHECK(t.find("rather than p50 alone") != std::string::npos);
+  const nlohmann::json j = nlohmann::json::parse(json_of(s));
+  CHECK(j.at("response_groups").at(1).at("share") == Approx(0.6));
+}
+
+TEST_CASE("the progress line shows the simulated time a duration-limited run lasts, not \"of 0\"", "[summary]") {
+  CHECK(os::progress_line(12000, 12200, 0.0123, 0, 2.5) == "12,000 messages of 12,200, 0.0123 s simulated, 2.5 s");
+  const std::string d = os::progress_line(12000, 0, 0.0123, 0.05, 2.5);
+  CHECK(d.find("of 0") == std::string::npos);
+  CHECK(d == "12,000 messages, 0.0123 s simulated (the window lasts 0.0500 s after the warm-up), 2.5 s");
+}
+
+TEST_CASE("run.log labels its first column: the simulated time in cycles", "[summary]") {
+  const std::string h = os::run_log_header(5.2);
+  CHECK(h.find("CYCLE is the\n# simulated time of the line in cycles of the 5.2 GHz clock (5,200 cycles a "
+               "microsecond).\n       CYCLE LINE\n") != std::string::npos);
 }

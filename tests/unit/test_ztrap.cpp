@@ -138,7 +138,8 @@ TEST_CASE("ztrap: the report covers exactly the START..STOP window", "[ztrap]") 
   CHECK(double(report_samples) > 0.97 * double(report_cycles) / 4999);
   CHECK(double(report_samples) < 1.03 * double(report_cycles) / 4999);
   CHECK_THAT(r.text, Contains("ZTRAP EI window 100us..250us"));
-  CHECK_THAT(r.text, Contains("SSU  PROG                 DISP             INST            COUNT"));
+  CHECK_THAT(r.text, Contains("P IS  DISP             INST              COUNT       EXECUTIONS             CYCLES\n"));
+  CHECK_THAT(r.text, Contains("PROGRAMS BY COUNT (samples)\nPROG "));
   CHECK_THAT(r.text, Contains("BSS  QZZ0 - tpf_apps.elf"));
   CHECK_THAT(r.text, Contains("TOP 20 INSTRUCTIONS BY COUNT (samples)"));
   CHECK_THAT(r.json, Contains("\"count_is\": \"samples\""));

@@ -1,0 +1,34 @@
+#include "emu/number_text.h"
+
+#include <cmath>
+#include <fmt/format.h>
+
+namespace emu {
+
+namespace {
+// Commas every three digits of the whole part of `plain` (digits, an optional sign and
+// an optional fraction).
+std::string group_whole_part(std::string plain) {
+  const size_t first = plain[0] == '-' ? 1 : 0;
+  size_t end = plain.find('.');
+  if (end == std::string::npos) end = plain.size();
+  for (size_t at = end; at > first + 3; at -= 3) plain.insert(at - 3, ",");
+  return plain;
+}
+}  // namespace
+
+std::string grouped(uint64_t v) { return group_whole_part(std::to_string(v)); }
+
+std::string fixed(double v, int digits, std::string_view not_finite) {
+  if (!std::isfinite(v)) return std::string(not_finite);
+  std::string out = fmt::format("{:.{}f}", v, digits);
+  if (out.rfind("-0", 0) == 0 && out.find_first_not_of("-0.") == std::string::npos) out.erase(0, 1);  // no "-0.000"
+  return out;
+}
+
+std::string grouped_fixed(double v, int digits, std::string_view not_finite) {
+  if (!std::isfinite(v)) return std::string(not_finite);
+  return group_whole_part(fixed(v, digits, not_finite));
+}
+
+}  // namespace emu

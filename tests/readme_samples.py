@@ -1,0 +1,93 @@
+#!/usr/bin/python3
+"""The README's sample outputs cannot go stale: each code block under a marker
+
+    <!-- readme-sample: run CONFIG.yaml [--set KEY=VALUE ...] [; REPORT] -->
+    <!-- readme-sample: exec PROGRAM.elf [OPTIONS] -->
+
+is checked against what that command prints now (`tpfemu run ... --no-progress` from the
+source folder into a scratch folder: its standard output, or the report file REPORT it
+wrote; `tpfemu exec`: standard output and error). Every
+line of the block must appear in the output, in the same order; lines that are "..."
+(elisions), start with "$ " (the command as typed) or read "status N" are not output.
+
+usage: tests/readme_samples.py TPFEMU SOURCE_DIR GUEST_DIR SCRATCH_DIR
+"""
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+MARKER = re.compile(r"<!-- readme-sample: (run|exec) (.*?)(?:; (\S+))? -->")
+
+
+def samples(readme):
+    """(line number, command word, arguments, the block's lines) for each marker."""
+    lines = open(readme, encoding="utf-8").read().split("\n")
+    out = []
+    for i, line in enumerate(lines):
+        m = MARKER.search(line)
+        if not m:
+            continue
+        start = next(k for k in range(i + 1, len(lines)) if lines[k].startswith("```"))
+        end = next(k for k in range(start + 1, len(lines)) if lines[k].startswith("```"))
+        out.append((i + 1, m.group(1), shlex.split(m.group(2)), m.group(3), lines[start + 1:end]))
+    return out
+
+
+def expected(block):
+    return [l.rstrip() for l in block
+            if l.strip() != "..." and not l.startswith("$ ") and not re.fullmatch(r"status \d+", l.strip())]
+
+
+def output(tpfemu, source, guest, scratch, word, args, report):
+    if word == "run":
+        r = subprocess.run([tpfemu, "run"] + args + ["--no-progress", "--out", scratch], capture_output=True,
+                           text=True, cwd=source)
+        if report:
+            path = os.path.join(scratch, report)
+            return open(path, encoding="utf-8").read() if os.path.exists(path) else f"(no {report})\n" + r.stderr
+        return r.stdout
+    # The program's path as typed (argv[0] is on its stack, so its length moves the
+    # stack and the cycles): run where that path leads to the guest folder.
+    os.makedirs(os.path.join(scratch, os.path.dirname(os.path.dirname(args[0])) or "."), exist_ok=True)
+    link = os.path.join(scratch, os.path.dirname(args[0]))
+    if not os.path.islink(link):
+        os.symlink(guest, link)
+    r = subprocess.run([tpfemu, "exec"] + args, capture_output=True, text=True, cwd=scratch)
+    return r.stdout + r.stderr
+
+
+def first_missing(want, got):
+    """The first wanted line not found (in order) in `got`, or None."""
+    got = [l.rstrip() for l in got.split("\n")]
+    at = 0
+    for w in want:
+        while at < len(got) and got[at] != w:
+            at += 1
+        if at == len(got):
+            return w
+        at += 1
+    return None
+
+
+def main():
+    tpfemu, source, guest, scratch = sys.argv[1:5]
+    found = samples(os.path.join(source, "README.md"))
+    if not found:
+        sys.exit("README.md has no readme-sample marker")
+    failed = 0
+    for line, word, args, report, block in found:
+        got = output(tpfemu, source, guest, os.path.join(scratch, f"sample-{line}"), word, args, report)
+        missing = first_missing(expected(block), got)
+        if missing is not None:
+            failed += 1
+            print(f"README.md:{line}: the sample of `tpfemu {word} {' '.join(args)}` is stale: this line is not in "
+                  f"the output (in order):\n  {missing!r}\nthe output now:\n{got}")
+        else:
+            print(f"README.md:{line}: `tpfemu {word} {' '.join(args)}`: {len(expected(block))} lines as shown")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
