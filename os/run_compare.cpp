@@ -105,7 +105,8 @@ void numbers(const json& j, const std::string& path, std::map<std::string, doubl
     for (const auto& [k, v] : j.items()) {
       const std::string p = path.empty() ? k : path + "." + k;
       if (k == "rows" && v.is_array()) {  // ETIM's: by program
-        for (const auto& [prog, totals] : etim_by_program(v).items())
+        const json by = etim_by_program(v);  // kept: a range-for over a temporary's items() dangles
+        for (const auto& [prog, totals] : by.items())
           numbers(totals, (path.empty() ? "" : path + ".") + "programs[" + prog + "]", out);
       } else {
         numbers(v, p, out);

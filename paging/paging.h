@@ -9,8 +9,8 @@
 // pages (paging_large.cpp). D ASM, paging.txt with RMF's page data set activity:
 // paging_reports.cpp. The devices are devices/'s.
 //
-// Not yet (issue 14 goes on): PLPA/common/VIO placement, SVC dumps, a page-wait cause,
-// and the E3 experiments.
+// A GETSTOR that real storage cannot take waits for the page-outs on their way (frame
+// waits). SVC dumps: svc_dump.cpp. Not yet: PLPA/common/VIO placement, a page-wait cause.
 #pragma once
 #include <functional>
 #include <map>

@@ -11,6 +11,7 @@ took_ms=$(( ($(date +%s%N) - start) / 1000000 ))
 "$tpfemu" run "$config" --no-progress --out "$out/unpaced" "$@" >/dev/null 2>&1 || exit 1
 status=0
 for f in "$out"/paced/*; do
+  [ "$(basename "$f")" = config.yaml ] && continue  # the record of what ran: its command line differs
   cmp -s "$f" "$out/unpaced/$(basename "$f")" || { echo "$(basename "$f") differs when paced"; status=1; }
 done
 echo "paced run took $took_ms ms of host time"
