@@ -1,6 +1,7 @@
 #include "emu/config.h"
 
 #include <fmt/format.h>
+#include <yaml-cpp/depthguard.h>  // YAML::DeepRecursion
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -167,8 +168,24 @@ std::string_view noun(ValueType t) {
   return "a value";
 }
 
+// A control character other than tab and line ends (a NUL from "\0" in a quoted YAML
+// value, or from --set): no value means one, and a message cannot show it.
+bool is_control(unsigned char c) { return (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f; }
+
+std::string control_name(unsigned char c) {
+  return c == 0 ? std::string("a NUL byte") : fmt::format("control character 0x{:02X}", c);
+}
+
+void check_no_control(std::string_view text) {
+  for (size_t k = 0; k < text.size(); ++k)
+    if (is_control(text[k]))
+      throw ConfigError(fmt::format("{} at character {} of the value: a value cannot hold control characters",
+                                    control_name(text[k]), k + 1));
+}
+
 // Parse text as type `t`, without the range check.
 ConfigValue parse_as(ValueType t, const std::vector<std::string>& choices, std::string_view text) {
+  check_no_control(text);
   switch (t) {
     case ValueType::Integer: return parse_integer(text);
     case ValueType::Size: return parse_size(text);
@@ -976,13 +993,34 @@ std::vector<YAML::Node> load_all_bounded(std::string text, std::string_view name
 }
 }  // namespace
 
+namespace {
+// A byte YAML text cannot hold (a NUL, a control character): yaml-cpp would name a
+// wrong line and an "unknown escape character", so it is found first.
+void check_yaml_characters(std::string_view text, std::string_view name) {
+  size_t line = 1, line_start = 0;
+  for (size_t k = 0; k < text.size(); ++k) {
+    if (text[k] == '\n') ++line, line_start = k + 1;
+    else if (is_control(text[k]))
+      throw ConfigError(fmt::format("{}:{}: YAML syntax error: {} (column {}): YAML text cannot hold control "
+                                    "characters (a binary file?)",
+                                    name, line, control_name(text[k]), k - line_start + 1));
+  }
+}
+}  // namespace
+
 void Config::load_yaml(std::string_view text, std::string_view name) {
+  check_yaml_characters(text, name);
   if (const int line = comma_node_line(text))
     throw ConfigError(fmt::format("{}:{}: YAML syntax error: a node cannot begin with ',' nor a tag hold one", name,
                                   line));
   std::vector<YAML::Node> docs;
   try {
     docs = load_all_bounded(std::string(text), name);
+  } catch (const YAML::DeepRecursion& e) {
+    throw ConfigError(at(place_of(name, e.mark), "",
+                         fmt::format("YAML nested {} levels deep, as deep as the parser goes: no configuration "
+                                     "needs more than a few",
+                                     e.depth())));  // no column: the parser's mark is where it read ahead to
   } catch (const YAML::Exception& e) {
     std::string msg = e.msg;
     if (e.mark.column >= 0) msg += fmt::format(" (column {})", e.mark.column + 1);

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <fstream>
+#include <iterator>
 #include <iostream>
 #include <sstream>
 #include <spdlog/spdlog.h>
@@ -42,6 +43,18 @@ std::string marked(const std::string& name, std::string body, const std::string&
     return body.insert(brace + 1, "\n  \"ended_early\": " + summary_format::json_string(ended_early) + ",");
   }
   return "RUN ENDED EARLY: " + ended_early + "\n\n" + body;
+}
+
+// A report written as the run went on (syslog.log) is marked once the run has ended:
+// its lines are on disk already, so the file is written again with the mark in front.
+bool mark_streamed(const std::filesystem::path& p, const std::string& ended_early) {
+  std::string body;
+  {
+    std::ifstream in(p, std::ios::binary);
+    body.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (!in.good() && !in.eof()) return false;
+  }
+  return write_file(p, marked(p.filename().string(), std::move(body), ended_early));
 }
 
 // Why the run failed, one line each ("" for none): it ended early, measured no
@@ -228,10 +241,15 @@ int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems) {
   write_summary_json(json, s);
   std::vector<std::string> written = {"config.yaml", "summary.txt", "summary.json", "run.log", "dumps.txt"};
   bool ok = write_file(out / "summary.txt", text.str()) && write_file(out / "summary.json", json.str()) &&
-            write_file(out / "run.log", run_log_header(config.machine.clock_ghz) + cp->log()) && write_file(out / "dumps.txt", cp->dumps());
-  for (auto& f : streams) ok = ok && f->flush();
+            write_file(out / "run.log", run_log_header(config.machine.clock_ghz) + cp->log()) &&
+            write_file(out / "dumps.txt", marked("dumps.txt", cp->dumps(), s.ended_early));
+  for (auto& f : streams) {
+    f->close();
+    ok = ok && !f->fail();
+  }
   for (const ReportFile& r : cp->reports()) {
     if (r.stream) {
+      if (!s.ended_early.empty()) ok = ok && mark_streamed(out / r.name, s.ended_early);
       written.push_back(r.name);
       continue;
     }

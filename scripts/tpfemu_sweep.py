@@ -37,6 +37,10 @@ TOP_KEYS = ("configs", "set", "grid", "zip", "one_at_a_time", "derive", "seeds",
             "slurm")
 
 
+MAX_DEPTH = 16              # nesting levels a sweep file may have (it needs 3: grid, a key, its list)
+MAX_RUNS = 10000            # runs a sweep may plan (points x seeds); beyond it a mistake, not a study
+
+
 class SweepError(Exception):
     """A mistake in a sweep file: the message names the file, line and key."""
 
@@ -49,7 +53,10 @@ def _value(path, node, key):
     """A scalar as YAML types it (1 -> int, 1.5 -> float, csg-loop -> str)."""
     if not isinstance(node, yaml.ScalarNode):
         raise SweepError(f"{_where(path, node)}: {key}: expected a single value")
-    return yaml.SafeLoader(io.StringIO("")).construct_object(node, deep=True)
+    try:
+        return yaml.SafeLoader(io.StringIO("")).construct_object(node, deep=True)
+    except (yaml.YAMLError, ValueError, TypeError, OverflowError, AttributeError) as e:  # !!timestamp x, !!python/...
+        raise SweepError(f"{_where(path, node)}: {key}: {getattr(e, 'problem', None) or e}") from None
 
 
 def _mapping(path, node, key):
@@ -131,6 +138,9 @@ def _parse_figure(path, vnode, name, text, names):
 
 def _derive_expr(path, vnode, key, text, params):
     """An arithmetic expression over parameters in braces: 44 * {machine.istreams}."""
+    if len(text) > 1000:
+        raise SweepError(f"{_where(path, vnode)}: derive.{key}: an expression of {len(text)} characters "
+                         "(at most 1000)")
     names = re.findall(r"\{([^}]*)\}", text)
     for n in names:
         if n not in params:
@@ -138,7 +148,7 @@ def _derive_expr(path, vnode, key, text, params):
     expr = re.sub(r"\{([^}]*)\}", lambda m: "p%d" % params.index(m[1]), text)
     try:
         tree = ast.parse(expr, mode="eval")
-    except SyntaxError:
+    except (SyntaxError, RecursionError, MemoryError):  # e.g. parentheses nested too deep
         raise SweepError(f"{_where(path, vnode)}: derive.{key}: {text!r} is not an expression "
                          "(numbers, + - * / // and {parameter})") from None
     ok = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Name, ast.Load, ast.Add, ast.Sub,
@@ -150,21 +160,57 @@ def _derive_expr(path, vnode, key, text, params):
     return expr
 
 
+def _read(path, limit=1 << 20):
+    """The file's bytes: a regular file of at most LIMIT bytes (not /dev/zero, not a folder)."""
+    try:
+        with open(path, "rb") as f:
+            if not os.path.isfile(path):
+                raise SweepError(f"{path}: not a regular file")
+            raw = f.read(limit + 1)
+    except OSError as e:
+        raise SweepError(f"{path}: cannot open ({e.strerror})") from None
+    if len(raw) > limit:
+        raise SweepError(f"{path}: larger than {limit} bytes; a sweep file is a page or two")
+    return raw
+
+
+def _compose(p, raw):
+    """The file's YAML node tree; every way it is not a sweep file's YAML is a SweepError
+    with its line: not UTF-8, a character YAML does not allow, a syntax error, or deeper
+    than MAX_DEPTH (checked on the parser's events first: the composer recurses)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw.count(b"\n", 0, e.start) + 1
+        raise SweepError(f"{p}:{line}: not UTF-8 text "
+                         f"(byte 0x{raw[e.start]:02x} at offset {e.start})") from None
+    try:
+        depth = 0
+        for ev in yaml.parse(text):
+            if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise SweepError(f"{p}:{ev.start_mark.line + 1}: nested more than {MAX_DEPTH} levels deep")
+            elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+        return yaml.compose(text)
+    except yaml.reader.ReaderError as e:
+        raise SweepError(f"{p}:{text.count(chr(10), 0, e.position) + 1}: not YAML: character "
+                         f"U+{ord(e.character) if isinstance(e.character, str) else e.character:04X} "
+                         "is not allowed") from None
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        raise SweepError(f"{p}:{mark.line + 1 if mark else 1}: not YAML: {getattr(e, 'problem', None) or e}") from None
+
+
 def load(sweep_path, axis_values=None):
     """Reads and checks a sweep file; returns the spec (a dict of plain values).
     AXIS_VALUES {key: [values]} replaces the values of swept keys (zipped ones too: the
     other lists of a zip are then cut to as many, or must be derived)."""
     sweep_path = os.path.abspath(sweep_path)
     here = os.path.dirname(sweep_path)
-    try:
-        with open(sweep_path) as f:
-            root = yaml.compose(f)
-    except OSError as e:
-        raise SweepError(f"{sweep_path}: cannot open ({e.strerror})") from None
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        raise SweepError(f"{sweep_path}:{mark.line + 1 if mark else '?'}: not YAML: {getattr(e, 'problem', e)}") from None
     p = sweep_path
+    root = _compose(p, _read(p))
     if root is None:
         raise SweepError(f"{p}:1: empty sweep file (configs:, grid: and collect: are needed)")
     spec = {"file": sweep_path, "configs": [], "set": [], "axes": [], "derive": [], "seeds": None,
@@ -248,7 +294,8 @@ def load(sweep_path, axis_values=None):
             _param(p, kn, k)
             if k in params:
                 raise SweepError(f"{_where(p, kn)}: derive.{k}: also swept")
-            spec["derive"].append([k, _derive_expr(p, v, k, str(_value(p, v, "derive." + k)), params)])
+            spec["derive"].append([k, _derive_expr(p, v, k, str(_value(p, v, "derive." + k)), params),
+                                   _where(p, v)])
     if "seeds" in top and "replications" in top:
         raise SweepError(f"{_where(p, top['replications'][0])}: replications: give seeds: or replications:, not both")
     if "seeds" in top:
@@ -263,6 +310,12 @@ def load(sweep_path, axis_values=None):
         if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 1000:
             raise SweepError(f"{_where(p, top['replications'][1])}: replications: {n!r} is out of range 1..1000")
         spec["seeds"] = list(range(1, n + 1))
+    runs = len(spec["seeds"] or [None])
+    for a in spec["axes"]:
+        runs *= len(a["values"])
+    if runs > MAX_RUNS:
+        first = next(top[k][0] for k in ("grid", "zip", "one_at_a_time", "seeds", "replications") if k in top)
+        raise SweepError(f"{_where(p, first)}: {runs} runs (points x seeds): more than {MAX_RUNS}")
     if "workload.seed" in params and spec["seeds"]:
         raise SweepError(f"{p}: workload.seed: swept and replicated; replications set the seed")
     for name, kn, v in _mapping(p, top["collect"][1], "collect"):
@@ -337,9 +390,13 @@ def plan(spec, extra_sets=()):
         pdict = dict(pt)
         sets = [f"{k}={v}" for k, v in spec["set"]] + list(extra_sets) + [f"{k}={_text(v)}" for k, v in pt]
         env = {"p%d" % params.index(k): v for k, v in pt}
-        for k, expr in spec["derive"]:
-            val = eval(compile(expr, "derive", "eval"), {"__builtins__": {}}, env)  # checked by _derive_expr
-            sets.append(f"{k}={_text(val)}")
+        for k, expr, where in spec["derive"]:
+            try:
+                val = eval(compile(expr, "derive", "eval"), {"__builtins__": {}}, env)  # checked by _derive_expr
+                sets.append(f"{k}={_text(val)}")
+            except (ArithmeticError, TypeError, ValueError, RecursionError) as e:  # / 0, "a" * 2.5, 10**5000 digits
+                at = ", ".join(f"{n}={_text(v)}" for n, v in pt)
+                raise SweepError(f"{where}: derive.{k}: at {at}: {e}") from None
         base = ",".join(names) or "base"
         for seed in spec["seeds"] or [None]:
             name = base + (f",seed={seed}" if seed is not None else "")
@@ -348,11 +405,12 @@ def plan(spec, extra_sets=()):
             for x in s:
                 args += ["--set", x]
             runs.append({"name": name, "params": pdict, "seed": seed, "args": args})
-    names = [r["name"] for r in runs]
-    if len(set(names)) != len(names):
-        dup = next(n for n in names if names.count(n) > 1)
-        raise SweepError(f"{spec['file']}: two points are both named {dup} (values that differ only in "
-                         "characters a folder name cannot hold)")
+    seen = set()
+    for r in runs:
+        if r["name"] in seen:
+            raise SweepError(f"{spec['file']}: two points are both named {r['name']} (values that differ only "
+                             "in characters a folder name cannot hold)")
+        seen.add(r["name"])
     return {"sweep": spec["file"], "params": params, "short": short, "collect": spec["collect"],
             "plot": spec["plot"], "slurm": spec["slurm"], "runs": runs}
 

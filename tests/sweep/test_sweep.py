@@ -223,14 +223,32 @@ BAD = [
     ("configs: [../../configs/demo.yaml]\ngrid:\n  machine.istreams: [1]\ncollect:\n  a: summary.json:messages\n"
      "plot:\n  labels:\n    b: \"messages\"\n",
      "bad.yaml:8: plot.labels.b: neither a collected figure nor a swept parameter"),
+    # Found by the sweep file fuzzer (tests/fuzz/fuzz_sweep.py): each was a Python traceback or a hang.
+    (b"configs: [x]\ncollect:\n  a: summary.json:mess\xfeages\n",
+     "bad.yaml:3: not UTF-8 text (byte 0xfe at offset 44)"),
+    ("configs: [../../configs/demo.yaml]\ncollect:\n  a: summary.json:mes\x00sages\n",
+     "bad.yaml:3: not YAML: character U+0000 is not allowed"),
+    ("configs: [../../configs/demo.yaml]\nset:\n  workload.messages: " + "[" * 1000 + "1" + "]" * 1000 + "\n",
+     "bad.yaml:3: nested more than 16 levels deep"),
+    ("configs: [../../configs/demo.yaml]\nset:\n  workload.seed: !!python/name:os.system\ncollect:\n  a: s.json:m\n",
+     "bad.yaml:3: set.workload.seed: could not determine a constructor for the tag"),
+    ("configs: [../../configs/demo.yaml]\nset:\n  workload.seed: !!timestamp today\ncollect:\n  a: s.json:m\n",
+     "bad.yaml:3: set.workload.seed: "),
+    ("configs: [../../configs/demo.yaml]\ngrid:\n" + "".join(f"  machine.k{i}: [0,1,2,3,4,5,6,7,8,9]\n" for i in range(5))
+     + "collect:\n  a: s.json:m\n", "bad.yaml:2: 100000 runs (points x seeds): more than 10000"),
+    ("configs: [../../configs/demo.yaml]\ngrid:\n  machine.istreams: [1, 2]\nderive:\n"
+     "  workload.terminals: '{machine.istreams} // 0'\ncollect:\n  a: s.json:m\n",
+     "bad.yaml:5: derive.workload.terminals: at machine.istreams=1: integer division or modulo by zero"),
 ]
 
 
 def case_errors(work, env):
     path = os.path.join(work, "bad.yaml")
     for text, want in BAD:
-        with open(path, "w") as f:
-            f.write(text.replace("../../configs/", os.path.join(ROOT, "configs") + "/"))
+        if isinstance(text, str):
+            text = text.replace("../../configs/", os.path.join(ROOT, "configs") + "/").encode()
+        with open(path, "wb") as f:
+            f.write(text)
         r = sweep([path, "--out", os.path.join(work, "out")], env)
         check(r.returncode == 2, f"{want!r}: exit status {r.returncode}: {r.stderr}")
         check(want in r.stderr, f"expected {want!r}, got: {r.stderr}")

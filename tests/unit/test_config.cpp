@@ -712,3 +712,21 @@ TEST_CASE("the effective configuration: every key with where its value came from
   Config(schema).write_effective(defaults);
   CHECK_THAT(defaults.str(), Catch::Matchers::EndsWith(line("steps: []", "default")));
 }
+
+// Issue 16: deep nesting said only "bad file", a NUL in a value "unknown escape
+// character" (with a wrong line, or the message cut at the NUL).
+TEST_CASE("deep nesting and control characters are named with their place", "[config]") {
+  CHECK(yaml_error("machine:\n  istreams: " + std::string(600, '[') + "1" + std::string(600, ']') + "\n") ==
+        "configs/x.yaml:2: YAML nested 500 levels deep, as deep as the parser goes: no configuration needs more "
+        "than a few");
+  CHECK(yaml_error("machine:\n  istreams: \"4\\0\"\n") ==
+        "configs/x.yaml:2: machine.istreams: a NUL byte at character 2 of the value: a value cannot hold control "
+        "characters");
+  CHECK(yaml_error(std::string("machine:\n  clock: 5 GHz\0\n", 25)) ==
+        "configs/x.yaml:2: YAML syntax error: a NUL byte (column 15): YAML text cannot hold control characters (a "
+        "binary file?)");
+  CHECK(set_error({std::string("machine.istreams=4\x01") + "8"}) ==
+        "--set: machine.istreams: control character 0x01 at character 2 of the value: a value cannot hold control "
+        "characters");
+  CHECK_NOTHROW(from_yaml("machine:\r\n  istreams: 2  # a comment\twith a tab\r\n"));  // line ends, tabs: fine
+}

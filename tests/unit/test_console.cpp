@@ -319,6 +319,47 @@ TEST_CASE("console: floods, garbage and over-long lines do not hold up the run o
   CHECK(console.clients() == 2);  // the flood (answered as far as it reads, bounded) and the garbage
 }
 
+TEST_CASE("console: 200 connections of garbage, binary and 1 MB lines, some gone mid-command: same figures",
+          "[console]") {
+  os::RunConfig cfg = syslog_config();
+  emu::Machine quiet_machine(cfg.machine, true);
+  os::ControlProgram quiet(quiet_machine, cfg);
+  const os::RunSummary alone = quiet.run();
+  const std::string quiet_log = quiet.log();
+
+  os::TcpConsole console(0);
+  boost::asio::io_context io;
+  std::vector<tcp::socket> clients;
+  std::string binary;
+  for (int k = 0; k < 4096; ++k) binary += char(k * 131 % 256);  // NULs, 0xFF, a few line ends
+  for (int k = 0; k < 200; ++k) {
+    tcp::socket& c = clients.emplace_back(connect_to(io, console.port()));
+    switch (k % 5) {
+      case 0: write_what_fits(c, repeated("ZTRAP EI FROB\n%%%\n\n   \nZ\n", 2000)); break;
+      case 1: write_what_fits(c, binary); break;
+      case 2: write_what_fits(c, std::string(k < 50 ? 1 << 20 : 64 << 10, 'Z')); break;  // no line end
+      case 3:  // a command cut off: the client goes before its line ends
+        write_what_fits(c, "ZTRAP EI ST");
+        c.close();
+        break;
+      case 4:  // a whole command, the client gone before the answer
+        write_what_fits(c, "HELP\nD ASM\n");
+        c.close();
+        break;
+    }
+  }
+  emu::Machine m(cfg.machine, true);
+  os::ControlProgram cp(m, cfg);
+  cp.set_console(&console);
+  const os::RunSummary s = cp.run();
+  CHECK(s.messages == alone.messages);
+  CHECK(s.instructions == alone.instructions);
+  CHECK(s.cycles == alone.cycles);
+  CHECK(s.ended_early.empty());
+  CHECK_THAT(cp.log(), Contains("dropped: a line longer than 4096 bytes"));
+  CHECK(console.clients() <= 80);  // the closed ones and the over-long lines are gone
+}
+
 TEST_CASE("console: the answers a client has not read are bounded; past the bound it is dropped", "[console]") {
   os::TcpConsole console(0);
   boost::asio::io_context io;

@@ -132,6 +132,62 @@ TEST_CASE("ECB heap torture: 1,000,000 operations, both variants", "[heap][long]
   }
 }
 
+namespace {
+
+// mimalloc-bench's mstress, ported (tests/guest/heap/mstress.c, in tpf_heaptest.elf):
+// THREADS threads, thread t making 80 * N * (t % 8 + 1) allocations and half as many
+// retained ones, swapping objects through a shared array so that other threads (on
+// other I-streams) free them, every word checked before it is freed.
+HeapRun mstress(const std::string& algorithm, long threads, long n, const std::string& heap31 = "128M") {
+  return HeapRun({"system.image=tpf_heaptest.elf", "system.ecb_heap.algorithm=" + algorithm,
+                  "workload.program=QHMS", "machine.istreams=4", "workload.terminals=1", "workload.messages=1",
+                  "workload.warmup=0", "system.heap31_size=" + heap31,
+                  "workload.message_text=" + std::to_string(threads) + " " + std::to_string(n) + " 7"});
+}
+
+void check_mstress(const HeapRun& r, long threads, long n) {
+  INFO(r.log);
+  INFO(r.dumps);
+  long allocations = 0;
+  for (long t = 0; t < threads; ++t) allocations += 80 * n * (t % 8 + 1) * 3 / 2;
+  CHECK(r.s.counter("ecb_heap_errors") == 0);
+  CHECK(r.s.ecb_program_checks == 0);
+  CHECK(r.s.messages == 1);
+  const std::string counts = std::to_string(allocations) + " allocations, " + std::to_string(allocations) + " frees, ";
+  CHECK_THAT(r.log, Contains("QHMS: " + std::to_string(threads) + " threads, " + counts));
+  static const std::regex total(R"(QHMS: [0-9]+ threads, [0-9]+ allocations, [0-9]+ frees, ([0-9]+) swaps, ([0-9]+) bad)");
+  std::smatch m;
+  REQUIRE(std::regex_search(r.log, m, total));
+  CHECK(std::stol(m[1]) > 0);  // objects went from thread to thread
+  CHECK(m[2] == "0");          // every word of every object as it was written
+  CHECK(r.heap.live_buffers == 0);
+  std::set<std::string> istreams;
+  static const std::regex on(R"(QHMS thread [0-9]+ on I-stream ([0-9]+))");
+  for (std::sregex_iterator it(r.log.begin(), r.log.end(), on), end; it != end; ++it) istreams.insert((*it)[1]);
+  CHECK(istreams.size() >= 2);
+}
+
+}  // namespace
+
+TEST_CASE("ECB heap against mimalloc-bench's mstress: 4 threads on 4 I-streams, both variants", "[heap]") {
+  for (std::string a : {"baseline", "pj47265"})
+    SECTION(a) {
+      const HeapRun r = mstress(a, 4, 2);
+      check_mstress(r, 4, 2);
+      const HeapRun again = mstress(a, 4, 2);  // threads on I-streams, and still the same run every time
+      CHECK(again.log == r.log);
+      CHECK(again.s.cycles == r.s.cycles);
+      CHECK(again.heap_json == r.heap_json);
+    }
+}
+
+// About 120 MB live at its peak (the retained objects stay to the end): a 512 MB area.
+TEST_CASE("ECB heap against mimalloc-bench's mstress: 8 threads, 8 times the objects, both variants",
+          "[heap][long]") {
+  for (std::string a : {"baseline", "pj47265"})
+    SECTION(a) { check_mstress(mstress(a, 8, 16, "512M"), 8, 16); }
+}
+
 TEST_CASE("ECB heap errors end the ECB with a dump naming it, the address and the check; the run goes on",
           "[heap]") {
   struct Case {
