@@ -376,3 +376,31 @@ TEST_CASE("paging: E3d's direction: a heap in 1 MB frames costs less TLB and CPU
   CHECK(tlb(big) < 0.75 * tlb(small));
   CHECK(big.s.ms_per_message < small.s.ms_per_message);
 }
+
+TEST_CASE("paging: E3b and E3c's directions at a small scale: with SCM the transactions come back sooner and the "
+          "dumped region is held for less time", "[paging][e3]") {
+  // configs/e3-transition.yaml and overlays/e3-dump.yaml's shape, f = 1024: a 14 MB
+  // region, 9 MB of night in 16 MB, 64 terminals; the dump just after the night.
+  const auto run = [](const char* where) {
+    return PagingRun({"workload.prelude=QNGT", "workload.prelude_text=14 16 9 15 5", "workload.program=QOLT",
+                      "workload.message_text=100 20000", "system.paging.real_storage=16M", "system.heap64_size=64M",
+                      "system.heap31_size=64M", "machine.dasd.page_volumes=16", "machine.dasd.dump_volumes=4",
+                      "machine.istreams=4", "workload.terminals=64", "workload.think_time=1s",
+                      "workload.messages=0", "workload.duration=100ms", where},
+                     "  - at: 30ms\n    command: DUMP COMM=(E3C),JOBNAME=(QREG)\n");
+  };
+  PagingRun dasd = run("machine.scm.card_pairs=0"), scm = run("machine.scm.card_pairs=1");
+  INFO(dasd.log << scm.log);
+  for (const PagingRun* r : {&dasd, &scm}) {
+    CHECK(r->lines("came back wrong") == 0);
+    REQUIRE(r->dumps.size() == 1);
+    REQUIRE(r->dumps[0].spaces.size() == 1);
+    CHECK(r->dumps[0].spaces[0].input_io > 0);  // part of the region was out
+  }
+  CHECK(scm.s.messages >= dasd.s.messages);
+  CHECK(scm.s.response_mean_ms < dasd.s.response_mean_ms);
+  const auto held = [](const PagingRun& r) { return r.dumps[0].spaces[0].tasks_reset - r.dumps[0].spaces[0].local_start; };
+  CHECK(held(scm) < held(dasd) / 2);
+  CHECK(scm.stats.pages_in[0] > 0);
+  CHECK(dasd.stats.pages_in[1] > 0);
+}
