@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "emu/machine.h"
+#include "emu/number_text.h"
 #include "os/ecb.h"
 #include "os/run_config.h"
 
@@ -177,10 +178,11 @@ std::string Paging::data_sets_json() const {
 
 void Paging::write_text(std::ostream& out) const {
   const double ghz = system_->machine().config().clock_ghz;
-  auto line = [&](const std::string& what, uint64_t v) { out << fmt::format("  {:<52}{:>14}\n", what, v); };
+  auto line = [&](const std::string& what, uint64_t v) { out << fmt::format("  {:<52}{:>14}\n", what, emu::grouped(v)); };
   out << fmt::format("PAGING  real storage for pageable pages {} frames ({} MB); available frames: steal below {}, "
                      "up to {}\n",
-                     budget_frames_, budget_frames_ * kPage >> 20, config_.afq_low, config_.afq_ok);
+                     emu::grouped(budget_frames_), emu::grouped(budget_frames_ * kPage >> 20), config_.afq_low,
+                     config_.afq_ok);
   line("steal passes", stats_.scans);
   line("pages stolen", stats_.stolen);
   line("  written to auxiliary storage", stats_.written);
