@@ -6,8 +6,16 @@
 #include "devices/guest/eadm.h"
 #include "emu/cpu.h"
 #include "emu/machine.h"
+#include "emu/number_text.h"
 #include "os/ecb.h"
 #include "os/run_config.h"
+
+namespace {
+// devices.txt in the project's one number style (emu/number_text.h).
+const flashsim::NumberStyle kStyle{
+    .whole = [](uint64_t v) { return emu::grouped(v); },
+    .decimal = [](double v, int digits) { return emu::grouped_fixed(v, digits); }};
+}  // namespace
 
 namespace devices {
 namespace {
@@ -136,7 +144,7 @@ void DeviceSubsystem::install(os::System& system) {
   };
   const auto any = [this] { return !ports_.empty(); };
   system.add_report({.name = "devices.txt",
-                     .write = [this, elapsed_ns](std::ostream& out) { flashsim::write_devices_text(out, all(), elapsed_ns()); },
+                     .write = [this, elapsed_ns](std::ostream& out) { flashsim::write_devices_text(out, all(), elapsed_ns(), kStyle); },
                      .wanted = any});
   system.add_report({.name = "devices.json",
                      .write = [this, elapsed_ns](std::ostream& out) { flashsim::write_devices_json(out, all(), elapsed_ns()); },

@@ -181,9 +181,17 @@ std::string json_str(const std::string& s) {
 }
 }  // namespace
 
-void write_devices_text(std::ostream& out, const std::vector<const Device*>& devices, uint64_t elapsed_ns) {
+void write_devices_text(std::ostream& out, const std::vector<const Device*>& devices, uint64_t elapsed_ns,
+                        const NumberStyle& style) {
+  const auto whole = [&](uint64_t v) { return style.whole(v); };
+  const auto dec = [&](double v, int digits) {
+    if (style.decimal) return style.decimal(v, digits);
+    char b[64];
+    std::snprintf(b, sizeof b, "%.*f", digits, v);
+    return std::string(b);
+  };
   char line[512];
-  std::snprintf(line, sizeof line, "DEVICES  elapsed %.6f s\n", double(elapsed_ns) / 1e9);
+  std::snprintf(line, sizeof line, "DEVICES  elapsed %s s\n", dec(double(elapsed_ns) / 1e9, 6).c_str());
   out << line;
   std::snprintf(line, sizeof line, "%-12s %-5s %10s %10s %9s %12s %10s %6s %7s %7s %10s %10s %10s %7s\n", "DEVICE",
                 "KIND", "REQUESTS", "4K BLOCKS", "1M BLOCKS", "MB MOVED", "BUSY MS", "UTIL%", "QUEUE", "IN SYS",
@@ -192,21 +200,23 @@ void write_devices_text(std::ostream& out, const std::vector<const Device*>& dev
   for (const Device* d : devices) {
     const DeviceStats& s = d->stats();
     Row r = row(*d, elapsed_ns);
-    std::snprintf(line, sizeof line,
-                  "%-12s %-5s %10llu %10llu %9llu %12.1f %10.3f %6.1f %7.2f %7.2f %10.1f %10.1f %10.1f %7llu\n",
-                  d->name().c_str(), d->kind(), (unsigned long long)s.requests, (unsigned long long)s.blocks_4k,
-                  (unsigned long long)s.blocks_1m, r.mb, double(s.busy_ns) / 1e6, 100.0 * r.util, r.queue,
-                  r.in_system, r.mean_us, r.p50_us, r.p99_us, (unsigned long long)s.errors);
+    std::snprintf(line, sizeof line, "%-12s %-5s %10s %10s %9s %12s %10s %6s %7s %7s %10s %10s %10s %7s\n",
+                  d->name().c_str(), d->kind(), whole(s.requests).c_str(), whole(s.blocks_4k).c_str(),
+                  whole(s.blocks_1m).c_str(), dec(r.mb, 1).c_str(), dec(double(s.busy_ns) / 1e6, 3).c_str(),
+                  dec(100.0 * r.util, 1).c_str(), dec(r.queue, 2).c_str(), dec(r.in_system, 2).c_str(),
+                  dec(r.mean_us, 1).c_str(), dec(r.p50_us, 1).c_str(), dec(r.p99_us, 1).c_str(),
+                  whole(s.errors).c_str());
     out << line;
   }
   for (const Device* d : devices) {
     const DeviceStats& s = d->stats();
-    out << "\n" << d->name() << ": reads " << s.reads << ", writes " << s.writes << ", clears " << s.clears
-        << ", releases " << s.releases << "; bytes read " << s.bytes_read << ", written " << s.bytes_written << "\n";
+    out << "\n" << d->name() << ": reads " << whole(s.reads) << ", writes " << whole(s.writes) << ", clears "
+        << whole(s.clears) << ", releases " << whole(s.releases) << "; bytes read " << whole(s.bytes_read)
+        << ", written " << whole(s.bytes_written) << "\n";
     for (int st = 1; st <= int(Status::TimeOrder); st++) {
       auto it = s.errors_by_status.find(st);
       if (it != s.errors_by_status.end())
-        out << "  errors: " << status_name(Status(st)) << " " << it->second << "\n";
+        out << "  errors: " << status_name(Status(st)) << " " << whole(it->second) << "\n";
     }
     for (const std::string& l : d->detail_lines()) out << "  " << l << "\n";
   }

@@ -25,6 +25,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <ostream>
@@ -163,9 +164,17 @@ class Device {
   uint64_t busy_until_ns_ = 0;
 };
 
+// How the text report writes its numbers: the caller's style (flashsim depends on
+// nothing; the emulator passes its own, thousands grouped). Plain by default.
+struct NumberStyle {
+  std::function<std::string(uint64_t)> whole = [](uint64_t v) { return std::to_string(v); };
+  std::function<std::string(double v, int digits)> decimal;  // empty: printf's %.*f
+};
+
 // Reports over a list of devices, for `elapsed_ns` of simulated time:
 // devices.txt (a table and each device's detail lines) and its JSON twin.
-void write_devices_text(std::ostream& out, const std::vector<const Device*>& devices, uint64_t elapsed_ns);
+void write_devices_text(std::ostream& out, const std::vector<const Device*>& devices, uint64_t elapsed_ns,
+                        const NumberStyle& style = {});
 void write_devices_json(std::ostream& out, const std::vector<const Device*>& devices, uint64_t elapsed_ns);
 
 // "0x1400000000"

@@ -446,6 +446,13 @@ TEST_CASE("flashsim: device reports (devices.txt and its JSON twin)", "[flashsim
   CHECK(txt.str().find("ON LCU 1") != std::string::npos);
   CHECK(js.str().find("\"name\": \"SCM\", \"kind\": \"scm\", \"requests\": 10000") != std::string::npos);
   CHECK(js.str().find("\"errors_by_status\": {\"bad block size\": 1}") != std::string::npos);
+  // The caller's number style (the emulator's groups thousands) for every count.
+  std::ostringstream styled;
+  NumberStyle marked;
+  marked.whole = [](uint64_t v) { return "<" + std::to_string(v) + ">"; };
+  write_devices_text(styled, devs, elapsed, marked);
+  CHECK(styled.str().find("scm      <10000>") != std::string::npos);
+  CHECK(styled.str().find("bytes read <40960000>") != std::string::npos);
   // Utilization of a busy device: near 1.
   double util = double(s.busy_ns) / double(elapsed);
   CHECK(util > 0.95);
