@@ -82,30 +82,30 @@ uint64_t Paging::available_frames() const {
   return budget_frames_ > taken ? budget_frames_ - taken : 0;
 }
 
-// The available frame queue: below its low threshold, steal up to the ok one, counting
-// the frames of pages being written as coming (each pass would otherwise steal them
-// again while long writes are on their way).
+// Available frames and those of pages being written, which come free as the writes
+// complete: what stealing aims at, so that a pass does not steal again for frames
+// already on their way.
+uint64_t Paging::coming_frames() const { return available_frames() + writing_frames_; }
+
+// The available frame queue: below its low threshold, steal up to the ok one.
 void Paging::check(uint64_t now) {
   sample();
-  const uint64_t available = available_frames();
   const bool tick = now >= next_aging_;
   if (tick) next_aging_ = now + aging_interval_;
-  const uint64_t coming = available + writing_frames_;
-  if (available < config_.afq_low && coming < config_.afq_ok) steal(config_.afq_ok - coming, now, tick);
+  const uint64_t coming = coming_frames();
+  if (available_frames() < config_.afq_low && coming < config_.afq_ok) steal(config_.afq_ok - coming, now, tick);
   else if (tick) age(true, {});
 }
 
 // A GETSTOR that real storage cannot take: steal now; if that is not enough but the
-// page-outs on their way will make room (their frames come free as they complete), the
-// ECB waits for them; otherwise there is nothing to wait for, and it goes ahead.
+// page-outs (and dump writes) on their way will make room, the ECB waits for them. A
+// request they cannot satisfy (more than real storage allows) goes ahead: waiting
+// would not help it.
 bool Paging::frames_wanted(emu::Cpu& cpu, os::Ecb& e, uint64_t frames) {
-  if (!config_.real_storage) return false;
-  if (available_frames() >= frames) return false;
-  const uint64_t coming = available_frames() + writing_frames_;
-  if (coming < frames + config_.afq_ok) steal(frames + config_.afq_ok - coming, cpu.cycles, false);
-  // Wait only for what will make room: a request the frames on their way cannot
-  // satisfy (larger than real storage allows) goes ahead, as before paging waited.
-  if (available_frames() >= frames || available_frames() + writing_frames_ + dump_frames_ < frames) return false;
+  if (!config_.real_storage || available_frames() >= frames) return false;
+  if (const uint64_t coming = coming_frames(); coming < frames + config_.afq_ok)
+    steal(frames + config_.afq_ok - coming, cpu.cycles, false);
+  if (available_frames() >= frames || coming_frames() + dump_frames_ < frames) return false;
   ++stats_.frame_waits;
   system_->park(cpu, e, frame_waiters_, "frames for its GETSTOR (page-outs on their way)");
   return true;

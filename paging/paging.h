@@ -100,6 +100,7 @@ class Paging : public os::Subsystem {
 
   void check(uint64_t now);
   uint64_t available_frames() const;
+  uint64_t coming_frames() const;
   void steal(uint64_t frames, uint64_t now, bool tick);
   void age(bool tick, const std::function<void(uint32_t uic, uint64_t pid, uint64_t va, bool large)>& visit);
   uint64_t aging_interval_ = 0, next_aging_ = 0;  // system.paging.uic_interval, in cycles
