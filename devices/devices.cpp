@@ -128,6 +128,15 @@ void DeviceSubsystem::install(os::System& system) {
     ports_.push_back(std::make_unique<Port>(*dump_.back(), ghz));
     dump_sch_.push_back(system.attach_device(*ports_.back()));
   }
+  if (config_.plpa_volume) {
+    flashsim::DasdConfig d = config_.dasd;
+    d.device_number = 0x02E6;  // the seed's D ASM: SYS1.PLPA.PAGCOM on 02E6
+    d.lcu = (config_.dasd_volumes + config_.dump_volumes) % config_.dasd_lcus;
+    d.seed = 0x200;
+    plpa_ = std::make_unique<flashsim::DasdVolume>(d, fmt::format("{:04X}", d.device_number));
+    ports_.push_back(std::make_unique<Port>(*plpa_, ghz));
+    plpa_sch_ = system.attach_device(*ports_.back());
+  }
   system.add_svc({TPF_SVC_EADM, "EADM", os::SvcCost::Service, [this](emu::Cpu& c, os::Ecb& e) { eadm(c, e); }});
   system.add_operator_commands(
       "SCM",
@@ -180,6 +189,7 @@ std::vector<const flashsim::Device*> DeviceSubsystem::all() const {
   if (scm_) v.push_back(scm_.get());
   for (const auto& d : dasd_) v.push_back(d.get());
   for (const auto& d : dump_) v.push_back(d.get());
+  if (plpa_) v.push_back(plpa_.get());
   return v;
 }
 

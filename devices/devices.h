@@ -62,6 +62,9 @@ class DeviceSubsystem : public os::Subsystem {
   // The SVC dump data sets' volumes (machine.dasd.dump_volumes).
   const std::vector<std::unique_ptr<flashsim::DasdVolume>>& dump_volumes() const { return dump_; }
   unsigned dump_subchannel(size_t volume) const { return dump_sch_.at(volume); }
+  // The PLPA page data set's volume (machine.dasd.plpa_volume), nullptr if none.
+  flashsim::DasdVolume* plpa_volume() const { return plpa_.get(); }
+  unsigned plpa_subchannel() const { return plpa_sch_; }
 
  private:
   void eadm(emu::Cpu& cpu, os::Ecb& e);
@@ -78,6 +81,8 @@ class DeviceSubsystem : public os::Subsystem {
   std::vector<unsigned> dasd_sch_;
   std::vector<std::unique_ptr<flashsim::DasdVolume>> dump_;
   std::vector<unsigned> dump_sch_;
+  std::unique_ptr<flashsim::DasdVolume> plpa_;
+  unsigned plpa_sch_ = ~0u;
   uint64_t eadm_requests_ = 0;  // numbers each request (its tag)
   unsigned message_number_ = 0;  // of the displays (IEE174I ... nnn), from 1
 };

@@ -120,6 +120,13 @@ emu::Section<DevicesConfig> make_devices_section() {
            "estimate: z/OS writes SVC dumps to DASD dump data sets; " + kSeed2 + " gives their elapsed time, not "
            "their volumes.",
            &C::dump_volumes);
+  s.key({.path = "machine.dasd.plpa_volume", .type = T::Bool, .default_value = "false", .unit = "on/off",
+         .description = "A 3390 volume, device 02E6, for the PLPA page data set (SYS1.PLPA.PAGE): with "
+                        "system.paging.pageable_programs the program image's read-only pages are written to it "
+                        "at IPL, besides SCM, and read back from it when SCM has no copy. Off: no such volume.",
+         .source = kSeed2 + ": at IPL/NIP time PLPA pages are placed both on Flash and disk; its D ASM shows "
+                   "SYS1.PLPA.PAGCOM on device 02E6. Off by default (no paging)."},
+        &C::plpa_volume);
   dasd_key("lcus", T::Integer, "8", "1", "256", "control units",
            "Logical control units the volumes are spread over (volume i behind LCU i mod lcus).",
            kSeed2 + ": 16 local page data sets spread across 8 LCUs (DS8800 2107-951).", &C::dasd_lcus);
@@ -131,6 +138,11 @@ emu::Section<DevicesConfig> make_devices_section() {
               "staged from the drives), decided per record by a seeded function of its address.",
               .source = kSeed2 + ": DS8800 with 60 GB cache, read hit ratios of 95-100% observed; the middle."},
              [](C& c, const emu::ConfigValue& v) { c.dasd.cache_hit_ratio = ratio(std::get<std::string>(v)); });
+  dasd_key("cylinders", T::Integer, std::to_string(dasd.cylinders), "1", "65520", "cylinders",
+           "Cylinders of each volume (15 tracks of 12 4 KB records each): its page data set's slots; a page "
+           "volume that is full takes no more pages.",
+           "assumption: a 3390-9 (10,017 cylinders), a page volume size of the time; the seed does not say.",
+           [](C& c) -> auto& { return c.dasd.cylinders; });
   dasd_key("max_pages_per_io", T::Integer, std::to_string(dasd.max_blocks_per_io), "1", "1024", "4 KB records",
            "Records one channel program may move.", "estimate: our limit, well above the 16 of the document's I/Os.",
            [](C& c) -> auto& { return c.dasd.max_blocks_per_io; });

@@ -19,6 +19,7 @@ struct DevicesConfig {
   std::vector<std::pair<unsigned, unsigned>> failed_cards;  // (pair, card) failed at the start
   unsigned dasd_volumes = 0;                        // page volumes (0: none)
   unsigned dump_volumes = 0;                        // volumes of the SVC dump data sets (0: none)
+  bool plpa_volume = false;                         // a volume for the PLPA page data set
   unsigned dasd_lcus = 0;                           // the volumes are spread over this many LCUs
   flashsim::DasdConfig dasd;                        // every volume's settings but its number and LCU
 };

@@ -34,6 +34,7 @@ void Cpu::flush_tlb() {
 
 void Cpu::flush_micro_tlb() {
   for (auto& e : tlb_) e = TlbEntry{~0ull, ~0ull, nullptr, 0};
+  code_vpage_ = ~0ull;  // the next fetch enters its code page again, setting its reference bit
   leave_block_ = true;
 }
 
@@ -142,6 +143,7 @@ void Cpu::enter_code_page(uint64_t a) {
   if (a & 1) program_check(Pic::Specification, a);
   if (space_->generation() != space_generation_) flush_tlb();
   Frame& f = frame_for_fetch(a);
+  f.referenced = true;  // an instruction fetch references its page, as a load does
   if (!f.code) {
     f.code = std::make_unique<DecodedPage>();
     on_code_created(f);

@@ -59,6 +59,7 @@ class DasdVolume : public Device {
   std::vector<std::string> detail_lines() const override;
   uint64_t contents_bytes() const override { return store_.bytes_allocated() + store_.units_held() * 48; }
   void peek(uint64_t address, uint32_t size, uint8_t* out) const override { store_.read(address, size, out); }
+  void poke(uint64_t address, uint32_t size, const uint8_t* data) override { store_.write(address, size, data); }
   const DasdConfig& config() const { return cfg_; }
   bool cache_hit(uint64_t address) const;
   uint64_t read_hits() const { return hits_; }

@@ -145,6 +145,11 @@ class Device {
   // time (the host's own look, e.g. a paging subsystem restoring a page a host-side
   // service touches). Unwritten bytes read as zeroes.
   virtual void peek(uint64_t address, uint32_t size, uint8_t* out) const = 0;
+  // Puts `data` at [address, address+size) without a request or simulated time, as the
+  // device's contents: a page data set formatted and filled before the measured run (z/OS
+  // writes the PLPA to its data sets at IPL, and the seed's RMF shows them full with no
+  // I/O). It counts in no statistic; the caller keeps it within the device's addresses.
+  virtual void poke(uint64_t address, uint32_t size, const uint8_t* data) = 0;
 
  protected:
   explicit Device(std::string name) : name_(std::move(name)) {}

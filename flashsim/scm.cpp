@@ -207,6 +207,11 @@ Completion ScmDevice::submit(uint64_t now_ns, const Request& req) {
   return c;
 }
 
+void ScmDevice::poke(uint64_t address, uint32_t size, const uint8_t* data) {
+  const unsigned inc = unsigned(address / cfg_.increment_bytes);
+  if (inc < incs_.size()) incs_[inc].used_units += store_.write(address, size, data);
+}
+
 std::string ScmDevice::fail_card(unsigned pair, unsigned card, uint64_t now_ns) {
   if (pair >= cfg_.card_pairs || card > 1)
     return "FLASH: NO CARD " + std::to_string(card) + " IN PAIR " + std::to_string(pair) + " (" +

@@ -77,6 +77,7 @@ class ScmDevice : public Device {
   std::vector<std::string> detail_lines() const override;
   uint64_t contents_bytes() const override { return store_.bytes_allocated() + store_.units_held() * 48; }
   void peek(uint64_t address, uint32_t size, uint8_t* out) const override { store_.read(address, size, out); }
+  void poke(uint64_t address, uint32_t size, const uint8_t* data) override;  // the increment's use counts it
   const ScmConfig& config() const { return cfg_; }
 
   // ---- RAID 10 ----

@@ -116,6 +116,16 @@ void ControlProgram::log(const std::string& line) {
   if (log_.empty() || log_.back() != '\n') log_ += '\n';
 }
 
+void ControlProgram::withdraw_program_page(uint64_t address) {
+  evm_.withdraw_program_page(address);
+  for_each_process([&](Process& p) { p.space->unmap(address, emu::kPageSize); });
+}
+
+void ControlProgram::restore_program_page(uint64_t address) {
+  evm_.restore_program_page(address);
+  for_each_process([&](Process& p) { evm_.map_program_page(p, address); });
+}
+
 void ControlProgram::for_each_process(const std::function<void(Process&)>& fn) {
   std::set<const Process*> seen;  // only asked, never walked: the order is the ECBs'
   for (auto& [id, e] : ecbs_)

@@ -112,6 +112,9 @@ class ControlProgram : public emu::Dispatcher,
   void log(const std::string& line) override;
   void for_each_process(const std::function<void(Process&)>& fn) override;
   unsigned attach_device(emu::IoDevice& device) override { return machine_.io().attach(device); }
+  std::vector<ProgramPage> program_pages() const override { return evm_.program_pages(); }
+  void withdraw_program_page(uint64_t address) override;
+  void restore_program_page(uint64_t address) override;
   bool start_io(unsigned subchannel, uint64_t now, std::shared_ptr<emu::IoOperation> op,
                 std::function<void(const emu::IoInterruption&)> done) override;
 
@@ -149,7 +152,7 @@ class ControlProgram : public emu::Dispatcher,
   void install_services();
   int64_t svc_create(emu::Cpu& cpu, Ecb& e);
   int64_t svc_thread_create(emu::Cpu& cpu, Ecb& e);
-  void svc_getstor(emu::Cpu& cpu, Ecb& e);
+  void svc_getstor(emu::Cpu& cpu, Ecb& e, bool vio);
   void svc_thread_join(emu::Cpu& cpu, Ecb& e);
   void svc_delay(emu::Cpu& cpu, Ecb& e);
   void svc_wait(emu::Cpu& cpu, Ecb& e);

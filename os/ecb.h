@@ -52,6 +52,9 @@ struct Process {
   uint64_t brk = TPF_EVM_HEAP31, brk_mapped = TPF_EVM_HEAP31;
   uint64_t system_next = TPF_EVM_SYSTEM;
   std::map<uint64_t, uint64_t> system_blocks;  // GETSTOR address -> bytes
+  // Of those, the blocks of virtual I/O storage (GETSTOR_VIO: a temporary data set kept in
+  // virtual storage), address -> bytes: a subsystem paging them keeps them off SCM.
+  std::map<uint64_t, uint64_t> vio_blocks;
   unsigned next_thread = 1, live_threads = 0;
   std::map<unsigned, uint64_t> thread_results;  // exited threads' return values
   std::vector<Ecb*> joiners;

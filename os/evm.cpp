@@ -21,8 +21,12 @@ Evm::Evm(emu::Machine& machine, const SystemConfig& system)
   image_space_.for_each_page([&](uint64_t va, const emu::Frame& f) {
     emu::Translation t;
     image_space_.translate(va, t);
-    if (t.prot & emu::kProtWrite) image_data_[va] = {va, f.number, t.prot};
-    else image_pages_.push_back({va, f.number, t.prot});
+    if (t.prot & emu::kProtWrite) {
+      image_data_[va] = {va, f.number, t.prot};
+    } else {
+      image_pages_.push_back({va, f.number, t.prot});
+      image_code_[va] = image_pages_.back();
+    }
   });
   if (!image_space_.map(TPF_EVM_SHARED, system.shared_size, kRW))
     throw std::runtime_error("storage is too small for the shared system area");
@@ -118,8 +122,31 @@ std::shared_ptr<Process> Evm::new_process(uint64_t id) {
   auto p = std::make_shared<Process>();
   p->id = id;
   p->space = std::make_unique<emu::AddressSpace>(machine_.storage());
-  for (const auto& pg : image_pages_) p->space->map_shared(pg.vaddr, pg.frame, pg.prot);
+  for (const auto& pg : image_pages_)
+    if (withdrawn_.empty() || !withdrawn_.count(pg.vaddr)) p->space->map_shared(pg.vaddr, pg.frame, pg.prot);
   return p;
+}
+
+std::vector<ProgramPage> Evm::program_pages() const {
+  std::vector<ProgramPage> out;
+  for (const auto& [va, pg] : image_code_) out.push_back({va, pg.frame});
+  return out;
+}
+
+void Evm::withdraw_program_page(uint64_t address) {
+  if (!image_code_.count(address) || !withdrawn_.insert(address).second) return;
+  image_space_.unmap(address, emu::kPageSize);
+}
+
+void Evm::restore_program_page(uint64_t address) {
+  auto it = image_code_.find(address);
+  if (it == image_code_.end() || !withdrawn_.erase(address)) return;
+  image_space_.map_shared(address, it->second.frame, it->second.prot);
+}
+
+void Evm::map_program_page(Process& p, uint64_t address) {
+  auto it = image_code_.find(address);
+  if (it != image_code_.end()) p.space->map_shared(address, it->second.frame, it->second.prot);
 }
 
 bool Evm::map_message(Process& p, const std::vector<uint8_t>& bytes) {
@@ -161,13 +188,14 @@ int64_t Evm::brk(Process& p, uint64_t addr) {
 
 // GETSTOR blocks come from the system region, as much of it as system.heap31_size
 // allows (the region ends where the data area begins).
-int64_t Evm::getstor(Process& p, uint64_t bytes) {
+int64_t Evm::getstor(Process& p, uint64_t bytes, bool vio) {
   const uint64_t size = page_up(std::max<uint64_t>(bytes, 1));
   const uint64_t end = std::min<uint64_t>(TPF_EVM_SYSTEM + system_.heap31_size, TPF_EVM_SYSTEM_END);
   if (p.system_next + size > end) return 0;
   if (!p.space->map(p.system_next, size, kRW)) return 0;
   const uint64_t at = p.system_next;
   p.system_blocks[at] = size;
+  if (vio) p.vio_blocks[at] = size;
   p.system_next += size;
   return int64_t(at);
 }
@@ -177,6 +205,7 @@ int64_t Evm::relstor(Process& p, uint64_t addr) {
   if (it == p.system_blocks.end()) return -14;  // EFAULT
   p.space->unmap(addr, it->second);
   p.system_blocks.erase(it);
+  p.vio_blocks.erase(addr);
   return 0;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "emu/elf_loader.h"
 #include "emu/machine.h"
 #include "os/ecb.h"
+#include "os/subsystem.h"
 
 namespace os {
 
@@ -49,8 +51,15 @@ class Evm {
 
   // Storage services: the program break, GETSTOR and RELSTOR.
   int64_t brk(Process& p, uint64_t addr);
-  int64_t getstor(Process& p, uint64_t bytes);
+  int64_t getstor(Process& p, uint64_t bytes, bool vio = false);  // vio: Process::vio_blocks
   int64_t relstor(Process& p, uint64_t addr);
+
+  // The image's read-only pages (os/subsystem.h, System::program_pages): taken out of
+  // the system space and of every process made from now on, and mapped again.
+  std::vector<ProgramPage> program_pages() const;
+  void withdraw_program_page(uint64_t address);
+  void restore_program_page(uint64_t address);
+  void map_program_page(Process& p, uint64_t address);  // into an existing process
 
   // 4 KB frames allocated since the image and the shared areas were mapped.
   void mark_frames_at_start();
@@ -70,6 +79,8 @@ class Evm {
   emu::AddressSpace image_space_;
   std::vector<ImagePage> image_pages_;        // read-only, and the shared areas: in every process
   std::map<uint64_t, ImagePage> image_data_;  // writable: copied into a process on first touch
+  std::map<uint64_t, ImagePage> image_code_;  // read-only pages of the image (also in image_pages_)
+  std::set<uint64_t> withdrawn_;              // of those, the ones no space maps now
   uint64_t frames_at_start_ = 0;
 };
 

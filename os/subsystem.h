@@ -79,6 +79,13 @@ struct SummaryHeadline {
 using OperatorHandler =
     std::function<std::string(const OperatorCommand&, uint64_t now, uint64_t ns, bool console)>;
 
+// A read-only page of the program image (its programs' code and constants): mapped
+// shared into every process and the system space, at a frame set apart for it by its
+// address (os/evm.cpp), which keeps the page's contents while it is withdrawn.
+struct ProgramPage {
+  uint64_t address = 0, frame = 0;
+};
+
 // The control program as a subsystem sees it.
 class System {
  public:
@@ -159,6 +166,17 @@ class System {
   }
   // Every process still alive, once each, in the order of their ECBs.
   virtual void for_each_process(const std::function<void(Process&)>& fn) = 0;
+
+  // ---- the program image's read-only pages, for a subsystem managing real storage ----
+  // Every one, in address order.
+  virtual std::vector<ProgramPage> program_pages() const = 0;
+  // Unmapped in every process and in the system space (and not mapped in processes made
+  // while it is out), so that the next reference to it faults (Subsystem::page_fault, or
+  // the system space's host fault handler); the CPUs drop their translations as for any
+  // unmap. Restored: mapped again in all of them at once, as z/OS's common area pages
+  // are valid in every address space once one page-in brings them back.
+  virtual void withdraw_program_page(uint64_t address) = 0;
+  virtual void restore_program_page(uint64_t address) = 0;
 };
 
 class Subsystem {

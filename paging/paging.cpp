@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 #include <cstring>
+#include <stdexcept>
 #include <fmt/format.h>
 #include <tuple>
 
@@ -51,7 +52,8 @@ void Paging::install(os::System& system) {
   budget_frames_ = config_.real_storage / kPage;
   fixed_frames_ = system.machine().storage().allocated_4k() +
                   system.machine().storage().allocated_1m() * kPagesPerSegment;  // the image and the system's own
-  const size_t devices = 1 + devices_->dasd().size();
+  size_t devices = 1 + devices_->dasd().size();
+  if (config_.pageable_programs) plpa_device_ = int(devices++);  // the PLPA data set after the page volumes
   next_block_.assign(devices, 0);
   free_blocks_.assign(devices, {});
   used_.assign(devices, 0);
@@ -66,6 +68,7 @@ void Paging::install(os::System& system) {
                            scm ? config_.pagescm : "NONE"));
   const uint64_t interval = std::max<uint64_t>(1, uint64_t(double(config_.check_interval_ns) *
                                                             system.machine().config().clock_ghz));
+  if (config_.pageable_programs) ipl_programs();
   system.every(interval, [this](uint64_t now) { check(now); });
   aging_interval_ = std::max<uint64_t>(1, uint64_t(double(config_.uic_interval_ns) * system.machine().config().clock_ghz));
   system.add_report({.name = "paging.txt", .write = [this](std::ostream& out) { write_text(out); }});
@@ -78,7 +81,9 @@ void Paging::install(os::System& system) {
 uint64_t Paging::available_frames() const {
   const emu::Storage& st = system_->machine().storage();
   const uint64_t all = st.allocated_4k() + st.allocated_1m() * kPagesPerSegment;
-  const uint64_t taken = (all > fixed_frames_ ? all - fixed_frames_ : 0) + writing_frames_ + dump_frames_;
+  // PLPA pages keep their frames (set apart) while out: those are not taken.
+  const uint64_t pageable = all > fixed_frames_ ? all - fixed_frames_ : 0;
+  const uint64_t taken = (pageable > programs_out_ ? pageable - programs_out_ : 0) + writing_frames_ + dump_frames_;
   return budget_frames_ > taken ? budget_frames_ - taken : 0;
 }
 
@@ -139,7 +144,7 @@ Paging::ProcessPages& Paging::adopt(os::Process& p) {
 // referenced it since the last look (the bit is reset), or up by one if `tick` (once a
 // system.paging.uic_interval: the count measures time, not how often storage was
 // short); `visit` sees each page.
-void Paging::age(bool tick, const std::function<void(uint32_t uic, uint64_t pid, uint64_t va, bool large)>& visit) {
+void Paging::age(bool tick, const std::function<void(uint32_t uic, uint64_t pid, uint64_t va, Kind kind)>& visit) {
   system_->for_each_process([&](os::Process& p) {
     ProcessPages& pp = adopt(p);
     p.space->for_each_own_page([&](uint64_t va, emu::Frame& f) {
@@ -148,7 +153,7 @@ void Paging::age(bool tick, const std::function<void(uint32_t uic, uint64_t pid,
       if (!pg.prot) pg.prot = p.space->prot_of(va);
       if (f.referenced) pg.uic = 0, f.referenced = false;
       else pg.uic += tick;
-      if (visit) visit(pg.uic, p.id, va, false);
+      if (visit) visit(pg.uic, p.id, va, Kind::Small);
     });
     p.space->for_each_large_segment([&](uint64_t va) {
       Page& sg = pp.large[va];
@@ -157,9 +162,18 @@ void Paging::age(bool tick, const std::function<void(uint32_t uic, uint64_t pid,
       bool changed = false;
       if (p.space->segment_referenced(va, changed, true)) sg.uic = 0;
       else sg.uic += tick;
-      if (visit) visit(sg.uic, p.id, va, true);
+      if (visit) visit(sg.uic, p.id, va, Kind::Large);
     });
   });
+  // The PLPA pages: one frame each, shared by every process (process id 0 for the order).
+  emu::Storage& storage = system_->machine().storage();
+  for (auto& [va, pg] : programs_) {
+    if (pg.state != State::Resident) continue;
+    emu::Frame& f = storage.frame(pg.frame);
+    if (f.referenced) pg.uic = 0, f.referenced = false;
+    else pg.uic += tick;
+    if (visit) visit(pg.uic, 0, va, Kind::Program);
+  }
   system_->machine().purge_micro_tlbs();  // the next reference sets the bit again
 }
 
@@ -170,18 +184,24 @@ void Paging::steal(uint64_t frames, uint64_t now, bool tick) {
   struct Candidate {
     uint32_t uic;
     uint64_t pid, va;
-    bool large;
+    Kind kind;
   };
   std::vector<Candidate> candidates;
-  age(tick, [&](uint32_t uic, uint64_t pid, uint64_t va, bool large) { candidates.push_back({uic, pid, va, large}); });
+  age(tick, [&](uint32_t uic, uint64_t pid, uint64_t va, Kind kind) { candidates.push_back({uic, pid, va, kind}); });
   std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
     return std::tie(b.uic, a.pid, a.va) < std::tie(a.uic, b.pid, b.va);
   });
-  std::vector<std::pair<ProcessPages*, uint64_t>> batch;
+  // VIO pages are written in requests of their own (to page data sets only).
+  std::vector<std::pair<ProcessPages*, uint64_t>> batch, vio_batch;
+  uint64_t vio_room = 0;  // free slots on the page volumes
+  for (size_t d = 1; d <= devices_->dasd().size(); ++d) vio_room += capacity(d) - std::min(capacity(d), used_[d]);
   uint64_t taken = 0;
   // Page-out requests in flight are bounded: past the bound only pages that need no
   // write (unchanged, with a valid copy) are taken.
-  const auto requests = [&] { return writes_in_flight_ + (batch.size() + config_.group - 1) / config_.group; };
+  const auto requests = [&] {
+    return writes_in_flight_ + (batch.size() + config_.group - 1) / config_.group +
+           (vio_batch.size() + config_.group - 1) / config_.group;
+  };
   // A 4 KB page: unmapped, and written (in `batch`) unless it needs no write.
   const auto take_small = [&](ProcessPages& pp, uint64_t va) {
     Page& pg = pp.pages.at(va);
@@ -191,7 +211,13 @@ void Paging::steal(uint64_t frames, uint64_t now, bool tick) {
     if (space.translate(va, t) != emu::Translate::Ok) return;
     const bool zero = !t.frame->changed && pg.slot.device < 0;  // never stored into since it was mapped
     const bool write = !zero && (t.frame->changed || pg.slot.device < 0);
-    if (write && batch.size() % config_.group == 0 && requests() + 1 > config_.max_writes) {
+    const bool vio = write && is_vio(pp, va);
+    if (vio && vio_batch.size() >= vio_room) {  // VIO pages go to page data sets only: no room, so it stays
+      if (!pg.vio_kept) pg.vio_kept = true, ++stats_.vio_kept;
+      return;
+    }
+    auto& into = vio ? vio_batch : batch;
+    if (write && into.size() % config_.group == 0 && requests() + 1 > config_.max_writes) {
       ++stats_.write_bound;
       return;
     }
@@ -202,7 +228,7 @@ void Paging::steal(uint64_t frames, uint64_t now, bool tick) {
       pg.buffer = std::make_shared<std::vector<uint8_t>>(t.frame->data.get(), t.frame->data.get() + kPage);
       pg.state = State::Writing;
       ++writing_frames_;
-      batch.emplace_back(&pp, va);
+      into.emplace_back(&pp, va);
     } else if (zero) {
       pg.state = State::Zero;
       ++stats_.freed_zero;
@@ -214,8 +240,12 @@ void Paging::steal(uint64_t frames, uint64_t now, bool tick) {
   };
   for (const Candidate& c : candidates) {
     if (taken >= frames) break;
+    if (c.kind == Kind::Program) {
+      taken += steal_program(c.va);
+      continue;
+    }
     ProcessPages& pp = processes_.at(c.pid);
-    if (!c.large) {
+    if (c.kind == Kind::Small) {
       take_small(pp, c.va);
       continue;
     }
@@ -229,13 +259,15 @@ void Paging::steal(uint64_t frames, uint64_t now, bool tick) {
       case LargeSteal::Kept: break;
     }
   }
-  write_out(batch, now);
+  write_out(vio_batch, now, true);  // first: the page volumes' room was counted for them
+  write_out(batch, now, false);
 }
 // The pages of `batch` in requests of system.paging.group pages, each to one device.
-void Paging::write_out(std::vector<std::pair<ProcessPages*, uint64_t>>& batch, uint64_t now) {
-  for (size_t at = 0; at < batch.size(); at += config_.group) {
-    const size_t n = std::min<size_t>(config_.group, batch.size() - at);
-    const int dev = choose_device(n);
+void Paging::write_out(std::vector<std::pair<ProcessPages*, uint64_t>>& batch, uint64_t now, bool vio) {
+  for (size_t at = 0, n = 0; at < batch.size(); at += n) {
+    n = std::min<size_t>(config_.group, batch.size() - at);
+    const int dev = vio ? choose_vio_device(n) : choose_device(n);  // a VIO request may take fewer (the room left)
+    if (vio) stats_.vio_written += n, stats_.vio_spilled += accepts_vio(size_t(dev)) ? 0 : n;
     const uint64_t group = next_group_++;
     auto t = std::make_shared<devices::Transfer>();
     std::vector<std::pair<uint64_t, uint64_t>> who;  // (process id, page)
@@ -256,7 +288,7 @@ void Paging::write_out(std::vector<std::pair<ProcessPages*, uint64_t>>& batch, u
     (dev == 0 ? stats_.scm_pages : stats_.dasd_pages) += n;
     started(dev, n);
     ++writes_in_flight_;
-    system_->start_io(subchannel(first), now, t, [this, t, who, dev](const emu::IoInterruption& i) {
+    system_->start_io(subchannel(first), now, t, [this, t, who, dev, group](const emu::IoInterruption& i) {
       completed(dev, i.time - i.started, who.size());
       --writes_in_flight_;
       frames_freed(i.time);
@@ -264,7 +296,9 @@ void Paging::write_out(std::vector<std::pair<ProcessPages*, uint64_t>>& batch, u
         auto p = processes_.find(pid);
         if (p == processes_.end()) continue;  // the process ended meanwhile
         auto g = p->second.pages.find(va);
-        if (g == p->second.pages.end() || g->second.state != State::Writing) continue;  // taken back
+        // Taken back meanwhile, or taken back and now in a later request (whose slot and
+        // completion are its own).
+        if (g == p->second.pages.end() || g->second.state != State::Writing || g->second.group != group) continue;
         Page& pg = g->second;
         if (i.status) {  // not written: the page goes back to storage, nothing is lost
           system_->log(fmt::format("{:>12} PAGING: page-out of {:#x} failed: {}", i.time, va, i.detail));
@@ -292,7 +326,16 @@ int Paging::choose_device(size_t n) {
   const bool scm_room = d && used_[0] + n <= room && free_4k >= n;  // used_[0]: 4 KB and 1 MB slots
   const size_t volumes = devices_->dasd().size();
   if (!volumes) return 0;
-  const auto dasd = [&] { return int(1 + next_volume_++ % volumes); };
+  // The next volume in turn that has room (the next in turn if none has: its write fails
+  // and the pages stay).
+  const auto dasd = [&] {
+    const int first = int(1 + next_volume_++ % volumes);
+    for (size_t k = 0; k < volumes; ++k) {
+      const int d = int(1 + (size_t(first) - 1 + k) % volumes);
+      if (has_room(size_t(d), n)) return d;
+    }
+    return first;
+  };
   if (!scm_room) return dasd();
   if (!config_.self_tuning) return 0;  // SCM while it has room
   // Self-tuning: the kind measured faster a page (page-outs and page-ins alike), each
@@ -303,6 +346,33 @@ int Paging::choose_device(size_t n) {
   const bool scm = measured_[0] <= measured_[1];
   const bool probe = ++placed_ % 32 == 0;
   return scm != probe ? 0 : dasd();
+}
+
+uint64_t Paging::vio_volumes() const { return std::min<uint64_t>(config_.vio_volumes, devices_->dasd().size()); }
+
+// A VIO page is one of the process's GETSTOR_VIO blocks.
+bool Paging::is_vio(const ProcessPages& pp, uint64_t va) const {
+  const auto& blocks = pp.process->vio_blocks;
+  auto it = blocks.upper_bound(va);
+  if (it == blocks.begin()) return false;
+  --it;
+  return va < it->first + it->second;
+}
+
+// Where a group of VIO pages goes: never SCM; the volumes that accept VIO in turn, the
+// next with room; when all of those are full, the others in turn (the spillover). `n`
+// becomes at most the room the volume has left. The caller took no more VIO pages than
+// the volumes have room for.
+int Paging::choose_vio_device(size_t& n) {
+  const uint64_t volumes = devices_->dasd().size(), vio = vio_volumes(), others = volumes - vio;
+  int d = -1;
+  for (uint64_t k = 0; k < vio && d < 0; ++k)
+    if (const int v = int(1 + next_vio_++ % vio); has_room(size_t(v), 1)) d = v;
+  for (uint64_t k = 0; k < others && d < 0; ++k)
+    if (const int v = int(1 + vio + next_nonvio_++ % others); has_room(size_t(v), 1)) d = v;
+  if (d < 0) throw std::logic_error("paging: VIO pages taken beyond the page data sets' room");
+  n = std::min<uint64_t>(n, capacity(size_t(d)) - used_[size_t(d)]);
+  return d;
 }
 
 Paging::Slot Paging::new_slot(int device) {
@@ -326,11 +396,13 @@ void Paging::free_slot(const Slot& s) {
 }
 
 unsigned Paging::subchannel(const Slot& s) const {
+  if (s.device == plpa_device_) return devices_->plpa_subchannel();
   return s.device == 0 ? devices_->scm_subchannel() : devices_->dasd_subchannel(size_t(s.device - 1));
 }
 
 flashsim::Device& Paging::device(const Slot& s) const {
   if (s.device == 0) return *devices_->scm();
+  if (s.device == plpa_device_) return *devices_->plpa_volume();
   return *devices_->dasd()[size_t(s.device - 1)];
 }
 
@@ -358,6 +430,7 @@ void Paging::put_back(ProcessPages& pp, uint64_t va, Page& pg, const uint8_t* da
 }
 
 bool Paging::restore(ProcessPages& pp, uint64_t va) {
+  if (!programs_.empty() && programs_.count(va)) return restore_program(va);
   if (auto l = pp.large.find(va & ~(kSegment - 1)); l != pp.large.end() && l->second.state != State::Resident) {
     Page& sg = l->second;
     ++stats_.host_restores;
@@ -391,6 +464,9 @@ bool Paging::restore(ProcessPages& pp, uint64_t va) {
 
 emu::PageFaultHandler::Action Paging::page_fault(emu::Cpu& cpu, os::Ecb& e, uint64_t address) {
   using Action = emu::PageFaultHandler::Action;
+  if (!programs_.empty())
+    if (auto g = programs_.find(address & ~emu::kPageMask); g != programs_.end() && g->second.state != State::Resident)
+      return program_fault(cpu, e, g->first, g->second);
   auto p = processes_.find(e.process->id);
   if (p == processes_.end()) return Action::Fail;
   ProcessPages& pp = p->second;

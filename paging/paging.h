@@ -1,16 +1,27 @@
 // Paging as a subsystem of the control program (RSM and ASM, in z/OS's terms): real
 // storage for the ECBs' pageable pages runs out; the least recently used pages (by an
 // unreferenced-interval count from the reference bits DAT sets) are stolen, a changed
-// one written to auxiliary storage in groups (SCM through EADM, or a local page data set
-// on DASD, placed by measured speed), an unchanged one with a valid copy just freed, one
-// never stored into discarded; a page fault on a page that is out makes its ECB wait for
-// the page-in (with the rest of its group, speculatively, on SCM) while its I-stream
-// runs others. The ECB heap's 1 MB pages go out whole to SCM, or are demoted to 4 KB
-// pages (paging_large.cpp). D ASM, paging.txt with RMF's page data set activity:
+// one written to auxiliary storage in groups, an unchanged one with a valid copy just
+// freed, one never stored into discarded; a page fault on a page that is out makes its
+// ECB wait for the page-in (with the rest of its group, speculatively, on SCM) while its
+// I-stream runs others. D ASM, paging.txt with RMF's page data set activity:
 // paging_reports.cpp. The devices are devices/'s.
 //
+// Placement, by the seed's rules (its "Flash vs Disk Placement Criteria"):
+// - PLPA-like pages (system.paging.pageable_programs: the program image's read-only
+//   pages): written at IPL to SCM and to the PLPA page data set, never again; stolen
+//   without a write, read back from SCM or, without an SCM copy, from DASD
+//   (paging_plpa.cpp);
+// - VIO-like pages (GETSTOR_VIO storage): DASD only, the page volumes that accept VIO
+//   first (system.paging.vio_volumes), the others for the spillover;
+// - pageable 1 MB pages (the ECB heap's): out whole to SCM, or demoted to 4 KB pages
+//   (paging_large.cpp);
+// - all other data: SCM while it has room, by measured speed (self-tuning), else the
+//   local page data sets in turn.
+//
 // A GETSTOR that real storage cannot take waits for the page-outs on their way (frame
-// waits). SVC dumps: svc_dump.cpp. Not yet: PLPA/common/VIO placement, a page-wait cause.
+// waits). SVC dumps: svc_dump.cpp. Not yet: common-area pages (nothing here is common
+// storage but the shared system area, which stays fixed), a page-wait cause.
 #pragma once
 #include <functional>
 #include <map>
@@ -45,6 +56,18 @@ struct PagingStats {
   uint64_t write_bound = 0;      // candidates passed over: page-out requests at system.paging.max_writes
   uint64_t frame_waits = 0;      // GETSTORs that waited for frames (page-outs on their way)
   uint64_t pages_in[2] = {0, 0};  // pages read from SCM and from DASD (faults, speculative, 1 MB, dumps)
+  // PLPA-like pages (system.paging.pageable_programs): the image's read-only pages.
+  uint64_t plpa_pages = 0;       // pages of the image, each on the PLPA data set from IPL
+  uint64_t plpa_scm_copies = 0;  // of those, with a copy on SCM from IPL
+  uint64_t plpa_stolen = 0;      // stolen (in `stolen`): never written, their copies valid
+  uint64_t plpa_in_scm = 0, plpa_in_dasd = 0;  // read back (in `page_ins`), from SCM and from DASD
+  uint64_t plpa_scm_failed = 0;  // reads from SCM that failed: read again from the PLPA data set
+  uint64_t plpa_changed = 0;     // passed over: changed since IPL (a host-side write), copies stale
+  uint64_t plpa_wrong = 0;       // read back unlike what the image holds (lost: must stay 0)
+  // VIO-like pages (GETSTOR_VIO storage): page data sets only.
+  uint64_t vio_written = 0;      // written (in `written` and `dasd_pages`)
+  uint64_t vio_spilled = 0;      // of those, to data sets that do not accept VIO (the rest were full)
+  uint64_t vio_kept = 0;         // VIO pages passed over (each once): no page data set room for them
 };
 
 class Paging : public os::Subsystem {
@@ -91,6 +114,7 @@ class Paging : public os::Subsystem {
     std::shared_ptr<std::vector<uint8_t>> buffer;  // Writing / Reading: the contents on their way
     os::WaitList waiters;                          // Reading: ECBs waiting for it
     uint64_t group = 0;                            // Out / Writing: the page-out request it went in
+    bool vio_kept = false;                         // a VIO page once passed over: no page data set room
   };
   struct ProcessPages {
     os::Process* process = nullptr;
@@ -102,10 +126,12 @@ class Paging : public os::Subsystem {
   uint64_t available_frames() const;
   uint64_t coming_frames() const;
   void steal(uint64_t frames, uint64_t now, bool tick);
-  void age(bool tick, const std::function<void(uint32_t uic, uint64_t pid, uint64_t va, bool large)>& visit);
+  enum class Kind : uint8_t { Small, Large, Program };  // a 4 KB page, a 1 MB page, a PLPA page
+  void age(bool tick, const std::function<void(uint32_t uic, uint64_t pid, uint64_t va, Kind kind)>& visit);
   uint64_t aging_interval_ = 0, next_aging_ = 0;  // system.paging.uic_interval, in cycles
   ProcessPages& adopt(os::Process& p);
   int choose_device(size_t n);
+  int choose_vio_device(size_t& n);
   enum class LargeSteal { Taken, Demoted, Kept };
   LargeSteal steal_large(ProcessPages& pp, uint64_t va, uint64_t now, bool may_write);
   Slot new_large_slot();
@@ -114,7 +140,7 @@ class Paging : public os::Subsystem {
   emu::PageFaultHandler::Action large_fault(emu::Cpu& cpu, os::Ecb& e, ProcessPages& pp, uint64_t va, Page& sg);
   Slot new_slot(int device);
   void free_slot(const Slot& s);
-  void write_out(std::vector<std::pair<ProcessPages*, uint64_t>>& batch, uint64_t now);
+  void write_out(std::vector<std::pair<ProcessPages*, uint64_t>>& batch, uint64_t now, bool vio);
   bool restore(ProcessPages& pp, uint64_t vaddr);  // host side, at once
   void put_back(ProcessPages& pp, uint64_t vaddr, Page& pg, const uint8_t* data);
   unsigned subchannel(const Slot& s) const;
@@ -124,6 +150,11 @@ class Paging : public os::Subsystem {
   std::vector<std::string> display_asm(uint64_t ns);
   std::vector<std::string> display_asm_scm(uint64_t ns);
   uint64_t capacity(size_t device) const;  // slots the device offers paging
+  bool has_room(size_t device, size_t n) const { return used_[device] + n <= capacity(device); }
+  bool accepts_vio(size_t device) const { return device >= 1 && device - 1 < vio_volumes(); }
+  uint64_t vio_volumes() const;  // page volumes that accept VIO pages (the first ones)
+  bool is_vio(const ProcessPages& pp, uint64_t va) const;
+  bool shows_vio() const { return config_.vio_volumes != ~0ull || stats_.vio_written || stats_.vio_kept; }
   void write_json(std::ostream& out) const;
 
   devices::DeviceSubsystem* devices_;
@@ -160,6 +191,7 @@ class Paging : public os::Subsystem {
   uint64_t placed_ = 0;
   void write_rmf(std::ostream& out) const;
   std::string data_sets_json() const;
+  std::string placement_json() const;
   unsigned message_number_ = 0;
   // SVC dumps (svc_dump.cpp): the one in progress, and every dump's record.
   struct DumpRun;
@@ -176,7 +208,27 @@ class Paging : public os::Subsystem {
   void sdump(emu::Cpu& cpu, os::Ecb& e);
   void write_dumps_text(std::ostream& out) const;
   std::string dumps_json() const;
-  unsigned next_volume_ = 0;
+  unsigned next_volume_ = 0, next_vio_ = 0, next_nonvio_ = 0;
+  // PLPA-like pages (paging_plpa.cpp): the image's read-only pages, by address. The frame
+  // of each is set apart for it by its address: it holds the page while the page is out,
+  // so a page-in needs no frame, only a place in real storage's budget.
+  struct ProgramPage {
+    uint64_t frame = 0;
+    State state = State::Resident;  // Resident, Out or Reading
+    uint32_t uic = 0;
+    Slot scm, dasd;                 // its copies from IPL (scm: none if SCM had no room)
+    std::shared_ptr<std::vector<uint8_t>> buffer;  // Reading: the contents on their way
+    os::WaitList waiters;
+  };
+  std::map<uint64_t, ProgramPage> programs_;
+  int plpa_device_ = -1;     // the PLPA data set's device index (after the page volumes)
+  uint64_t programs_out_ = 0;  // PLPA pages not resident: their frames are outside the budget
+  void ipl_programs();
+  bool steal_program(uint64_t va);
+  emu::PageFaultHandler::Action program_fault(emu::Cpu& cpu, os::Ecb& e, uint64_t va, ProgramPage& pg);
+  void read_program_page(uint64_t va, uint64_t now);
+  void bring_back_program(uint64_t va, ProgramPage& pg, const uint8_t* data);
+  bool restore_program(uint64_t va);  // host side, at once
   uint64_t large_top_ = 0;  // 1 MB slots are below it, down from the top of paging's SCM
   bool large_top_set_ = false;
   std::vector<uint64_t> free_large_;

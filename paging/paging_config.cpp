@@ -9,6 +9,21 @@ namespace {
 
 const std::string kSeed2 = "seed 002 (IBM, Flash Express z/OS presentation, 2013)";
 
+// system.paging.vio_volumes: "all" or a count of page volumes.
+uint64_t vio_volumes(const std::string& text) {
+  if (text == "all") return ~0ull;
+  size_t used = 0;
+  unsigned long long n = 0;
+  try {
+    n = std::stoull(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (text.empty() || used != text.size() || text[0] == '-' || n > 256)
+    throw emu::ConfigError(fmt::format("\"{}\" is not all or a count of page volumes (0 to 256)", text));
+  return n;
+}
+
 // PAGESCM: ALL, NONE, or an amount ("64G").
 uint64_t pagescm(const std::string& text) {
   if (text == "ALL") return ~0ull;
@@ -101,12 +116,41 @@ emu::Section<PagingConfig> make_paging_section() {
          .source = "estimate: as system.paging.max_writes, enough to keep every SCM card slot and page volume "
                    "busy."},
         &PagingConfig::dump_reads);
+  s.key({.path = "system.paging.pageable_programs", .type = T::Bool, .default_value = "false", .unit = "on/off",
+         .description = "PLPA-like pages: the program image's read-only pages (the programs' code and constants, "
+                        "shared by every process) are pageable. At IPL each is written, without simulated time, "
+                        "to SCM (if PAGESCM allows and it has room) and to the PLPA page data set "
+                        "(machine.dasd.plpa_volume); they then count in system.paging.real_storage and are stolen "
+                        "like any page, least recently used first, never written again (their copies stay valid), "
+                        "and read back on a fault from SCM, or from the PLPA data set if SCM has no copy or its "
+                        "read fails. Off: they stay in storage, outside real_storage.",
+         .source = kSeed2 + ": at IPL/NIP time PLPA pages will be placed both on Flash and disk. Off by default, "
+                   "so that earlier runs and their figures do not change."},
+        &PagingConfig::pageable_programs);
+  s.key_with({.path = "system.paging.vio_volumes", .type = T::String, .default_value = "all",
+              .unit = "all or a count of page volumes",
+              .description = "Local page data sets that accept VIO pages (GETSTOR_VIO storage): the first this many "
+                             "of machine.dasd.page_volumes; VIO pages go to them first, the spillover to the others, "
+                             "never to SCM. With no page volume at all VIO pages are not stolen. The rest are "
+                             "NONVIO data sets (RMF's V column shows which accept VIO).",
+              .source = kSeed2 + ": VIO data will always be placed on disk (first to VIO accepting data sets with "
+                        "any spillover flowing to non-VIO data sets); z/OS's NONVIO system parameter names the "
+                        "others. all by default, as z/OS without NONVIO."},
+             [](PagingConfig& c, const emu::ConfigValue& v) {
+               c.vio_volumes_text = std::get<std::string>(v);
+               c.vio_volumes = vio_volumes(c.vio_volumes_text);
+             });
   s.describe("system.paging", "Paging (paging/): real storage for pageable pages, auxiliary storage on SCM and DASD.");
   s.check("system.paging: PAGESCM and the thresholds", [](const emu::Config& c) {
     try {
       pagescm(c.get_string("system.paging.scm"));
     } catch (const emu::ConfigError& e) {
       throw c.error({"system.paging.scm"}, e.what());
+    }
+    try {
+      vio_volumes(c.get_string("system.paging.vio_volumes"));
+    } catch (const emu::ConfigError& e) {
+      throw c.error({"system.paging.vio_volumes"}, e.what());
     }
     if (c.get_int("system.paging.afq_ok") < c.get_int("system.paging.afq_low"))
       throw c.error({"system.paging.afq_ok"}, "must be at least system.paging.afq_low");
@@ -116,6 +160,9 @@ emu::Section<PagingConfig> make_paging_section() {
       throw c.error({"system.paging.real_storage"},
                     fmt::format("{} frames are not more than system.paging.afq_ok ({})", real / 4096,
                                 c.get_int("system.paging.afq_ok")));
+    if (c.get_bool("system.paging.pageable_programs") && !c.get_bool("machine.dasd.plpa_volume"))
+      throw c.error({"system.paging.pageable_programs"},
+                    "pageable programs need the PLPA page data set: machine.dasd.plpa_volume");
     const bool scm = c.get_int("machine.scm.card_pairs") > 0 && c.get_string("system.paging.scm") != "NONE";
     if (!scm && c.get_int("machine.dasd.page_volumes") == 0)
       throw c.error({"system.paging.real_storage"},

@@ -41,11 +41,13 @@ uint64_t Paging::capacity(size_t device) const {
     const flashsim::ScmDevice* d = devices_->scm();
     return d ? std::min(config_.scm_limit, d->online_bytes()) / kPage : 0;
   }
+  if (int(device) == plpa_device_) return stats_.plpa_pages;  // formatted at IPL to hold the PLPA
   return devices_->dasd()[device - 1]->config().capacity_blocks();
 }
 
-// IEE200I: a line per local page data set and one for SCM, as the seed shows them
-// (no PLPA or common data sets: nothing here pages the common areas).
+// IEE200I: the PLPA data set's line (with pageable programs), a line per local page
+// data set and one for SCM, as the seed shows them (no common data set: nothing here
+// pages the common areas).
 std::vector<std::string> Paging::display_asm(uint64_t ns) {
   std::vector<std::string> out = {fmt::format("IEE200I {} DISPLAY ASM {}", devices::time_of_day(ns), ++message_number_)};
   if (budget_frames_ == 0) {
@@ -57,6 +59,11 @@ std::vector<std::string> Paging::display_asm(uint64_t ns) {
     const uint64_t c = capacity(d);
     return c ? unsigned((used_.empty() ? 0 : used_[d]) * 100 / c) : 100u;
   };
+  if (plpa_device_ >= 0) {
+    const unsigned p = pct(size_t(plpa_device_));
+    out.push_back(fmt::format("PLPA    {:>3}% {:>4}  {:04X}  SYS1.PLPA.PAGE", p, p >= 100 ? "FULL" : "OK",
+                              devices_->plpa_volume()->config().device_number));
+  }
   for (size_t v = 0; v < devices_->dasd().size(); ++v) {
     const unsigned p = pct(v + 1);
     out.push_back(fmt::format("LOCAL   {:>3}% {:>4}  {:04X}  SYS1.LOCAL.PAGE{:02}", p, p >= 100 ? "FULL" : "OK",
@@ -127,8 +134,9 @@ std::string rmf_count(uint64_t v) {
 }
 }  // namespace
 
-// RMF Monitor I's PAGE DATA SET ACTIVITY, as the seed shows it: a line per local page
-// data set and one for SCM; slots in 4 KB pages, sampled every check interval; % IN USE
+// RMF Monitor I's PAGE DATA SET ACTIVITY, as the seed shows it: the PLPA data set's
+// line (with pageable programs), a line per local page data set (V: it accepts VIO
+// pages) and one for SCM; slots in 4 KB pages, sampled every check interval; % IN USE
 // the samples with paging I/O in flight; PAGE TRANS TIME seconds a page.
 void Paging::write_rmf(std::ostream& out) const {
   const double ghz = system_->machine().config().clock_ghz;
@@ -150,10 +158,13 @@ void Paging::write_rmf(std::ostream& out) const {
                        rmf_count(a.used_max), rmf_count(avg), 0, in_use, trans, rmf_count(a.ios),
                        rmf_count(a.pages), vio, name);
   };
+  if (plpa_device_ >= 0)
+    row(size_t(plpa_device_), "PLPA", "PLPA01",
+        fmt::format("{:04X}", devices_->plpa_volume()->config().device_number), "33909", " ", "SYS1.PLPA.PAGE");
   for (size_t v = 0; v < devices_->dasd().size(); ++v) {
     const unsigned num = devices_->dasd()[v]->config().device_number;
-    row(v + 1, "LOCAL", fmt::format("PAGE{:02}", v + 1), fmt::format("{:04X}", num), "33909", "Y",
-        fmt::format("SYS1.LOCAL.PAGE{:02}", v + 1));
+    row(v + 1, "LOCAL", fmt::format("PAGE{:02}", v + 1), fmt::format("{:04X}", num), "33909",
+        accepts_vio(v + 1) ? "Y" : " ", fmt::format("SYS1.LOCAL.PAGE{:02}", v + 1));
   }
   if (devices_->scm() && config_.scm_limit > 0) row(0, "SCM", "N/A", "N/A", "N/A", " ", "N/A");
 }
@@ -164,12 +175,17 @@ std::string Paging::data_sets_json() const {
   for (size_t d = 0; d < activity_.size(); ++d) {
     if (d == 0 && !(devices_->scm() && config_.scm_limit > 0)) continue;
     const Activity& a = activity_[d];
-    s += fmt::format("{}\n    {{\"type\": \"{}\", \"device\": \"{}\", \"slots\": {}, \"slots_used_min\": {}, "
+    const bool plpa = int(d) == plpa_device_;
+    const std::string type = d == 0 ? "SCM" : plpa ? "PLPA" : "LOCAL";
+    const unsigned number = d == 0 ? 0
+                            : plpa ? devices_->plpa_volume()->config().device_number
+                                   : devices_->dasd()[d - 1]->config().device_number;
+    // Whether it accepts VIO pages: only when VIO is in play, so that other runs' files stay as they were.
+    const std::string vio = shows_vio() && type == "LOCAL" ? fmt::format(", \"vio\": {}", accepts_vio(d)) : "";
+    s += fmt::format("{}\n    {{\"type\": \"{}\", \"device\": \"{}\"{}, \"slots\": {}, \"slots_used_min\": {}, "
                      "\"slots_used_max\": {}, \"slots_used_avg\": {}, \"in_use_percent\": {:.2f}, "
                      "\"page_transfer_seconds\": {:.6f}, \"io_requests\": {}, \"pages\": {}}}",
-                     s.empty() ? "" : ",", d == 0 ? "SCM" : "LOCAL",
-                     d == 0 ? "N/A" : fmt::format("{:04X}", devices_->dasd()[d - 1]->config().device_number),
-                     capacity(d), samples_ ? a.used_min : 0, a.used_max, samples_ ? a.used_sum / samples_ : 0,
+                     s.empty() ? "" : ",", type, d == 0 ? "N/A" : fmt::format("{:04X}", number), vio, capacity(d), samples_ ? a.used_min : 0, a.used_max, samples_ ? a.used_sum / samples_ : 0,
                      samples_ ? 100.0 * double(a.busy_samples) / double(samples_) : 0.0,
                      a.pages ? double(a.io_cycles) / ghz / 1e9 / double(a.pages) : 0.0, a.ios, a.pages);
   }
@@ -202,11 +218,42 @@ void Paging::write_text(std::ostream& out) const {
   line("pages taken back while being written (reclaims)", stats_.reclaims);
   line("pages put back for a host-side service", stats_.host_restores);
   line("slots in use, most at once", stats_.slots_high);
+  if (config_.pageable_programs) {  // PLPA-like pages: the program image's read-only pages
+    line("program pages (PLPA), on the PLPA data set from IPL", stats_.plpa_pages);
+    line("  with a copy on SCM from IPL", stats_.plpa_scm_copies);
+    line("  stolen (no write: their copies stay valid)", stats_.plpa_stolen);
+    line("  read in from SCM", stats_.plpa_in_scm);
+    line("  read in from the PLPA data set", stats_.plpa_in_dasd);
+    line("  SCM reads failed, read from the PLPA data set", stats_.plpa_scm_failed);
+    line("  passed over: changed since IPL", stats_.plpa_changed);
+    line("  read back unlike the image (lost)", stats_.plpa_wrong);
+  }
+  if (shows_vio()) {  // VIO-like pages: page data sets only
+    line(fmt::format("VIO pages written ({} of {} page data sets accept VIO)", vio_volumes(), devices_->dasd().size()),
+         stats_.vio_written);
+    line("  to data sets that do not (the others were full)", stats_.vio_spilled);
+    line("VIO pages not stolen: no room on page data sets", stats_.vio_kept);
+  }
   out << fmt::format("  {:<52}{:>14.1f}\n", "page-in time, mean (us)",
                      stats_.page_ins ? double(stats_.page_in_cycles) / double(stats_.page_ins) / ghz / 1e3 : 0.0);
   out << fmt::format("  {:<52}{:>14.1f}\n", "page-in time, longest (us)", double(stats_.page_in_max_cycles) / ghz / 1e3);
   out << "\n";
   write_rmf(out);
+}
+
+// The placement counts (PLPA, VIO), when they are in play: "" otherwise, so that other
+// runs' paging.json stays as it was.
+std::string Paging::placement_json() const {
+  std::string s;
+  if (config_.pageable_programs)
+    s += fmt::format("\"plpa\": {{\"pages\": {}, \"scm_copies\": {}, \"stolen\": {}, \"in_scm\": {}, "
+                     "\"in_dasd\": {}, \"scm_failed\": {}, \"changed\": {}, \"wrong\": {}}},\n  ",
+                     stats_.plpa_pages, stats_.plpa_scm_copies, stats_.plpa_stolen, stats_.plpa_in_scm,
+                     stats_.plpa_in_dasd, stats_.plpa_scm_failed, stats_.plpa_changed, stats_.plpa_wrong);
+  if (shows_vio())
+    s += fmt::format("\"vio\": {{\"volumes\": {}, \"written\": {}, \"spilled\": {}, \"kept\": {}}},\n  ",
+                     vio_volumes(), stats_.vio_written, stats_.vio_spilled, stats_.vio_kept);
+  return s;
 }
 
 void Paging::write_json(std::ostream& out) const {
@@ -217,13 +264,13 @@ void Paging::write_json(std::ostream& out) const {
       "  \"write_bound\": {}, \"frame_waits\": {},\n"
       "  \"large_out\": {}, \"large_in\": {}, \"demoted\": {},\n"
       "  \"fault_waits\": {}, \"page_ins\": {}, \"speculative\": {}, \"reclaims\": {}, \"host_restores\": {}, \"slots_high\": {},\n"
-      "  \"page_in_mean_us\": {:.3f}, \"page_in_max_us\": {:.3f},\n  \"samples\": {}, \"data_sets\": [{}]\n}}\n",
+      "  \"page_in_mean_us\": {:.3f}, \"page_in_max_us\": {:.3f},\n  {}\"samples\": {}, \"data_sets\": [{}]\n}}\n",
       budget_frames_, config_.afq_low, config_.afq_ok, stats_.scans, stats_.stolen, stats_.written,
       stats_.scm_pages, stats_.dasd_pages, stats_.freed_clean, stats_.freed_zero, stats_.write_ios, stats_.write_bound,
       stats_.frame_waits, stats_.large_out, stats_.large_in, stats_.demoted, stats_.fault_waits,
       stats_.page_ins, stats_.speculative, stats_.reclaims, stats_.host_restores, stats_.slots_high,
       stats_.page_ins ? double(stats_.page_in_cycles) / double(stats_.page_ins) / ghz / 1e3 : 0.0,
-      double(stats_.page_in_max_cycles) / ghz / 1e3, samples_, data_sets_json());
+      double(stats_.page_in_max_cycles) / ghz / 1e3, placement_json(), samples_, data_sets_json());
 }
 
 

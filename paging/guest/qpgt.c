@@ -1,4 +1,5 @@
-/* QPGT: a paging torture test. Message text "MB ROUNDS": GETSTOR MB megabytes, write
+/* QPGT: a paging torture test. Message text "MB ROUNDS [vio]": GETSTOR MB megabytes
+   (GETSTOR_VIO with "vio": virtual I/O storage, paged to DASD only), write
    every 4 KB page with a pattern of its own (this ECB, the page, the round), then
    ROUNDS times walk the pages in a scrambled order, checking each page's whole pattern
    and writing the next round's. With real storage smaller than the ECBs' pages
@@ -34,12 +35,14 @@ int QPGT(void *msg, long len) {
   text[k] = 0;
   char *p = text;
   long mb = strtol(p, &p, 10), rounds = strtol(p, &p, 10);
+  while (*p == ' ') ++p;
+  const int vio = p[0] == 'v' && p[1] == 'i' && p[2] == 'o';
   if (mb <= 0 || mb > 200 || rounds < 0) {
     tpf_log("QPGT: \"%s\": MB 1..200, ROUNDS >= 0", text);
     return 1;
   }
   const uint64_t pages = (uint64_t)mb * 256, ecb = (uint64_t)tpf_ecb_info(TPF_INFO_ECB);
-  uint64_t *base = tpf_getstor((unsigned long)mb << 20);
+  uint64_t *base = vio ? tpf_getstor_vio((unsigned long)mb << 20) : tpf_getstor((unsigned long)mb << 20);
   if (!base) {
     tpf_log("QPGT: no storage for %ld MB", mb);
     return 1;

@@ -4,6 +4,7 @@
 // storage, round after round, in a scrambled order).
 #include <catch2/catch.hpp>
 
+#include <fmt/format.h>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -403,4 +404,160 @@ TEST_CASE("paging: E3b and E3c's directions at a small scale: with SCM the trans
   CHECK(held(scm) < held(dasd) / 2);
   CHECK(scm.stats.pages_in[0] > 0);
   CHECK(dasd.stats.pages_in[1] > 0);
+}
+
+// ---- placement: PLPA-like pages (the image's read-only pages) and VIO-like pages -------------
+
+namespace {
+const std::vector<std::string> kPlpa = {"system.paging.pageable_programs=true", "machine.dasd.plpa_volume=true"};
+
+std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+}  // namespace
+
+TEST_CASE("paging: PLPA pages are on SCM and on the PLPA data set from IPL, without I/O", "[paging][placement]") {
+  // Nothing is short of storage: the copies are all there is to see.
+  PagingRun r(with({"workload.message_text=1 1", "system.paging.real_storage=64M", "machine.scm.card_pairs=1",
+                    "machine.dasd.page_volumes=2"},
+                   kPlpa),
+              "  - {at: 0ms, command: D ASM}\n");
+  INFO(r.log);
+  CHECK(r.lines(" 0 bad") == 2);
+  CHECK(r.stats.plpa_pages > 5);                        // the runtime's and the programs' code and constants
+  CHECK(r.stats.plpa_scm_copies == r.stats.plpa_pages);  // SCM had room for every one
+  CHECK(r.stats.plpa_stolen == 0);
+  CHECK(r.stats.written == 0);
+  CHECK(r.lines(fmt::format("PAGING: PLPA: {} pages of the program image on SYS1.PLPA.PAGE (02E6), {} on SCM",
+                            r.stats.plpa_pages, r.stats.plpa_pages)) == 1);
+  CHECK(r.lines("PLPA    100% FULL  02E6  SYS1.PLPA.PAGE") == 1);  // D ASM, as the seed's
+  const nlohmann::json j = nlohmann::json::parse(r.paging_json);
+  bool plpa_row = false;
+  for (const auto& d : j["data_sets"]) {
+    if (d["type"] == "PLPA") {
+      plpa_row = true;
+      CHECK(d["device"] == "02E6");
+      CHECK(d["slots"] == r.stats.plpa_pages);
+      CHECK(d["slots_used_min"] == r.stats.plpa_pages);  // full from the first sample
+      CHECK(d["io_requests"] == 0);                        // written at IPL: no I/O counted
+    }
+    if (d["type"] == "SCM") {
+      CHECK(d["slots_used_min"] == r.stats.plpa_pages);
+      CHECK(d["io_requests"] == 0);
+    }
+  }
+  CHECK(plpa_row);
+  CHECK(j["plpa"]["pages"] == r.stats.plpa_pages);
+  CHECK_THAT(r.paging_text, Contains("PLPA    PLPA01  02E6 33909") && Contains("SYS1.PLPA.PAGE") &&
+                                Contains("program pages (PLPA), on the PLPA data set from IPL"));
+  CHECK_THAT(r.reports["devices.txt"], Contains("02E6"));
+}
+
+TEST_CASE("paging: under pressure PLPA pages are stolen without a write and faulted back; the programs run right",
+          "[paging][placement]") {
+  const std::vector<std::string> base = {"workload.message_text=6 3", "system.paging.real_storage=8M",
+                                         "machine.scm.card_pairs=1", "machine.dasd.page_volumes=2"};
+  PagingRun off(base), on(with(base, kPlpa));
+  INFO(on.log);
+  CHECK(on.lines("QPGT: 1536 pages, 3 rounds, 0 bad") == 2);
+  CHECK(on.lines("came back wrong") == 0);
+  CHECK(on.stats.plpa_stolen > 10);
+  CHECK(on.stats.plpa_in_scm > 10);        // the faster copy
+  CHECK(on.stats.plpa_in_dasd == 0);
+  CHECK(on.stats.plpa_wrong == 0);
+  CHECK(on.stats.plpa_changed == 0);
+  // Never written: every page written was an ECB's, as without pageable programs.
+  CHECK(on.stats.written + on.stats.freed_clean + on.stats.freed_zero + on.stats.plpa_stolen == on.stats.stolen);
+  CHECK(off.stats.plpa_pages == 0);
+  CHECK_THAT(off.paging_text, !Contains("PLPA"));  // off: the report as it was
+  const nlohmann::json j = nlohmann::json::parse(on.paging_json);
+  CHECK(j["plpa"]["stolen"] == on.stats.plpa_stolen);
+  CHECK(j["plpa"]["in_scm"] == on.stats.plpa_in_scm);
+}
+
+TEST_CASE("paging: after SCM fails a PLPA page comes back from the PLPA data set", "[paging][placement]") {
+  // Both cards of the only pair fail at 1 ms. The ECBs' storage is VIO (DASD only), so
+  // what was on SCM is the program pages (and a few stack pages, whose page-outs then fail
+  // and stay in storage).
+  PagingRun r(with({"workload.message_text=6 2 vio", "system.paging.real_storage=8M", "machine.scm.card_pairs=1",
+                    "machine.dasd.page_volumes=2"},
+                   kPlpa),
+              "  - {at: 1ms, command: \"F SCM,FAIL,CARD=0.0\"}\n  - {at: 1ms, command: \"F SCM,FAIL,CARD=0.1\"}\n");
+  INFO(r.log);
+  CHECK(r.lines("QPGT: 1536 pages, 2 rounds, 0 bad") == 2);
+  CHECK(r.stats.plpa_scm_failed > 0);
+  CHECK(r.lines("read from SCM failed") == r.stats.plpa_scm_failed);
+  CHECK(r.stats.plpa_in_dasd > r.stats.plpa_scm_failed);  // after its SCM copy failed, a page comes from DASD
+  CHECK(r.stats.plpa_wrong == 0);
+  const nlohmann::json j = nlohmann::json::parse(r.paging_json);
+  for (const auto& d : j["data_sets"])
+    if (d["type"] == "PLPA") CHECK(d["pages"] == r.stats.plpa_in_dasd);
+}
+
+TEST_CASE("paging: VIO pages go to page data sets only, VIO-accepting ones first, then spill; nothing lost",
+          "[paging][placement]") {
+  // SCM has room for everything and is preferred (self-tuning off), yet the VIO pages go
+  // to DASD: every DASD page is a VIO page. Three 360-slot volumes, the first accepting VIO.
+  const std::vector<std::string> base = {"workload.message_text=6 2 vio", "system.paging.real_storage=8M",
+                                         "machine.scm.card_pairs=1", "system.paging.self_tuning=false",
+                                         "machine.dasd.page_volumes=3", "machine.dasd.cylinders=2"};
+  PagingRun r(with(base, {"system.paging.vio_volumes=1"}));
+  INFO(r.log);
+  CHECK(r.lines("QPGT: 1536 pages, 2 rounds, 0 bad") == 2);
+  CHECK(r.lines("page-out of") == 0);  // none failed: VIO pages beyond the volumes' room stay
+  CHECK(r.stats.vio_written > 1000);
+  CHECK(r.stats.dasd_pages == r.stats.vio_written);
+  CHECK(r.stats.vio_spilled > 0);
+  CHECK(r.stats.vio_kept > 0);  // 12 MB in 8 MB do not fit 3 x 360 slots
+  const nlohmann::json j = nlohmann::json::parse(r.paging_json);
+  std::vector<uint64_t> pages;
+  std::vector<bool> vio;
+  for (const auto& d : j["data_sets"])
+    if (d["type"] == "LOCAL") pages.push_back(d["pages"]), vio.push_back(d["vio"]);
+  REQUIRE(pages.size() == 3);
+  CHECK(vio == std::vector<bool>{true, false, false});
+  CHECK(j["data_sets"][1]["slots_used_max"] == 360);  // the VIO volume filled
+  CHECK(j["vio"]["spilled"] == r.stats.vio_spilled);
+  CHECK_THAT(r.paging_text, Contains(" Y  SYS1.LOCAL.PAGE01") && Contains("SYS1.LOCAL.PAGE02") &&
+                                !Contains(" Y  SYS1.LOCAL.PAGE02"));  // RMF's V column
+  // Without page volumes VIO pages are not stolen at all.
+  PagingRun scm_only({"workload.message_text=4 1 vio", "system.paging.real_storage=8M", "machine.scm.card_pairs=1"});
+  CHECK(scm_only.lines("QPGT: 1024 pages, 1 rounds, 0 bad") == 2);
+  CHECK(scm_only.stats.vio_written == 0);
+  CHECK(scm_only.stats.vio_kept > 0);
+  CHECK_THAT(scm_only.paging_text, Contains("VIO pages not stolen: no room on page data sets"));
+}
+
+TEST_CASE("paging: with PLPA and VIO pages the same run twice gives the same paging.json", "[paging][placement]") {
+  const std::vector<std::string> sets =
+      with({"workload.message_text=5 2 vio", "system.paging.real_storage=8M", "machine.scm.card_pairs=1",
+            "machine.dasd.page_volumes=3", "system.paging.vio_volumes=2"},
+           kPlpa);
+  PagingRun a(sets), b(sets);
+  CHECK(a.stats.plpa_stolen > 0);
+  CHECK(a.stats.vio_written > 0);
+  CHECK(a.paging_json == b.paging_json);
+  CHECK(a.paging_text == b.paging_text);
+  CHECK(a.log == b.log);
+}
+
+TEST_CASE("paging: placement keys' errors name the key", "[paging][placement][run_config]") {
+  CHECK_THROWS_WITH(app::load_run_config({}, {"system.paging.vio_volumes=some"}),
+                    Contains("system.paging.vio_volumes") && Contains("not all or a count"));
+  CHECK_THROWS_WITH(app::load_run_config({}, {"system.paging.real_storage=8M", "machine.dasd.page_volumes=1",
+                                              "system.paging.pageable_programs=true"}),
+                    Contains("system.paging.pageable_programs") && Contains("machine.dasd.plpa_volume"));
+}
+
+TEST_CASE("paging: page-outs that fail (page volumes full) put their pages back; nothing lost", "[paging][long]") {
+  // Two 720-slot volumes for 12 MB in 8 MB: writes beyond them fail and their pages go
+  // back to storage. A bug: a page taken back from a request and written again in a
+  // later one was marked by the first request's completion (out, or put back with the
+  // later request's slot freed): with the first failed and the later one done, it read
+  // back what a failed write left (1 bad page in this run).
+  PagingRun r({"workload.message_text=6 3", "system.paging.real_storage=8M", "machine.dasd.page_volumes=2",
+               "machine.dasd.cylinders=4"});
+  CHECK(r.lines("QPGT: 1536 pages, 3 rounds, 0 bad") == 2);
+  CHECK(r.lines("page-out of") > 0);
 }

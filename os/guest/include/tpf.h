@@ -47,6 +47,10 @@ void tpf_delay_us(unsigned long us);
    area, or 0 when none is left. tpf_relstor returns it (0, or negative for an
    address tpf_getstor did not give). */
 void *tpf_getstor(unsigned long bytes);
+/* The same for virtual I/O storage (a temporary data set kept in virtual storage, z/OS's
+   VIO): when real storage runs out its pages go to page data sets on DASD only, never to
+   Flash. tpf_relstor returns it too. */
+void *tpf_getstor_vio(unsigned long bytes);
 int tpf_relstor(void *block);
 
 /* Threads of this ECB's process: they share its address space and heap and may

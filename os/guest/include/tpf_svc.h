@@ -59,6 +59,9 @@
 #define TPF_SVC_SDUMP 122         /* r2 = address of a title (NUL-terminated): an SVC dump of this
                                      ECB's process (paging/svc_dump.cpp); the process is not dispatched
                                      until its storage is captured. r2 = the dump's number, 0 if not taken */
+#define TPF_SVC_GETSTOR_VIO 123   /* as TPF_SVC_GETSTOR, for virtual I/O storage (a temporary data set
+                                     kept in virtual storage, as z/OS's VIO): its pages are paged out to
+                                     page data sets on DASD only, never to SCM (paging/paging.cpp) */
 
 #define TPF_CREATE_IMMEDIATE 0    /* to this I-stream's ready list */
 #define TPF_CREATE_DEFERRED 1     /* to this I-stream's deferred list */

@@ -36,6 +36,8 @@ void tpf_delay_us(unsigned long us) { TPF_SVC1(TPF_SVC_DELAY, us); }
 
 void *tpf_getstor(unsigned long bytes) { return (void *)TPF_SVC1(TPF_SVC_GETSTOR, bytes); }
 
+void *tpf_getstor_vio(unsigned long bytes) { return (void *)TPF_SVC1(TPF_SVC_GETSTOR_VIO, bytes); }
+
 int tpf_relstor(void *block) { return (int)TPF_SVC1(TPF_SVC_RELSTOR, block); }
 
 /* Static storage is the process's: set once it has threads (so the ECB heap knows
