@@ -1,0 +1,149 @@
+#!/usr/bin/python3
+"""E3's full sweep against its bands (ctest experiment.e3_bands, label long).
+
+Runs scripts/experiment-paging (transition, dump, large-pages: the README's E3 tables,
+about 8 minutes on 2 cores) with the build's tpfemu into OUT, or reads an existing
+results.json (--results), and checks
+  - the document's directions (seed 002): with SCM more transactions in the first 45 s,
+    a shorter mean response, steady throughput sooner, the region nondispatchable for
+    less of the dump and steady sooner after it, a higher peak page-in rate; 1 MB pages
+    cost less CPU and fewer TLB cycles a transaction than 4 KB pages;
+  - that rates and response times do not depend on the scale factor (f = 64 against
+    128, the 100-page transaction: transactions in 45 s within 15%);
+  - every figure of the README's tables within BAND of what the real runs gave
+    (MEASURED below), so that a change that moves a figure shows.
+A failure names the row, the figure, the value and the band.
+
+usage: e3_bands.py (--build DIR --out DIR | --results FILE)
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BAND = 0.10  # relative, either side
+
+# What the runs gave (scripts/experiment-paging, the model of this commit: the README's
+# tables). Keys: (pages, f, device) for E3b, (f, device) for E3c,
+# message_text for E3d.
+MEASURED = {
+    "transition": {
+        (100, 64, "DASD"): (9216, 0.0591, 13.73, 24512),
+        (100, 64, "SCM"): (11008, 0.0110, 7.94, 491520),
+        (100, 128, "DASD"): (8448, 0.0614, 17.99, 26112),
+        (100, 128, "SCM"): (11136, 0.0070, 8.95, 524288),
+        (300, 64, "DASD"): (4032, 0.3619, 67.73, 35200),
+        (300, 64, "SCM"): (10944, 0.0115, 7.94, 491520),
+        (300, 128, "DASD"): (1024, 0.2763, 69.99, 40576),
+        (300, 128, "SCM"): (11136, 0.0071, 8.95, 524288),
+    },
+    "dump": {
+        (64, "DASD"): (74.51, 29.842, 37.12, 0.517, 81920),
+        (64, "SCM"): (74.51, 3.928, 8.12, 0.367, 491520),
+        (128, "DASD"): (76.57, 33.496, 45.12, 0.539, 88064),
+        (128, "SCM"): (76.57, 4.232, 11.12, 0.461, 491648),
+    },
+    "large-pages": {
+        "100 20000": (0.02824, 0.02860, 0.0127, 4766, 6656),
+        "100 2000": (0.00753, 0.00786, 0.0429, 4805, 6657),
+        "100 200000": (0.23580, 0.23615, 0.0015, 4689, 6613),
+        "1000 20000": (0.05591, 0.06125, 0.0872, 32047, 59814),
+    },
+}
+FIGURES = {
+    "transition": ("transactions_45s", "response_s", "steady_s", "peak"),
+    "dump": ("elapsed_s", "nondispatchable_s", "steady_s", "from_aux", "peak"),
+    "large-pages": ("ms_1m", "ms_4k", "cut", "tlb_per_tx_1m", "tlb_per_tx_4k"),
+}
+
+failures = []
+
+
+def check(ok, what):
+    print(("ok    " if ok else "FAIL  ") + what)
+    if not ok:
+        failures.append(what)
+
+
+def peak(row):
+    return row["peak_scm"] if row["device"] == "SCM" else row["peak_dasd"]
+
+
+def keyed(results):
+    t = {(r["pages"], r["f"], r["device"]): dict(r, peak=peak(r)) for r in results["transition"]["rows"]}
+    d = {(r["f"], r["device"]): dict(r, peak=peak(r)) for r in results["dump"]["rows"]}
+    lp = {r["message_text"]: r for r in results["large-pages"]["rows"]}
+    return {"transition": t, "dump": d, "large-pages": lp}
+
+
+def directions(k):
+    t, d, lp = k["transition"], k["dump"], k["large-pages"]
+    for pages in (100, 300):
+        for f in (64, 128):
+            dasd, scm = t[(pages, f, "DASD")], t[(pages, f, "SCM")]
+            row = f"E3b {pages} pages f={f}"
+            check(scm["transactions_45s"] > dasd["transactions_45s"],
+                  f"{row}: SCM completes more in 45 s ({scm['transactions_45s']:,.0f} > {dasd['transactions_45s']:,.0f})")
+            check(scm["response_s"] < dasd["response_s"],
+                  f"{row}: SCM's mean response is shorter ({scm['response_s']:.3f} < {dasd['response_s']:.3f} s)")
+            check(scm["steady_s"] is not None and (dasd["steady_s"] is None or scm["steady_s"] < dasd["steady_s"]),
+                  f"{row}: SCM reaches steady throughput sooner ({scm['steady_s']} < {dasd['steady_s']} s)")
+            check(scm["peak"] > dasd["peak"], f"{row}: SCM's peak page-in rate is higher")
+    for f in (64, 128):
+        dasd, scm = d[(f, "DASD")], d[(f, "SCM")]
+        row = f"E3c f={f}"
+        check(scm["nondispatchable_s"] < dasd["nondispatchable_s"] / 2,
+              f"{row}: the region is nondispatchable less than half as long with SCM "
+              f"({scm['nondispatchable_s']:.2f} < {dasd['nondispatchable_s']:.2f} / 2 s)")
+        check(scm["steady_s"] < dasd["steady_s"], f"{row}: steady sooner after the dump with SCM")
+        check(scm["elapsed_s"] <= dasd["elapsed_s"], f"{row}: the dump takes no longer with SCM")
+        check(0.3 <= dasd["from_aux"] <= 0.7 and 0.3 <= scm["from_aux"] <= 0.7,
+              f"{row}: about half the pages come from auxiliary storage ({dasd['from_aux']:.0%}, {scm['from_aux']:.0%})")
+    for text, r in lp.items():
+        check(r["cut"] > 0 and r["tlb_per_tx_1m"] < r["tlb_per_tx_4k"],
+              f"E3d {text}: 1 MB pages cost less CPU ({r['cut']:.1%}) and fewer TLB cycles a transaction")
+    for dev in ("DASD", "SCM"):
+        a, b = t[(100, 64, dev)]["transactions_45s"], t[(100, 128, dev)]["transactions_45s"]
+        check(abs(a - b) <= 0.15 * a, f"E3b 100 pages {dev}: f = 64 and 128 agree within 15% ({a:,.0f}, {b:,.0f})")
+
+
+def bands(k):
+    for study, rows in MEASURED.items():
+        for key, want in rows.items():
+            got = k[study].get(key)
+            if got is None:
+                check(False, f"{study} {key}: no such row")
+                continue
+            for name, value in zip(FIGURES[study], want):
+                v = got[name]
+                ok = v is not None and abs(v - value) <= BAND * abs(value)
+                check(ok, f"{study} {key} {name}: {v} within {BAND:.0%} of {value}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build")
+    ap.add_argument("--out")
+    ap.add_argument("--results")
+    a = ap.parse_args()
+    path = a.results
+    if not path:
+        if not (a.build and a.out):
+            ap.error("--build and --out, or --results")
+        env = dict(os.environ, TPFEMU_BUILD_DIR=os.path.abspath(a.build))
+        subprocess.run([os.path.join(ROOT, "scripts", "experiment-paging"), "--out", a.out, "--no-plots",
+                        "--studies", "transition,dump,large-pages", "-j", "2"], check=True, env=env)
+        path = os.path.join(a.out, "results.json")
+    with open(path) as f:
+        k = keyed(json.load(f))
+    directions(k)
+    bands(k)
+    if failures:
+        sys.exit(f"{len(failures)} of the E3 checks failed")
+    print("E3: every direction and band holds")
+
+
+if __name__ == "__main__":
+    main()
