@@ -109,10 +109,13 @@ class Cpu {
     cycles += n;
     cycles_by_cause_[size_t(why)] += n;
   }
-  // Nothing to run until `time`: the clock jumps there (if it is behind), as idle.
+  // Nothing to run until `time`: the clock jumps there (if it is behind), as idle (or
+  // as the idle cause set last: page wait).
   void idle_until(uint64_t time) {
-    if (cycles < time) charge(Cause::Idle, time - cycles);
+    if (cycles < time) charge(idle_cause_, time - cycles);
   }
+  // Why the I-stream has nothing to run, from now until it is set again (Idle or PageWait).
+  void set_idle_cause(Cause why) { idle_cause_ = why; }
   const CyclesByCause& cycles_by_cause() const { return cycles_by_cause_; }
   double clock_ghz = 5.2;  // simulated clock, for STCK (z15 runs at 5.2 GHz)
 
@@ -264,6 +267,7 @@ class Cpu {
   TlbModel tlb4k_, tlb1m_;
   unsigned tlb_walk_ = 0;
   CyclesByCause cycles_by_cause_{};
+  Cause idle_cause_ = Cause::Idle;  // what idle_until charges
   uint64_t last_rline_ = ~0ull, last_wline_ = ~0ull;
   uint64_t next_sample_ = ~0ull, sample_interval_ = 1;
   bool slice_over_ = false;

@@ -4,7 +4,8 @@
 //
 // emu/ charges instruction, storage, coherence, tlb and idle itself. The others are
 // charged by the layer above (the control program), which is why they are named for
-// what a control program does, in generic words: emu/ knows nothing of ECBs.
+// what a control program does, in generic words: emu/ knows nothing of ECBs. Page wait
+// is idle time too, told apart by the layer above (Cpu::set_idle_cause).
 #pragma once
 #include <array>
 #include <cstddef>
@@ -22,6 +23,7 @@ enum class Cause : uint8_t {
   Dispatch,     // loading a unit of work onto the I-stream
   Create,       // creating a unit of work (its block and address space)
   Exit,         // ending a unit of work
+  PageWait,     // nothing to run while the I-stream's units of work wait for page-ins
   Idle,         // nothing to run: the clock waits for the next event
 };
 
@@ -33,9 +35,13 @@ using CyclesByCause = std::array<uint64_t, kCauseCount>;
 // The name reports use (summary.json keys, summary.txt rows): one place.
 constexpr const char* cause_name(Cause c) {
   constexpr const char* kNames[kCauseCount] = {"instruction", "storage", "coherence", "tlb",  "svc",
-                                               "service",     "dispatch", "create",   "exit", "idle"};
+                                               "service",     "dispatch", "create",   "exit", "page_wait",
+                                               "idle"};
   return kNames[size_t(c)];
 }
+
+// Causes in which the I-stream ran nothing (the rest are its busy cycles).
+constexpr bool is_idle(Cause c) { return c == Cause::PageWait || c == Cause::Idle; }
 
 // Every cause in report order (the enum's order).
 constexpr std::array<Cause, kCauseCount> all_causes() {

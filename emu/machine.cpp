@@ -109,7 +109,7 @@ IStreamCounters Machine::counters(unsigned i) const {
   uint64_t elapsed = elapsed_cycles();
   k.instructions = c.instructions;
   k.cycles = elapsed;
-  k.busy_cycles = c.cycles - c.cycles_by_cause()[size_t(Cause::Idle)];
+  k.busy_cycles = c.cycles - c.cycles_by_cause()[size_t(Cause::Idle)] - c.cycles_by_cause()[size_t(Cause::PageWait)];
   k.idle_cycles = elapsed - k.busy_cycles;  // includes the time after it stopped
   k.utilization = elapsed ? double(k.busy_cycles) / double(elapsed) : 0.0;
   return k;

@@ -320,7 +320,10 @@ emu::PageFaultHandler::Action ControlProgram::page_fault(emu::Cpu& cpu, uint64_t
   // A subsystem's page first (a page paged out is the paging subsystem's, even where the
   // image's static pages are copied on first touch).
   for (auto& s : subsystems_)
-    if (const Action a = s->page_fault(cpu, *e, address); a != Action::Fail) return a;
+    if (const Action a = s->page_fault(cpu, *e, address); a != Action::Fail) {
+      if (a == Action::Wait) loop_.page_wait_began(*e);  // parked for a page-in
+      return a;
+    }
   if (!evm_.copy_static_page(*e->process, address)) return Action::Fail;
   cpu.charge(emu::Cause::Service, config_.system.service_cost + emu::kPageSize / 16);  // the copy: 16 bytes a cycle
   ++stats_.static_page_copies;

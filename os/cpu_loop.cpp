@@ -11,6 +11,7 @@ CpuLoop::CpuLoop(emu::Machine& machine, const SystemConfig& system, MakeEcb make
     : machine_(machine), system_(system), make_ecb_(std::move(make_ecb)), timeout_(std::move(timeout)) {
   const unsigned n = machine.config().istreams;  // the I-streams are made when the machine starts
   current_.assign(n, nullptr);
+  page_waits_.assign(n, 0);
   ready_.resize(n), deferred_.resize(n), input_.resize(n);
 }
 
@@ -82,7 +83,10 @@ bool CpuLoop::dispatch(unsigned i, emu::Dispatcher::Why why) {
     else ready_[i].push_back(&e);
   }
   Ecb* next = take_next(i);
-  if (!next) return false;
+  if (!next) {
+    set_idle_cause(i);
+    return false;
+  }
   load(i, *next);
   return true;
 }
@@ -124,8 +128,27 @@ void CpuLoop::park(emu::Cpu& cpu, Ecb& e, WaitList& list, std::string waiting_on
   cpu.request_stop();
 }
 
+void CpuLoop::page_wait_began(Ecb& e) {
+  e.page_wait = true;
+  ++page_waits_[e.home];
+}
+
+// Idle from now on: page wait while an ECB of its own waits for a page-in.
+void CpuLoop::set_idle_cause(unsigned i) {
+  machine_.cpu(i).set_idle_cause(page_waits_[i] ? emu::Cause::PageWait : emu::Cause::Idle);
+}
+
 void CpuLoop::make_ready(Ecb& e, bool cross, uint64_t now) {
   e.waiting_on.clear(), e.word_wait = 0, e.word_key = 0;
+  if (e.page_wait) {
+    e.page_wait = false;
+    --page_waits_[e.home];
+    // Its home I-stream, if idle, stays so for a cause that may now be plain idle. Woken
+    // below (not cross) its idle time up to now is charged first, as page wait; woken
+    // later, all of it counts as the new cause (its clock is not moved here, which
+    // would change when it runs).
+    if (cross && machine_.state(e.home) == emu::IStreamState::Idle) set_idle_cause(e.home);
+  }
   if (!cross) {
     ready_[e.home].push_back(&e);
     return machine_.wake(e.home, now);
@@ -146,6 +169,7 @@ void CpuLoop::clear() {
   for (auto& l : ready_) l.clear();
   for (auto& l : deferred_) l.clear();
   held_.clear();
+  std::fill(page_waits_.begin(), page_waits_.end(), 0);
 }
 
 std::vector<uint64_t> CpuLoop::list_contents(unsigned i, const char* which) const {

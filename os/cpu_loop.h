@@ -37,6 +37,9 @@ class CpuLoop {
   // Work becomes ready: to the bottom of its home I-stream's ready list, or of the
   // cross list (any I-stream); an idle I-stream that can take it is woken.
   void make_ready(Ecb& e, bool cross, uint64_t now);
+  // A page fault parked the ECB until its page is in: while it waits, its home
+  // I-stream's idle time is page wait (cycles by cause), until make_ready.
+  void page_wait_began(Ecb& e);
   void add_ready(unsigned istream, Ecb& e) { ready_[istream].push_back(&e); }
   void add_deferred(unsigned istream, Ecb& e) { deferred_[istream].push_back(&e); }
   WaitList& deferred(unsigned istream) { return deferred_[istream]; }
@@ -71,6 +74,8 @@ class CpuLoop {
   std::vector<std::deque<InputMessage>> input_;
   uint64_t dispatches_ = 0, time_slices_ = 0;
   WaitList held_;              // ready ECBs of nondispatchable processes
+  std::vector<unsigned> page_waits_;  // per home I-stream: its ECBs waiting for page-ins
+  void set_idle_cause(unsigned istream);
   bool system_held_ = false;   // nothing is dispatched
 };
 

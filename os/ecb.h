@@ -39,6 +39,7 @@ struct Ecb {
   // What it waits for while parked ("" when ready or running), for the message of a run
   // that cannot go on; and the storage word of its WORD_WAIT (0: none).
   std::string waiting_on;
+  bool page_wait = false;  // parked by a page fault until its page is in (its home I-stream's idle is page wait)
   uint64_t word_wait = 0, word_key = 0;  // its address, and its absolute address
 };
 

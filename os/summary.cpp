@@ -97,12 +97,17 @@ ResponseGroups response_groups(const std::vector<double>& sorted_ms) {
 
 emu::CyclesByCause window_cycles_by_cause(const emu::CyclesByCause& at_open, const emu::CyclesByCause& at_close,
                                           uint64_t busy_cycles, uint64_t idle_cycles) {
-  constexpr size_t kIdle = size_t(emu::Cause::Idle);
+  constexpr size_t kIdle = size_t(emu::Cause::Idle), kPageWait = size_t(emu::Cause::PageWait);
+  const auto idle = [](size_t k) { return emu::is_idle(emu::Cause(k)); };
   emu::CyclesByCause out{};
   uint64_t counted = 0;  // busy cycles the counters saw in the window
   for (size_t k = 0; k < emu::kCauseCount; ++k)
-    if (k != kIdle) out[k] = at_close[k] - at_open[k], counted += out[k];
-  out[kIdle] = idle_cycles;
+    if (!idle(k)) out[k] = at_close[k] - at_open[k], counted += out[k];
+  // The idle cycles, the window's rest, split by the counters: the page wait they saw
+  // (idle time is charged when the I-stream next has work, so a wait across the
+  // window's edge counts where it ended), the rest idle.
+  out[kPageWait] = std::min(at_close[kPageWait] - at_open[kPageWait], idle_cycles);
+  out[kIdle] = idle_cycles - out[kPageWait];
   if (counted == busy_cycles) return out;
   if (counted == 0) throw std::logic_error("cycles by cause: busy cycles in the window but none counted");
   // Scale to busy_cycles: each cause gets the floor of its share, then the cycles left
@@ -110,7 +115,7 @@ emu::CyclesByCause window_cycles_by_cause(const emu::CyclesByCause& at_open, con
   emu::CyclesByCause remainder{};
   uint64_t given = 0;
   for (size_t k = 0; k < emu::kCauseCount; ++k) {
-    if (k == kIdle) continue;
+    if (idle(k)) continue;
     const unsigned __int128 share = static_cast<unsigned __int128>(out[k]) * busy_cycles;
     out[k] = uint64_t(share / counted);
     remainder[k] = uint64_t(share % counted);
@@ -119,7 +124,7 @@ emu::CyclesByCause window_cycles_by_cause(const emu::CyclesByCause& at_open, con
   for (; given < busy_cycles; ++given) {
     size_t best = kIdle;
     for (size_t k = 0; k < emu::kCauseCount; ++k)
-      if (k != kIdle && (best == kIdle || remainder[k] > remainder[best])) best = k;
+      if (!idle(k) && (best == kIdle || remainder[k] > remainder[best])) best = k;
     ++out[best];
     remainder[best] = 0;
   }
@@ -141,7 +146,8 @@ namespace {
 // all cycles and of the busy ones, and its cycles per message.
 void write_cycles_by_cause(std::ostream& out, const RunSummary& s) {
   const emu::CyclesByCause causes = total_cycles_by_cause(s);
-  const uint64_t idle = causes[size_t(emu::Cause::Idle)];
+  const uint64_t page_wait = causes[size_t(emu::Cause::PageWait)];
+  const uint64_t idle = causes[size_t(emu::Cause::Idle)] + page_wait;
   uint64_t all = 0;
   for (uint64_t c : causes) all += c;
   const uint64_t busy = all - idle;
@@ -152,12 +158,14 @@ void write_cycles_by_cause(std::ostream& out, const RunSummary& s) {
   out << "\nCycles by cause (measurement window, all I-streams)\n";
   std::vector<std::vector<std::string>> rows = {{"CAUSE", "CYCLES", "OF ALL", "OF BUSY", "PER MESSAGE"}};
   for (emu::Cause k : emu::all_causes()) {
-    if (k == emu::Cause::Idle) continue;
+    if (emu::is_idle(k)) continue;
     const uint64_t c = causes[size_t(k)];
     rows.push_back({emu::cause_name(k), grouped(c), share(c, all), share(c, busy), per_message(c)});
   }
   rows.push_back({"busy", grouped(busy), share(busy, all), share(busy, busy), per_message(busy)});
   rows.push_back({emu::cause_name(emu::Cause::Idle), grouped(idle), share(idle, all)});
+  // Only where something waited for a page-in (paging): part of the idle time above.
+  if (page_wait) rows.push_back({"  of which page_wait", grouped(page_wait), share(page_wait, all)});
   rows.push_back({"all", grouped(all), share(all, all)});
   write_table(out, rows, "  ", "l");
 }

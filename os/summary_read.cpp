@@ -61,7 +61,11 @@ emu::CyclesByCause read_causes(const json& obj, const std::string& prefix, const
   const std::string p = prefix + "cycles_by_cause";
   if (!v.is_object()) fail(path, fmt::format("\"{}\" is not an object", p));
   emu::CyclesByCause c{};
-  for (emu::Cause k : emu::all_causes()) c[size_t(k)] = read_uint(v, emu::cause_name(k), p + ".", path);
+  for (emu::Cause k : emu::all_causes()) {
+    // page_wait came later: a summary without it had none (its idle time is all idle).
+    if (k == emu::Cause::PageWait && !v.contains(emu::cause_name(k))) continue;
+    c[size_t(k)] = read_uint(v, emu::cause_name(k), p + ".", path);
+  }
   return c;
 }
 

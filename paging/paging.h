@@ -21,7 +21,8 @@
 //
 // A GETSTOR that real storage cannot take waits for the page-outs on their way (frame
 // waits). SVC dumps: svc_dump.cpp. Not yet: common-area pages (nothing here is common
-// storage but the shared system area, which stays fixed), a page-wait cause.
+// storage but the shared system area, which stays fixed). Page waits are the control
+// program's (os/cpu_loop.cpp: an I-stream idle while its ECBs wait for page-ins).
 #pragma once
 #include <functional>
 #include <map>

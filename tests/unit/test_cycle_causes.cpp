@@ -29,7 +29,7 @@ using emu::Cause;
 using emu::CyclesByCause;
 
 uint64_t sum(const CyclesByCause& c) { return std::accumulate(c.begin(), c.end(), uint64_t(0)); }
-uint64_t busy(const CyclesByCause& c) { return sum(c) - c[size_t(Cause::Idle)]; }
+uint64_t busy(const CyclesByCause& c) { return sum(c) - c[size_t(Cause::Idle)] - c[size_t(Cause::PageWait)]; }
 uint64_t of(const CyclesByCause& c, Cause k) { return c[size_t(k)]; }
 
 os::RunSummary run(const std::string& config, const std::vector<std::string>& extra) {
@@ -119,6 +119,24 @@ TEST_CASE("cycles by cause: the window's counters scaled to a clamped busy figur
   CHECK(of(scaled, Cause::Coherence) == 167);
   CHECK(of(scaled, Cause::Svc) == 167);
   CHECK(scaled == os::window_cycles_by_cause(open, close, 1001, 0));
+}
+
+TEST_CASE("cycles by cause: the window's idle cycles split into page wait (as counted) and idle", "[cycles][summary]") {
+  CyclesByCause open{}, close{};
+  close[size_t(Cause::Instruction)] = 100;
+  open[size_t(Cause::PageWait)] = 10;
+  close[size_t(Cause::PageWait)] = 70;  // 60 in the window
+  CyclesByCause w = os::window_cycles_by_cause(open, close, 100, 80);
+  CHECK(of(w, Cause::PageWait) == 60);
+  CHECK(of(w, Cause::Idle) == 20);
+  CHECK(busy(w) == 100);
+  // A wait charged past the window's end (at the I-stream's next work) is not more than
+  // the window's idle time.
+  w = os::window_cycles_by_cause(open, close, 100, 40);
+  CHECK(of(w, Cause::PageWait) == 40);
+  CHECK(of(w, Cause::Idle) == 0);
+  CHECK(emu::is_idle(Cause::PageWait));
+  CHECK(std::string(emu::cause_name(Cause::PageWait)) == "page_wait");
 }
 
 TEST_CASE("cycles by cause: in exec mode each I-stream's causes sum to its clock", "[cycles][machine]") {

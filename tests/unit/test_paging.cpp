@@ -92,6 +92,13 @@ TEST_CASE("paging: a page-in makes its ECB wait; its I-stream idles meanwhile", 
   CHECK(r.stats.fault_waits >= r.stats.page_ins);
   CHECK(r.stats.page_in_cycles > 0);
   CHECK(r.s.cpu_utilization < 0.5);  // the I-stream idles while the ECB waits for its pages
+  // ... and that idle time is page wait in the cycles by cause: the one ECB does nothing
+  // else, so nearly all of it; busy and idle are as before (page wait is idle).
+  const emu::CyclesByCause c = os::total_cycles_by_cause(r.s);
+  const uint64_t page_wait = c[size_t(emu::Cause::PageWait)], idle = c[size_t(emu::Cause::Idle)];
+  CHECK(page_wait > 0);
+  CHECK(page_wait > 9 * idle);
+  CHECK(page_wait + idle == r.s.istreams[0].idle_cycles);
 }
 
 TEST_CASE("paging: off unless real storage is given; then no report and nothing stolen", "[paging]") {
@@ -99,6 +106,7 @@ TEST_CASE("paging: off unless real storage is given; then no report and nothing 
   CHECK(r.lines(" 0 bad") == 2);
   CHECK_FALSE(r.paging_report);
   CHECK(r.stats.stolen == 0);
+  CHECK(os::total_cycles_by_cause(r.s)[size_t(emu::Cause::PageWait)] == 0);
 }
 
 TEST_CASE("paging: the same run twice pages the same", "[paging]") {
