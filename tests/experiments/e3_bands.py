@@ -2,7 +2,7 @@
 """E3's full sweep against its bands (ctest experiment.e3_bands, label long).
 
 Runs scripts/experiment-paging (transition, dump, large-pages: the README's E3 tables,
-about 8 minutes on 2 cores) with the build's tpfemu into OUT, or reads an existing
+about 2 minutes on 2 cores) with the build's tpfemu into OUT, or reads an existing
 results.json (--results), and checks
   - the document's directions (seed 002): with SCM more transactions in the first 45 s,
     a shorter mean response, steady throughput sooner, the region nondispatchable for
