@@ -21,7 +21,6 @@ endif()
 macro(guest_taken_from_elsewhere name)
   if(TPFEMU_GUEST_FROM)
     add_custom_target(guest_${name})
-    set_property(GLOBAL APPEND PROPERTY GUEST_PROGRAMS ${name})
     return()
   endif()
 endmacro()
@@ -72,7 +71,6 @@ function(add_guest_executable name)
     COMMENT "guest link ${name}.elf"
     VERBATIM)
   add_custom_target(guest_${name} ALL DEPENDS ${elf})
-  set_property(GLOBAL APPEND PROPERTY GUEST_PROGRAMS ${name})
 endfunction()
 
 # tpf_program_slot(PROGRAM OUTVAR): the program area slot of a program of that name, a
@@ -168,7 +166,6 @@ function(add_tpf_image name)
     COMMENT "guest link ${name}.elf"
     VERBATIM)
   add_custom_target(guest_${name} ALL DEPENDS ${elf})
-  set_property(GLOBAL APPEND PROPERTY GUEST_PROGRAMS ${name})
 endfunction()
 
 # add_glibc_executable(NAME SOURCES src... [CFLAGS ...] [LIBS ...]) -> ${GUEST_OUT_DIR}/NAME.elf:
