@@ -123,7 +123,7 @@ std::shared_ptr<Process> Evm::new_process(uint64_t id) {
   p->id = id;
   p->space = std::make_unique<emu::AddressSpace>(machine_.storage());
   for (const auto& pg : image_pages_)
-    if (withdrawn_.empty() || !withdrawn_.count(pg.vaddr)) p->space->map_shared(pg.vaddr, pg.frame, pg.prot);
+    if (!withdrawn_.count(pg.vaddr)) p->space->map_shared(pg.vaddr, pg.frame, pg.prot);
   return p;
 }
 
