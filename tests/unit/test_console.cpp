@@ -31,6 +31,28 @@ os::RunConfig syslog_config() {
                                   "system.simple_lock.algorithm=pj46800", "system.console.poll_interval=20us"});
 }
 
+// The syslog run, with `console` attached if given: its summary and run.log.
+struct SyslogRun {
+  os::RunSummary summary;
+  std::string log;
+};
+SyslogRun run_syslog(os::TcpConsole* console = nullptr) {
+  const os::RunConfig cfg = syslog_config();
+  emu::Machine m(cfg.machine, true);
+  os::ControlProgram cp(m, cfg);
+  if (console) cp.set_console(console);
+  SyslogRun r{cp.run(), ""};
+  r.log = cp.log();
+  return r;
+}
+
+// What clients send changes nothing that the model computes.
+void check_same_figures(const os::RunSummary& with_clients, const os::RunSummary& alone) {
+  CHECK(with_clients.messages == alone.messages);
+  CHECK(with_clients.instructions == alone.instructions);
+  CHECK(with_clients.cycles == alone.cycles);
+}
+
 std::string read_all(tcp::socket& s) {
   boost::asio::streambuf b;
   boost::system::error_code ec;
@@ -290,10 +312,7 @@ TEST_CASE("console: a client that half-closes after its command still gets the a
 }
 
 TEST_CASE("console: floods, garbage and over-long lines do not hold up the run or change its figures", "[console]") {
-  os::RunConfig cfg = syslog_config();
-  emu::Machine quiet_machine(cfg.machine, true);
-  os::ControlProgram quiet(quiet_machine, cfg);
-  const os::RunSummary alone = quiet.run();
+  const os::RunSummary alone = run_syslog().summary;
 
   os::TcpConsole console(0);
   boost::asio::io_context io;
@@ -306,26 +325,16 @@ TEST_CASE("console: floods, garbage and over-long lines do not hold up the run o
   write_what_fits(garbage, binary);
   write_what_fits(longline, std::string(1 << 20, 'Z'));
 
-  emu::Machine m(cfg.machine, true);
-  os::ControlProgram cp(m, cfg);
-  cp.set_console(&console);
-  const os::RunSummary s = cp.run();
-  // HELP and garbage change nothing that the model computes.
-  CHECK(s.messages == alone.messages);
-  CHECK(s.instructions == alone.instructions);
-  CHECK(s.cycles == alone.cycles);
-  CHECK_THAT(cp.log(), Contains("operator console: client 3 dropped: a line longer than 4096 bytes"));
+  const SyslogRun r = run_syslog(&console);
+  check_same_figures(r.summary, alone);
+  CHECK_THAT(r.log, Contains("operator console: client 3 dropped: a line longer than 4096 bytes"));
   CHECK_THAT(read_all(garbage), Contains("ERROR"));
   CHECK(console.clients() == 2);  // the flood (answered as far as it reads, bounded) and the garbage
 }
 
 TEST_CASE("console: 200 connections of garbage, binary and 1 MB lines, some gone mid-command: same figures",
           "[console]") {
-  os::RunConfig cfg = syslog_config();
-  emu::Machine quiet_machine(cfg.machine, true);
-  os::ControlProgram quiet(quiet_machine, cfg);
-  const os::RunSummary alone = quiet.run();
-  const std::string quiet_log = quiet.log();
+  const os::RunSummary alone = run_syslog().summary;
 
   os::TcpConsole console(0);
   boost::asio::io_context io;
@@ -348,15 +357,10 @@ TEST_CASE("console: 200 connections of garbage, binary and 1 MB lines, some gone
         break;
     }
   }
-  emu::Machine m(cfg.machine, true);
-  os::ControlProgram cp(m, cfg);
-  cp.set_console(&console);
-  const os::RunSummary s = cp.run();
-  CHECK(s.messages == alone.messages);
-  CHECK(s.instructions == alone.instructions);
-  CHECK(s.cycles == alone.cycles);
-  CHECK(s.ended_early.empty());
-  CHECK_THAT(cp.log(), Contains("dropped: a line longer than 4096 bytes"));
+  const SyslogRun r = run_syslog(&console);
+  check_same_figures(r.summary, alone);
+  CHECK(r.summary.ended_early.empty());
+  CHECK_THAT(r.log, Contains("dropped: a line longer than 4096 bytes"));
   CHECK(console.clients() <= 80);  // the closed ones and the over-long lines are gone
 }
 
