@@ -12,13 +12,17 @@ uint64_t next_serial = 1;  // only compared for equality, so its values never re
 AddressSpace::AddressSpace(Storage& storage, uint64_t limit)
     : storage_(storage), limit_(limit), serial_(next_serial++) {}
 
+// The frames go back in address order: the free lists hand them out again last in,
+// first out, so this order decides which frames (and so which cache sets) the next
+// spaces get; the hash table's order would make that the library's choice.
 AddressSpace::~AddressSpace() {
-  for (auto& [vseg, s] : segments_) {
-    if (s->large) {
-      if (s->owned[0]) storage_.free_1m(s->frame[0]);
+  for (uint64_t vseg : sorted_segments()) {
+    Segment& s = *segments_.at(vseg);
+    if (s.large) {
+      if (s.owned[0]) storage_.free_1m(s.frame[0]);
       continue;
     }
-    for (unsigned k = 0; k < kPagesPerSegment; ++k) release(*s, k);
+    for (unsigned k = 0; k < kPagesPerSegment; ++k) release(s, k);
   }
 }
 
