@@ -16,19 +16,39 @@ AddressSpace::AddressSpace(Storage& storage, uint64_t limit)
 // first out, so this order decides which frames (and so which cache sets) the next
 // spaces get; the hash table's order would make that the library's choice.
 AddressSpace::~AddressSpace() {
+  // Its ASCE is given up: every entry it formed leaves every TLB (the common entries
+  // stay: the other spaces map those pages alike).
+  for (TlbPurgeListener* t : storage_.tlbs()) t->purge_space(serial_);
   for (uint64_t vseg : sorted_segments()) {
     Segment& s = *segments_.at(vseg);
     if (s.large) {
       if (s.owned[0]) storage_.free_1m(s.frame[0]);
       continue;
     }
-    for (unsigned k = 0; k < kPagesPerSegment; ++k) release(s, k);
+    for (unsigned k = 0; k < kPagesPerSegment; ++k)
+      if (s.frame[k] && s.owned[k]) storage_.free_4k(s.frame[k]);
   }
 }
 
-void AddressSpace::release(Segment& s, unsigned k) {
-  if (s.frame[k] && s.owned[k]) storage_.free_4k(s.frame[k]);
-  s.frame[k] = 0, s.resolved[k] = nullptr, s.prot[k] = 0, s.owned[k] = false;
+// A valid page becomes invalid: purged from the TLBs, its frame returned if owned.
+void AddressSpace::release(Segment& s, uint64_t vseg, unsigned k) {
+  if (!s.frame[k]) return;
+  purge_page(s, vseg, k);
+  if (s.owned[k]) storage_.free_4k(s.frame[k]);
+  s.frame[k] = 0, s.resolved[k] = nullptr, s.prot[k] = 0, s.owned[k] = false, s.common[k] = false;
+}
+
+// IPTE: the page's entry leaves every I-stream's TLB (and with it their host-side
+// shortcuts to the page).
+void AddressSpace::purge_page(const Segment& s, uint64_t vseg, unsigned k) {
+  const uint64_t tag = s.common[k] ? TlbModel::kCommon : serial_;
+  for (TlbPurgeListener* t : storage_.tlbs()) t->purge_page(tag, vseg * kPagesPerSegment + k);
+}
+
+// IDTE of a segment: its 1 MB entry and any 4 KB entries formed in it.
+void AddressSpace::purge_segment(const Segment& s, uint64_t vseg) {
+  const uint64_t tag = s.common[0] ? TlbModel::kCommon : serial_;
+  for (TlbPurgeListener* t : storage_.tlbs()) t->purge_segment(tag, vseg);
 }
 
 AddressSpace::Segment& AddressSpace::segment(uint64_t vseg) {
@@ -51,6 +71,7 @@ bool AddressSpace::map(uint64_t addr, uint64_t len, uint8_t prot) {
     Segment& s = segment(vp / kPagesPerSegment);
     unsigned k = unsigned(vp % kPagesPerSegment);
     if (s.large) {
+      if (s.prot[k] & ~prot) purge_segment(s, vp / kPagesPerSegment);
       s.prot[k] = prot;
       continue;
     }
@@ -60,10 +81,11 @@ bool AddressSpace::map(uint64_t addr, uint64_t len, uint8_t prot) {
       s.frame[k] = *f, s.owned[k] = true;
       // A frame never touched is created zeroed when first used; a reused one is cleared.
       if (storage_.touched().count(*f)) std::memset(storage_.frame(*f).data.get(), 0, kPageSize);
+    } else if (s.prot[k] & ~prot) {
+      purge_page(s, vp / kPagesPerSegment, k);  // it loses a right
     }
     s.prot[k] = prot;
   }
-  ++generation_;
   return true;
 }
 
@@ -99,17 +121,17 @@ unsigned AddressSpace::map_large(uint64_t addr, uint64_t len, uint8_t prot) {
     }
     ++large;
   }
-  ++generation_;
   return large;
 }
 
-void AddressSpace::map_shared(uint64_t vaddr, uint64_t frame_number, uint8_t prot) {
+void AddressSpace::map_shared(uint64_t vaddr, uint64_t frame_number, uint8_t prot, bool common) {
   uint64_t vp = vaddr / kPageSize;
   Segment& s = segment(vp / kPagesPerSegment);
   unsigned k = unsigned(vp % kPagesPerSegment);
-  release(s, k);
-  s.frame[k] = frame_number, s.prot[k] = prot;
-  ++generation_;
+  // The same frame with the same or more rights and the same sharing: nothing to purge.
+  if (!(s.frame[k] == frame_number && !s.owned[k] && !(s.prot[k] & ~prot) && s.common[k] == common))
+    release(s, vp / kPagesPerSegment, k);
+  s.frame[k] = frame_number, s.prot[k] = prot, s.common[k] = common;
 }
 
 void AddressSpace::unmap(uint64_t addr, uint64_t len) {
@@ -128,14 +150,14 @@ void AddressSpace::unmap(uint64_t addr, uint64_t len) {
     if (it == segments_.end()) continue;
     Segment& s = *it->second;
     if (s.large) {
+      purge_segment(s, it->first);
       if (s.owned[0]) storage_.free_1m(s.frame[0]);
       segments_.erase(it);
       vp = (vp / kPagesPerSegment + 1) * kPagesPerSegment - 1;
       continue;
     }
-    release(s, unsigned(vp % kPagesPerSegment));
+    release(s, it->first, unsigned(vp % kPagesPerSegment));
   }
-  ++generation_;
 }
 
 Translate AddressSpace::translate(uint64_t vaddr, Translation& out) {
@@ -149,7 +171,7 @@ Translate AddressSpace::translate(uint64_t vaddr, Translation& out) {
   unsigned k = unsigned((vaddr / kPageSize) % kPagesPerSegment);
   if (!s.frame[k] && (reserved_.empty() || !map_reserved(vaddr))) return Translate::NotPresent;
   if (!s.resolved[k]) s.resolved[k] = &storage_.frame(s.frame[k]);
-  out = Translation{s.resolved[k], s.prot[k], s.large};
+  out = Translation{s.resolved[k], s.prot[k], s.large, s.common[k]};
   return Translate::Ok;
 }
 

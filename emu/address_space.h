@@ -19,7 +19,8 @@ enum Prot : uint8_t { kProtRead = 1, kProtWrite = 2, kProtExec = 4 };
 struct Translation {
   Frame* frame = nullptr;
   uint8_t prot = 0;
-  bool large = false;  // translated through a 1 MB segment
+  bool large = false;   // translated through a 1 MB segment
+  bool common = false;  // through a page every ECB's space maps alike: its TLB entry serves all
 };
 
 enum class Translate : uint8_t { Ok, NotPresent, OutOfRange };
@@ -34,13 +35,21 @@ class AddressSpace {
   AddressSpace& operator=(const AddressSpace&) = delete;
 
   Storage& storage() { return storage_; }
-  // Never reused, unlike the object's address: tells a CPU whether it may keep its TLB.
+  // Never reused, unlike the object's address: the tag of the TLB entries this space
+  // forms (its ASCE), never TlbModel::kCommon.
   uint64_t serial() const { return serial_; }
+  // The tag a TLB entry formed through `t` carries.
+  uint64_t tlb_tag(const Translation& t) const { return t.common ? TlbModel::kCommon : serial_; }
   uint64_t limit() const { return limit_; }
 
   // Maps every 4 KB page touching [addr, addr+len) to a new zero-filled frame with
   // `prot`; pages already mapped keep their frames and get `prot`. Returns false when
   // storage has no frames left (the pages mapped so far stay).
+  //
+  // TLBs: making a page valid, or giving it a right, purges nothing (no TLB holds an
+  // invalid page, and a missing right is looked up again). A page that becomes invalid
+  // or loses a right is purged from every I-stream's TLB (IPTE; a 1 MB segment: IDTE);
+  // the space's destruction purges its entries (IDTE by ASCE).
   bool map(uint64_t addr, uint64_t len, uint8_t prot);
   // Demand-zero: each page of [addr, addr+len) that is not mapped gets a new zero-filled
   // frame with `prot` at its first translation, as Linux maps a program's bss, so that a
@@ -51,11 +60,13 @@ class AddressSpace {
   // 4 KB frames when no 1 MB frame is left. Returns how many segments got a 1 MB frame.
   unsigned map_large(uint64_t addr, uint64_t len, uint8_t prot);
   // Maps one page to an existing frame that this space does not own (shared storage).
-  void map_shared(uint64_t vaddr, uint64_t frame_number, uint8_t prot);
-  // Removes the mappings of the range (whole 1 MB segments for large pages) and returns
-  // owned frames. CPUs must flush their TLBs afterwards: see generation().
+  // `common`: every space that maps the page maps it to this frame with these rights
+  // (the control program's promise, as z's common-segment bit is), so one TLB entry
+  // serves them all.
+  void map_shared(uint64_t vaddr, uint64_t frame_number, uint8_t prot, bool common = false);
+  // Removes the mappings of the range (whole 1 MB segments for large pages), purges them
+  // from the TLBs and returns owned frames.
   void unmap(uint64_t addr, uint64_t len);
-  uint64_t generation() const { return generation_; }
   // Change bits exact for this space (its pages paged): a CPU's micro-TLB then takes a
   // page's write right only on a store, so that the store sets the change bit. Off, a
   // load's translation also grants stores (no change bit is needed).
@@ -125,10 +136,13 @@ class AddressSpace {
     std::array<Frame*, kPagesPerSegment> resolved{};  // frames touched so far
     std::array<uint8_t, kPagesPerSegment> prot{};
     std::array<bool, kPagesPerSegment> owned{};
+    std::array<bool, kPagesPerSegment> common{};
   };
   Segment& segment(uint64_t vseg);
   std::vector<uint64_t> sorted_segments() const;
-  void release(Segment& s, unsigned k);
+  void release(Segment& s, uint64_t vseg, unsigned k);
+  void purge_page(const Segment& s, uint64_t vseg, unsigned k);  // from every I-stream's TLB
+  void purge_segment(const Segment& s, uint64_t vseg);
 
   Storage& storage_;
   uint64_t limit_;
@@ -139,7 +153,6 @@ class AddressSpace {
   };
   std::vector<Reservation> reserved_;  // few (one per large bss): searched in order
   bool map_reserved(uint64_t vaddr);
-  uint64_t generation_ = 0;
   bool track_changes_ = false;
   std::function<bool(uint64_t)> host_fault_;
   bool host_translate(uint64_t vaddr, Translation& t);

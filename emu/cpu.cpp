@@ -6,7 +6,13 @@
 
 namespace emu {
 
-Cpu::~Cpu() = default;
+Cpu::Cpu(AddressSpace& space) : space_(&space), space_serial_(space.serial()), storage_(space.storage()) {
+  storage_.add_tlb(this);
+  flush_tlb();
+}
+
+// (The space loaded last may be gone by now: the storage, which outlives it, is not.)
+Cpu::~Cpu() { storage_.remove_tlb(this); }
 
 void Cpu::set_timing(const CpuTiming& t) {
   caches_ = t.caches;
@@ -20,16 +26,14 @@ void Cpu::set_timing(const CpuTiming& t) {
 void Cpu::set_address_space(AddressSpace& space) {
   space_ = &space;
   space_serial_ = space.serial();
-  flush_tlb();
+  flush_micro_tlb();
+  code_ = nullptr;
 }
 
 void Cpu::flush_tlb() {
-  for (auto& e : tlb_) e = TlbEntry{~0ull, ~0ull, nullptr, 0};
   if (tlb4k_.configured()) tlb4k_.flush(), tlb1m_.flush();
-  code_vpage_ = ~0ull;
+  flush_micro_tlb();
   code_ = nullptr;
-  space_generation_ = space_->generation();
-  leave_block_ = true;
 }
 
 void Cpu::flush_micro_tlb() {
@@ -38,16 +42,36 @@ void Cpu::flush_micro_tlb() {
   leave_block_ = true;
 }
 
+// The micro-TLB holds no page the modelled TLB does not; and a page that became
+// invalid must not stay executable through the decode slots either.
 void Cpu::drop_micro_tlb(uint64_t key, bool large) {
   uint64_t first = large ? key << 8 : key, n = large ? kPagesPerSegment : 1;
   for (uint64_t vp = first; vp < first + n; ++vp) {
     TlbEntry& e = tlb_[vp & (kTlbSize - 1)];
     if (e.rtag == vp) e = TlbEntry{~0ull, ~0ull, nullptr, 0};
   }
+  if (code_vpage_ >= first && code_vpage_ < first + n) code_vpage_ = ~0ull, leave_block_ = true;
+}
+
+void Cpu::purge_page(uint64_t tag, uint64_t vpage) {
+  if (tlb4k_.configured()) tlb4k_.purge(vpage, tag);
+  if (micro_holds(tag)) drop_micro_tlb(vpage, false);
+}
+
+void Cpu::purge_segment(uint64_t tag, uint64_t vseg) {
+  if (tlb4k_.configured()) {
+    tlb1m_.purge(vseg, tag);
+    for (uint64_t vp = vseg << 8; vp < (vseg + 1) << 8; ++vp) tlb4k_.purge(vp, tag);
+  }
+  if (micro_holds(tag)) drop_micro_tlb(vseg, true);
+}
+
+void Cpu::purge_space(uint64_t tag) {
+  if (tlb4k_.configured()) tlb4k_.purge_tag(tag), tlb1m_.purge_tag(tag);
+  if (micro_holds(tag)) flush_micro_tlb();
 }
 
 const Cpu::TlbEntry& Cpu::fill_tlb(uint64_t addr, bool for_write) {
-  if (space_->generation() != space_generation_) flush_tlb();  // mappings were removed
   uint64_t vpage = addr >> 12;
   Translation t;
   switch (space_->translate(addr, t)) {
@@ -65,10 +89,11 @@ const Cpu::TlbEntry& Cpu::fill_tlb(uint64_t addr, bool for_write) {
     // A new micro-TLB entry: the modelled TLB decides whether DAT walked the tables.
     if (tlb4k_.configured()) {
       TlbModel& m = t.large ? tlb1m_ : tlb4k_;
-      uint64_t key = t.large ? addr >> 20 : vpage, evicted;
-      if (!m.access(key, evicted)) {
+      const uint64_t key = t.large ? addr >> 20 : vpage;
+      TlbModel::Entry evicted;
+      if (!m.access(key, space_->tlb_tag(t), evicted)) {
         charge(Cause::Tlb, tlb_walk_);
-        if (evicted != TlbModel::kEmpty) drop_micro_tlb(evicted, t.large);
+        if (evicted.key != TlbModel::kEmpty && micro_holds(evicted.tag)) drop_micro_tlb(evicted.key, t.large);
       }
     }
     e = TlbEntry{vpage, ~0ull, t.frame->data.get(), t.frame->absolute()};
@@ -141,7 +166,6 @@ Frame& Cpu::frame_for_fetch(uint64_t a) {
 void Cpu::enter_code_page(uint64_t a) {
   retired_code_.clear();
   if (a & 1) program_check(Pic::Specification, a);
-  if (space_->generation() != space_generation_) flush_tlb();
   Frame& f = frame_for_fetch(a);
   f.referenced = true;  // an instruction fetch references its page, as a load does
   if (!f.code) {
@@ -207,8 +231,6 @@ RunResult Cpu::run(uint64_t limit, uint64_t cycle_end) {
       const uint64_t stop_cycle = std::min(cycle_end, next_sample_);
       a = psw_addr;
       cur = nullptr;
-      if (space_->generation() != space_generation_) [[unlikely]]
-        flush_tlb();  // mappings were removed (by a service or the host)
       if (((a >> 12) != code_vpage_) | (a & 1)) [[unlikely]]
         enter_code_page(a);
       Insn* in = &code_->slot[(a & kPageMask) >> 1];
@@ -254,8 +276,7 @@ RunResult Cpu::run(uint64_t limit, uint64_t cycle_end) {
       // The instruction runs again from the start, and counts once.
       if (cur) --cur->count, --n;
       ++page_faults;
-      flush_tlb();
-      continue;
+      continue;  // the page is valid now: a page made valid purges nothing
     }
     if (action == PageFaultHandler::Action::Wait) {
       if (cur) --cur->count, --n;

@@ -74,19 +74,24 @@ struct RunResult {
   ProgramCheckInfo check;  // valid when reason == ProgramCheck
 };
 
-class Cpu {
+class Cpu final : public TlbPurgeListener {
  public:
-  explicit Cpu(AddressSpace& space) : space_(&space), space_serial_(space.serial()) { flush_tlb(); }
+  // Registers its TLBs with the space's storage, to hear of every purge.
+  explicit Cpu(AddressSpace& space);
   void set_timing(const CpuTiming& t);
   void set_group(CpuGroup* g) { group_ = g; }
   unsigned istream() const { return istream_; }
-  // Switches to another address space (an ECB's): the TLBs are flushed.
+  // Switches to another address space (an ECB's), as loading its ASCE does: the
+  // modelled TLBs keep their entries (tagged by space); only the host's micro-TLB is
+  // dropped.
   void set_address_space(AddressSpace& space);
-  // Switches only if `space` is not the one loaded (by serial): keeps the TLBs warm.
+  // Switches only if `space` is not the one loaded (by serial).
   void switch_address_space(AddressSpace& space) {
     if (space.serial() != space_serial_) set_address_space(space);
   }
-  ~Cpu();
+  ~Cpu() override;
+  Cpu(const Cpu&) = delete;
+  Cpu& operator=(const Cpu&) = delete;
 
   // --- architected state -------------------------------------------------------
   uint64_t gr[17] = {};  // gr[16] is the always-zero register (kZeroReg)
@@ -182,10 +187,15 @@ class Cpu {
   // tod_clock() stores then; host code compares guest time stamps with it).
   static uint64_t tod_at(double clock_ghz, uint64_t cycles);
 
+  // PURGE TLB: every entry of both modelled TLBs, and the micro-TLB.
   void flush_tlb();
   // Only the host-side micro-TLB (the modelled TLB keeps its entries): the next access
   // to each page translates again and sets its reference and change bits.
   void flush_micro_tlb();
+  // TlbPurgeListener: what a change of some space's DAT tables purges here.
+  void purge_page(uint64_t tag, uint64_t vpage) override;
+  void purge_segment(uint64_t tag, uint64_t vseg) override;
+  void purge_space(uint64_t tag) override;
   // The cache model took `line` from this I-stream (or its exclusivity).
   void forget_line(uint64_t line) {
     if (last_rline_ == line) last_rline_ = ~0ull;
@@ -227,6 +237,8 @@ class Cpu {
   }
   void touch_lines(uint64_t first, uint64_t last, bool store);
   void drop_micro_tlb(uint64_t key, bool large);
+  // Whether the micro-TLB may hold translations formed under `tag`.
+  bool micro_holds(uint64_t tag) const { return tag == TlbModel::kCommon || tag == space_serial_; }
 
   template <class T> static T bswap(T v) {
     if constexpr (sizeof(T) == 1) return v;
@@ -257,8 +269,8 @@ class Cpu {
   void invalidate_code(Frame& f);
 
   AddressSpace* space_;
-  uint64_t space_generation_ = 0;
   uint64_t space_serial_ = 0;
+  Storage& storage_;  // every space this I-stream loads lies in it
   SvcHandler* svc_ = nullptr;
   PageFaultHandler* page_fault_ = nullptr;
   CpuGroup* group_ = nullptr;

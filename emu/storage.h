@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "emu/isa/insn.h"
+#include "emu/tlb.h"
 
 namespace emu {
 
@@ -76,6 +77,13 @@ class Storage {
   // outside the range or taken already.
   bool claim_4k(uint64_t number);
 
+  // The TLBs of the I-streams over this storage (each registers its own): a change of
+  // any address space's tables that purges entries reaches all of them, as IPTE and
+  // IDTE are broadcast to every CPU of the configuration.
+  void add_tlb(TlbPurgeListener* t) { tlbs_.push_back(t); }
+  void remove_tlb(TlbPurgeListener* t) { std::erase(tlbs_, t); }
+  const std::vector<TlbPurgeListener*>& tlbs() const { return tlbs_; }
+
  private:
   // A frame's bytes, its Frame and (roughly) its node in frames_.
   static constexpr uint64_t kFrameHostBytes = kPageSize + sizeof(Frame) + 64;
@@ -95,6 +103,7 @@ class Storage {
   uint64_t high_;      // first frame of the lowest 1 MB frame handed out so far
   std::vector<uint64_t> free_4k_, free_1m_;
   uint64_t allocated_4k_ = 0, allocated_1m_ = 0;
+  std::vector<TlbPurgeListener*> tlbs_;
 };
 
 }  // namespace emu

@@ -10,6 +10,10 @@ namespace os {
 namespace {
 
 constexpr uint8_t kRW = emu::kProtRead | emu::kProtWrite;
+// The pages every process maps alike (the image's read-only pages, the shared areas)
+// are common, as z's common segments are: one TLB entry serves every ECB. A process's
+// copies of the image's writable pages, at the same addresses, are its own.
+constexpr bool kCommon = true;
 
 uint64_t page_up(uint64_t a) { return (a + emu::kPageMask) & ~emu::kPageMask; }
 
@@ -123,7 +127,7 @@ std::shared_ptr<Process> Evm::new_process(uint64_t id) {
   p->id = id;
   p->space = std::make_unique<emu::AddressSpace>(machine_.storage());
   for (const auto& pg : image_pages_)
-    if (!withdrawn_.count(pg.vaddr)) p->space->map_shared(pg.vaddr, pg.frame, pg.prot);
+    if (!withdrawn_.count(pg.vaddr)) p->space->map_shared(pg.vaddr, pg.frame, pg.prot, kCommon);
   return p;
 }
 
@@ -146,7 +150,7 @@ void Evm::restore_program_page(uint64_t address) {
 
 void Evm::map_program_page(Process& p, uint64_t address) {
   auto it = image_code_.find(address);
-  if (it != image_code_.end()) p.space->map_shared(address, it->second.frame, it->second.prot);
+  if (it != image_code_.end()) p.space->map_shared(address, it->second.frame, it->second.prot, kCommon);
 }
 
 bool Evm::map_message(Process& p, const std::vector<uint8_t>& bytes) {

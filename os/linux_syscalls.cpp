@@ -627,7 +627,6 @@ void LinuxProcess::supervisor_call(emu::Cpu& cpu, uint8_t number) {
   const uint64_t nr = number ? number : cpu.gr[1];
   LinuxThread& t = thread_of(cpu);
   LinuxSyscalls::Call c{*this, cpu, t, {cpu.gr[2], cpu.gr[3], cpu.gr[4], cpu.gr[5], cpu.gr[6], cpu.gr[7]}};
-  const uint64_t generation = space_.generation();
   int64_t rc;
   if (const LinuxSyscalls::Entry* e = LinuxSyscalls::find(nr)) {
     rc = e->fn(c);
@@ -636,8 +635,6 @@ void LinuxProcess::supervisor_call(emu::Cpu& cpu, uint8_t number) {
     rc = -abi::kEnosys;
   }
   if (!c.keep_registers) cpu.gr[2] = uint64_t(rc);
-  // Mappings removed or rights taken away: the I-stream's shortcuts must not outlive them.
-  if (space_.generation() != generation) cpu.flush_micro_tlb();
   if (!exited_ && !t.exited && !t.waiting) deliver_pending(t);
 }
 
