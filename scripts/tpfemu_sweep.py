@@ -772,54 +772,123 @@ def run_local(out, p, jobs, made_by, tpfemu=TPFEMU):
 
 # --- results ------------------------------------------------------------------
 
-def _walk(data, segs):
+class CollectError(Exception):
+    """A figure that a complete run's reports do not give; the message says why."""
+
+
+def figure_text(f):
+    """A parsed figure (_parse_figure) as the sweep file writes it, for messages."""
+    if "ratio" in f:
+        return " / ".join(f["ratio"])
+    if f.get("lines"):
+        return f"{f['file']}:lines"
+    segs = [name + ("[" + ",".join(fld + "=" + "|".join(pats) for fld, pats in conds) + "]" if conds else "")
+            for name, conds in f["path"]]
+    return f"{f['file']}:{'.'.join(segs)}"
+
+
+def _kind(v):
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
+        type(v), "a number")
+
+
+def _walk(data, segs, at, filters):
+    """The value(s) at SEGS under DATA (a list's members each walked, flattened). AT is
+    the path walked so far, for messages; FILTERS gathers, per filtered member, the rows
+    seen, the rows that matched and the fields the rows have."""
     if not segs:
         return data
     if isinstance(data, list):
-        vals = [_walk(x, segs) for x in data]
         flat = []
-        for v in vals:
+        for x in data:
+            v = _walk(x, segs, at, filters)
             flat.extend(v if isinstance(v, list) else [v])
         return flat
     name, conds = segs[0]
-    if not isinstance(data, dict) or name not in data:
-        raise KeyError(name)
+    here = f"{at}.{name}" if at else name
+    if not isinstance(data, dict):
+        raise CollectError(f"{at} is {_kind(data)}, which has no member {name}")
+    if name not in data:
+        raise CollectError(f"no member {here}" + (f" (members of {at}: {', '.join(list(data)[:12])})" if at else
+                                                   f" (members: {', '.join(list(data)[:12])})"))
     v = data[name]
     if conds:
         if not isinstance(v, list):
-            raise KeyError(f"{name} is not a list of rows")
-        v = [r for r in v if all(any(fnmatch.fnmatchcase(str(r.get(f, "")), pat) for pat in pats)
-                                 for f, pats in conds)]
-    return _walk(v, segs[1:])
+            raise CollectError(f"{here} is {_kind(v)}, not a list of rows to filter")
+        rows = [r for r in v if isinstance(r, dict)]
+        matched = [r for r in rows if all(any(fnmatch.fnmatchcase(str(r.get(f, "")), pat) for pat in pats)
+                                          for f, pats in conds)]
+        st = filters.setdefault(here, {"conds": conds, "rows": 0, "matched": 0, "fields": set()})
+        st["rows"] += len(v)
+        st["matched"] += len(matched)
+        for r in rows:
+            st["fields"].update(r)
+        v = matched
+    return _walk(v, segs[1:], here, filters)
+
+
+def _number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _figure(run_path, f, cache):
+    """One FILE:PATH or FILE:lines figure of a run folder; CollectError if the run's
+    reports do not give a number: no such file, no such member, a filter that matches
+    no row, an empty list, a value that is not a number."""
+    path = os.path.join(run_path, f["file"])
+    if not os.path.isfile(path):
+        raise CollectError(f"the run wrote no {f['file']}")
+    if f.get("lines"):
+        with open(path, "rb") as fh:
+            return sum(1 for _ in fh)
+    if path not in cache:
+        try:
+            with open(path) as fh:
+                cache[path] = json.load(fh)
+        except ValueError as e:
+            raise CollectError(f"{f['file']} is not JSON ({e})") from None
+    filters = {}
+    v = _walk(cache[path], f["path"], "", filters)
+    if isinstance(v, list):
+        if not v:
+            for member, st in filters.items():
+                if st["matched"] == 0:
+                    cond = ",".join(fld + "=" + "|".join(pats) for fld, pats in st["conds"])
+                    absent = [fld for fld, _ in st["conds"] if fld not in st["fields"]]
+                    raise CollectError(f"[{cond}] matches no row of {member} "
+                                       f"({st['rows']} row{'' if st['rows'] == 1 else 's'})"
+                                       + (f" (no row has a field {absent[0]})" if absent and st["rows"] else ""))
+            raise CollectError("an empty list: no value to sum")
+        bad = [x for x in v if not _number(x)]
+        if bad:
+            raise CollectError(f"a list holding {_kind(bad[0])} ({json.dumps(bad[0])[:40]}), not only numbers")
+        return sum(v)
+    if not _number(v):
+        raise CollectError(f"{_kind(v)} ({json.dumps(v)[:40]}), not a number")
+    return v
 
 
 def collect(run_path, figures):
-    """The figures of one complete run folder: {name: number or None}."""
-    vals, cache = {}, {}
+    """The figures of one complete run folder: ({name: number or None}, [error, ...]).
+    A figure the run's reports do not give is None and an error naming it, its
+    expression and why: never a 0 or an empty cell that looks like a result."""
+    vals, errors, cache = {}, [], {}
     for name, f in figures.items():
+        vals[name] = None
         if "ratio" in f:
             a, b = (vals[n] for n in f["ratio"])
-            vals[name] = a / b if a is not None and b else None
+            if a is None or b is None:
+                continue  # the operand's own error says why
+            if b == 0:
+                errors.append(f"collect.{name}: {figure_text(f)}: {f['ratio'][1]} is 0")
+                continue
+            vals[name] = a / b
             continue
-        path = os.path.join(run_path, f["file"])
-        if not os.path.exists(path):
-            vals[name] = 0 if f.get("lines") else None
-            continue
-        if f.get("lines"):
-            with open(path, "rb") as fh:
-                vals[name] = sum(1 for _ in fh)
-            continue
-        if path not in cache:
-            with open(path) as fh:
-                cache[path] = json.load(fh)
         try:
-            v = _walk(cache[path], f["path"])
-        except KeyError:
-            v = None
-        if isinstance(v, list):
-            v = sum(x for x in v if isinstance(x, (int, float)))
-        vals[name] = v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
-    return vals
+            vals[name] = _figure(run_path, f, cache)
+        except CollectError as e:
+            errors.append(f"collect.{name}: {figure_text(f)}: {e}")
+    return vals, errors
 
 
 _T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
@@ -850,12 +919,18 @@ def stats(xs):
 
 def results(out, p):
     """Writes results.csv (a row per run), aggregate.csv (a row per point: n, mean, sd,
-    ci95 of each figure over its seeds) and results.json (both). Returns the json."""
+    ci95 of each figure over its seeds, from the runs whose figures were all collected)
+    and results.json (both). Returns the json. A run's status: ok; collect failed (it
+    ran, but its reports do not give every figure: error says which and why); failed
+    (tpfemu failed: error is runs/.failed/NAME.txt); not run."""
     rows, failed_dir = [], os.path.join(out, RUNS, FAILED)
     for r in p["runs"]:
         row = {"run": f"{RUNS}/{r['name']}", "params": r["params"], "seed": r["seed"]}
         if is_complete(out, r):
-            row["status"], row["figures"] = "ok", collect(run_dir(out, r), p["collect"])
+            figures, errors = collect(run_dir(out, r), p["collect"])
+            row["status"], row["figures"] = "collect failed" if errors else "ok", figures
+            if errors:
+                row["error"] = "\n".join(errors)
         else:
             err = os.path.join(failed_dir, r["name"] + ".txt")
             row["status"] = "failed" if os.path.exists(err) else "not run"
@@ -883,9 +958,11 @@ def results(out, p):
         w = csv.writer(f)
         w.writerow(["run"] + p["params"] + ["seed", "status"] + fig + ["error"])
         for row in rows:
+            err = (row.get("error") or "").splitlines()
+            if row["status"] == "failed":
+                err = err[1:]  # its first line is the command (runs/.failed/NAME.txt): not in the table
             w.writerow([row["run"]] + [_text(row["params"][k]) for k in p["params"]]
-                       + [num(row["seed"]), row["status"]] + [num(row["figures"][k]) for k in fig]
-                       + ["; ".join((row.get("error") or "").splitlines()[1:])])  # not the command
+                       + [num(row["seed"]), row["status"]] + [num(row["figures"][k]) for k in fig] + ["; ".join(err)])
     with open(os.path.join(out, "aggregate.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(p["params"] + ["runs", "failed"] + [f"{k}_{s}" for k in fig for s in ("n", "mean", "sd", "ci95")])
@@ -893,6 +970,17 @@ def results(out, p):
             w.writerow([_text(a["params"][k]) for k in p["params"]] + [a["runs"], a["failed"]]
                        + [num(a["figures"][k][s]) for k in fig for s in ("n", "mean", "sd", "ci95")])
     return doc
+
+
+def collect_failures(doc, prog):
+    """Writes to stderr, for each run whose figures were not all collected (results()),
+    its name and the errors; returns how many. A 0 or an empty cell in a table would
+    read as a result: the caller fails instead."""
+    bad = [r for r in doc["runs"] if r["status"] == "collect failed"]
+    for r in bad:
+        sys.stderr.write(f"{prog}: run {r['run'][len(RUNS) + 1:]}: figures not collected:\n  "
+                         + "\n  ".join(r["error"].splitlines()) + "\n")
+    return len(bad)
 
 
 def plot(out, p, doc):

@@ -3,7 +3,7 @@
 (tests/CMakeLists.txt, label cli):
 
   test_sweep.py CASE BUILD_DIR     CASE: table, resume, failing, errors, one_at_a_time, made_by,
-                                   stale_build, stale_config, rerun_stale, slurm
+                                   stale_build, stale_config, rerun_stale, collect, slurm
 
 Each case works in BUILD_DIR/sweep-tests/CASE (emptied first) and prints "CASE: OK".
 Nothing here depends on timing: the resume case kills the sweep when it has said the
@@ -386,6 +386,76 @@ def case_rerun_stale(work, env):
     check(r.returncode == 0 and "4 of 4 runs complete already" in r.stderr, f"after --rerun-stale: {r.stderr}")
 
 
+COLLECT = """configs: [{demo}]
+set:
+  workload.messages: 200
+grid:
+  machine.istreams: [1, 66, 2]
+collect:
+  messages: summary.json:messages
+  {extra}
+"""
+
+
+def case_collect(work, env):
+    """A figure a complete run's reports do not give (no such file, member or row, an
+    empty list, not a number, a ratio over 0) fails the sweep with the figure, its
+    expression, the run and why: never a 0 or an empty cell that reads as a result. A
+    run that failed is still a failed run, not a collect error."""
+    demo = os.path.join(ROOT, "configs", "demo.yaml")
+    bad = {
+        "no_row": ("summary.json:istreams[utilization=nothing*].busy_cycles",
+                   "[utilization=nothing*] matches no row of istreams ({n} row"),
+        "no_field": ("summary.json:istreams[nosuch=1].busy_cycles",
+                     "[nosuch=1] matches no row of istreams ({n} row"),
+        "no_member": ("summary.json:control_program.no_such_count",
+                      "no member control_program.no_such_count (members of control_program: ecbs_created"),
+        "no_file": ("nothere.json:a.b", "the run wrote no nothere.json"),
+        "no_text": ("nothere.log:lines", "the run wrote no nothere.log"),
+        "a_string": ("summary.json:config", f"a string (\"{demo}"),
+        "a_mapping": ("summary.json:response_ms", "an object ({"),
+        "over_zero": ("messages / transfers", "transfers is 0"),
+    }
+    extra = "transfers: summary.json:control_program.line_transfers\n  " + "\n  ".join(
+        f"{k}: \"{expr}\"" for k, (expr, _) in bad.items())
+    sw = os.path.join(work, "collect.yaml")
+    with open(sw, "w") as f:
+        f.write(COLLECT.format(demo=demo, extra=extra))
+    out = os.path.join(work, "out")
+    r = sweep([sw, "--out", out, "-j", "2"], env)
+    check(r.returncode == 1, f"exit status {r.returncode}, not 1: {r.stderr}")
+    check("[nosuch=1] matches no row of istreams (1 row) (no row has a field nosuch)" in r.stderr
+          and "[nosuch=1] matches no row of istreams (2 rows) (no row has a field nosuch)" in r.stderr,
+          f"a filter on a field no row has: {r.stderr}")
+    for run, n in (("istreams=1", 1), ("istreams=2", 2)):
+        check(f"run {run}: figures not collected:" in r.stderr, f"{run} not named: {r.stderr}")
+        for k, (expr, why) in bad.items():
+            if k == "over_zero" and run == "istreams=2":
+                continue  # two I-streams transfer lines: a ratio there
+            want = f"collect.{k}: {expr}: {why.replace('{n}', str(n))}"
+            check(want in r.stderr, f"{run}: expected {want!r} in: {r.stderr}")
+    check("the figures of 2 of 3 runs were not all collected" in r.stderr, f"no count: {r.stderr}")
+    check("run istreams=66 failed" in r.stderr and "istreams=66: figures not collected" not in r.stderr,
+          f"the failed run: {r.stderr}")
+    st = {x["run"]: x for x in rows(os.path.join(out, "results.csv"))}
+    one = st["runs/istreams=1"]
+    check(one["status"] == "collect failed" and one["messages"] == "200" and one["transfers"] == "0",
+          f"the figures that are there stay: {one}")
+    check(all(one[k] == "" for k in bad), f"a figure not collected has a value: {one}")
+    check("collect.no_row: " in one["error"] and "collect.over_zero: " in one["error"], f"error column: {one}")
+    check(st["runs/istreams=2"]["over_zero"] != "", f"istreams=2's ratio: {st['runs/istreams=2']}")
+    check(st["runs/istreams=66"]["status"] == "failed", f"the failed run: {st['runs/istreams=66']}")
+    agg = rows(os.path.join(out, "aggregate.csv"))
+    check(all(a["failed"] == "1" and a["messages_n"] == "0" for a in agg),
+          f"a run whose figures were not all collected counted in the aggregate: {agg}")
+    # The same figures from good expressions: the run folders are kept, nothing reruns.
+    with open(sw, "w") as f:
+        f.write(COLLECT.format(demo=demo, extra="busy: summary.json:istreams[utilization=*].busy_cycles"))
+    r = sweep([sw, "--out", os.path.join(work, "good")], env)
+    check(r.returncode == 1 and "figures not collected" not in r.stderr and "1 of 3 runs failed" in r.stderr,
+          f"good expressions: {r.returncode}: {r.stderr}")
+
+
 BAD = [
     ("configs: [../../configs/demo.yaml]\ngrid:\n  machine.istreams: [1, 2]\ncolect:\n  a: summary.json:messages\n",
      "bad.yaml:4: colect: unknown key"),
@@ -471,7 +541,7 @@ def main():
     {"table": case_table, "resume": case_resume, "failing": case_failing, "errors": case_errors,
      "slurm": case_slurm, "one_at_a_time": case_one_at_a_time, "made_by": case_made_by,
      "stale_build": case_stale_build, "stale_config": case_stale_config,
-     "rerun_stale": case_rerun_stale}[case](work, env)
+     "rerun_stale": case_rerun_stale, "collect": case_collect}[case](work, env)
     print(f"{case}: OK")
 
 
