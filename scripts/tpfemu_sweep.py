@@ -38,6 +38,7 @@ RUNS = "runs"               # DIR/runs/NAME: the complete run folders
 FAILED = ".failed"          # DIR/runs/.failed/NAME.txt: why a run failed (removed once it succeeds)
 TMP = ".tmp-"               # DIR/runs/.tmp-NAME: a run in progress (removed when found later)
 MADE_BY = "made_by.json"    # DIR/runs/NAME/made_by.json: the build and configuration that made the run
+RUN_KEYS = ("sweep", "params", "short", "runs")  # what of plan.json a resume must find the same
 TOP_KEYS = ("configs", "set", "grid", "zip", "one_at_a_time", "derive", "seeds", "replications", "collect", "plot",
             "slurm")
 
@@ -563,23 +564,24 @@ def stale_message(out, p, stale):
 
 def prepare(out, p, rerun_stale=False, tpfemu=TPFEMU):
     """Makes DIR ready for the runs of plan P and returns the build record (build_record):
-    DIR/plan.json written, or the same plan found there (another sweep is refused);
+    DIR/plan.json written, over one of the same runs (another sweep is refused);
     interrupted runs' temporary folders removed; runs that another build or other
     configuration contents made refused, naming what differs, or with RERUN_STALE
     removed so that they run again (the others are kept)."""
     now = build_record(configs_of(p), tpfemu)
     os.makedirs(os.path.join(out, RUNS, FAILED), exist_ok=True)
     path = os.path.join(out, PLAN)
-    text = json.dumps(p, indent=1) + "\n"
     if os.path.exists(path):
         try:
             old = read_plan(out)
         except (OSError, ValueError) as e:
             raise SweepError(f"{path}: not a plan.json ({e}); use another --out, or remove it to start over") from None
-        if isinstance(old, dict):
-            old.pop("made_by", None)  # compared below, run by run
-        if json.dumps(old, indent=1) + "\n" != text:
-            raise SweepError(f"{path}: this folder holds another sweep (or this one changed); "
+        # The runs must be the same; what is collected from them, plotted, or the Slurm
+        # defaults may change (a collect: expression corrected, say): plan.json is
+        # rewritten below and the figures collected again from the runs kept.
+        same = isinstance(old, dict) and all(old.get(k) == json.loads(json.dumps(p[k])) for k in RUN_KEYS)
+        if not same:
+            raise SweepError(f"{path}: this folder holds another sweep (or this one's runs changed); "
                              "use another --out, or remove it to start over")
     clean_tmp(out)
     stale = stale_runs(out, p, now)

@@ -448,12 +448,23 @@ def case_collect(work, env):
     agg = rows(os.path.join(out, "aggregate.csv"))
     check(all(a["failed"] == "1" and a["messages_n"] == "0" for a in agg),
           f"a run whose figures were not all collected counted in the aggregate: {agg}")
-    # The same figures from good expressions: the run folders are kept, nothing reruns.
+    # collect: corrected, into the same folder: the runs are kept (only the failed one
+    # is tried again) and their figures collected again.
+    before = run_stats(os.path.join(out, "runs"))
     with open(sw, "w") as f:
         f.write(COLLECT.format(demo=demo, extra="busy: summary.json:istreams[utilization=*].busy_cycles"))
-    r = sweep([sw, "--out", os.path.join(work, "good")], env)
-    check(r.returncode == 1 and "figures not collected" not in r.stderr and "1 of 3 runs failed" in r.stderr,
-          f"good expressions: {r.returncode}: {r.stderr}")
+    r = sweep([sw, "--out", out], env)
+    check(r.returncode == 1 and "figures not collected" not in r.stderr and "1 of 3 runs failed" in r.stderr
+          and "2 of 3 runs complete already" in r.stderr, f"collect: corrected: {r.returncode}: {r.stderr}")
+    check(run_stats(os.path.join(out, "runs")) == before, "a run was run again for a new collect:")
+    st = {x["run"]: x for x in rows(os.path.join(out, "results.csv"))}
+    check(st["runs/istreams=1"]["status"] == "ok" and int(st["runs/istreams=1"]["busy"]) > 0,
+          f"collected again: {st['runs/istreams=1']}")
+    # Other runs (another grid) are still another sweep.
+    with open(sw, "w") as f:
+        f.write(COLLECT.format(demo=demo, extra="").replace("[1, 66, 2]", "[1, 2]"))
+    r = sweep([sw, "--out", out], env)
+    check(r.returncode == 2 and "this folder holds another sweep" in r.stderr, f"another grid: {r.stderr}")
 
 
 BAD = [
