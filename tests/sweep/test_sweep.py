@@ -3,7 +3,7 @@
 (tests/CMakeLists.txt, label cli):
 
   test_sweep.py CASE BUILD_DIR     CASE: table, resume, failing, errors, one_at_a_time, made_by,
-                                   stale_build, stale_config, rerun_stale, collect, slurm
+                                   stale_build, stale_config, rerun_stale, collect, paging_window, slurm
 
 Each case works in BUILD_DIR/sweep-tests/CASE (emptied first) and prints "CASE: OK".
 Nothing here depends on timing: the resume case kills the sweep when it has said the
@@ -467,6 +467,41 @@ def case_collect(work, env):
     check(r.returncode == 2 and "this folder holds another sweep" in r.stderr, f"another grid: {r.stderr}")
 
 
+def case_paging_window(work, env):
+    """scripts/experiment-paging (built on these sweeps) counts E3b's first 45 s from
+    run.log's end-of-prelude line; a run.log without it fails the study, quoting the
+    line and naming the file, instead of counting from 0."""
+    import importlib.machinery
+    import importlib.util
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    path = os.path.join(ROOT, "scripts", "experiment-paging")
+    loader = importlib.machinery.SourceFileLoader("experiment_paging", path)
+    spec = importlib.util.spec_from_loader("experiment_paging", loader)
+    ep = importlib.util.module_from_spec(spec)
+    loader.exec_module(ep)
+    run = os.path.join(work, "run")
+    os.makedirs(run)
+    with open(os.path.join(run, "timeline.json"), "w") as f:
+        json.dump({"interval_s": 0.5, "columns": ["time_s", "messages_per_s", "response_ms", "page_ins_scm_per_s",
+                                                  "page_ins_dasd_per_s"],
+                   "rows": [[t / 2, 10.0 * t, 1.0, 0, 0] for t in range(1, 9)]}, f)
+    with open(os.path.join(run, "summary.json"), "w") as f:
+        json.dump({"istreams": [{"cycles": 4000}], "simulated_seconds": 4.0}, f)  # 1,000 cycles a second
+    log = os.path.join(run, "run.log")
+    with open(log, "w") as f:
+        f.write("           0 workload.program QTRN\n        2000 workload.prelude QNGT ended: the messages begin\n")
+    check(ep.Timeline(run).begin == 2.0, f"begin: {ep.Timeline(run).begin}, not 2.0 s")
+    with open(log, "w") as f:
+        f.write("           0 workload.program QTRN\n")
+    try:
+        begin, error = ep.Timeline(run).begin, None
+    except SystemExit as e:
+        begin, error = None, str(e)
+    check(begin is None, f"a run.log without the prelude's end gave a window start: {begin}")
+    want = f"{log}: no line \"CYCLE workload.prelude PROGRAM ended: the messages begin\""
+    check(want in error, f"expected {want!r}, got: {error}")
+
+
 BAD = [
     ("configs: [../../configs/demo.yaml]\ngrid:\n  machine.istreams: [1, 2]\ncolect:\n  a: summary.json:messages\n",
      "bad.yaml:4: colect: unknown key"),
@@ -552,7 +587,7 @@ def main():
     {"table": case_table, "resume": case_resume, "failing": case_failing, "errors": case_errors,
      "slurm": case_slurm, "one_at_a_time": case_one_at_a_time, "made_by": case_made_by,
      "stale_build": case_stale_build, "stale_config": case_stale_config,
-     "rerun_stale": case_rerun_stale, "collect": case_collect}[case](work, env)
+     "rerun_stale": case_rerun_stale, "collect": case_collect, "paging_window": case_paging_window}[case](work, env)
     print(f"{case}: OK")
 
 
