@@ -150,7 +150,8 @@ def main():
         if not (a.build and a.out):
             ap.error("--build and --out, or --results")
         emptied(a.out)
-        env = dict(os.environ, TPFEMU_BUILD_DIR=os.path.abspath(a.build))
+        # No scripts/__pycache__: a test leaves the source tree as it was.
+        env = dict(os.environ, TPFEMU_BUILD_DIR=os.path.abspath(a.build), PYTHONDONTWRITEBYTECODE="1")
         subprocess.run([os.path.join(ROOT, "scripts", "experiment-paging"), "--out", a.out, "--no-plots",
                         "--studies", "transition,dump,large-pages", "-j", "2"], check=True, env=env)
         path = os.path.join(a.out, "results.json")

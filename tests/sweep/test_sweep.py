@@ -583,7 +583,9 @@ def main():
     work = os.path.join(build, "sweep-tests", case)
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    env = dict(os.environ, TPFEMU_BUILD_DIR=build)
+    # No scripts/__pycache__ from this test or the scripts it runs: tests leave the source tree as it was.
+    sys.dont_write_bytecode = True
+    env = dict(os.environ, TPFEMU_BUILD_DIR=build, PYTHONDONTWRITEBYTECODE="1")
     {"table": case_table, "resume": case_resume, "failing": case_failing, "errors": case_errors,
      "slurm": case_slurm, "one_at_a_time": case_one_at_a_time, "made_by": case_made_by,
      "stale_build": case_stale_build, "stale_config": case_stale_config,
