@@ -7,13 +7,17 @@ runs: one run folder per point and seed, named by its parameters. The local exec
 runs them N at a time; the Slurm executor submits the same runs as a job array whose
 tasks call `scripts/sweep --task I DIR` (the same `run_task` as the local executor, so
 both write the same bytes). A run is written into a temporary folder and renamed when
-it succeeded: a run folder that exists is complete and is never run again.
+it succeeded: a run folder that exists is complete. Each run folder says which build
+and configuration made it (made_by.json); a sweep resumed into the folder keeps only
+the runs this build and these configuration files would make again, and refuses the
+others unless asked to rerun them (--rerun-stale): figures of two models never mix.
 
 Nothing here installs anything (scripts/setup: python3-yaml, python3-matplotlib).
 """
 import ast
 import csv
 import fnmatch
+import hashlib
 import io
 import json
 import math
@@ -33,6 +37,8 @@ PLAN = "plan.json"          # what to run, written before anything runs (DIR/pla
 RUNS = "runs"               # DIR/runs/NAME: the complete run folders
 FAILED = ".failed"          # DIR/runs/.failed/NAME.txt: why a run failed (removed once it succeeds)
 TMP = ".tmp-"               # DIR/runs/.tmp-NAME: a run in progress (removed when found later)
+MADE_BY = "made_by.json"    # DIR/runs/NAME/made_by.json: the build and configuration that made the run
+RUN_KEYS = ("sweep", "params", "short", "runs")  # what of plan.json a resume must find the same
 TOP_KEYS = ("configs", "set", "grid", "zip", "one_at_a_time", "derive", "seeds", "replications", "collect", "plot",
             "slurm")
 
@@ -415,21 +421,182 @@ def plan(spec, extra_sets=()):
             "plot": spec["plot"], "slurm": spec["slurm"], "runs": runs}
 
 
-def write_plan(out, p):
-    """DIR/plan.json; a sweep resumed into DIR must plan the same runs."""
+def configs_of(p):
+    """The configuration files of plan P's runs: every run's command is `run CONFIG...
+    --no-progress --set ...` (plan()), with the same files."""
+    args = p["runs"][0]["args"]
+    return args[1:args.index("--no-progress")]
+
+
+def sha256_of(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def build_record(configs, tpfemu=TPFEMU):
+    """What a run's figures depend on besides its command line: tpfemu's version as the
+    binary states it (`tpfemu --version`: the git commit its tree was at when built,
+    -dirty if that tree was modified; git now may have moved on), the binary's SHA-256
+    (two builds of one modified tree differ only there) and each configuration file's
+    SHA-256. The files a run's path keys name (the image, a trace) are added per run
+    from its config.yaml (run_task)."""
+    try:
+        r = subprocess.run([tpfemu, "--version"], capture_output=True, text=True, timeout=60)
+        sha = sha256_of(tpfemu)
+    except subprocess.TimeoutExpired:
+        raise SweepError(f"{tpfemu} --version: no answer in 60 s") from None
+    except OSError as e:
+        raise SweepError(f"{tpfemu}: {e.strerror} (is it built? scripts/setup builds it)") from None
+    if r.returncode != 0 or not r.stdout.startswith("tpfemu "):
+        raise SweepError(f"{tpfemu} --version: exit status {r.returncode}: {(r.stdout + r.stderr).strip()}")
+    version = r.stdout.strip()[len("tpfemu "):]
+    m = re.search(r"\(git ([^)\s]+?)(-dirty)?\)$", version)  # cmake/version.cmake: "0.1 (git COMMIT[-dirty])"
+    rec = {"version": version, "commit": m[1] if m else None, "modified": bool(m[2]) if m else None,
+           "tpfemu_sha256": sha, "configs": {}}
+    for c in configs:
+        try:
+            rec["configs"][c] = sha256_of(c)
+        except OSError as e:
+            raise SweepError(f"{c}: {e.strerror}") from None
+    return rec
+
+
+def _inputs(run_path):
+    """The files the run's path keys named and their SHA-256, as its config.yaml's header
+    states them ("# system.image: FILE", "# system.image sha256: HEX"): {key: {file, sha256}}."""
+    files, out = {}, {}
+    try:
+        with open(os.path.join(run_path, "config.yaml")) as f:
+            for line in f:
+                if not line.startswith("#"):
+                    break  # the header ends at the first key
+                m = re.fullmatch(r"# ([a-z_][\w.]*) sha256: ([0-9a-f]{64})\n?", line)
+                if m and m[1] in files:
+                    out[m[1]] = {"file": files[m[1]], "sha256": m[2]}
+                    continue
+                m = re.fullmatch(r"# ([a-z_]\w*(?:\.\w+)+): (.+?)\n?", line)
+                if m:
+                    files[m[1]] = m[2]
+    except OSError:
+        pass  # no config.yaml: tpfemu wrote none (older builds); nothing to add
+    return out
+
+
+def _stamp(made_by, run_path):
+    """What DIR/runs/NAME/made_by.json holds: the build and configuration (MADE_BY, no
+    host path) and the run's path-key files."""
+    s = {k: made_by[k] for k in ("version", "commit", "modified", "tpfemu_sha256", "configs")}
+    s["inputs"] = _inputs(run_path)
+    return s
+
+
+def differences(stamp, now, hashes):
+    """What differs between the build and configuration that made a run (its STAMP, or
+    None when it has none) and NOW: [(what, then, now)]. HASHES caches the SHA-256 of
+    the path-key files as they are now."""
+    if stamp is None:
+        return [("made by", f"a build the sweep did not record (no {MADE_BY})", f"tpfemu {now['version']}")]
+    d = []
+    for k, what in (("version", "tpfemu version"), ("tpfemu_sha256", "tpfemu sha256")):
+        if stamp.get(k) != now[k]:
+            d.append((what, stamp.get(k), now[k]))
+    then_c = stamp.get("configs") or {}
+    for c in sorted(set(then_c) | set(now["configs"])):
+        a, b = then_c.get(c), now["configs"].get(c)
+        if a != b:
+            d.append((f"{c} sha256", a or "not a configuration of the run", b or "not a configuration now"))
+    for key, x in sorted((stamp.get("inputs") or {}).items()):
+        if not isinstance(x, dict) or not isinstance(x.get("file"), str):
+            d.append((f"{key} in {MADE_BY}", repr(x), "not a {file, sha256} record"))
+            continue
+        if x["file"] not in hashes:
+            try:
+                hashes[x["file"]] = sha256_of(x["file"])
+            except OSError as e:
+                hashes[x["file"]] = f"unreadable ({e.strerror})"
+        if hashes[x["file"]] != x["sha256"]:
+            d.append((f"{key} {x['file']} sha256", x["sha256"], hashes[x["file"]]))
+    return d
+
+
+def read_stamp(out, run):
+    try:
+        with open(os.path.join(run_dir(out, run), MADE_BY)) as f:
+            s = json.load(f)
+        return s if isinstance(s, dict) else None
+    except (OSError, ValueError):
+        return None
+
+
+def stale_runs(out, p, now, indices=None):
+    """{run index: differences} of the complete runs (of INDICES, or all) that another
+    build or other configuration contents made than NOW."""
+    hashes, stale = {}, {}
+    for i in range(len(p["runs"])) if indices is None else indices:
+        r = p["runs"][i]
+        if is_complete(out, r):
+            d = differences(read_stamp(out, r), now, hashes)
+            if d:
+                stale[i] = d
+    return stale
+
+
+def stale_message(out, p, stale):
+    """The runs that another build or configuration made, grouped by what differs."""
+    complete = sum(1 for r in p["runs"] if is_complete(out, r))
+    groups = {}
+    for i, d in stale.items():
+        groups.setdefault(tuple(d), []).append(p["runs"][i]["name"])
+    lines = [f"{out}: {len(stale)} of the {complete} complete runs were made by another build or configuration:"]
+    for d, names in groups.items():
+        shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+        lines.append(f"  {shown}:")
+        lines += [f"    {what}: {then} then, {now} now" for what, then, now in d]
+    kept = complete - len(stale)
+    lines.append("--rerun-stale runs " + (f"exactly those again and keeps the {kept} current "
+                                          f"run{'s' if kept > 1 else ''}" if kept else "them all again")
+                 + ", or use another --out")
+    return "\n".join(lines)
+
+
+def prepare(out, p, rerun_stale=False, tpfemu=TPFEMU):
+    """Makes DIR ready for the runs of plan P and returns the build record (build_record):
+    DIR/plan.json written, over one of the same runs (another sweep is refused);
+    interrupted runs' temporary folders removed; runs that another build or other
+    configuration contents made refused, naming what differs, or with RERUN_STALE
+    removed so that they run again (the others are kept)."""
+    now = build_record(configs_of(p), tpfemu)
     os.makedirs(os.path.join(out, RUNS, FAILED), exist_ok=True)
     path = os.path.join(out, PLAN)
-    text = json.dumps(p, indent=1) + "\n"
     if os.path.exists(path):
-        with open(path) as f:
-            old = f.read()
-        if old != text:
-            raise SweepError(f"{path}: this folder holds another sweep (or this one changed); "
+        try:
+            old = read_plan(out)
+        except (OSError, ValueError) as e:
+            raise SweepError(f"{path}: not a plan.json ({e}); use another --out, or remove it to start over") from None
+        # The runs must be the same; what is collected from them, plotted, or the Slurm
+        # defaults may change (a collect: expression corrected, say): plan.json is
+        # rewritten below and the figures collected again from the runs kept.
+        same = isinstance(old, dict) and all(old.get(k) == json.loads(json.dumps(p[k])) for k in RUN_KEYS)
+        if not same:
+            raise SweepError(f"{path}: this folder holds another sweep (or this one's runs changed); "
                              "use another --out, or remove it to start over")
-        return
+    clean_tmp(out)
+    stale = stale_runs(out, p, now)
+    if stale and not rerun_stale:
+        raise SweepError(stale_message(out, p, stale))
+    for i in stale:
+        shutil.rmtree(run_dir(out, p["runs"][i]))
+    if stale:
+        sys.stderr.write(f"sweep: {len(stale)} runs made by another build or configuration removed, "
+                         "to be run again\n")
+    doc = dict(p, made_by=dict(now, tpfemu=os.path.abspath(tpfemu)))  # the sweep's latest build
     with open(path + ".tmp", "w") as f:
-        f.write(text)
+        f.write(json.dumps(doc, indent=1) + "\n")
     os.replace(path + ".tmp", path)
+    return now
 
 
 def read_plan(out):
@@ -453,9 +620,19 @@ class _Running(set):
 _running = _Running()
 
 
-def run_task(out, p, i, tpfemu=TPFEMU):
+def record_failure(out, run, err):
+    """DIR/runs/.failed/NAME.txt: the command and why it failed (results.csv's error)."""
+    failed = os.path.join(out, RUNS, FAILED, run["name"] + ".txt")
+    os.makedirs(os.path.dirname(failed), exist_ok=True)
+    with open(failed + ".tmp", "w") as f:
+        f.write(f"tpfemu {' '.join(run['args'])}\n{err}\n")
+    os.replace(failed + ".tmp", failed)
+
+
+def run_task(out, p, i, made_by, tpfemu=TPFEMU):
     """Runs run I of plan P into DIR/runs/NAME (through .tmp-NAME, renamed on success),
-    unless complete. Returns None, or the error (also in runs/.failed/NAME.txt)."""
+    unless complete; the run folder's made_by.json says that MADE_BY (build_record) made
+    it. Returns None, or the error (also in runs/.failed/NAME.txt)."""
     run = p["runs"][i]
     final = run_dir(out, run)
     failed = os.path.join(out, RUNS, FAILED, run["name"] + ".txt")
@@ -483,6 +660,9 @@ def run_task(out, p, i, tpfemu=TPFEMU):
     if err is None and _running.stopping:
         err = "interrupted"
     if err is None:
+        with open(os.path.join(tmp, MADE_BY), "w") as f:  # in the folder before it is complete
+            json.dump(_stamp(made_by, tmp), f, indent=1)
+            f.write("\n")
         os.replace(tmp, final)
         if os.path.exists(failed):
             os.remove(failed)
@@ -490,10 +670,7 @@ def run_task(out, p, i, tpfemu=TPFEMU):
     shutil.rmtree(tmp, ignore_errors=True)
     if _running.stopping:
         return err  # not a failure of the run: the sweep was interrupted
-    os.makedirs(os.path.dirname(failed), exist_ok=True)
-    with open(failed + ".tmp", "w") as f:
-        f.write(f"tpfemu {' '.join(run['args'])}\n{err}\n")
-    os.replace(failed + ".tmp", failed)
+    record_failure(out, run, err)
     return err
 
 
@@ -537,8 +714,9 @@ class Progress:
             sys.stderr.write(self._line() + "\n")
 
 
-def run_local(out, p, jobs, tpfemu=TPFEMU):
-    """Runs the incomplete runs, JOBS at a time, in order. Returns {name: error}."""
+def run_local(out, p, jobs, made_by, tpfemu=TPFEMU):
+    """Runs the incomplete runs, JOBS at a time, in order, as MADE_BY (prepare()).
+    Returns {name: error}."""
     import threading
     from concurrent.futures import ThreadPoolExecutor, wait
     todo = [i for i, r in enumerate(p["runs"]) if not is_complete(out, r)]
@@ -552,7 +730,7 @@ def run_local(out, p, jobs, tpfemu=TPFEMU):
         with lock:
             prog.running += 1
             prog.show(f"started {name}")
-        err = run_task(out, p, i, tpfemu)
+        err = run_task(out, p, i, made_by, tpfemu)
         with lock:
             prog.running -= 1
             if err is None:
@@ -596,54 +774,123 @@ def run_local(out, p, jobs, tpfemu=TPFEMU):
 
 # --- results ------------------------------------------------------------------
 
-def _walk(data, segs):
+class CollectError(Exception):
+    """A figure that a complete run's reports do not give; the message says why."""
+
+
+def figure_text(f):
+    """A parsed figure (_parse_figure) as the sweep file writes it, for messages."""
+    if "ratio" in f:
+        return " / ".join(f["ratio"])
+    if f.get("lines"):
+        return f"{f['file']}:lines"
+    segs = [name + ("[" + ",".join(fld + "=" + "|".join(pats) for fld, pats in conds) + "]" if conds else "")
+            for name, conds in f["path"]]
+    return f"{f['file']}:{'.'.join(segs)}"
+
+
+def _kind(v):
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
+        type(v), "a number")
+
+
+def _walk(data, segs, at, filters):
+    """The value(s) at SEGS under DATA (a list's members each walked, flattened). AT is
+    the path walked so far, for messages; FILTERS gathers, per filtered member, the rows
+    seen, the rows that matched and the fields the rows have."""
     if not segs:
         return data
     if isinstance(data, list):
-        vals = [_walk(x, segs) for x in data]
         flat = []
-        for v in vals:
+        for x in data:
+            v = _walk(x, segs, at, filters)
             flat.extend(v if isinstance(v, list) else [v])
         return flat
     name, conds = segs[0]
-    if not isinstance(data, dict) or name not in data:
-        raise KeyError(name)
+    here = f"{at}.{name}" if at else name
+    if not isinstance(data, dict):
+        raise CollectError(f"{at} is {_kind(data)}, which has no member {name}")
+    if name not in data:
+        raise CollectError(f"no member {here}" + (f" (members of {at}: {', '.join(list(data)[:12])})" if at else
+                                                   f" (members: {', '.join(list(data)[:12])})"))
     v = data[name]
     if conds:
         if not isinstance(v, list):
-            raise KeyError(f"{name} is not a list of rows")
-        v = [r for r in v if all(any(fnmatch.fnmatchcase(str(r.get(f, "")), pat) for pat in pats)
-                                 for f, pats in conds)]
-    return _walk(v, segs[1:])
+            raise CollectError(f"{here} is {_kind(v)}, not a list of rows to filter")
+        rows = [r for r in v if isinstance(r, dict)]
+        matched = [r for r in rows if all(any(fnmatch.fnmatchcase(str(r.get(f, "")), pat) for pat in pats)
+                                          for f, pats in conds)]
+        st = filters.setdefault(here, {"conds": conds, "rows": 0, "matched": 0, "fields": set()})
+        st["rows"] += len(v)
+        st["matched"] += len(matched)
+        for r in rows:
+            st["fields"].update(r)
+        v = matched
+    return _walk(v, segs[1:], here, filters)
+
+
+def _number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _figure(run_path, f, cache):
+    """One FILE:PATH or FILE:lines figure of a run folder; CollectError if the run's
+    reports do not give a number: no such file, no such member, a filter that matches
+    no row, an empty list, a value that is not a number."""
+    path = os.path.join(run_path, f["file"])
+    if not os.path.isfile(path):
+        raise CollectError(f"the run wrote no {f['file']}")
+    if f.get("lines"):
+        with open(path, "rb") as fh:
+            return sum(1 for _ in fh)
+    if path not in cache:
+        try:
+            with open(path) as fh:
+                cache[path] = json.load(fh)
+        except ValueError as e:
+            raise CollectError(f"{f['file']} is not JSON ({e})") from None
+    filters = {}
+    v = _walk(cache[path], f["path"], "", filters)
+    if isinstance(v, list):
+        if not v:
+            for member, st in filters.items():
+                if st["matched"] == 0:
+                    cond = ",".join(fld + "=" + "|".join(pats) for fld, pats in st["conds"])
+                    absent = [fld for fld, _ in st["conds"] if fld not in st["fields"]]
+                    raise CollectError(f"[{cond}] matches no row of {member} "
+                                       f"({st['rows']} row{'' if st['rows'] == 1 else 's'})"
+                                       + (f" (no row has a field {absent[0]})" if absent and st["rows"] else ""))
+            raise CollectError("an empty list: no value to sum")
+        bad = [x for x in v if not _number(x)]
+        if bad:
+            raise CollectError(f"a list holding {_kind(bad[0])} ({json.dumps(bad[0])[:40]}), not only numbers")
+        return sum(v)
+    if not _number(v):
+        raise CollectError(f"{_kind(v)} ({json.dumps(v)[:40]}), not a number")
+    return v
 
 
 def collect(run_path, figures):
-    """The figures of one complete run folder: {name: number or None}."""
-    vals, cache = {}, {}
+    """The figures of one complete run folder: ({name: number or None}, [error, ...]).
+    A figure the run's reports do not give is None and an error naming it, its
+    expression and why: never a 0 or an empty cell that looks like a result."""
+    vals, errors, cache = {}, [], {}
     for name, f in figures.items():
+        vals[name] = None
         if "ratio" in f:
             a, b = (vals[n] for n in f["ratio"])
-            vals[name] = a / b if a is not None and b else None
+            if a is None or b is None:
+                continue  # the operand's own error says why
+            if b == 0:
+                errors.append(f"collect.{name}: {figure_text(f)}: {f['ratio'][1]} is 0")
+                continue
+            vals[name] = a / b
             continue
-        path = os.path.join(run_path, f["file"])
-        if not os.path.exists(path):
-            vals[name] = 0 if f.get("lines") else None
-            continue
-        if f.get("lines"):
-            with open(path, "rb") as fh:
-                vals[name] = sum(1 for _ in fh)
-            continue
-        if path not in cache:
-            with open(path) as fh:
-                cache[path] = json.load(fh)
         try:
-            v = _walk(cache[path], f["path"])
-        except KeyError:
-            v = None
-        if isinstance(v, list):
-            v = sum(x for x in v if isinstance(x, (int, float)))
-        vals[name] = v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
-    return vals
+            vals[name] = _figure(run_path, f, cache)
+        except CollectError as e:
+            errors.append(f"collect.{name}: {figure_text(f)}: {e}")
+    return vals, errors
 
 
 _T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
@@ -674,12 +921,18 @@ def stats(xs):
 
 def results(out, p):
     """Writes results.csv (a row per run), aggregate.csv (a row per point: n, mean, sd,
-    ci95 of each figure over its seeds) and results.json (both). Returns the json."""
+    ci95 of each figure over its seeds, from the runs whose figures were all collected)
+    and results.json (both). Returns the json. A run's status: ok; collect failed (it
+    ran, but its reports do not give every figure: error says which and why); failed
+    (tpfemu failed: error is runs/.failed/NAME.txt); not run."""
     rows, failed_dir = [], os.path.join(out, RUNS, FAILED)
     for r in p["runs"]:
         row = {"run": f"{RUNS}/{r['name']}", "params": r["params"], "seed": r["seed"]}
         if is_complete(out, r):
-            row["status"], row["figures"] = "ok", collect(run_dir(out, r), p["collect"])
+            figures, errors = collect(run_dir(out, r), p["collect"])
+            row["status"], row["figures"] = "collect failed" if errors else "ok", figures
+            if errors:
+                row["error"] = "\n".join(errors)
         else:
             err = os.path.join(failed_dir, r["name"] + ".txt")
             row["status"] = "failed" if os.path.exists(err) else "not run"
@@ -707,9 +960,11 @@ def results(out, p):
         w = csv.writer(f)
         w.writerow(["run"] + p["params"] + ["seed", "status"] + fig + ["error"])
         for row in rows:
+            err = (row.get("error") or "").splitlines()
+            if row["status"] == "failed":
+                err = err[1:]  # its first line is the command (runs/.failed/NAME.txt): not in the table
             w.writerow([row["run"]] + [_text(row["params"][k]) for k in p["params"]]
-                       + [num(row["seed"]), row["status"]] + [num(row["figures"][k]) for k in fig]
-                       + ["; ".join((row.get("error") or "").splitlines()[1:])])  # not the command
+                       + [num(row["seed"]), row["status"]] + [num(row["figures"][k]) for k in fig] + ["; ".join(err)])
     with open(os.path.join(out, "aggregate.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(p["params"] + ["runs", "failed"] + [f"{k}_{s}" for k in fig for s in ("n", "mean", "sd", "ci95")])
@@ -717,6 +972,17 @@ def results(out, p):
             w.writerow([_text(a["params"][k]) for k in p["params"]] + [a["runs"], a["failed"]]
                        + [num(a["figures"][k][s]) for k in fig for s in ("n", "mean", "sd", "ci95")])
     return doc
+
+
+def collect_failures(doc, prog):
+    """Writes to stderr, for each run whose figures were not all collected (results()),
+    its name and the errors; returns how many. A 0 or an empty cell in a table would
+    read as a result: the caller fails instead."""
+    bad = [r for r in doc["runs"] if r["status"] == "collect failed"]
+    for r in bad:
+        sys.stderr.write(f"{prog}: run {r['run'][len(RUNS) + 1:]}: figures not collected:\n  "
+                         + "\n  ".join(r["error"].splitlines()) + "\n")
+    return len(bad)
 
 
 def plot(out, p, doc):

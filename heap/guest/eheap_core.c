@@ -1,7 +1,11 @@
 /* The ECB heap's core: what both variants share (the areas and their 1 MB frames,
    buffer headers and trailers, the checks that catch errors, AVL classes, the
    request statistics) and the C entry points. The variants' policies are in
-   eheap_baseline.c and eheap_pj47265.c, reached through struct eheap_ops. */
+   eheap_baseline.c and eheap_pj47265.c, reached through struct eheap_ops.
+   Every function of the heap is named eheap_*, static ones too, except the C API
+   (malloc, calloc, realloc, free, their 64-bit forms, tpf_eheap_tag/locate): a
+   profile's rows name functions, and E1 counts the heap's cycles by those names
+   (configs/sweeps/e1-tls.yaml), which a bare `check` or `take` elsewhere would join. */
 #include <eheap.h>
 #include <string.h>
 #include <tpf.h>
@@ -48,13 +52,13 @@ uint64_t eheap_tod(void) {
   return t;
 }
 
-static const struct eheap_ops *ops_of(const struct eheap_header *h) {
+static const struct eheap_ops *eheap_ops_of(const struct eheap_header *h) {
   (void)h;
   return &ops;
 }
 
 /* Each change: pj47265's policy if the process has it, else the baseline's. */
-static void compose(uint32_t changes) {
+static void eheap_compose(uint32_t changes) {
   const struct eheap_ops *b = &eheap_baseline_ops, *p = &eheap_pj47265_ops;
 #define EHEAP_PICK(change, field) ops.field = (changes & (change)) ? p->field : b->field
   EHEAP_PICK(EHEAP_CHANGE_LAZY_ENTRIES, init_part);
@@ -72,7 +76,7 @@ static void compose(uint32_t changes) {
 #undef EHEAP_PICK
 }
 
-static unsigned thread_slot(void) {
+static unsigned eheap_thread_slot(void) {
   uint64_t sp;
   __asm__("lgr %0,15" : "=d"(sp));
   uint64_t below = eheap_stack_top > sp ? eheap_stack_top - sp : 0;
@@ -80,18 +84,18 @@ static unsigned thread_slot(void) {
   return slot < EHEAP_THREADS ? (unsigned)slot : EHEAP_THREADS - 1;
 }
 
-static void fail(int check, const void *addr) __attribute__((noreturn));
-static void fail(int check, const void *addr) {
-  const uint64_t caller = eheap_ready ? HEADER->threads[thread_slot()].caller : 0;
+static void eheap_fail(int check, const void *addr) __attribute__((noreturn));
+static void eheap_fail(int check, const void *addr) {
+  const uint64_t caller = eheap_ready ? HEADER->threads[eheap_thread_slot()].caller : 0;
   tpf_heap_error(check, addr, (const void *)caller);
   __builtin_trap(); /* not reached: the control program ends the ECB */
 }
 
-static uint64_t up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
+static uint64_t eheap_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
 
 /* The first request of a process: its preallocated frame, the header, the table.
    Under the process's heap lock service, so that two threads never both set it up. */
-static struct eheap_header *heap(void) {
+static struct eheap_header *eheap_get(void) {
   struct eheap_header *h = HEADER;
   if (eheap_ready) return h;
   const int threaded = tpf_process_threaded;
@@ -100,16 +104,16 @@ static struct eheap_header *heap(void) {
     if (threaded) tpf_heap_unlock();
     return h;
   }
-  if (tpf_heap_frame(0) != TPF_EVM_HEAP31) fail(EHEAP_ERR_EXHAUSTED, (void *)TPF_EVM_HEAP31);
+  if (tpf_heap_frame(0) != TPF_EVM_HEAP31) eheap_fail(EHEAP_ERR_EXHAUSTED, (void *)TPF_EVM_HEAP31);
   /* The frame is fresh (zeroes): only what is not zero is set. */
   h->magic = EHEAP_HEADER_MAGIC;
   h->variant = eheap_algorithm == EHEAP_PJ47265 ? EHEAP_PJ47265 : EHEAP_BASELINE;
   h->changes = eheap_changes & EHEAP_CHANGES_ALL;
-  compose(h->changes);
+  eheap_compose(h->changes);
   h->heap_class = (uint32_t)tpf_ecb_info(TPF_INFO_HEAP_CLASS) == EHEAP_CLASS_SSL ? EHEAP_CLASS_SSL : EHEAP_CLASS_APP;
   h->frames31 = 1;
   h->end31 = TPF_EVM_HEAP31 + EHEAP_FRAME;
-  h->next31 = up(TPF_EVM_HEAP31 + sizeof(struct eheap_header), 256);
+  h->next31 = eheap_up(TPF_EVM_HEAP31 + sizeof(struct eheap_header), 256);
   h->next64 = h->end64 = TPF_EVM_HEAP64;
   h->trace_cap = eheap_trace_entries;
   h->trace = (uint64_t)eheap_internal_alloc(h, (uint64_t)h->trace_cap * sizeof(struct eheap_trace));
@@ -125,7 +129,7 @@ static struct eheap_header *heap(void) {
   h->parts = (uint64_t)eheap_internal_alloc(h, (uint64_t)h->parts_cap * 8);
   eheap_table_grow(h);
   /* The AVLs' preallocated buffers, on the shared lists. */
-  const struct eheap_ops *o = ops_of(h);
+  const struct eheap_ops *o = eheap_ops_of(h);
   for (int k = 0; k < EHEAP_AVLS; ++k)
     for (uint32_t n = eheap_avl_counts[h->heap_class][k]; n > 0; --n) {
       uint32_t e = eheap_carve(h, 0, h->avl_size[k], k + 1);
@@ -138,12 +142,12 @@ static struct eheap_header *heap(void) {
 }
 
 /* Bytes from an area's carving pointer, growing the area by frames. Under the lock. */
-static uint64_t take(struct eheap_header *h, int area64, uint64_t bytes, uint64_t align) {
+static uint64_t eheap_take(struct eheap_header *h, int area64, uint64_t bytes, uint64_t align) {
   uint64_t *next = area64 ? &h->next64 : &h->next31, *end = area64 ? &h->end64 : &h->end31;
-  uint64_t at = up(*next, align);
+  uint64_t at = eheap_up(*next, align);
   while (at + bytes > *end) {
     uint64_t f = tpf_heap_frame(area64);
-    if (f != *end) fail(EHEAP_ERR_EXHAUSTED, (void *)*end); /* the area is full */
+    if (f != *end) eheap_fail(EHEAP_ERR_EXHAUSTED, (void *)*end); /* the area is full */
     *end += EHEAP_FRAME;
     if (area64) ++h->frames64;
     else ++h->frames31;
@@ -153,7 +157,7 @@ static uint64_t take(struct eheap_header *h, int area64, uint64_t bytes, uint64_
 }
 
 void *eheap_internal_alloc(struct eheap_header *h, uint64_t bytes) {
-  return (void *)take(h, 0, bytes, 256);
+  return (void *)eheap_take(h, 0, bytes, 256);
 }
 
 void eheap_lock(struct eheap_header *h) { ops.lock(h); }
@@ -173,17 +177,17 @@ void eheap_table_grow(struct eheap_header *h) {
     h->parts = (uint64_t)bigger;
     h->parts_cap *= 2;
   }
-  ((uint64_t *)h->parts)[n] = take(h, 0, (uint64_t)h->part_entries * sizeof(struct eheap_entry), 4096);
+  ((uint64_t *)h->parts)[n] = eheap_take(h, 0, (uint64_t)h->part_entries * sizeof(struct eheap_entry), 4096);
   const uint32_t first = h->entries_cap;
   h->entries_cap += h->part_entries;
-  ops_of(h)->init_part(h, first, h->part_entries);
+  eheap_ops_of(h)->init_part(h, first, h->part_entries);
 }
 
 /* An AVL buffer for thread `t`: its own AVLs first (EHEAP_CHANGE_THREAD_AVLS, no lock,
    and then a look at the shared list before taking the lock for it), then the shared
    one. EHEAP_NONE: carve a new one. */
-static uint32_t avl_get(struct eheap_header *h, int k, unsigned t) {
-  const struct eheap_ops *o = ops_of(h);
+static uint32_t eheap_avl_get(struct eheap_header *h, int k, unsigned t) {
+  const struct eheap_ops *o = eheap_ops_of(h);
   uint32_t e;
   if (o->thread_get) {
     e = o->thread_get(h, k, t);
@@ -201,8 +205,8 @@ static uint32_t avl_get(struct eheap_header *h, int k, unsigned t) {
 }
 
 /* A freed AVL buffer: onto the thread's own AVL while it has room, else the shared one. */
-static void avl_put(struct eheap_header *h, int k, uint32_t e, unsigned t) {
-  const struct eheap_ops *o = ops_of(h);
+static void eheap_avl_put(struct eheap_header *h, int k, uint32_t e, unsigned t) {
+  const struct eheap_ops *o = eheap_ops_of(h);
   if (o->thread_put && o->thread_put(h, k, e, t)) return;
   o->lock(h);
   o->shared_put(h, k, e);
@@ -211,9 +215,9 @@ static void avl_put(struct eheap_header *h, int k, uint32_t e, unsigned t) {
 
 /* A new buffer of `cap` bytes with its entry. Under the lock. */
 uint32_t eheap_carve(struct eheap_header *h, int area64, uint64_t cap, int avl) {
-  const struct eheap_ops *o = ops_of(h);
+  const struct eheap_ops *o = eheap_ops_of(h);
   uint32_t e = o->new_entry(h);
-  uint64_t block = take(h, area64, sizeof(struct eheap_block) + up(cap, 8) + 8, o->align);
+  uint64_t block = eheap_take(h, area64, sizeof(struct eheap_block) + eheap_up(cap, 8) + 8, o->align);
   struct eheap_entry *x = eheap_entry_at(h, e);
   x->addr = block + sizeof(struct eheap_block);
   x->cap = (uint32_t)cap;
@@ -226,30 +230,32 @@ uint32_t eheap_carve(struct eheap_header *h, int area64, uint64_t cap, int avl) 
   return e;
 }
 
-static int avl_class(const struct eheap_header *h, uint64_t n) {
+static int eheap_avl_class(const struct eheap_header *h, uint64_t n) {
   for (int k = 0; k < EHEAP_AVLS; ++k)
     if (n <= h->avl_size[k]) return k;
   return -1;
 }
 
-static unsigned hist_class(uint64_t n) { return n > 1024 ? EHEAP_HIST - 1 : (unsigned)((n + 31) / 32) - (n != 0); }
+static unsigned eheap_hist_class(uint64_t n) {
+  return n > 1024 ? EHEAP_HIST - 1 : (unsigned)((n + 31) / 32) - (n != 0);
+}
 
-static void put_trailer(const struct eheap_entry *x) {
+static void eheap_put_trailer(const struct eheap_entry *x) {
   const uint64_t t = EHEAP_TRAILER;
   memcpy((char *)x->addr + x->size, &t, 8);
 }
 
-static void *dispense(struct eheap_header *h, uint64_t n, int area64, int op) {
-  const unsigned t = thread_slot();
+static void *eheap_dispense(struct eheap_header *h, uint64_t n, int area64, int op) {
+  const unsigned t = eheap_thread_slot();
   struct eheap_tstats *s = &h->tstats[t];
-  const struct eheap_ops *o = ops_of(h);
+  const struct eheap_ops *o = eheap_ops_of(h);
   if (n == 0) n = 1;
-  if (n > 0x7FFFFFFFu) fail(EHEAP_ERR_EXHAUSTED, (void *)n);
-  ++s->requests[hist_class(n)];
-  const int k = area64 ? -1 : avl_class(h, n);
+  if (n > 0x7FFFFFFFu) eheap_fail(EHEAP_ERR_EXHAUSTED, (void *)n);
+  ++s->requests[eheap_hist_class(n)];
+  const int k = area64 ? -1 : eheap_avl_class(h, n);
   uint32_t e = EHEAP_NONE;
   if (k >= 0) {
-    e = avl_get(h, k, t);
+    e = eheap_avl_get(h, k, t);
     if (e == EHEAP_NONE) {
       o->lock(h);
       e = eheap_carve(h, 0, h->avl_size[k], k + 1);
@@ -280,31 +286,31 @@ static void *dispense(struct eheap_header *h, uint64_t n, int area64, int op) {
   x->tag = 0;
   x->next = EHEAP_NONE;
   ((struct eheap_block *)x->addr - 1)->size = n;
-  put_trailer(x);
+  eheap_put_trailer(x);
   if (!h->ever_used) h->ever_used = 1;
   o->trace(h, t, op, x->addr, n);
   return (void *)x->addr;
 }
 
 /* The checks every pointer handed back goes through; returns its entry. */
-static uint32_t check(struct eheap_header *h, void *p) {
+static uint32_t eheap_check(struct eheap_header *h, void *p) {
   const uint64_t a = (uint64_t)p;
   const int in31 = a >= TPF_EVM_HEAP31 + sizeof(struct eheap_block) && a < h->next31;
   const int in64 = a >= TPF_EVM_HEAP64 + sizeof(struct eheap_block) && a < h->next64;
-  if (!eheap_ready || (a & 7) || !(in31 || in64)) fail(EHEAP_ERR_NOT_OURS, p);
+  if (!eheap_ready || (a & 7) || !(in31 || in64)) eheap_fail(EHEAP_ERR_NOT_OURS, p);
   const struct eheap_block *b = (const struct eheap_block *)p - 1;
-  if (b->magic != EHEAP_BLOCK_MAGIC || b->entry >= h->entries_used) fail(EHEAP_ERR_NOT_OURS, p);
+  if (b->magic != EHEAP_BLOCK_MAGIC || b->entry >= h->entries_used) eheap_fail(EHEAP_ERR_NOT_OURS, p);
   struct eheap_entry *x = eheap_entry_at(h, b->entry);
-  if (x->addr != a) fail(EHEAP_ERR_NOT_OURS, p);
-  if (x->state != EHEAP_USED) fail(EHEAP_ERR_DOUBLE_FREE, p);
+  if (x->addr != a) eheap_fail(EHEAP_ERR_NOT_OURS, p);
+  if (x->state != EHEAP_USED) eheap_fail(EHEAP_ERR_DOUBLE_FREE, p);
   uint64_t t;
   memcpy(&t, (char *)p + x->size, 8);
-  if (t != EHEAP_TRAILER || b->size != x->size) fail(EHEAP_ERR_OVERRUN, (char *)p + x->size);
+  if (t != EHEAP_TRAILER || b->size != x->size) eheap_fail(EHEAP_ERR_OVERRUN, (char *)p + x->size);
   return b->entry;
 }
 
-static void give_back(struct eheap_header *h, uint32_t e, unsigned t) {
-  const struct eheap_ops *o = ops_of(h);
+static void eheap_give_back(struct eheap_header *h, uint32_t e, unsigned t) {
+  const struct eheap_ops *o = eheap_ops_of(h);
   struct eheap_entry *x = eheap_entry_at(h, e);
   struct eheap_tstats *s = &h->tstats[t];
   o->trace(h, t, EHEAP_OP_FREE, x->addr, x->size);
@@ -317,7 +323,7 @@ static void give_back(struct eheap_header *h, uint32_t e, unsigned t) {
   if (x->avl) {
     x->state = EHEAP_AVAIL;
     ++s->freed[x->avl - 1];
-    avl_put(h, x->avl - 1, e, t);
+    eheap_avl_put(h, x->avl - 1, e, t);
   } else {
     x->state = EHEAP_LARGE;
     ++s->large_freed;
@@ -329,78 +335,78 @@ static void give_back(struct eheap_header *h, uint32_t e, unsigned t) {
 }
 
 /* Who called: kept for the dump if the call fails a check. */
-#define CALLER(h) ((h)->threads[thread_slot()].caller = (uint64_t)__builtin_return_address(0))
+#define CALLER(h) ((h)->threads[eheap_thread_slot()].caller = (uint64_t)__builtin_return_address(0))
 
 void *malloc(size_t n) {
-  struct eheap_header *h = heap();
+  struct eheap_header *h = eheap_get();
   CALLER(h);
-  ++h->tstats[thread_slot()].mallocs;
-  return dispense(h, n, 0, EHEAP_OP_MALLOC);
+  ++h->tstats[eheap_thread_slot()].mallocs;
+  return eheap_dispense(h, n, 0, EHEAP_OP_MALLOC);
 }
 
 void *malloc64(size_t n) {
-  struct eheap_header *h = heap();
+  struct eheap_header *h = eheap_get();
   CALLER(h);
-  ++h->tstats[thread_slot()].malloc64s;
-  return dispense(h, n, 1, EHEAP_OP_MALLOC);
+  ++h->tstats[eheap_thread_slot()].malloc64s;
+  return eheap_dispense(h, n, 1, EHEAP_OP_MALLOC);
 }
 
-static void *zeroed(void *p, size_t bytes) {
+static void *eheap_zeroed(void *p, size_t bytes) {
   memset(p, 0, bytes);
   return p;
 }
 
-static void *zalloc(size_t n, size_t size, int area64, uint64_t caller) {
-  struct eheap_header *h = heap();
-  h->threads[thread_slot()].caller = caller;
-  if (size && n > (size_t)0x7FFFFFFF / size) fail(EHEAP_ERR_EXHAUSTED, (void *)n);
-  ++h->tstats[thread_slot()].callocs;
-  return zeroed(dispense(h, n * size, area64, EHEAP_OP_MALLOC), n * size);
+static void *eheap_zalloc(size_t n, size_t size, int area64, uint64_t caller) {
+  struct eheap_header *h = eheap_get();
+  h->threads[eheap_thread_slot()].caller = caller;
+  if (size && n > (size_t)0x7FFFFFFF / size) eheap_fail(EHEAP_ERR_EXHAUSTED, (void *)n);
+  ++h->tstats[eheap_thread_slot()].callocs;
+  return eheap_zeroed(eheap_dispense(h, n * size, area64, EHEAP_OP_MALLOC), n * size);
 }
 
-void *calloc(size_t n, size_t size) { return zalloc(n, size, 0, (uint64_t)__builtin_return_address(0)); }
-void *calloc64(size_t n, size_t size) { return zalloc(n, size, 1, (uint64_t)__builtin_return_address(0)); }
+void *calloc(size_t n, size_t size) { return eheap_zalloc(n, size, 0, (uint64_t)__builtin_return_address(0)); }
+void *calloc64(size_t n, size_t size) { return eheap_zalloc(n, size, 1, (uint64_t)__builtin_return_address(0)); }
 
 void free(void *p) {
   if (!p) return;
   struct eheap_header *h = HEADER;
-  const unsigned t = thread_slot();
+  const unsigned t = eheap_thread_slot();
   if (eheap_ready) h->threads[t].caller = (uint64_t)__builtin_return_address(0);
-  const uint32_t e = check(h, p);
+  const uint32_t e = eheap_check(h, p);
   ++h->tstats[t].frees;
-  give_back(h, e, t);
+  eheap_give_back(h, e, t);
 }
 
-static void *resize(void *p, size_t n, int area64, uint64_t caller) {
+static void *eheap_resize(void *p, size_t n, int area64, uint64_t caller) {
   if (!p) return area64 ? malloc64(n) : malloc(n);
   struct eheap_header *h = HEADER;
-  const unsigned t = thread_slot();
+  const unsigned t = eheap_thread_slot();
   if (eheap_ready) h->threads[t].caller = caller;
-  const uint32_t e = check(h, p);
+  const uint32_t e = eheap_check(h, p);
   ++h->tstats[t].reallocs;
   if (n == 0) {
-    give_back(h, e, t);
+    eheap_give_back(h, e, t);
     return 0;
   }
   struct eheap_entry *x = eheap_entry_at(h, e);
   if (n <= x->cap && (int)x->area64 == area64) { /* fits: move the trailer */
-    ++h->tstats[t].requests[hist_class(n)];
+    ++h->tstats[t].requests[eheap_hist_class(n)];
     x->size = (uint32_t)n;
     ((struct eheap_block *)p - 1)->size = n;
-    put_trailer(x);
-    ops_of(h)->trace(h, t, EHEAP_OP_REALLOC, x->addr, n);
+    eheap_put_trailer(x);
+    eheap_ops_of(h)->trace(h, t, EHEAP_OP_REALLOC, x->addr, n);
     return p;
   }
-  void *q = dispense(h, n, area64, EHEAP_OP_REALLOC);
+  void *q = eheap_dispense(h, n, area64, EHEAP_OP_REALLOC);
   memcpy(q, p, x->size < n ? x->size : n);
-  give_back(h, e, t);
+  eheap_give_back(h, e, t);
   return q;
 }
 
-void *realloc(void *p, size_t n) { return resize(p, n, 0, (uint64_t)__builtin_return_address(0)); }
-void *realloc64(void *p, size_t n) { return resize(p, n, 1, (uint64_t)__builtin_return_address(0)); }
+void *realloc(void *p, size_t n) { return eheap_resize(p, n, 0, (uint64_t)__builtin_return_address(0)); }
+void *realloc64(void *p, size_t n) { return eheap_resize(p, n, 1, (uint64_t)__builtin_return_address(0)); }
 
-static uint64_t pack(const char *name) {
+static uint64_t eheap_pack(const char *name) {
   uint64_t v = 0;
   size_t n = name ? strlen(name) : 0;
   if (n == 0 || n > 8) return 0;
@@ -409,13 +415,13 @@ static uint64_t pack(const char *name) {
 }
 
 int tpf_eheap_tag(void *buffer, const char *name) {
-  const uint64_t tag = pack(name);
+  const uint64_t tag = eheap_pack(name);
   if (!tag) return -1;
   struct eheap_header *h = HEADER;
-  const unsigned t = thread_slot();
+  const unsigned t = eheap_thread_slot();
   if (eheap_ready) h->threads[t].caller = (uint64_t)__builtin_return_address(0);
-  const uint32_t e = check(h, buffer);
-  const struct eheap_ops *o = ops_of(h);
+  const uint32_t e = eheap_check(h, buffer);
+  const struct eheap_ops *o = eheap_ops_of(h);
   struct eheap_entry *x = eheap_entry_at(h, e);
   ++h->tstats[t].tags;
   o->lock(h);
@@ -428,11 +434,11 @@ int tpf_eheap_tag(void *buffer, const char *name) {
 }
 
 void *tpf_eheap_locate(const char *name) {
-  const uint64_t tag = pack(name);
+  const uint64_t tag = eheap_pack(name);
   if (!tag || !eheap_ready) return 0;
   struct eheap_header *h = HEADER;
-  const unsigned t = thread_slot();
-  const struct eheap_ops *o = ops_of(h);
+  const unsigned t = eheap_thread_slot();
+  const struct eheap_ops *o = eheap_ops_of(h);
   ++h->tstats[t].locates;
   o->lock(h);
   const uint32_t e = o->tag_find(h, tag, t);

@@ -86,11 +86,11 @@ static void eheap_pj47265_trace(struct eheap_header *h, unsigned thread, int op,
   t->thread = (uint16_t)thread;
 }
 
-static uint32_t bucket(const struct eheap_header *h, uint64_t tag) {
+static uint32_t eheap_pj47265_bucket(const struct eheap_header *h, uint64_t tag) {
   return (uint32_t)((tag * 0x9E3779B97F4A7C15ULL) >> 32) & (h->hash_buckets - 1);
 }
 
-static void rehash(struct eheap_header *h, uint32_t buckets) {
+static void eheap_pj47265_rehash(struct eheap_header *h, uint32_t buckets) {
   uint32_t *fresh = eheap_internal_alloc(h, (uint64_t)buckets * 4);
   for (uint32_t b = 0; b < buckets; ++b) fresh[b] = EHEAP_NONE;
   uint32_t *old = (uint32_t *)h->hash;
@@ -100,7 +100,7 @@ static void rehash(struct eheap_header *h, uint32_t buckets) {
   for (uint32_t b = 0; b < old_n; ++b)
     for (uint32_t e = old[b]; e != EHEAP_NONE;) {
       struct eheap_entry *x = eheap_entry_at(h, e);
-      const uint32_t next = x->hnext, nb = bucket(h, x->tag);
+      const uint32_t next = x->hnext, nb = eheap_pj47265_bucket(h, x->tag);
       x->hnext = fresh[nb];
       fresh[nb] = e;
       e = next;
@@ -110,14 +110,14 @@ static void rehash(struct eheap_header *h, uint32_t buckets) {
 static void eheap_pj47265_tag_add(struct eheap_header *h, uint32_t e) {
   uint32_t n = eheap_hash_buckets;
   if (n & (n - 1) || n == 0) n = 64; /* a power of two */
-  if (!h->hash) rehash(h, n);
+  if (!h->hash) eheap_pj47265_rehash(h, n);
   if (h->hash_count + 1 > 2 * h->hash_buckets) {
-    rehash(h, 2 * h->hash_buckets);
+    eheap_pj47265_rehash(h, 2 * h->hash_buckets);
     ++h->hash_expansions;
   }
   uint32_t *heads = (uint32_t *)h->hash;
   struct eheap_entry *x = eheap_entry_at(h, e);
-  const uint32_t b = bucket(h, x->tag);
+  const uint32_t b = eheap_pj47265_bucket(h, x->tag);
   x->hnext = heads[b];
   heads[b] = e;
   ++h->hash_count;
@@ -125,7 +125,7 @@ static void eheap_pj47265_tag_add(struct eheap_header *h, uint32_t e) {
 
 static void eheap_pj47265_tag_remove(struct eheap_header *h, uint32_t e) {
   if (!h->hash) return;
-  uint32_t *pp = (uint32_t *)h->hash + bucket(h, eheap_entry_at(h, e)->tag);
+  uint32_t *pp = (uint32_t *)h->hash + eheap_pj47265_bucket(h, eheap_entry_at(h, e)->tag);
   while (*pp != EHEAP_NONE && *pp != e) pp = &eheap_entry_at(h, *pp)->hnext;
   if (*pp == e) {
     *pp = eheap_entry_at(h, e)->hnext;
@@ -135,7 +135,7 @@ static void eheap_pj47265_tag_remove(struct eheap_header *h, uint32_t e) {
 
 static uint32_t eheap_pj47265_tag_find(struct eheap_header *h, uint64_t tag, unsigned thread) {
   if (!h->hash) return EHEAP_NONE;
-  uint32_t e = ((uint32_t *)h->hash)[bucket(h, tag)], steps = 0;
+  uint32_t e = ((uint32_t *)h->hash)[eheap_pj47265_bucket(h, tag)], steps = 0;
   while (e != EHEAP_NONE && eheap_entry_at(h, e)->tag != tag) e = eheap_entry_at(h, e)->hnext, ++steps;
   h->tstats[thread].locate_steps += steps + 1;
   return e;

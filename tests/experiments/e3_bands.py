@@ -2,8 +2,9 @@
 """E3's full sweep against its bands (ctest experiment.e3_bands, label long).
 
 Runs scripts/experiment-paging (transition, dump, large-pages: the README's E3 tables,
-about 2 minutes on 2 cores) with the build's tpfemu into OUT, or reads an existing
-results.json (--results), and checks
+about 2 minutes on 2 cores) with the build's tpfemu into OUT, emptied first (a sweep
+resumed there would refuse an older build's runs, and the bands must be this build's),
+or reads an existing results.json (--results), and checks
   - the document's directions (seed 002): with SCM more transactions in the first 45 s,
     a shorter mean response, steady throughput sooner, the region nondispatchable for
     less of the dump and steady sooner after it, a higher peak page-in rate; 1 MB pages
@@ -19,6 +20,7 @@ usage: e3_bands.py (--build DIR --out DIR | --results FILE)
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -122,6 +124,21 @@ def bands(k):
                 check(ok, f"{study} {key} {name}: {v} within {BAND:.0%} of {value}")
 
 
+def emptied(out):
+    """OUT removed, when it holds only what scripts/experiment-paging writes there (its
+    results.json and e3-* sweep folders): anything else names a folder that is not the
+    band test's own, which is refused rather than deleted."""
+    if not os.path.lexists(out):
+        return
+    if os.path.islink(out) or not os.path.isdir(out):
+        sys.exit(f"e3_bands.py: --out {out}: not a folder")
+    other = sorted(n for n in os.listdir(out) if n != "results.json" and not n.startswith("e3-"))
+    if other:
+        sys.exit(f"e3_bands.py: --out {out}: holds {other[0]}, which scripts/experiment-paging does not write; "
+                 "not emptied (give the band test a folder of its own)")
+    shutil.rmtree(out)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build")
@@ -132,7 +149,9 @@ def main():
     if not path:
         if not (a.build and a.out):
             ap.error("--build and --out, or --results")
-        env = dict(os.environ, TPFEMU_BUILD_DIR=os.path.abspath(a.build))
+        emptied(a.out)
+        # No scripts/__pycache__: a test leaves the source tree as it was.
+        env = dict(os.environ, TPFEMU_BUILD_DIR=os.path.abspath(a.build), PYTHONDONTWRITEBYTECODE="1")
         subprocess.run([os.path.join(ROOT, "scripts", "experiment-paging"), "--out", a.out, "--no-plots",
                         "--studies", "transition,dump,large-pages", "-j", "2"], check=True, env=env)
         path = os.path.join(a.out, "results.json")

@@ -2,7 +2,8 @@
 """The sweep runner (scripts/sweep) as a user meets it; one CTest test per case
 (tests/CMakeLists.txt, label cli):
 
-  test_sweep.py CASE BUILD_DIR     CASE: table, resume, failing, errors, one_at_a_time, slurm
+  test_sweep.py CASE BUILD_DIR     CASE: table, resume, failing, errors, one_at_a_time, made_by,
+                                   stale_build, stale_config, rerun_stale, collect, paging_window, slurm
 
 Each case works in BUILD_DIR/sweep-tests/CASE (emptied first) and prints "CASE: OK".
 Nothing here depends on timing: the resume case kills the sweep when it has said the
@@ -11,6 +12,7 @@ not complete then.
 """
 import csv
 import filecmp
+import hashlib
 import json
 import math
 import os
@@ -198,6 +200,306 @@ def case_slurm(work, env):
     # Complete already: nothing is submitted again.
     r = sweep([os.path.join(HERE, "small.yaml"), "--out", sl, "--executor", "slurm"], env)
     check(r.returncode == 0 and "submitted" not in r.stderr, f"resubmitted a complete sweep: {r.stderr}")
+    # A run another build made (its made_by.json as that build would have written it):
+    # refused before anything is submitted; --rerun-stale submits exactly that run.
+    p = os.path.join(sl, "runs", "istreams=1,seed=2", "made_by.json")
+    with open(p) as f:
+        m = json.load(f)
+    m["tpfemu_sha256"] = "0" * 64
+    with open(p, "w") as f:
+        json.dump(m, f)
+    r = sweep([os.path.join(HERE, "small.yaml"), "--out", sl, "--executor", "slurm"], env)
+    check(r.returncode == 2 and "submitted" not in r.stderr and "1 of the 4 complete runs" in r.stderr,
+          f"slurm resume over another build's run: {r.returncode}: {r.stderr}")
+    r = sweep([os.path.join(HERE, "small.yaml"), "--out", sl, "--executor", "slurm", "--rerun-stale",
+               "--partition", "tpfemu", "--poll", "0.3"], env)
+    check(r.returncode == 0 and "--array=1 " in r.stderr, f"slurm --rerun-stale: {r.returncode}: {r.stderr}")
+    d = same_tree(os.path.join(loc, "runs"), os.path.join(sl, "runs"))
+    check(d is None, f"slurm --rerun-stale and local run folders differ: {d}")
+
+
+def sha256(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def run_stats(runs):
+    """Each complete run folder's summary.json (inode, mtime): what a rerun would change."""
+    out = {}
+    for n in sorted(os.listdir(runs)):
+        if not n.startswith("."):
+            st = os.stat(os.path.join(runs, n, "summary.json"))
+            out[n] = (st.st_ino, st.st_mtime_ns)
+    return out
+
+
+def other_build(work, build):
+    """WORK/other-build/tpfemu: the build's tpfemu with a byte appended (another binary
+    that runs the same), its guest images the build's."""
+    d = os.path.join(work, "other-build")
+    os.makedirs(d)
+    shutil.copy2(os.path.join(build, "tpfemu"), os.path.join(d, "tpfemu"))
+    with open(os.path.join(d, "tpfemu"), "ab") as f:
+        f.write(b"\0")
+    os.symlink(os.path.join(os.path.dirname(os.path.realpath(os.path.join(build, "tpfemu"))), "guest"),
+               os.path.join(d, "guest"))
+    return d
+
+
+def case_made_by(work, env):
+    """plan.json names the build and the configuration files' contents, each run folder
+    what made it; the same command again skips every run."""
+    out = os.path.join(work, "out")
+    small = os.path.join(HERE, "small.yaml")
+    r = sweep([small, "--out", out, "-j", "2"], env)
+    check(r.returncode == 0, f"sweep failed: {r.stderr}")
+    tpfemu = os.path.join(env["TPFEMU_BUILD_DIR"], "tpfemu")
+    version = subprocess.run([tpfemu, "--version"], capture_output=True, text=True).stdout.strip()
+    with open(os.path.join(out, "plan.json")) as f:
+        m = json.load(f)["made_by"]
+    demo = os.path.join(ROOT, "configs", "demo.yaml")
+    check(m["version"] == version.removeprefix("tpfemu ") and m["tpfemu_sha256"] == sha256(tpfemu)
+          and m["configs"] == {demo: sha256(demo)}, f"plan.json made_by: {m}")
+    check(m["commit"] and m["commit"] in version and m["modified"] == version.endswith("-dirty)"),
+          f"plan.json: commit {m['commit']!r}, modified {m['modified']!r} from {version!r}")
+    runs = os.path.join(out, "runs")
+    for n in run_stats(runs):
+        with open(os.path.join(runs, n, "made_by.json")) as f:
+            s = json.load(f)
+        check(s["tpfemu_sha256"] == m["tpfemu_sha256"] and s["configs"] == m["configs"], f"{n}: made_by.json {s}")
+        img = s["inputs"].get("system.image", {})
+        check(img.get("file", "").endswith("tpf_apps.elf") and img.get("sha256") == sha256(img["file"]),
+              f"{n}: made_by.json names no image with its SHA-256: {s['inputs']}")
+    before = run_stats(runs)
+    r = sweep([small, "--out", out, "-j", "2"], env)
+    check(r.returncode == 0 and "4 of 4 runs complete already" in r.stderr and "started" not in r.stderr,
+          f"resume with the same build: {r.stderr}")
+    check(run_stats(runs) == before, "a current run was run again")
+
+
+def case_stale_build(work, env):
+    """Another tpfemu binary: the resume is refused, naming the hashes, for the local
+    executor and for a Slurm array task; --rerun-stale runs every run with it."""
+    out = os.path.join(work, "out")
+    small = os.path.join(HERE, "small.yaml")
+    r = sweep([small, "--out", out, "-j", "2"], env)
+    check(r.returncode == 0, f"sweep failed: {r.stderr}")
+    runs = os.path.join(out, "runs")
+    before = run_stats(runs)
+    old = sha256(os.path.join(env["TPFEMU_BUILD_DIR"], "tpfemu"))
+    other = other_build(work, env["TPFEMU_BUILD_DIR"])
+    new = sha256(os.path.join(other, "tpfemu"))
+    env2 = dict(env, TPFEMU_BUILD_DIR=other)
+    r = sweep([small, "--out", out, "-j", "2"], env2)
+    check(r.returncode == 2, f"another build: exit status {r.returncode}, not 2: {r.stderr}")
+    check("4 of the 4 complete runs were made by another build or configuration" in r.stderr
+          and f"tpfemu sha256: {old} then, {new} now" in r.stderr and "istreams=1,seed=1" in r.stderr
+          and "--rerun-stale" in r.stderr, f"the refusal does not name what differs: {r.stderr}")
+    check("tpfemu version" not in r.stderr, f"the same version named as a difference: {r.stderr}")
+    check(run_stats(runs) == before, "a refused resume touched the runs")
+    # An array task of the other build (a rebuild while the job waited) refuses too.
+    t = subprocess.run([SWEEP, "--task", "0", out], env=env2, capture_output=True, text=True)
+    check(t.returncode != 0 and f"tpfemu sha256: {old} then, {new} now" in t.stderr,
+          f"--task with another build: exit status {t.returncode}: {t.stderr}")
+    with open(os.path.join(runs, ".failed", "istreams=1,seed=1.txt")) as f:
+        check("another build" in f.read(), "the refused task recorded no reason")
+    check(run_stats(runs) == before, "a refused task touched the runs")
+    r = sweep([small, "--out", out, "-j", "2", "--rerun-stale"], env2)
+    check(r.returncode == 0 and r.stderr.count("sweep: started") == 4, f"--rerun-stale: {r.stderr}")
+    for n in run_stats(runs):
+        with open(os.path.join(runs, n, "made_by.json")) as f:
+            check(json.load(f)["tpfemu_sha256"] == new, f"{n}: not made by the other build")
+    with open(os.path.join(out, "plan.json")) as f:
+        check(json.load(f)["made_by"]["tpfemu_sha256"] == new, "plan.json does not name the latest build")
+
+
+def case_stale_config(work, env):
+    """Changed contents of a configuration file, or of the image a run loaded: refused,
+    naming the file and both hashes."""
+    conf, image = os.path.join(work, "demo.yaml"), os.path.join(work, "tpf_apps.elf")
+    shutil.copy(os.path.join(ROOT, "configs", "demo.yaml"), conf)
+    tpfemu = os.path.realpath(os.path.join(env["TPFEMU_BUILD_DIR"], "tpfemu"))
+    shutil.copy(os.path.join(os.path.dirname(tpfemu), "guest", "tpf_apps.elf"), image)
+    sw = os.path.join(work, "sweep.yaml")
+    with open(sw, "w") as f:
+        f.write(f"configs: [demo.yaml]\nset:\n  workload.messages: 200\n  system.image: {image}\n"
+                "grid:\n  machine.istreams: [1, 2]\ncollect:\n  rate: summary.json:messages_per_second\n")
+    out = os.path.join(work, "out")
+    r = sweep([sw, "--out", out], env)
+    check(r.returncode == 0, f"sweep failed: {r.stderr}")
+    before = run_stats(os.path.join(out, "runs"))
+    old = sha256(conf)
+    with open(conf, "a") as f:
+        f.write("# a comment: other contents all the same\n")
+    r = sweep([sw, "--out", out], env)
+    check(r.returncode == 2 and f"{conf} sha256: {old} then, {sha256(conf)} now" in r.stderr
+          and "2 of the 2 complete runs" in r.stderr, f"changed configuration: {r.returncode}: {r.stderr}")
+    shutil.copy(os.path.join(ROOT, "configs", "demo.yaml"), conf)  # back as it was: current again
+    r = sweep([sw, "--out", out], env)
+    check(r.returncode == 0 and "2 of 2 runs complete already" in r.stderr, f"configuration restored: {r.stderr}")
+    old = sha256(image)
+    with open(image, "ab") as f:
+        f.write(b"\0")
+    r = sweep([sw, "--out", out], env)
+    check(r.returncode == 2 and f"system.image {image} sha256: {old} then, {sha256(image)} now" in r.stderr,
+          f"changed image: {r.returncode}: {r.stderr}")
+    check(run_stats(os.path.join(out, "runs")) == before, "a refused resume touched the runs")
+
+
+def case_rerun_stale(work, env):
+    """Runs of two builds in one folder: --rerun-stale reruns exactly the other build's
+    (here two made_by.json edited as an older build would have written them, and one
+    without any, as sweeps wrote before they recorded builds) and keeps the current."""
+    out = os.path.join(work, "out")
+    small = os.path.join(HERE, "small.yaml")
+    r = sweep([small, "--out", out, "-j", "2"], env)
+    check(r.returncode == 0, f"sweep failed: {r.stderr}")
+    whole = os.path.join(work, "whole")
+    shutil.copytree(out, whole)
+    runs = os.path.join(out, "runs")
+    old = ["istreams=1,seed=1", "istreams=2,seed=2"]
+    for n in old:
+        p = os.path.join(runs, n, "made_by.json")
+        with open(p) as f:
+            s = json.load(f)
+        s["version"], s["tpfemu_sha256"] = "0.1 (git 000000000000)", "0" * 64
+        with open(p, "w") as f:
+            json.dump(s, f)
+    os.remove(os.path.join(runs, "istreams=2,seed=1", "made_by.json"))
+    before = run_stats(runs)
+    r = sweep([small, "--out", out, "-j", "2"], env)
+    check(r.returncode == 2 and "3 of the 4 complete runs were made by another build" in r.stderr
+          and "istreams=1,seed=1, istreams=2,seed=2:" in r.stderr
+          and "tpfemu version: 0.1 (git 000000000000) then," in r.stderr
+          and "made by: a build the sweep did not record (no made_by.json) then" in r.stderr
+          and "--rerun-stale runs exactly those again and keeps the 1 current run," in r.stderr, f"mixed builds: {r.returncode}: {r.stderr}")
+    r = sweep([small, "--out", out, "-j", "2", "--rerun-stale"], env)
+    check(r.returncode == 0, f"--rerun-stale failed: {r.stderr}")
+    started = sorted(line.split()[2] for line in r.stderr.splitlines() if line.startswith("sweep: started"))
+    check(started == ["istreams=1,seed=1", "istreams=2,seed=1", "istreams=2,seed=2"],
+          f"--rerun-stale ran {started}, not exactly the stale runs")
+    after = run_stats(runs)
+    check(after["istreams=1,seed=2"] == before["istreams=1,seed=2"], "the current run was run again")
+    d = same_tree(os.path.join(whole, "runs"), runs)
+    check(d is None, f"rerun and first sweep differ: {d}")
+    r = sweep([small, "--out", out, "-j", "2"], env)
+    check(r.returncode == 0 and "4 of 4 runs complete already" in r.stderr, f"after --rerun-stale: {r.stderr}")
+
+
+COLLECT = """configs: [{demo}]
+set:
+  workload.messages: 200
+grid:
+  machine.istreams: [1, 66, 2]
+collect:
+  messages: summary.json:messages
+  {extra}
+"""
+
+
+def case_collect(work, env):
+    """A figure a complete run's reports do not give (no such file, member or row, an
+    empty list, not a number, a ratio over 0) fails the sweep with the figure, its
+    expression, the run and why: never a 0 or an empty cell that reads as a result. A
+    run that failed is still a failed run, not a collect error."""
+    demo = os.path.join(ROOT, "configs", "demo.yaml")
+    bad = {
+        "no_row": ("summary.json:istreams[utilization=nothing*].busy_cycles",
+                   "[utilization=nothing*] matches no row of istreams ({n} row"),
+        "no_field": ("summary.json:istreams[nosuch=1].busy_cycles",
+                     "[nosuch=1] matches no row of istreams ({n} row"),
+        "no_member": ("summary.json:control_program.no_such_count",
+                      "no member control_program.no_such_count (members of control_program: ecbs_created"),
+        "no_file": ("nothere.json:a.b", "the run wrote no nothere.json"),
+        "no_text": ("nothere.log:lines", "the run wrote no nothere.log"),
+        "a_string": ("summary.json:config", f"a string (\"{demo}"),
+        "a_mapping": ("summary.json:response_ms", "an object ({"),
+        "over_zero": ("messages / transfers", "transfers is 0"),
+    }
+    extra = "transfers: summary.json:control_program.line_transfers\n  " + "\n  ".join(
+        f"{k}: \"{expr}\"" for k, (expr, _) in bad.items())
+    sw = os.path.join(work, "collect.yaml")
+    with open(sw, "w") as f:
+        f.write(COLLECT.format(demo=demo, extra=extra))
+    out = os.path.join(work, "out")
+    r = sweep([sw, "--out", out, "-j", "2"], env)
+    check(r.returncode == 1, f"exit status {r.returncode}, not 1: {r.stderr}")
+    check("[nosuch=1] matches no row of istreams (1 row) (no row has a field nosuch)" in r.stderr
+          and "[nosuch=1] matches no row of istreams (2 rows) (no row has a field nosuch)" in r.stderr,
+          f"a filter on a field no row has: {r.stderr}")
+    for run, n in (("istreams=1", 1), ("istreams=2", 2)):
+        check(f"run {run}: figures not collected:" in r.stderr, f"{run} not named: {r.stderr}")
+        for k, (expr, why) in bad.items():
+            if k == "over_zero" and run == "istreams=2":
+                continue  # two I-streams transfer lines: a ratio there
+            want = f"collect.{k}: {expr}: {why.replace('{n}', str(n))}"
+            check(want in r.stderr, f"{run}: expected {want!r} in: {r.stderr}")
+    check("the figures of 2 of 3 runs were not all collected" in r.stderr, f"no count: {r.stderr}")
+    check("run istreams=66 failed" in r.stderr and "istreams=66: figures not collected" not in r.stderr,
+          f"the failed run: {r.stderr}")
+    st = {x["run"]: x for x in rows(os.path.join(out, "results.csv"))}
+    one = st["runs/istreams=1"]
+    check(one["status"] == "collect failed" and one["messages"] == "200" and one["transfers"] == "0",
+          f"the figures that are there stay: {one}")
+    check(all(one[k] == "" for k in bad), f"a figure not collected has a value: {one}")
+    check("collect.no_row: " in one["error"] and "collect.over_zero: " in one["error"], f"error column: {one}")
+    check(st["runs/istreams=2"]["over_zero"] != "", f"istreams=2's ratio: {st['runs/istreams=2']}")
+    check(st["runs/istreams=66"]["status"] == "failed", f"the failed run: {st['runs/istreams=66']}")
+    agg = rows(os.path.join(out, "aggregate.csv"))
+    check(all(a["failed"] == "1" and a["messages_n"] == "0" for a in agg),
+          f"a run whose figures were not all collected counted in the aggregate: {agg}")
+    # collect: corrected, into the same folder: the runs are kept (only the failed one
+    # is tried again) and their figures collected again.
+    before = run_stats(os.path.join(out, "runs"))
+    with open(sw, "w") as f:
+        f.write(COLLECT.format(demo=demo, extra="busy: summary.json:istreams[utilization=*].busy_cycles"))
+    r = sweep([sw, "--out", out], env)
+    check(r.returncode == 1 and "figures not collected" not in r.stderr and "1 of 3 runs failed" in r.stderr
+          and "2 of 3 runs complete already" in r.stderr, f"collect: corrected: {r.returncode}: {r.stderr}")
+    check(run_stats(os.path.join(out, "runs")) == before, "a run was run again for a new collect:")
+    st = {x["run"]: x for x in rows(os.path.join(out, "results.csv"))}
+    check(st["runs/istreams=1"]["status"] == "ok" and int(st["runs/istreams=1"]["busy"]) > 0,
+          f"collected again: {st['runs/istreams=1']}")
+    # Other runs (another grid) are still another sweep.
+    with open(sw, "w") as f:
+        f.write(COLLECT.format(demo=demo, extra="").replace("[1, 66, 2]", "[1, 2]"))
+    r = sweep([sw, "--out", out], env)
+    check(r.returncode == 2 and "this folder holds another sweep" in r.stderr, f"another grid: {r.stderr}")
+
+
+def case_paging_window(work, env):
+    """scripts/experiment-paging (built on these sweeps) counts E3b's first 45 s from
+    run.log's end-of-prelude line; a run.log without it fails the study, quoting the
+    line and naming the file, instead of counting from 0."""
+    import importlib.machinery
+    import importlib.util
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    path = os.path.join(ROOT, "scripts", "experiment-paging")
+    loader = importlib.machinery.SourceFileLoader("experiment_paging", path)
+    spec = importlib.util.spec_from_loader("experiment_paging", loader)
+    ep = importlib.util.module_from_spec(spec)
+    loader.exec_module(ep)
+    run = os.path.join(work, "run")
+    os.makedirs(run)
+    with open(os.path.join(run, "timeline.json"), "w") as f:
+        json.dump({"interval_s": 0.5, "columns": ["time_s", "messages_per_s", "response_ms", "page_ins_scm_per_s",
+                                                  "page_ins_dasd_per_s"],
+                   "rows": [[t / 2, 10.0 * t, 1.0, 0, 0] for t in range(1, 9)]}, f)
+    with open(os.path.join(run, "summary.json"), "w") as f:
+        json.dump({"istreams": [{"cycles": 4000}], "simulated_seconds": 4.0}, f)  # 1,000 cycles a second
+    log = os.path.join(run, "run.log")
+    with open(log, "w") as f:
+        f.write("           0 workload.program QTRN\n        2000 workload.prelude QNGT ended: the messages begin\n")
+    check(ep.Timeline(run).begin == 2.0, f"begin: {ep.Timeline(run).begin}, not 2.0 s")
+    with open(log, "w") as f:
+        f.write("           0 workload.program QTRN\n")
+    try:
+        begin, error = ep.Timeline(run).begin, None
+    except SystemExit as e:
+        begin, error = None, str(e)
+    check(begin is None, f"a run.log without the prelude's end gave a window start: {begin}")
+    want = f"{log}: no line \"CYCLE workload.prelude PROGRAM ended: the messages begin\""
+    check(want in error, f"expected {want!r}, got: {error}")
 
 
 BAD = [
@@ -281,9 +583,13 @@ def main():
     work = os.path.join(build, "sweep-tests", case)
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    env = dict(os.environ, TPFEMU_BUILD_DIR=build)
+    # No scripts/__pycache__ from this test or the scripts it runs: tests leave the source tree as it was.
+    sys.dont_write_bytecode = True
+    env = dict(os.environ, TPFEMU_BUILD_DIR=build, PYTHONDONTWRITEBYTECODE="1")
     {"table": case_table, "resume": case_resume, "failing": case_failing, "errors": case_errors,
-     "slurm": case_slurm, "one_at_a_time": case_one_at_a_time}[case](work, env)
+     "slurm": case_slurm, "one_at_a_time": case_one_at_a_time, "made_by": case_made_by,
+     "stale_build": case_stale_build, "stale_config": case_stale_config,
+     "rerun_stale": case_rerun_stale, "collect": case_collect, "paging_window": case_paging_window}[case](work, env)
     print(f"{case}: OK")
 
 
