@@ -55,6 +55,12 @@ void EcbHeap::install(os::System& system) {
          return errors_;
        },
        .fails_run = true});
+  system.add_summary_note([this] {
+    const uint64_t n = totals_.large_frame_fallbacks;
+    return n ? fmt::format("ECB heap: {} MB of heap got 4 KB frames, not the 1 MB frames system.ecb_heap.large_frames "
+                           "asks for: storage had none left (heap.txt)", n)
+             : std::string();
+  });
 }
 
 // No application change: the variant and its settings go into the image (read-only
@@ -87,9 +93,10 @@ int64_t EcbHeap::frame(os::Ecb& e, uint64_t area64) {
   const os::SystemConfig& sys = system_->config().system;
   const uint64_t size = area64 ? sys.heap64_size : sys.heap31_size;
   if (end + emu::kSegmentSize > base + size) return 0;
-  if (config_.large_frames) p.space->map_large(end, emu::kSegmentSize, kRW);
-  else p.space->map(end, emu::kSegmentSize, kRW);
+  const bool large = config_.large_frames && p.space->map_large(end, emu::kSegmentSize, kRW) == 1;
+  if (!config_.large_frames) p.space->map(end, emu::kSegmentSize, kRW);
   if (!p.space->is_mapped(end) || !p.space->is_mapped(end + emu::kSegmentSize - 1)) return 0;  // no storage left
+  if (config_.large_frames && !large) ++totals_.large_frame_fallbacks;  // 4 KB frames: none of 1 MB was left
   const uint64_t at = end;
   end += emu::kSegmentSize;
   return int64_t(at);

@@ -149,6 +149,7 @@ void write_heap_text(std::ostream& out, const HeapTotals& t) {
   line("ECBs that obtained a 1 MB frame, 64-bit ECB heap", t.ecbs_frames64);
   line("1 MB frames obtained, 31-bit (beyond preallocated)", t.frames31);
   line("1 MB frames obtained, 64-bit", t.frames64);
+  line("1 MB of heap in 4 KB frames: no 1 MB frame left (*)", t.large_frame_fallbacks);
   line("ECBs whose control table grew beyond 1 part", t.ecbs_table_grew);
   line("control table parts obtained beyond the initial", t.table_parts);
   line("control entries, most one ECB used", t.entries_hwm);
@@ -173,6 +174,10 @@ void write_heap_text(std::ostream& out, const HeapTotals& t) {
   fmt::print(out,
              "  (*) dispensed and never freed by the program; the ECB's exit returns the whole heap, so\n"
              "      this is a leak only in a program meant to free every buffer itself.\n");
+  if (t.large_frame_fallbacks)
+    fmt::print(out,
+               "  (*) system.ecb_heap.large_frames asked for 1 MB frames; storage had none left, so\n"
+               "      these megabytes of heap have 4 KB pages (more TLB entries, each pageable alone).\n");
   fmt::print(out, "\nTPF 31-BIT VIRTUAL ECB HEAP STORAGE USAGE REPORT (4 KB INCREMENTS)\n");
   fmt::print(out, "{:>12}{:>14}{:>20}\n", "USED UP TO", "ECBS", "CUMULATIVE PERCENT");
   uint64_t cum = 0;
@@ -206,14 +211,15 @@ void write_heap_json(std::ostream& out, const HeapTotals& t) {
              "{{\n  \"algorithm\": \"{}\",\n  \"processes\": {},\n  \"request_sizes_32\": {},\n"
              "  \"request_size_report_old\": {},\n  \"request_size_report_new\": {},\n"
              "  \"ecbs_with_heap\": {},\n  \"ecbs_hash_expanded\": {},\n  \"ecbs_frames31\": {},\n"
-             "  \"ecbs_frames64\": {},\n  \"frames31\": {},\n  \"frames64\": {},\n  \"hash_expansions\": {},\n"
+             "  \"ecbs_frames64\": {},\n  \"frames31\": {},\n  \"frames64\": {},\n  \"large_frame_fallbacks\": {},\n"
+             "  \"hash_expansions\": {},\n"
              "  \"ecbs_table_grew\": {},\n  \"table_parts\": {},\n  \"entries_hwm\": {},\n"
              "  \"avl_dispensed\": {},\n  \"avl_freed\": {},\n  \"large_dispensed\": {},\n  \"large_freed\": {},\n"
              "  \"mallocs\": {},\n  \"callocs\": {},\n  \"reallocs\": {},\n  \"frees\": {},\n  \"malloc64s\": {},\n"
              "  \"tags\": {},\n  \"locates\": {},\n  \"locate_steps\": {},\n  \"hwm31\": {},\n  \"hwm64\": {},\n"
              "  \"usage31\": {},\n  \"live_buffers\": {},\n  \"errors\": {}\n}}\n",
              t.algorithm, t.processes, list(t.requests), rows(old_layout(t)), rows(new_layout(t)), t.ecbs_with_heap,
-             t.ecbs_hash_expanded, t.ecbs_frames31, t.ecbs_frames64, t.frames31, t.frames64, t.hash_expansions,
+             t.ecbs_hash_expanded, t.ecbs_frames31, t.ecbs_frames64, t.frames31, t.frames64, t.large_frame_fallbacks, t.hash_expansions,
              t.ecbs_table_grew, t.table_parts, t.entries_hwm, list(t.dispensed), list(t.freed), t.large_dispensed, t.large_freed, t.mallocs, t.callocs, t.reallocs,
              t.frees, t.malloc64s, t.tags, t.locates, t.locate_steps, t.hwm31, t.hwm64, usage, t.live_buffers, errors);
 }

@@ -24,6 +24,9 @@ struct HeapTotals {
   uint64_t ecbs_hash_expanded = 0;    // ... whose tag hash table grew
   uint64_t ecbs_frames31 = 0, ecbs_frames64 = 0;  // ... that obtained a 1 MB frame beyond the preallocated one
   uint64_t frames31 = 0, frames64 = 0;            // 1 MB frames obtained beyond the preallocated ones
+  // 1 MB of heap area mapped with 256 4 KB frames although system.ecb_heap.large_frames
+  // asked for a 1 MB frame: none was left (counted by the host as it maps them).
+  uint64_t large_frame_fallbacks = 0;
   uint64_t hash_expansions = 0;
   uint64_t ecbs_table_grew = 0;       // processes whose control table needed more than its initial part
   uint64_t table_parts = 0;           // control table parts obtained beyond the initial ones

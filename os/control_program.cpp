@@ -416,6 +416,8 @@ RunSummary ControlProgram::run() {
   stats_.frames_in_use_at_end = evm_.frames_in_use();
   for (const SummaryCounter& c : counters_)
     stats_.extra_counters.push_back({c.key, c.label, c.after, c.value(), c.fails_run});
+  for (const auto& note : notes_)
+    if (std::string text = note(); !text.empty()) stats_.notes.push_back(std::move(text));
   for (const SummaryHeadline& h : headlines_)
     if (h.applies()) {
       stats_.headline = {h.key, h.label, h.note, h.value(), h.digits};

@@ -96,6 +96,7 @@ class ControlProgram : public emu::Dispatcher,
   void add_operator_commands(std::string owner, std::string help, OperatorHandler handler) override;
   void add_report(ReportFile report) override { reports_.push_back(std::move(report)); }
   void add_summary_counter(SummaryCounter counter) override { counters_.push_back(std::move(counter)); }
+  void add_summary_note(std::function<std::string()> text) override { notes_.push_back(std::move(text)); }
   void add_summary_headline(SummaryHeadline headline) override { headlines_.push_back(std::move(headline)); }
   void add_timeline_column(TimelineColumn column) override {
     if (timeline_) timeline_->add(std::move(column));
@@ -195,6 +196,7 @@ class ControlProgram : public emu::Dispatcher,
   size_t periodic_pending_ = 0;  // periodic events in the event queue
   std::vector<ReportFile> reports_;
   std::vector<SummaryCounter> counters_;
+  std::vector<std::function<std::string()>> notes_;  // add_summary_note
   std::vector<SummaryHeadline> headlines_;
   std::unique_ptr<Timeline> timeline_;  // system.timeline, if set
   std::function<std::vector<uint8_t>(const std::string&)> data_reader_;

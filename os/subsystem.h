@@ -124,6 +124,9 @@ class System {
   virtual void add_operator_commands(std::string owner, std::string help, OperatorHandler handler) = 0;
   virtual void add_report(ReportFile report) = 0;
   virtual void add_summary_counter(SummaryCounter counter) = 0;
+  // A line of summary.txt's Notes (and summary.json's "notes") after the run, when
+  // `text` returns one: what a reader of the figures must know, e.g. a fallback taken.
+  virtual void add_summary_note(std::function<std::string()> text) = 0;
   virtual void add_summary_headline(SummaryHeadline headline) = 0;
   // A column of timeline.txt/json (ignored when system.timeline is 0).
   virtual void add_timeline_column(TimelineColumn column) = 0;

@@ -233,6 +233,10 @@ void write_summary_text(std::ostream& out, const RunSummary& s) {
   std::vector<std::vector<std::string>> counters;
   for (const NamedCount& c : all_counters(s)) counters.push_back({c.label, grouped(c.value)});
   write_table(out, counters, "  ", "lr");
+  if (!s.notes.empty()) {
+    out << "\nNotes\n";
+    for (const std::string& n : s.notes) out << "  " << n << "\n";
+  }
 }
 
 // ---- summary.json ---------------------------------------------------------------
@@ -276,7 +280,12 @@ void write_summary_json(std::ostream& out, const RunSummary& s) {
   const std::vector<NamedCount> counters = all_counters(s);
   for (size_t k = 0; k < counters.size(); ++k)
     out << "    \"" << counters[k].key << "\": " << counters[k].value << (k + 1 < counters.size() ? ",\n" : "\n");
-  out << "  }\n";
+  out << (s.notes.empty() ? "  }\n" : "  },\n");
+  if (!s.notes.empty()) {
+    out << "  \"notes\": [";
+    for (size_t k = 0; k < s.notes.size(); ++k) out << (k ? ", " : "") << json_string(s.notes[k]);
+    out << "]\n";
+  }
   out << "}\n";
 }
 

@@ -75,6 +75,9 @@ struct RunSummary {
     bool fails_run = false;  // SummaryCounter::fails_run
   };
   std::vector<ExtraCounter> extra_counters;
+  // What a reader of the figures must know (System::add_summary_note): summary.txt's
+  // Notes, summary.json's "notes"; absent when there is none.
+  std::vector<std::string> notes;
   // A counter of the control_program block by its JSON key (the control program's own
   // or a subsystem's); 0 if there is none.
   uint64_t counter(const std::string& key) const;

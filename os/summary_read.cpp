@@ -167,6 +167,9 @@ RunSummary read_summary_json(const std::string& given) {
   if (!config.is_string()) fail(path, "\"config\" is not a string");
   s.config = config.get<std::string>();
   if (auto it = doc.find("ended_early"); it != doc.end() && it->is_string()) s.ended_early = it->get<std::string>();
+  if (auto it = doc.find("notes"); it != doc.end() && it->is_array())
+    for (const auto& n : *it)
+      if (n.is_string()) s.notes.push_back(n.get<std::string>());
   s.messages = read_uint(doc, "messages", "", path);
   s.simulated_seconds = read_double(doc, "simulated_seconds", "", path);
   s.messages_per_second = read_double(doc, "messages_per_second", "", path);

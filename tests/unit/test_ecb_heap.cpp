@@ -316,3 +316,40 @@ TEST_CASE("ECB heap reports: the wording explains itself, counts are grouped, an
   unused.tags = 1;
   CHECK(heap::was_used(unused));
 }
+
+// Issue 24, item 4: when storage has 4 KB frames but no 1 MB frame left, the heap's next
+// megabyte gets 4 KB frames; that is counted and said, never silent.
+TEST_CASE("ECB heap: 1 MB of heap in 4 KB frames for want of a 1 MB frame is counted and noted", "[heap]") {
+  auto run = [](bool fragment) {
+    os::RunConfig cfg = app::load_run_config(
+        {}, {"workload.program=QHTT", "workload.message_text=2 500 7", "workload.messages=1", "workload.terminals=1",
+             "machine.istreams=2"});
+    emu::Machine m(cfg.machine, true);
+    os::ControlProgram cp(m, cfg);
+    if (fragment) {  // every 1 MB frame taken; then 8 MB of them given back as 4 KB frames
+      std::vector<uint64_t> taken;
+      while (auto f = m.storage().allocate_1m()) taken.push_back(*f);
+      REQUIRE(taken.size() > 8);
+      for (size_t k = 0; k < 8; ++k)
+        for (uint64_t n = 0; n < emu::kPagesPerSegment; ++n) m.storage().free_4k(taken[k] + n);
+    }
+    const os::RunSummary s = cp.run();
+    CHECK_THAT(cp.log(), Contains("QHTT: 2 threads, 1000 operations, 0 bad"));
+    std::ostringstream text, json, heap_json;
+    os::write_summary_text(text, s);
+    os::write_summary_json(json, s);
+    heap::write_heap_json(heap_json, cp.subsystem<heap::EcbHeap>()->totals());
+    return std::tuple{cp.subsystem<heap::EcbHeap>()->totals().large_frame_fallbacks, text.str(), json.str(),
+                      heap_json.str()};
+  };
+  const auto [none, none_text, none_json, none_heap] = run(false);
+  CHECK(none == 0);
+  CHECK_THAT(none_text, !Contains("Notes"));
+  CHECK_THAT(none_json, !Contains("\"notes\""));
+  CHECK_THAT(none_heap, Contains("\"large_frame_fallbacks\": 0,"));
+  const auto [fell_back, text, json, heap_json] = run(true);
+  CHECK(fell_back > 0);
+  CHECK_THAT(text, Contains(fmt::format("\nNotes\n  ECB heap: {} MB of heap got 4 KB frames", fell_back)));
+  CHECK_THAT(json, Contains(fmt::format("\"notes\": [\"ECB heap: {} MB of heap got 4 KB frames", fell_back)));
+  CHECK_THAT(heap_json, Contains(fmt::format("\"large_frame_fallbacks\": {},", fell_back)));
+}
