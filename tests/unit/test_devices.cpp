@@ -15,6 +15,7 @@
 #include "harness.h"
 #include "os/control_program.h"
 #include "os/run_config.h"
+#include "scratch.h"
 
 using Catch::Matchers::Contains;
 
@@ -27,7 +28,7 @@ struct ScmRun {
   explicit ScmRun(std::vector<std::string> sets, const std::string& operators = "") {
     std::vector<std::string> files;
     if (!operators.empty()) {
-      files.push_back("test_devices_operators.yaml");
+      files.push_back(test::scratch_file("test_devices_operators.yaml"));
       std::ofstream(files.back()) << "operator:\n" << operators;
     }
     std::vector<std::string> all = {"system.image=tpf_io.elf", "workload.program=QSCM", "machine.scm.card_pairs=1",
@@ -166,7 +167,7 @@ TEST_CASE("devices: a bad SCM command is a load-time error with its entry, or an
   CHECK_THAT(err("CF SCM(16G)"), Contains(",ONLINE or ,OFFLINE"));
   CHECK_THAT(err("F SCM,FAIL,CARD=0.2"), Contains("pair.card"));
   CHECK_THAT(err("D ASM"), Contains("unknown operator command D") && Contains("D M=SCM[(DETAIL)]"));
-  const std::string file = "test_devices_bad_command.yaml";
+  const std::string file = test::scratch_file("test_devices_bad_command.yaml");
   std::ofstream(file) << "operator:\n  - at: 1ms\n    command: CF SCM(1X),ONLINE\n";
   CHECK_THROWS_WITH(app::load_run_config({file}, {}),
                     Contains(file + ":3: operator entry 1") && Contains("1X is not an amount"));

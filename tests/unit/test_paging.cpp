@@ -16,6 +16,7 @@
 #include "os/control_program.h"
 #include "os/run_config.h"
 #include "paging/paging.h"
+#include "scratch.h"
 
 using Catch::Matchers::Contains;
 
@@ -31,7 +32,7 @@ struct PagingRun {
   explicit PagingRun(std::vector<std::string> sets, const std::string& operators = "") {
     std::vector<std::string> files;
     if (!operators.empty()) {
-      files.push_back("test_paging_operators.yaml");
+      files.push_back(test::scratch_file("test_paging_operators.yaml"));
       std::ofstream(files.back()) << "operator:\n" << operators;
     }
     std::vector<std::string> all = {"system.image=tpf_io.elf", "workload.program=QPGT", "workload.warmup=0",
@@ -133,7 +134,7 @@ TEST_CASE("paging: configuration errors name the key", "[paging][run_config]") {
 }
 
 TEST_CASE("paging: IAR031I at the start, D ASM and D ASM,SCM in the seed's layouts", "[paging][operator]") {
-  const std::string file = "test_paging_asm.yaml";
+  const std::string file = test::scratch_file("test_paging_asm.yaml");
   std::ofstream(file) << "operator:\n  - {at: 0ms, command: D ASM}\n  - {at: 3ms, command: D ASM}\n"
                          "  - {at: 3ms, command: \"d asm,scm\"}\n";
   os::RunConfig cfg = app::load_run_config(
@@ -153,7 +154,7 @@ TEST_CASE("paging: IAR031I at the start, D ASM and D ASM,SCM in the seed's layou
                       Contains("IN-USE ") && Contains("1,024 "));
   PagingRun none({"workload.message_text=2 1", "system.paging.real_storage=8M", "machine.dasd.page_volumes=2"});
   CHECK_THAT(none.log, Contains("IAR032I USE OF STORAGE-CLASS MEMORY FOR PAGING IS NOT ENABLED - PAGESCM=NONE"));
-  const std::string bad = "test_paging_bad_asm.yaml";
+  const std::string bad = test::scratch_file("test_paging_bad_asm.yaml");
   std::ofstream(bad) << "operator:\n  - {at: 0ms, command: \"D ASM,ALL\"}\n";
   CHECK_THROWS_WITH(app::load_run_config({bad}, {}), Contains("D ASM takes ,SCM or nothing"));
 }

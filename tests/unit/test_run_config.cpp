@@ -452,10 +452,10 @@ TEST_CASE("run config: configs/system-reference.yaml is the schema's own example
   while (std::getline(lines, line) && starts_with(line, "#")) header += (line.size() > 2 ? line.substr(2) : "") + "\n";
   const std::string expected = system_workload_example(header);
   if (expected != file) {
-    const std::string fresh = "system-reference.yaml.expected";
+    const std::string fresh = (std::filesystem::path(TPFEMU_TEST_OUT_DIR) / "system-reference.yaml.expected").string();
     std::ofstream(fresh) << expected;
     FAIL("configs/system-reference.yaml differs from the schema; the expected text is in " << fresh
-                                                                                           << " (run from the build dir)");
+                                                                                           << " ");
   }
 }
 
