@@ -1,10 +1,11 @@
-// LE run-time options (le/le_options.*): issue 25, item 2.
+// LE run-time options (le/le_options.*) and system.le.* (le/le_config.*): issue 25, item 2.
 #include <catch2/catch.hpp>
 
 #include <functional>
 #include <string>
 
 #include "emu/config.h"
+#include "le/le_config.h"
 #include "le/le_options.h"
 
 namespace {
@@ -222,4 +223,105 @@ TEST_CASE("le options: each error names the option and the operand", "[le]") {
   // The error of the second option, though the first is good; an OptionError is a ConfigError.
   CHECK(option_error("HEAP(1M) STACK(1M,,SOMEWHERE)") == "STACK: operand 3 \"SOMEWHERE\" is not ANYWHERE, ANY or BELOW");
   CHECK_THROWS_AS(parse_options("HEAP(X)"), emu::ConfigError);
+}
+
+namespace {
+
+emu::Schema le_schema() {
+  emu::Schema s;
+  le::le_section().declare(s);
+  return s;
+}
+
+// The LeConfig a YAML text gives (loaded as configs/le.yaml), or its error's message.
+le::LeConfig from_yaml(const emu::Schema& schema, const std::string& text) {
+  emu::Config c(schema);
+  c.load_yaml(text, "configs/le.yaml");
+  c.validate();
+  return le::le_config_from(c);
+}
+std::string yaml_error(const std::string& text) {
+  const emu::Schema schema = le_schema();
+  try {
+    from_yaml(schema, text);
+  } catch (const emu::ConfigError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+}  // namespace
+
+TEST_CASE("le config: system.le.* defaults", "[le]") {
+  const emu::Schema schema = le_schema();
+  const le::LeConfig l = from_yaml(schema, "");
+  CHECK(l.programs.empty());
+  CHECK(l.program_options.empty());
+  CHECK(l.options == le::ibm_defaults());
+  CHECK(l.region == 32ull << 20);
+  CHECK_FALSE(l.on_le("QZZ0"));
+  CHECK_THROWS_AS(l.options_for("QZZ0"), std::logic_error);
+}
+
+TEST_CASE("le config: programs on LE storage get the system options, then their own", "[le]") {
+  const emu::Schema schema = le_schema();
+  const le::LeConfig l = from_yaml(schema,
+                                   "system:\n"
+                                   "  le:\n"
+                                   "    programs: QLEH, QLES QLEX\n"
+                                   "    options: HEAP(100M,100M) RPTSTG(ON)\n"
+                                   "    program_options: \"QLEH=HEAP(,1M) STACK(1M); QLES=STORAGE(,,00);\"\n"
+                                   "    region: 1G\n");
+  CHECK(l.programs == std::vector<std::string>{"QLEH", "QLES", "QLEX"});
+  CHECK(l.region == 1ull << 30);
+  CHECK(l.options.heap.init_size == 100 << 20);
+  CHECK(l.on_le("QLEH"));
+  const Options& h = l.options_for("QLEH");
+  CHECK(h.heap.init_size == 100 << 20);
+  CHECK(h.heap.incr_size == 1 << 20);
+  CHECK(h.stack.init_size == 1 << 20);
+  CHECK(h.rptstg);
+  CHECK(l.options_for("QLES").storage.dsa_alloc == Fill{Fill::Byte, 0});
+  CHECK(l.options_for("QLES").heap == l.options.heap);
+  CHECK(l.options_for("QLEX") == l.options);
+}
+
+TEST_CASE("le config: a bad option string names the file, line, key, option and operand", "[le]") {
+  CHECK(yaml_error("system:\n"
+                   "  le:\n"
+                   "    programs: QLEH\n"
+                   "    options: HEAP(32K,32K,ANYWHERE,KEPP)\n") ==
+        "configs/le.yaml:4: system.le.options: HEAP: operand 4 \"KEPP\" is not KEEP or FREE");
+  CHECK(yaml_error("system:\n"
+                   "  le:\n"
+                   "    programs: QLEH QLES\n"
+                   "    program_options: QLEH=RPTSTG(ON); QLES=STORAGE(,,0)\n") ==
+        "configs/le.yaml:4: system.le.program_options: QLES: STORAGE: operand 3 \"0\" is not NONE, CLEAR or two hex "
+        "digits (00 to FF)");
+  CHECK(yaml_error("system:\n  le:\n    options: HEEP(1M)\n") ==
+        "configs/le.yaml:3: system.le.options: unknown option \"HEEP\" (did you mean HEAP?)");
+  CHECK(yaml_error("system:\n  le:\n    programs: QLEH\n    program_options: QLES=RPTSTG(ON)\n") ==
+        "configs/le.yaml:4: system.le.program_options: QLES has options but is not in system.le.programs (the "
+        "programs that run on LE storage)");
+  CHECK(yaml_error("system:\n  le:\n    programs: QLEH\n    program_options: QLEH RPTSTG(ON)\n") ==
+        "configs/le.yaml:4: system.le.program_options: \"QLEH RPTSTG(ON)\" is not PROGRAM=options (entries like "
+        "QLEH=HEAP(100M,100M), separated by ;)");
+  CHECK(yaml_error("system:\n  le:\n    programs: QLEH\n    program_options: QLEH=RPTSTG(ON); QLEH=HEAP(1M)\n") ==
+        "configs/le.yaml:4: system.le.program_options: QLEH has two entries (give its options in one)");
+  CHECK(yaml_error("system:\n  le:\n    programs: QLEH Q-1\n") ==
+        "configs/le.yaml:3: system.le.programs: \"Q-1\" is not a program name (1 to 32 letters, digits or _, e.g. "
+        "QLEH)");
+  CHECK(yaml_error("system:\n  le:\n    programs: QLEH QLEH\n") ==
+        "configs/le.yaml:3: system.le.programs: QLEH is named twice");
+  CHECK(yaml_error("system:\n  le:\n    region: 4G\n").rfind("configs/le.yaml:3: system.le.region:", 0) == 0);
+  // A --set is named as the place.
+  const emu::Schema schema = le_schema();
+  emu::Config c(schema);
+  c.set("system.le.options=RPTSTG(MAYBE)");
+  try {
+    c.validate();
+    FAIL("no error");
+  } catch (const emu::ConfigError& e) {
+    CHECK(std::string(e.what()) == "--set: system.le.options: RPTSTG: operand 1 \"MAYBE\" is not ON or OFF");
+  }
 }
