@@ -232,9 +232,12 @@ int le_heap_free(struct leheap_cb *cb, void *p) {
   if (!p) return LEHEAP_OK;
   const la_t e = LA(p) - LEHEAP_PREFIX;
   int err = LEHEAP_ERR_PREFIX;
-  /* The prefix: its segment must be one this heap got (read nothing outside them),
-     with a header naming this heap; its length a whole number of 8-byte units. */
-  if ((LA(p) & (LEHEAP_ALIGN - 1)) || LA(p) < cb->lo + LEHEAP_SEG_HEADER + LEHEAP_PREFIX || LA(p) >= cb->hi)
+  /* The pointer: below 2 GB (its 31-bit form would alias another address) and inside
+     the segments this heap got. The prefix: its segment one of them too (so nothing
+     outside them is read), with a header naming this heap; its length a whole number
+     of 8-byte units. */
+  if ((uintptr_t)p >= 0x80000000u || (LA(p) & (LEHEAP_ALIGN - 1)) || LA(p) < cb->lo + LEHEAP_SEG_HEADER + LEHEAP_PREFIX ||
+      LA(p) >= cb->hi)
     goto bad;
   const la_t s = PREFIX(e)->seg;
   const uint32_t len = PREFIX(e)->length;
