@@ -241,9 +241,21 @@ def other_build(work, build):
     shutil.copy2(os.path.join(build, "tpfemu"), os.path.join(d, "tpfemu"))
     with open(os.path.join(d, "tpfemu"), "ab") as f:
         f.write(b"\0")
-    os.symlink(os.path.join(os.path.dirname(os.path.realpath(os.path.join(build, "tpfemu"))), "guest"),
-               os.path.join(d, "guest"))
+    os.symlink(guest_dir(build), os.path.join(d, "guest"))
     return d
+
+
+def guest_dir(build):
+    """Where the build's tpfemu finds its guest images: its guest/ folder, or the one it
+    takes from another build (TPFEMU_GUEST_FROM, as scripts/test-sanitizers' build does)."""
+    own = os.path.join(os.path.dirname(os.path.realpath(os.path.join(build, "tpfemu"))), "guest")
+    if os.path.isdir(own):
+        return own
+    with open(os.path.join(build, "CMakeCache.txt")) as f:
+        for line in f:
+            if line.startswith("TPFEMU_GUEST_FROM:") and line.split("=", 1)[1].strip():
+                return os.path.realpath(os.path.join(build, line.split("=", 1)[1].strip()))
+    return own
 
 
 def case_made_by(work, env):
@@ -289,7 +301,9 @@ def case_stale_build(work, env):
     old = sha256(os.path.join(env["TPFEMU_BUILD_DIR"], "tpfemu"))
     other = other_build(work, env["TPFEMU_BUILD_DIR"])
     new = sha256(os.path.join(other, "tpfemu"))
-    env2 = dict(env, TPFEMU_BUILD_DIR=other)
+    # (Its guest images named outright: a build that takes them from another build finds
+    # them by a path relative to its own folder, which a copied binary does not keep.)
+    env2 = dict(env, TPFEMU_BUILD_DIR=other, TPFEMU_GUEST_DIR=guest_dir(env["TPFEMU_BUILD_DIR"]))
     r = sweep([small, "--out", out, "-j", "2"], env2)
     check(r.returncode == 2, f"another build: exit status {r.returncode}, not 2: {r.stderr}")
     check("4 of the 4 complete runs were made by another build or configuration" in r.stderr
@@ -319,7 +333,7 @@ def case_stale_config(work, env):
     conf, image = os.path.join(work, "demo.yaml"), os.path.join(work, "tpf_apps.elf")
     shutil.copy(os.path.join(ROOT, "configs", "demo.yaml"), conf)
     tpfemu = os.path.realpath(os.path.join(env["TPFEMU_BUILD_DIR"], "tpfemu"))
-    shutil.copy(os.path.join(os.path.dirname(tpfemu), "guest", "tpf_apps.elf"), image)
+    shutil.copy(os.path.join(guest_dir(env["TPFEMU_BUILD_DIR"]), "tpf_apps.elf"), image)
     sw = os.path.join(work, "sweep.yaml")
     with open(sw, "w") as f:
         f.write(f"configs: [demo.yaml]\nset:\n  workload.messages: 200\n  system.image: {image}\n"
