@@ -2,6 +2,7 @@
 
 #include "devices/devices.h"
 #include "heap/ecb_heap.h"
+#include "le/le_subsystem.h"
 #include "lock/lock_subsystem.h"
 #include "paging/paging.h"
 #include "os/ztrap_subsystem.h"
@@ -12,6 +13,7 @@ os::Subsystems subsystems() {
   os::Subsystems s;
   s.push_back(std::make_unique<heap::EcbHeap>());
   s.push_back(std::make_unique<lock::LockSubsystem>());
+  s.push_back(std::make_unique<le::LeStorage>());
   auto devices = std::make_unique<devices::DeviceSubsystem>();
   auto paging = std::make_unique<paging::Paging>(devices.get());  // pages out to the devices
   s.push_back(std::move(devices));

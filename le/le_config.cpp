@@ -119,9 +119,10 @@ emu::Section<LeConfig> make_le_section() {
               .type = T::String,
               .default_value = kNone,
               .unit = "program names",
-              .description = "Programs (separated by blanks or commas) whose ECBs get their heap and stack from LE "
-                             "storage (enclaves of segmented heaps and stacks under LE's run-time options) instead "
-                             "of the ECB heap. No change to the programs. (none): every program uses the ECB heap.",
+              .description = "Programs (separated by blanks or commas) whose ECBs get their heap from LE storage "
+                             "(malloc, calloc, realloc and free on LE's user heap of segments, under LE's run-time "
+                             "options) instead of the ECB heap. No change to the programs. (none): every program "
+                             "uses the ECB heap. (LE's stacks, ANYHEAP, BELOWHEAP and HEAPPOOLS: not yet.)",
               .source = "(none): z/TPF programs use the ECB heap; LE storage is for the seed 003 experiment (E4)."},
              [](LeConfig& l, const emu::Config& c, const std::string&) { l.programs = programs(c); });
   s.key_from({.path = kOptionsKey,
@@ -153,8 +154,9 @@ emu::Section<LeConfig> make_le_section() {
          .max = "2047M",
          .unit = "bytes",
          .description = "The storage one program's LE storage (its enclaves' heaps, stacks and LE's own control "
-                        "blocks) may take in all, as a z/OS job step's REGION below the bar; what a program "
-                        "can still get is this less what it holds.",
+                        "blocks) may take in all, as a z/OS job step's REGION; what a program can still get is "
+                        "this less what it holds. LE's 31-bit region lies at 2 to 4 GB of an ECB's space "
+                        "(TPF_EVM_LE: the first 2 GB are taken), where 4-byte addresses still reach.",
          .source = "IBM (z/OS XL C/C++ User's Guide, \"Setting the region size\"): with the IBM-supplied IEFUSI "
                    "and IEALIMIT limits, \"the extended region size is the default value of 32 MB\"; seed 003's LINK "
                    "case could still get about 21.5 MB after LE's own use. Largest: JCL's REGION=2047M."},

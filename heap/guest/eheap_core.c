@@ -7,6 +7,7 @@
    profile's rows name functions, and E1 counts the heap's cycles by those names
    (configs/sweeps/e1-tls.yaml), which a bare `check` or `take` elsewhere would join. */
 #include <eheap.h>
+#include <le_alloc.h>
 #include <string.h>
 #include <tpf.h>
 
@@ -337,7 +338,11 @@ static void eheap_give_back(struct eheap_header *h, uint32_t e, unsigned t) {
 /* Who called: kept for the dump if the call fails a check. */
 #define CALLER(h) ((h)->threads[eheap_thread_slot()].caller = (uint64_t)__builtin_return_address(0))
 
+/* A program on Language Environment storage (system.le.programs) has LE's heaps
+   instead (le/guest/le_alloc.h): the 31-bit entry points ask, at the cost of a load and
+   a compare; the 64-bit ones stay the ECB heap's (LE's HEAP64 is not modelled). */
 void *malloc(size_t n) {
+  if (le_program()) return le_malloc(n);
   struct eheap_header *h = eheap_get();
   CALLER(h);
   ++h->tstats[eheap_thread_slot()].mallocs;
@@ -364,10 +369,14 @@ static void *eheap_zalloc(size_t n, size_t size, int area64, uint64_t caller) {
   return eheap_zeroed(eheap_dispense(h, n * size, area64, EHEAP_OP_MALLOC), n * size);
 }
 
-void *calloc(size_t n, size_t size) { return eheap_zalloc(n, size, 0, (uint64_t)__builtin_return_address(0)); }
+void *calloc(size_t n, size_t size) {
+  if (le_program()) return le_calloc(n, size);
+  return eheap_zalloc(n, size, 0, (uint64_t)__builtin_return_address(0));
+}
 void *calloc64(size_t n, size_t size) { return eheap_zalloc(n, size, 1, (uint64_t)__builtin_return_address(0)); }
 
 void free(void *p) {
+  if (le_program()) return le_free(p);
   if (!p) return;
   struct eheap_header *h = HEADER;
   const unsigned t = eheap_thread_slot();
@@ -403,7 +412,10 @@ static void *eheap_resize(void *p, size_t n, int area64, uint64_t caller) {
   return q;
 }
 
-void *realloc(void *p, size_t n) { return eheap_resize(p, n, 0, (uint64_t)__builtin_return_address(0)); }
+void *realloc(void *p, size_t n) {
+  if (le_program()) return le_realloc(p, n);
+  return eheap_resize(p, n, 0, (uint64_t)__builtin_return_address(0));
+}
 void *realloc64(void *p, size_t n) { return eheap_resize(p, n, 1, (uint64_t)__builtin_return_address(0)); }
 
 static uint64_t eheap_pack(const char *name) {

@@ -232,11 +232,13 @@ int le_heap_free(struct leheap_cb *cb, void *p) {
   if (!p) return LEHEAP_OK;
   const la_t e = LA(p) - LEHEAP_PREFIX;
   int err = LEHEAP_ERR_PREFIX;
-  /* The pointer: below 2 GB (its 31-bit form would alias another address) and inside
-     the segments this heap got. The prefix: its segment one of them too (so nothing
+  /* The pointer: below 4 GB (its 4-byte form would alias another address; LE's 31-bit
+     heap keeps its addresses below 2 GB, and so does every environment here but the
+     TPF image, whose LE region lies at 2 to 4 GB: TPF_EVM_LE) and inside the segments
+     this heap got. The prefix: its segment one of them too (so nothing
      outside them is read), with a header naming this heap; its length a whole number
      of 8-byte units. */
-  if ((uintptr_t)p >= 0x80000000u || (LA(p) & (LEHEAP_ALIGN - 1)) || LA(p) < cb->lo + LEHEAP_SEG_HEADER + LEHEAP_PREFIX ||
+  if ((uintptr_t)p > 0xFFFFFFFFu || (LA(p) & (LEHEAP_ALIGN - 1)) || LA(p) < cb->lo + LEHEAP_SEG_HEADER + LEHEAP_PREFIX ||
       LA(p) >= cb->hi)
     goto bad;
   const la_t s = PREFIX(e)->seg;

@@ -19,8 +19,10 @@
    that statistic is the high-water mark of (bytes of elements in use, prefixes
    included) + 32 x (segments held), and leheap_cb.total_used is kept exactly so.
 
-   31-bit layout: every address the heap keeps is a 4-byte big-endian field and lies
-   below 2 GB (le_getmain's promise). This header is also the layout the host reads
+   31-bit layout: every address the heap keeps is a 4-byte big-endian field. LE's lie
+   below 2 GB; in the TPF image the first 2 GB of an ECB's space are taken (tpf_evm.h),
+   so its LE region lies at 2 to 4 GB (TPF_EVM_LE), which 4-byte fields still hold:
+   le_getmain's promise is an address below 4 GB. This header is also the layout the host reads
    (plain C, fixed-width fields, offsetof): the guest is big-endian, the host converts. */
 #ifndef LEHEAP_H
 #define LEHEAP_H

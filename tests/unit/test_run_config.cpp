@@ -441,7 +441,7 @@ TEST_CASE("run config: configs/system-reference.yaml sets every system and workl
     CHECK(c.text(k.path) == k.default_value);
     ++n;
   }
-  CHECK(n == 62);
+  CHECK(n == 66);
 }
 
 TEST_CASE("run config: configs/system-reference.yaml is the schema's own example (descriptions, units, sources)", "[run_config]") {

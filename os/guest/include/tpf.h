@@ -77,6 +77,12 @@ int tpf_word_wait(volatile void *word, unsigned long expected);
    returns its address or 0 when full), an error that ends the ECB with a dump, and
    the process's heap lock (an SVC each way: what baseline serializes with). */
 unsigned long tpf_heap_frame(int area64);
+
+/* Language Environment storage (le/guest, tpf_svc.h TPF_SVC_LE_*): whether this ECB's
+   program runs on LE storage (its user heap's options set), and its region's storage. */
+int tpf_le_start(void *user_heap);
+void *tpf_le_getmain(unsigned long bytes, int below);
+void tpf_le_freemain(void *address, unsigned long bytes);
 extern volatile int tpf_process_threaded; /* 1 once this process created a thread */
 void tpf_heap_error(int check, const void *address, const void *caller) __attribute__((noreturn));
 void tpf_heap_lock(void);

@@ -52,6 +52,12 @@
 #define TPF_EVM_SHARED_END 0x70000000UL
 #define TPF_EVM_STACKS 0x70000000UL
 #define TPF_EVM_STACK_TOP 0x7F000000UL /* the first stack's top; each further thread's is lower */
+/* Language Environment storage (le/, issue 25): the segments of an LE program's heaps.
+   LE's 31-bit heaps keep 4-byte addresses below 2 GB; the EVM's first 2 GB are taken,
+   so the region lies at 2 to 4 GB, where 4-byte addresses still reach (system.le.region
+   bytes of it may be used). */
+#define TPF_EVM_LE 0x80000000UL
+#define TPF_EVM_LE_END 0x100000000UL
 #define TPF_EVM_HEAP64 0x100000000UL
 #define TPF_EVM_HEAP64_END 0x10100000000UL /* 1 TB: the largest system.heap64_size */
 
@@ -86,6 +92,9 @@ TPF_EVM_ASSERT(TPF_EVM_SYSTEM < TPF_EVM_SYSTEM_END && TPF_EVM_SYSTEM_END <= TPF_
 TPF_EVM_ASSERT(TPF_EVM_DATA < TPF_EVM_DATA_END && TPF_EVM_DATA_END <= TPF_EVM_SHARED, "data, shared");
 TPF_EVM_ASSERT(TPF_EVM_SHARED < TPF_EVM_SHARED_END && TPF_EVM_SHARED_END <= TPF_EVM_STACKS, "shared, stacks");
 TPF_EVM_ASSERT(TPF_EVM_STACKS < TPF_EVM_STACK_TOP && TPF_EVM_STACK_TOP <= 0x80000000UL, "stacks below the bar");
+TPF_EVM_ASSERT(TPF_EVM_STACK_TOP <= TPF_EVM_LE && TPF_EVM_LE < TPF_EVM_LE_END &&
+                   TPF_EVM_LE_END <= 0x100000000UL && TPF_EVM_LE_END <= TPF_EVM_HEAP64,
+               "the LE region between the stacks and heap64, below 4 GB");
 TPF_EVM_ASSERT(TPF_EVM_HEAP64 >= 0x100000000UL && TPF_EVM_HEAP64 < TPF_EVM_HEAP64_END, "heap64 above the bar");
 /* The shared area's parts likewise (lock/ checks that system.shared_size covers them). */
 TPF_EVM_ASSERT(TPF_SHARED_SYSLOG_END <= TPF_SHARED_SLOCK_SLOTS, "syslog, lock slots");

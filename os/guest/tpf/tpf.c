@@ -69,6 +69,10 @@ long tpf_word_wake(volatile void *word, long n) { return TPF_SVC2(TPF_SVC_WORD_W
 
 unsigned long tpf_heap_frame(int area64) { return (unsigned long)TPF_SVC1(TPF_SVC_HEAP_FRAME, area64); }
 
+int tpf_le_start(void *user_heap) { return (int)TPF_SVC1(TPF_SVC_LE_START, user_heap); }
+void *tpf_le_getmain(unsigned long bytes, int below) { return (void *)TPF_SVC2(TPF_SVC_LE_GETMAIN, bytes, below); }
+void tpf_le_freemain(void *address, unsigned long bytes) { TPF_SVC2(TPF_SVC_LE_FREEMAIN, address, bytes); }
+
 void tpf_heap_error(int check, const void *address, const void *caller) {
   TPF_SVC4(TPF_SVC_HEAP_ERROR, check, address, caller, 0);
   __builtin_trap(); /* not reached */
