@@ -197,23 +197,19 @@ TEST_CASE("paging: speculative page-in from SCM brings a group's pages back with
 TEST_CASE("paging: the ECB heap's 1 MB pages go out to SCM whole and come back; on DASD they are demoted",
           "[paging]") {
   // QHTT (tpf_apps.elf): 4 threads on 4 I-streams making random heap operations, every
-  // buffer's pattern checked, with 2 MB of real storage. On DASD, 10,000 operations a
-  // thread: with 5,000 the threads end before a demoted page that went out is wanted
-  // back (measured: 1 page-in; 299 with 10,000).
+  // buffer's pattern checked, with 2 MB of real storage.
   for (const char* where : {"machine.scm.card_pairs=1", "machine.dasd.page_volumes=8"}) {
     DYNAMIC_SECTION(where) {
       const bool scm = std::string(where).find("scm") != std::string::npos;
       os::RunConfig cfg = app::load_run_config(
-          {}, {"workload.program=QHTT", scm ? "workload.message_text=4 5000 7" : "workload.message_text=4 10000 7",
-               "workload.messages=1",
+          {}, {"workload.program=QHTT", "workload.message_text=4 5000 7", "workload.messages=1",
                "workload.terminals=1", "machine.istreams=4", "system.paging.real_storage=2M",
                "system.paging.afq_low=100", "system.paging.afq_ok=300", where});
       emu::Machine m(cfg.machine, true);
       os::ControlProgram cp(m, cfg);
       cp.run();
       INFO(cp.dumps());
-      CHECK_THAT(cp.log(), Contains(scm ? "QHTT: 4 threads, 20000 operations, 0 bad"
-                                        : "QHTT: 4 threads, 40000 operations, 0 bad"));
+      CHECK_THAT(cp.log(), Contains("QHTT: 4 threads, 20000 operations, 0 bad"));
       const paging::PagingStats& st = cp.subsystem<paging::Paging>()->stats();
       if (scm) {
         CHECK(st.large_out > 10);
@@ -221,7 +217,12 @@ TEST_CASE("paging: the ECB heap's 1 MB pages go out to SCM whole and come back; 
       } else {
         CHECK(st.large_out == 0);
         CHECK(st.demoted > 0);
-        CHECK(st.page_ins > 100);
+        // The demoted pages are paged as 4 KB pages: stolen and wanted back, taken back
+        // while being written or read in. Which of the two depends on when the writes
+        // end, and that moves with any change of timing (measured: 1,151 reclaims and 1
+        // page-in at one commit, 1,128 and 209 at the one before): count both.
+        CHECK(st.stolen > 1000);
+        CHECK(st.page_ins + st.reclaims > 1000);
       }
     }
   }

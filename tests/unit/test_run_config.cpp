@@ -173,8 +173,9 @@ TEST_CASE("run config: the run schema is machine, system and workload, every key
   const emu::Schema& s = app::run_schema();
   const std::vector<std::string> top = {"machine", "system", "workload"};
   CHECK(s.children("") == top);
-  // The machine's own keys, the devices' (machine.scm.*: 12, machine.dasd.*: 11), system (paging: 14), workload.
-  CHECK(s.keys().size() == emu::machine_schema().keys().size() + 12 + 11 + 32 + 14 + 16);
+  // The machine's own keys, the devices' (machine.scm.*: 12, machine.dasd.*: 11), system (paging: 14, le: 4),
+  // workload.
+  CHECK(s.keys().size() == emu::machine_schema().keys().size() + 12 + 11 + 32 + 14 + 4 + 16);
   for (const auto& k : s.keys()) {
     INFO(k.path);
     CHECK(!k.description.empty());
