@@ -114,7 +114,7 @@ def case_resume(work, env):
     check(r.returncode == 0, f"uninterrupted sweep failed: {r.stderr}")
     p = subprocess.Popen([SWEEP, sw, "--out", cut, "-j", "1", "--no-build"], env=env,
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    third = "messages=8000"
+    third = "messages=40000"
     for line in p.stderr:
         if line.startswith(f"sweep: started {third}"):
             os.killpg(p.pid, signal.SIGKILL)  # the sweep and its tpfemu
