@@ -67,11 +67,13 @@ std::vector<uint64_t> AddressSpace::sorted_segments() const {
 
 bool AddressSpace::map(uint64_t addr, uint64_t len, uint8_t prot) {
   if (len == 0) return true;
+  uint64_t purged_segment = ~0ull;  // a large segment losing a right is purged once, not per page
   for (uint64_t vp = addr / kPageSize; vp <= (addr + len - 1) / kPageSize; ++vp) {
     Segment& s = segment(vp / kPagesPerSegment);
     unsigned k = unsigned(vp % kPagesPerSegment);
     if (s.large) {
-      if (s.prot[k] & ~prot) purge_segment(s, vp / kPagesPerSegment);
+      if ((s.prot[k] & ~prot) && purged_segment != vp / kPagesPerSegment)
+        purge_segment(s, purged_segment = vp / kPagesPerSegment);
       s.prot[k] = prot;
       continue;
     }
