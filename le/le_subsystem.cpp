@@ -59,8 +59,10 @@ void LeStorage::start(emu::Cpu& cpu, os::Ecb& e) {
   r.program = e.program;
   r.heap_cb = cpu.gr[2];
   std::vector<uint8_t> cb(sizeof(leheap_cb), 0);
-  put32(cb, offsetof(leheap_cb, init_size), leheap_segment_option(uint32_t(std::min<uint64_t>(o.heap.init_size, 0x7FFFFFF8))));
-  put32(cb, offsetof(leheap_cb, incr_size), leheap_segment_option(uint32_t(std::min<uint64_t>(o.heap.incr_size, 0x7FFFFFF8))));
+  // As the options give them (at most 2047M: they fit); le_heap_init applies the heap's
+  // own sizing rule (leheap_segment_option).
+  put32(cb, offsetof(leheap_cb, init_size), uint32_t(o.heap.init_size));
+  put32(cb, offsetof(leheap_cb, incr_size), uint32_t(o.heap.incr_size));
   put32(cb, offsetof(leheap_cb, disposition), o.heap.disposition == Disposition::Free ? LEHEAP_FREE : LEHEAP_KEEP);
   put32(cb, offsetof(leheap_cb, location), o.heap.location == Location::Below ? LEHEAP_BELOW : LEHEAP_ANYWHERE);
   put32(cb, offsetof(leheap_cb, fit), LEHEAP_FIRST_FIT);
