@@ -2,11 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "emu/cpu.h"
-#include "emu/profiler.h"
 #include "os/guest/include/tpf_svc.h"
 
 namespace le {
@@ -16,12 +17,66 @@ constexpr uint8_t kRW = emu::kProtRead | emu::kProtWrite;
 
 uint64_t page_up(uint64_t a) { return (a + emu::kPageMask) & ~emu::kPageMask; }
 
-// The options LE_START writes into the guest's struct leheap_cb (big-endian fields).
-void put32(std::vector<uint8_t>& cb, size_t off, uint32_t v) { emu::Cpu::store_be<uint32_t>(cb.data() + off, v); }
-uint32_t get32(const std::vector<uint8_t>& cb, size_t off) { return emu::Cpu::load_be<uint32_t>(cb.data() + off); }
-uint64_t get64(const std::vector<uint8_t>& cb, size_t off) { return emu::Cpu::load_be<uint64_t>(cb.data() + off); }
+// The guest's struct le_enclave and its heaps' control blocks (big-endian fields).
+void put32(std::vector<uint8_t>& b, size_t off, uint32_t v) { emu::Cpu::store_be<uint32_t>(b.data() + off, v); }
+uint32_t get32(const std::vector<uint8_t>& b, size_t off) { return emu::Cpu::load_be<uint32_t>(b.data() + off); }
+uint64_t get64(const std::vector<uint8_t>& b, size_t off) { return emu::Cpu::load_be<uint64_t>(b.data() + off); }
 
 uint32_t fill_byte(const Fill& f) { return f.kind == Fill::Byte ? f.byte : LEHEAP_FILL_NONE; }
+uint32_t size32(uint64_t bytes) { return uint32_t(std::min<uint64_t>(bytes, 0x7FFFFFF8u)); }
+
+// One heap's options into its control block at `cb` (an offset in the enclave block).
+struct HeapSettings {
+  uint64_t init = 0, incr = 0;
+  bool below = false, free = false;
+  Fill alloc_fill, free_fill;
+};
+void put_heap(std::vector<uint8_t>& b, size_t cb, const HeapSettings& h) {
+  // As the options give them; le_heap_init applies the heap's own sizing rule
+  // (leheap_segment_option).
+  put32(b, cb + offsetof(leheap_cb, init_size), size32(h.init));
+  put32(b, cb + offsetof(leheap_cb, incr_size), size32(h.incr));
+  put32(b, cb + offsetof(leheap_cb, disposition), h.free ? LEHEAP_FREE : LEHEAP_KEEP);
+  put32(b, cb + offsetof(leheap_cb, location), h.below ? LEHEAP_BELOW : LEHEAP_ANYWHERE);
+  put32(b, cb + offsetof(leheap_cb, fit), LEHEAP_FIRST_FIT);
+  put32(b, cb + offsetof(leheap_cb, alloc_fill), fill_byte(h.alloc_fill));
+  put32(b, cb + offsetof(leheap_cb, free_fill), fill_byte(h.free_fill));
+}
+
+// A heap's report: its counters if it began, else only the sizes its options give.
+HeapReport read_heap(const std::vector<uint8_t>& b, size_t cb, uint64_t init, uint64_t incr, Disposition d) {
+  HeapReport h;
+  h.init_size = leheap_segment_option(size32(init));
+  h.incr_size = leheap_segment_option(size32(incr));
+  h.disposition = d == Disposition::Free ? "FREE" : "KEEP";
+  if (get32(b, cb + offsetof(leheap_cb, eye)) != LEHEAP_CB_EYE) return h;
+  h.init_size = get32(b, cb + offsetof(leheap_cb, init_size));
+  h.incr_size = get32(b, cb + offsetof(leheap_cb, incr_size));
+  h.gets = get64(b, cb + offsetof(leheap_cb, gets));
+  h.frees = get64(b, cb + offsetof(leheap_cb, frees));
+  h.segments_allocated = get64(b, cb + offsetof(leheap_cb, segs_alloc));
+  h.segments_freed = get64(b, cb + offsetof(leheap_cb, segs_freed));
+  h.total_used = get64(b, cb + offsetof(leheap_cb, total_used));
+  h.in_use = get64(b, cb + offsetof(leheap_cb, in_use));
+  h.errors = get64(b, cb + offsetof(leheap_cb, errors));
+  h.get_failures = get64(b, cb + offsetof(leheap_cb, get_failures));
+  return h;
+}
+
+constexpr size_t kHeap = offsetof(le_enclave, heap), kHeap24 = offsetof(le_enclave, heap24),
+                 kAnyHeap = offsetof(le_enclave, anyheap), kBelowHeap = offsetof(le_enclave, belowheap);
+
+// A program name from guest storage: up to 8 printable characters before a NUL.
+std::string read_name(os::Ecb& e, uint64_t at) {
+  char buf[LE_PROGRAM_NAME] = {};
+  std::string name;
+  for (uint64_t i = 0; i < LE_PROGRAM_NAME; ++i) {
+    if (!e.process->space->read_bytes(at + i, buf + i, 1) || buf[i] == 0) break;
+    if (buf[i] < 0x21 || buf[i] > 0x7E) return {};
+    name += buf[i];
+  }
+  return name;
+}
 
 }  // namespace
 
@@ -32,8 +87,11 @@ void LeStorage::install(os::System& system) {
   system.set_image_value("le_state", config_.programs.empty() ? 1 : 0, 4);
   using C = os::SvcCost;
   system.add_svc({TPF_SVC_LE_START, "LE_START", C::Service, [this](emu::Cpu& c, os::Ecb& e) { start(c, e); }});
+  system.add_svc({TPF_SVC_LE_END, "LE_END", C::Service, [this](emu::Cpu& c, os::Ecb& e) { end(c, e); }});
   system.add_svc({TPF_SVC_LE_GETMAIN, "LE_GETMAIN", C::Service, [this](emu::Cpu& c, os::Ecb& e) { getmain(c, e); }});
   system.add_svc({TPF_SVC_LE_FREEMAIN, "LE_FREEMAIN", C::Service, [this](emu::Cpu& c, os::Ecb& e) { freemain(c, e); }});
+  system.add_svc(
+      {TPF_SVC_LE_AVAILABLE, "LE_AVAILABLE", C::Service, [this](emu::Cpu& c, os::Ecb& e) { available(c, e); }});
   auto reported = [this] {
     for (const EnclaveReport& r : enclaves_)
       if (r.rptstg) return true;
@@ -47,55 +105,78 @@ void LeStorage::install(os::System& system) {
                      .wanted = reported});
 }
 
-// r2 = the user heap's control block. A program on LE storage gets its HEAP options
-// there and r2 = 1; any other r2 = 0 (its calls stay with the ECB heap).
+// r2 = an enclave's block, r3 = 0 (the process's first enclave: its ECB's program) or
+// the name of the program a LINK starts. A program on LE storage gets its options in
+// the block and r2 = 1; any other r2 = 0 (the process's calls stay with the ECB heap).
+// A LINKed program not in system.le.programs gets system.le.options: its caller is on
+// LE storage, and an enclave has LE's heaps whatever program it starts with.
 void LeStorage::start(emu::Cpu& cpu, os::Ecb& e) {
-  if (!config_.on_le(e.program)) {
-    cpu.gr[2] = 0;
-    return;
-  }
-  const Options& o = config_.options_for(e.program);
+  const bool linked = cpu.gr[3] != 0;
+  const std::string program = linked ? read_name(e, cpu.gr[3]) : e.program;
   Region& r = regions_[e.process->id];
-  r.program = e.program;
-  r.heap_cb = cpu.gr[2];
-  std::vector<uint8_t> cb(sizeof(leheap_cb), 0);
-  // As the options give them (at most 2047M: they fit); le_heap_init applies the heap's
-  // own sizing rule (leheap_segment_option).
-  put32(cb, offsetof(leheap_cb, init_size), uint32_t(o.heap.init_size));
-  put32(cb, offsetof(leheap_cb, incr_size), uint32_t(o.heap.incr_size));
-  put32(cb, offsetof(leheap_cb, disposition), o.heap.disposition == Disposition::Free ? LEHEAP_FREE : LEHEAP_KEEP);
-  put32(cb, offsetof(leheap_cb, location), o.heap.location == Location::Below ? LEHEAP_BELOW : LEHEAP_ANYWHERE);
-  put32(cb, offsetof(leheap_cb, fit), LEHEAP_FIRST_FIT);
-  put32(cb, offsetof(leheap_cb, alloc_fill), fill_byte(o.storage.heap_alloc));
-  put32(cb, offsetof(leheap_cb, free_fill), fill_byte(o.storage.heap_free));
-  if (!e.process->space->write_bytes(r.heap_cb, cb.data(), cb.size())) {
+  if (program.empty() || (!linked && (!config_.on_le(program) || !r.enclaves.empty())) ||
+      (linked && r.enclaves.empty())) {
     cpu.gr[2] = 0;
     return;
   }
+  const Options& o = config_.on_le(program) ? config_.options_for(program) : config_.options;
+  std::vector<uint8_t> b(sizeof(le_enclave), 0);
+  put32(b, offsetof(le_enclave, eye), LE_ENCLAVE_EYE);
+  put32(b, offsetof(le_enclave, depth), uint32_t(r.enclaves.size()));
+  std::copy_n(program.begin(), std::min<size_t>(program.size(), LE_PROGRAM_NAME), b.begin() + offsetof(le_enclave, program));
+  put32(b, offsetof(le_enclave, stack_init), size32(o.stack.init_size));
+  const bool heap_below = o.heap.location == Location::Below;
+  put_heap(b, kHeap, {o.heap.init_size, o.heap.incr_size, heap_below, o.heap.disposition == Disposition::Free,
+                      o.storage.heap_alloc, o.storage.heap_free});
+  put_heap(b, kHeap24, {o.heap.init24, o.heap.incr24, true, o.heap.disposition == Disposition::Free,
+                        o.storage.heap_alloc, o.storage.heap_free});
+  put_heap(b, kAnyHeap, {o.anyheap.init_size, o.anyheap.incr_size, o.anyheap.location == Location::Below,
+                         o.anyheap.disposition == Disposition::Free, {}, {}});
+  put_heap(b, kBelowHeap, {o.belowheap.init_size, o.belowheap.incr_size, true,
+                           o.belowheap.disposition == Disposition::Free, {}, {}});
+  if (!e.process->space->write_bytes(cpu.gr[2], b.data(), b.size())) {
+    cpu.gr[2] = 0;
+    return;
+  }
+  r.enclaves.push_back({cpu.gr[2], program});
   cpu.gr[2] = 1;
 }
 
-// r2 = bytes, r3 = below 16 MB. BELOW is not modelled yet: such a request gets nothing.
+// r2 = the block of the enclave a LINK made, which ends now (the innermost): its
+// statistics are taken before its storage goes. Any other address is ignored.
+void LeStorage::end(emu::Cpu& cpu, os::Ecb& e) {
+  auto it = regions_.find(e.process->id);
+  if (it == regions_.end() || it->second.enclaves.size() < 2 || it->second.enclaves.back().block != cpu.gr[2]) return;
+  report(*e.process, it->second, it->second.enclaves.back());
+  it->second.enclaves.pop_back();
+}
+
+uint64_t LeStorage::limit(const Area& a) const {
+  return a.end == TPF_EVM_LE_END ? std::min(config_.region, a.end - TPF_EVM_LE) : a.end - TPF_EVM_LE24;
+}
+
+// r2 = bytes, r3 = 1 for below 16 MB -> r2 = the address, or 0 if the area has no room.
 void LeStorage::getmain(emu::Cpu& cpu, os::Ecb& e) {
   Region& r = regions_[e.process->id];
-  const uint64_t bytes = page_up(std::max<uint64_t>(cpu.gr[2], 1));
+  Area& a = cpu.gr[3] != 0 ? r.below : r.above;
+  const uint64_t bytes = page_up(std::max<uint64_t>(std::min<uint64_t>(cpu.gr[2], 1ULL << 40), 1));
   cpu.gr[2] = 0;
-  if (cpu.gr[3] != 0 || r.held + bytes > config_.region) return;
+  if (a.held + bytes > limit(a)) return;
   uint64_t at = 0;
-  if (auto it = r.given_back.find(bytes); it != r.given_back.end()) {
+  if (auto it = a.given_back.find(bytes); it != a.given_back.end()) {
     at = it->second;
-    r.given_back.erase(it);
+    a.given_back.erase(it);
   } else {
-    if (r.next + bytes > TPF_EVM_LE_END) return;
-    at = r.next;
-    r.next += bytes;
+    if (a.next + bytes > a.end) return;
+    at = a.next;
+    a.next += bytes;
   }
   // Demand-zero: a segment's pages cost storage as the heap touches them (its header,
   // the elements' prefixes), as z/OS backs a GETMAIN's pages on first reference.
   e.process->space->reserve(at, bytes, kRW);
   r.ranges[at] = bytes;
-  r.held += bytes;
-  r.held_max = std::max(r.held_max, r.held);
+  a.held += bytes;
+  a.held_max = std::max(a.held_max, a.held);
   cpu.gr[2] = at;
 }
 
@@ -105,82 +186,156 @@ void LeStorage::freemain(emu::Cpu& cpu, os::Ecb& e) {
   Region& r = regions_[e.process->id];
   auto it = r.ranges.find(cpu.gr[2]);
   if (it == r.ranges.end()) return;
+  Area& a = it->first < TPF_EVM_LE24_END ? r.below : r.above;
   e.process->space->unmap(it->first, it->second);
-  r.given_back.emplace(it->second, it->first);
-  r.held -= it->second;
+  a.given_back.emplace(it->second, it->first);
+  a.held -= it->second;
   r.ranges.erase(it);
 }
 
-// The enclave ends: its user heap's statistics, read from the process's storage.
+// r2 = 1 for below 16 MB -> r2 = bytes the process can still get there (whole pages:
+// LE_GETMAIN's unit), as a program asks LE how much storage is left.
+void LeStorage::available(emu::Cpu& cpu, os::Ecb& e) {
+  Region& r = regions_[e.process->id];
+  const Area& a = cpu.gr[2] != 0 ? r.below : r.above;
+  const uint64_t room = std::min(limit(a) - std::min(limit(a), a.held), a.end - a.next + [&] {
+    uint64_t reusable = 0;
+    for (const auto& [bytes, at] : a.given_back) reusable += bytes;
+    return reusable;
+  }());
+  cpu.gr[2] = room;
+}
+
+void LeStorage::report(os::Process& p, const Region& r, const Enclave& enclave) {
+  std::vector<uint8_t> b(sizeof(le_enclave));
+  if (!p.space->read_bytes(enclave.block, b.data(), b.size()) || get32(b, offsetof(le_enclave, eye)) != LE_ENCLAVE_EYE)
+    return;
+  const Options& o = config_.on_le(enclave.program) ? config_.options_for(enclave.program) : config_.options;
+  EnclaveReport rep;
+  rep.program = enclave.program;
+  rep.process = p.id;
+  rep.depth = get32(b, offsetof(le_enclave, depth));
+  rep.options = canonical(o);
+  rep.resolved = o;
+  rep.rptstg = o.rptstg;
+  rep.region_held_max = r.above.held_max;
+  rep.heap = read_heap(b, kHeap, o.heap.init_size, o.heap.incr_size, o.heap.disposition);
+  rep.heap24 = read_heap(b, kHeap24, o.heap.init24, o.heap.incr24, o.heap.disposition);
+  rep.anyheap = read_heap(b, kAnyHeap, o.anyheap.init_size, o.anyheap.incr_size, o.anyheap.disposition);
+  rep.belowheap = read_heap(b, kBelowHeap, o.belowheap.init_size, o.belowheap.incr_size, o.belowheap.disposition);
+  enclaves_.push_back(std::move(rep));
+}
+
+// The process ends: the enclaves still active end with it, the innermost first.
 void LeStorage::process_ending(os::Process& p) {
   auto it = regions_.find(p.id);
   if (it == regions_.end()) return;
-  const Region& r = it->second;
-  std::vector<uint8_t> cb(sizeof(leheap_cb));
-  if (r.heap_cb && p.space->read_bytes(r.heap_cb, cb.data(), cb.size()) &&
-      get32(cb, offsetof(leheap_cb, eye)) == LEHEAP_CB_EYE) {
-    const Options& o = config_.options_for(r.program);
-    EnclaveReport rep;
-    rep.program = r.program;
-    rep.process = p.id;
-    rep.options = canonical(o, "HEAP");
-    rep.rptstg = o.rptstg;
-    rep.region_held_max = r.held_max;
-    HeapReport& h = rep.heap;
-    h.init_size = get32(cb, offsetof(leheap_cb, init_size));
-    h.incr_size = get32(cb, offsetof(leheap_cb, incr_size));
-    h.disposition = get32(cb, offsetof(leheap_cb, disposition)) == LEHEAP_FREE ? "FREE" : "KEEP";
-    h.gets = get64(cb, offsetof(leheap_cb, gets));
-    h.frees = get64(cb, offsetof(leheap_cb, frees));
-    h.segments_allocated = get64(cb, offsetof(leheap_cb, segs_alloc));
-    h.segments_freed = get64(cb, offsetof(leheap_cb, segs_freed));
-    h.total_used = get64(cb, offsetof(leheap_cb, total_used));
-    h.in_use = get64(cb, offsetof(leheap_cb, in_use));
-    h.errors = get64(cb, offsetof(leheap_cb, errors));
-    h.get_failures = get64(cb, offsetof(leheap_cb, get_failures));
-    enclaves_.push_back(std::move(rep));
-  }
+  for (auto e = it->second.enclaves.rbegin(); e != it->second.enclaves.rend(); ++e) report(p, it->second, *e);
   regions_.erase(it);
 }
 
+namespace {
+
+// THREADHEAP(4K,4K,ANYWHERE,KEEP): IBM's default (LE Programming Reference, THREADHEAP);
+// the option is not modelled (no LE program of ours has threads), so the report shows
+// its sizes with nothing used.
+constexpr uint64_t kThreadHeapInit = 4096, kThreadHeapIncr = 4096;
+
+void line(std::ostream& out, const char* label, uint64_t v) { out << fmt::format("  {:<46}{:>16}\n", label, v); }
+
+void heap_section(std::ostream& out, const char* name, const HeapReport& h) {
+  out << name << " statistics:\n";
+  line(out, "Initial size:", h.init_size);
+  line(out, "Increment size:", h.incr_size);
+  line(out, "Total heap storage used (sugg. initial size):", h.total_used);
+  line(out, "Successful Get Heap requests:", h.gets);
+  line(out, "Successful Free Heap requests:", h.frees);
+  line(out, "Number of segments allocated:", h.segments_allocated);
+  line(out, "Number of segments freed:", h.segments_freed);
+}
+
+// A stack LE has but no program of ours uses (threads, LE's library stack): its sizes.
+void unused_stack_section(std::ostream& out, const char* name, uint64_t init, uint64_t incr) {
+  out << name << " statistics:\n";
+  line(out, "Initial size:", init);
+  line(out, "Increment size:", incr);
+  line(out, "Maximum used by all concurrent threads:", 0);
+  line(out, "Largest used by any thread:", 0);
+  line(out, "Number of segments allocated:", 0);
+  line(out, "Number of segments freed:", 0);
+}
+
+nlohmann::ordered_json heap_json(const HeapReport& h) {
+  return {{"initial_size", h.init_size},         {"increment_size", h.incr_size},
+          {"disposition", h.disposition},        {"total_used", h.total_used},
+          {"get_requests", h.gets},              {"free_requests", h.frees},
+          {"segments_allocated", h.segments_allocated}, {"segments_freed", h.segments_freed},
+          {"in_use_at_end", h.in_use},           {"errors", h.errors},
+          {"get_failures", h.get_failures}};
+}
+
+uint64_t round8(uint64_t v) { return (v + 7) & ~uint64_t(7); }
+
+}  // namespace
+
+// LE's advice (each heap's "sugg. initial size"): an initial size that holds all the
+// heap used, so one segment serves; the increments stay. A heap that was never used
+// keeps its options.
+std::string suggested_options(const EnclaveReport& e) {
+  Options o = e.resolved;
+  if (e.heap.total_used) o.heap.init_size = round8(e.heap.total_used);
+  if (e.heap24.total_used) o.heap.init24 = round8(e.heap24.total_used);
+  if (e.anyheap.total_used) o.anyheap.init_size = round8(e.anyheap.total_used);
+  if (e.belowheap.total_used) o.belowheap.init_size = round8(e.belowheap.total_used);
+  return canonical(o, "HEAP") + " " + canonical(o, "ANYHEAP") + " " + canonical(o, "BELOWHEAP");
+}
+
 // LE's layout (seed 003, RPTSTG(ON)): a label, its value right-aligned, numbers as LE
-// prints them (no separators). Only the sections tpfemu models so far: HEAP.
+// prints them (no separators), the sections in LE's order.
 void write_storage_report(std::ostream& out, const std::vector<EnclaveReport>& enclaves) {
-  auto line = [&](const char* label, uint64_t v) { out << fmt::format("  {:<46}{:>16}\n", label, v); };
   for (const EnclaveReport& e : enclaves) {
     if (!e.rptstg) continue;
-    out << fmt::format("Storage Report for Enclave {} (process {})   tpfemu, in the layout of Language Environment\n",
-                       e.program, e.process);
+    out << fmt::format("Storage Report for Enclave {} (process {}, {})   tpfemu, in the layout of Language Environment\n",
+                       e.program, e.process, e.depth ? fmt::format("LINKed {} deep", e.depth) : "first enclave");
     out << fmt::format("  Options: {}\n\n", e.options);
-    out << "HEAP statistics:\n";
-    line("Initial size:", e.heap.init_size);
-    line("Increment size:", e.heap.incr_size);
-    line("Total heap storage used (sugg. initial size):", e.heap.total_used);
-    line("Successful Get Heap requests:", e.heap.gets);
-    line("Successful Free Heap requests:", e.heap.frees);
-    line("Number of segments allocated:", e.heap.segments_allocated);
-    line("Number of segments freed:", e.heap.segments_freed);
+    const Options& o = e.resolved;
+    const StackOption& ts = o.threadstack.on ? o.threadstack.stack : o.stack;
+    unused_stack_section(out, "THREADSTACK", ts.init_size, ts.incr_size);
+    unused_stack_section(out, "LIBSTACK", o.libstack.init_size, o.libstack.incr_size);
+    out << "THREADHEAP statistics:\n";
+    line(out, "Initial size:", kThreadHeapInit);
+    line(out, "Increment size:", kThreadHeapIncr);
+    line(out, "Maximum used by all concurrent threads:", 0);
+    line(out, "Largest used by any thread:", 0);
+    line(out, "Successful Get Heap requests:", 0);
+    line(out, "Successful Free Heap requests:", 0);
+    line(out, "Number of segments allocated:", 0);
+    line(out, "Number of segments freed:", 0);
+    heap_section(out, "HEAP", e.heap);
+    heap_section(out, "HEAP24", e.heap24);
+    heap_section(out, "ANYHEAP", e.anyheap);
+    heap_section(out, "BELOWHEAP", e.belowheap);
+    out << fmt::format("Suggested options (tpfemu, from the sizes used above): {}\n", suggested_options(e));
     out << "End of Storage Report\n\n";
   }
 }
 
 void write_storage_json(std::ostream& out, const std::vector<EnclaveReport>& enclaves) {
-  out << "{\n  \"enclaves\": [";
-  bool first = true;
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const EnclaveReport& e : enclaves) {
     if (!e.rptstg) continue;
-    const HeapReport& h = e.heap;
-    out << (first ? "\n" : ",\n")
-        << fmt::format("    {{\"program\": \"{}\", \"process\": {}, \"options\": \"{}\", \"region_held_max\": {},\n"
-                       "     \"heap\": {{\"initial_size\": {}, \"increment_size\": {}, \"disposition\": \"{}\", "
-                       "\"total_used\": {}, \"get_requests\": {}, \"free_requests\": {}, \"segments_allocated\": {}, "
-                       "\"segments_freed\": {}, \"in_use_at_end\": {}, \"errors\": {}, \"get_failures\": {}}}}}",
-                       emu::json_escape(e.program), e.process, emu::json_escape(e.options), e.region_held_max,
-                       h.init_size, h.incr_size, h.disposition, h.total_used, h.gets, h.frees, h.segments_allocated,
-                       h.segments_freed, h.in_use, h.errors, h.get_failures);
-    first = false;
+    list.push_back({{"program", e.program},
+                    {"process", e.process},
+                    {"depth", e.depth},
+                    {"options", e.options},
+                    {"region_held_max", e.region_held_max},
+                    {"heap", heap_json(e.heap)},
+                    {"heap24", heap_json(e.heap24)},
+                    {"anyheap", heap_json(e.anyheap)},
+                    {"belowheap", heap_json(e.belowheap)},
+                    {"suggested_options", suggested_options(e)}});
   }
-  out << (first ? "]\n}\n" : "\n  ]\n}\n");
+  out << nlohmann::ordered_json{{"enclaves", list}}.dump(2) << "\n";
 }
 
 }  // namespace le

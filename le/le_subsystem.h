@@ -1,17 +1,18 @@
 // Language Environment storage as a subsystem of the control program (issue 25): the
 // programs named in system.le.programs run on LE's heaps instead of the ECB heap, with
 // no change to their code (the ECB heap's entry points hand their calls to
-// le/guest/le_tpf.c). Its services are three lines of the SVC table: LE_START (sets
-// the process's user heap options, system.le), LE_GETMAIN and LE_FREEMAIN (segments of
-// the process's LE region, TPF_EVM_LE, at most system.le.region bytes held). As each
-// process (an enclave here) ends, its heap's counters are read; RPTSTG(ON) programs get
-// LE's storage report, lestorage.txt and lestorage.json.
+// le/guest/le_tpf.c). Its services are lines of the SVC table: LE_START (an enclave
+// begins: its heaps' options from system.le), LE_END (a LINKed enclave ends),
+// LE_GETMAIN and LE_FREEMAIN (segments of the process's LE region: TPF_EVM_LE above
+// 16 MB, at most system.le.region bytes held, and TPF_EVM_LE24 below), LE_AVAILABLE
+// (what the process can still get). As each enclave ends its heaps' counters are read;
+// RPTSTG(ON) programs get LE's storage report, lestorage.txt and lestorage.json.
 #pragma once
 #include <map>
 #include <string>
 #include <vector>
 
-#include "le/guest/leheap.h"
+#include "le/guest/le_enclave.h"
 #include "le/le_config.h"
 #include "os/subsystem.h"
 
@@ -24,14 +25,16 @@ struct HeapReport {
   std::string disposition;  // KEEP or FREE
 };
 
-// One enclave's report: a process that ran a program on LE storage.
+// One enclave's report: a process's first program on LE storage, or one it LINKed to.
 struct EnclaveReport {
   std::string program;
   uint64_t process = 0;
+  uint32_t depth = 0;        // 0: the process's first enclave; n: LINKed n deep
   std::string options;       // the program's options in LE's canonical form
+  Options resolved;          // the same, as numbers (the report's sizes and suggestions)
   bool rptstg = false;
-  HeapReport heap;
-  uint64_t region_held_max = 0;  // the most bytes of the region held at once (GETMAIN'd, page-rounded)
+  HeapReport heap, heap24, anyheap, belowheap;
+  uint64_t region_held_max = 0;  // the most bytes of the region the process held at once
 };
 
 class LeStorage : public os::Subsystem {
@@ -44,20 +47,34 @@ class LeStorage : public os::Subsystem {
   const std::vector<EnclaveReport>& enclaves() const { return enclaves_; }
 
  private:
-  // A process's LE region: segments are page-rounded ranges (ours: so that giving one
-  // back unmaps no neighbour's page); a range given back is reused by the next request
-  // of the same size, last in first out, else the region grows.
-  struct Region {
-    std::string program;
-    uint64_t heap_cb = 0;            // the user heap's control block (LE_START)
-    uint64_t next = TPF_EVM_LE;      // the region's first never-used address
-    uint64_t held = 0, held_max = 0; // bytes held now, at most
+  // One area of a process's LE region (above or below the line): segments are
+  // page-rounded ranges (ours: so that giving one back unmaps no neighbour's page); a
+  // range given back is reused by the next request of the same size, last in first
+  // out, else the area grows.
+  struct Area {
+    Area(uint64_t start, uint64_t end_) : next(start), end(end_) {}
+    uint64_t next, end;               // the first never-used address, the area's end
+    uint64_t held = 0, held_max = 0;  // bytes held now, at most
     std::multimap<uint64_t, uint64_t> given_back;  // bytes -> address
-    std::map<uint64_t, uint64_t> ranges;           // address -> bytes, held now
+  };
+  struct Enclave {
+    uint64_t block = 0;  // its struct le_enclave
+    std::string program;
+  };
+  struct Region {
+    Area above{TPF_EVM_LE, TPF_EVM_LE_END};
+    Area below{TPF_EVM_LE24, TPF_EVM_LE24_END};
+    std::map<uint64_t, uint64_t> ranges;  // address -> bytes, held now (both areas)
+    std::vector<Enclave> enclaves;        // the first, then the LINKed ones now active
   };
   void start(emu::Cpu& cpu, os::Ecb& e);
+  void end(emu::Cpu& cpu, os::Ecb& e);
   void getmain(emu::Cpu& cpu, os::Ecb& e);
   void freemain(emu::Cpu& cpu, os::Ecb& e);
+  void available(emu::Cpu& cpu, os::Ecb& e);
+  uint64_t limit(const Area& a) const;
+  // The enclave's statistics, read from the process's storage, into enclaves_.
+  void report(os::Process& p, const Region& r, const Enclave& enclave);
 
   os::System* system_ = nullptr;
   LeConfig config_;
@@ -65,8 +82,10 @@ class LeStorage : public os::Subsystem {
   std::vector<EnclaveReport> enclaves_;
 };
 
-// RPTSTG's report in LE's wording and order (the sections tpfemu models), and its JSON twin.
+// RPTSTG's report in LE's wording and order, and its JSON twin.
 void write_storage_report(std::ostream& out, const std::vector<EnclaveReport>& enclaves);
 void write_storage_json(std::ostream& out, const std::vector<EnclaveReport>& enclaves);
+// The options the report suggests (LE: "sugg. initial size"), in LE's canonical form.
+std::string suggested_options(const EnclaveReport& e);
 
 }  // namespace le

@@ -1,33 +1,70 @@
 /* Language Environment storage in the TPF image (issue 25): the environment the LE
-   heap asks for (le_getmain, le_freemain: services of the control program,
-   le/le_subsystem.cpp) and the C allocator of a program that runs on LE storage
-   (le_alloc.h). The process's user heap is its static storage (each ECB's process has
-   its own copy), so the host finds it where LE_START said it is, for RPTSTG's report.
-   The heap has no latch: an LE program's threads must not allocate at once (ours: E4's
-   programs are single-threaded; LE serializes its heap for threads, not modelled). */
+   heaps ask for (le_getmain, le_freemain: services of the control program,
+   le/le_subsystem.cpp), the C allocator of a program that runs on LE storage
+   (le_alloc.h), __malloc24, and LE's LINK (le_link: a new enclave). The process's
+   first enclave is its static storage (each ECB's process has its own copy), so the
+   host finds it where LE_START said it is, for RPTSTG's report.
+   The heaps have no latch: an LE program's threads must not allocate at once (ours:
+   E4's programs are single-threaded; LE serializes its heaps for threads, not modelled). */
 #include <eheap.h>
 #include <string.h>
 #include <tpf.h>
 
 #include "le_alloc.h"
+#include "le_enclave.h"
 #include "leheap.h"
 
 int le_state;
-static struct leheap_cb le_user_heap;
+static struct le_enclave le_first_enclave;
+static struct le_enclave *le_current = &le_first_enclave;
 
 void *le_getmain(uint32_t bytes, int below) { return tpf_le_getmain(bytes, below); }
 void le_freemain(void *address, uint32_t bytes) { tpf_le_freemain(address, bytes); }
 
-/* The control program sets the heap's options (system.le) if the program runs on LE
-   storage; the initial segment is got now, as LE gets it at the enclave's start. */
+/* The heaps whose initial segment comes with the enclave (HEAP24's comes with its
+   first request). 0, or -1 if the region has no room for one. */
+static int enclave_heaps_init(struct le_enclave *e) {
+  if (le_heap_init(&e->heap) != 0 || le_heap_init(&e->anyheap) != 0) return -1;
+  return le_heap_init(&e->belowheap);
+}
+
+/* Gives back every segment of an ending LINKed enclave's heaps. */
+static void enclave_heaps_term(struct le_enclave *e) {
+  le_heap_term(&e->heap);
+  le_heap_term(&e->heap24);
+  le_heap_term(&e->anyheap);
+  le_heap_term(&e->belowheap);
+}
+
+/* The control program sets the heaps' options (system.le) if the program runs on LE
+   storage; the initial segments are got now, as LE gets them at the enclave's start. */
 int le_start(void) {
-  le_state = tpf_le_start(&le_user_heap) ? 2 : 1;
-  if (le_state == 2 && le_heap_init(&le_user_heap) != 0)
+  le_state = tpf_le_start(&le_first_enclave, 0) ? 2 : 1;
+  if (le_state == 2 && enclave_heaps_init(&le_first_enclave) != 0)
     tpf_heap_error(EHEAP_ERR_EXHAUSTED, 0, __builtin_return_address(0));
   return le_state == 2;
 }
 
-void *le_malloc(size_t n) { return n > LEHEAP_MAX_REQUEST ? 0 : le_heap_get(&le_user_heap, (uint32_t)n); }
+/* Where a 31-bit element lives: below 16 MB it is HEAP24's, unless the user heap
+   itself is BELOW (then __malloc24 uses it). */
+static struct leheap_cb *heap_of(const void *p) {
+  struct le_enclave *e = le_current;
+  return (uintptr_t)p < 0x1000000u && e->heap.location != LEHEAP_BELOW ? &e->heap24 : &e->heap;
+}
+
+void *le_malloc(size_t n) { return n > LEHEAP_MAX_REQUEST ? 0 : le_heap_get(&le_current->heap, (uint32_t)n); }
+
+/* z/OS C's __malloc24: storage below the 16 MB line, freed by free. */
+void *le_malloc24(size_t n) {
+  struct le_enclave *e = le_current;
+  if (e->heap.location == LEHEAP_BELOW) return le_malloc(n);
+  if (n > LEHEAP_MAX_REQUEST) return 0;
+  if (e->heap24.eye != LEHEAP_CB_EYE && le_heap_init(&e->heap24) != 0) return 0;
+  return le_heap_get(&e->heap24, (uint32_t)n);
+}
+
+/* Off LE storage there is no storage below the line to give (the ECB heap's is above it). */
+void *__malloc24(size_t n) { return le_program() ? le_malloc24(n) : 0; }
 
 void *le_calloc(size_t n, size_t size) {
   if (size && n > LEHEAP_MAX_REQUEST / size) return 0;
@@ -58,8 +95,55 @@ void *le_realloc(void *p, size_t n) {
 /* A free the heap's checks refuse ends the ECB with a dump, as a bad ECB heap free does
    (ours: LE would end the enclave with CEE0802C; the dump names the address). */
 void le_free(void *p) {
-  const int rc = le_heap_free(&le_user_heap, p);
+  const int rc = le_heap_free(heap_of(p), p);
   if (rc != LEHEAP_OK)
     tpf_heap_error(rc == LEHEAP_ERR_DOUBLE_FREE ? EHEAP_ERR_DOUBLE_FREE : EHEAP_ERR_NOT_OURS, p,
                    __builtin_return_address(0));
 }
+
+/* ---- LINK: a new enclave ----------------------------------------------------------- */
+
+/* What a LINK keeps while the linked program runs, in the caller's ANYHEAP. */
+struct le_link_block {
+  uint32_t caller;  /* the caller's enclave */
+  uint32_t stack;   /* the new enclave's initial stack segment */
+};
+
+/* tpf_enter(name, msg, len) on the stack whose top is `top` (le_link_stack.S). */
+int le_enter_on_stack(const char *name, void *msg, long len, void *top);
+
+int le_link(const char *name, void *msg, long len) {
+  if (!le_program()) return tpf_enter(name, msg, len);
+  struct le_enclave *caller = le_current;
+  struct le_link_block *link = le_heap_get(&caller->anyheap, sizeof *link);
+  struct le_enclave *e = le_getmain(sizeof *e, 0);
+  if (!link || !e || !tpf_le_start(e, name)) {
+    if (e) le_freemain(e, sizeof *e);
+    if (link) le_heap_free(&caller->anyheap, link);
+    tpf_log("le_link: no storage for a new enclave for %.8s", name);
+    return -1;
+  }
+  void *stack = le_getmain(e->stack_init, 0);
+  if (!stack || enclave_heaps_init(e) != 0) {
+    tpf_log("le_link: no storage for enclave %.8s's initial stack and heaps", name);
+    tpf_le_end(e);
+    enclave_heaps_term(e);
+    if (stack) le_freemain(stack, e->stack_init);
+    le_freemain(e, sizeof *e);
+    le_heap_free(&caller->anyheap, link);
+    return -1;
+  }
+  link->caller = (uint32_t)(uintptr_t)caller;
+  link->stack = (uint32_t)(uintptr_t)stack;
+  le_current = e;
+  const int rc = le_enter_on_stack(name, msg, len, (char *)stack + e->stack_init);
+  le_current = (struct le_enclave *)(uintptr_t)link->caller;
+  tpf_le_end(e); /* the host reads its statistics before they go */
+  enclave_heaps_term(e);
+  le_freemain((void *)(uintptr_t)link->stack, e->stack_init);
+  le_freemain(e, sizeof *e);
+  le_heap_free(&le_current->anyheap, link);
+  return rc;
+}
+
+unsigned long le_storage_available(int below) { return le_program() ? tpf_le_available(below) : 0; }

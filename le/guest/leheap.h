@@ -154,6 +154,8 @@ void le_freemain(void *address, uint32_t bytes);
 /* Sets the counters and gets the initial segment; the options must be set. Returns
    0, or -1 if the environment gave no initial segment. */
 int le_heap_init(struct leheap_cb *cb);
+/* Gives back all of a heap's segments when its enclave ends (nothing if never begun). */
+void le_heap_term(struct leheap_cb *cb);
 /* n bytes, 8-byte aligned, or 0 (counted in get_failures). */
 void *le_heap_get(struct leheap_cb *cb, uint32_t n);
 /* LEHEAP_OK, or an LEHEAP_ERR_* with nothing changed; p == 0 is LEHEAP_OK, not counted. */

@@ -80,7 +80,9 @@ unsigned long tpf_heap_frame(int area64);
 
 /* Language Environment storage (le/guest, tpf_svc.h TPF_SVC_LE_*): whether this ECB's
    program runs on LE storage (its user heap's options set), and its region's storage. */
-int tpf_le_start(void *user_heap);
+int tpf_le_start(void *enclave, const char *program);
+void tpf_le_end(void *enclave);
+unsigned long tpf_le_available(int below);
 void *tpf_le_getmain(unsigned long bytes, int below);
 void tpf_le_freemain(void *address, unsigned long bytes);
 extern volatile int tpf_process_threaded; /* 1 once this process created a thread */

@@ -4,6 +4,7 @@
    host's by construction. Each region has a start and an end; the checks at the
    bottom fail the build (host and guest alike) if two regions overlap.
 
+     0x00040000  le24       Language Environment storage below 16 MB (le/: BELOWHEAP, HEAP24)
      0x00100000  message    the input message (ECB block area); ECBs it creates get theirs here too
      0x01000000  image      the program image (system.image), read-only pages shared, static storage
                             per ECB: the TPF runtime, the lock and the heap from here (their
@@ -33,6 +34,10 @@
 #ifndef TPF_EVM_H
 #define TPF_EVM_H
 
+/* LE's storage below the 16 MB line (BELOWHEAP, HEAP24: le/): its size is the most a
+   process can hold there. */
+#define TPF_EVM_LE24 0x00040000UL
+#define TPF_EVM_LE24_END 0x00100000UL
 #define TPF_EVM_MESSAGE 0x00100000UL
 #define TPF_EVM_MESSAGE_END 0x01000000UL
 /* The image area's numbers have no UL: the image's linker script includes them too. */
@@ -82,6 +87,7 @@
 #ifndef __ASSEMBLER__
 
 /* Each region ends before the next begins, in address order. */
+TPF_EVM_ASSERT(TPF_EVM_LE24 < TPF_EVM_LE24_END && TPF_EVM_LE24_END <= TPF_EVM_MESSAGE, "le24, message");
 TPF_EVM_ASSERT(TPF_EVM_MESSAGE < TPF_EVM_MESSAGE_END && TPF_EVM_MESSAGE_END <= TPF_EVM_IMAGE, "message, image");
 TPF_EVM_ASSERT(TPF_EVM_IMAGE < TPF_EVM_IMAGE_DATA && TPF_EVM_IMAGE_DATA < TPF_EVM_PROGRAMS &&
                    TPF_EVM_PROGRAMS + TPF_EVM_PROGRAM_SLOTS * TPF_EVM_PROGRAM_SLOT == TPF_EVM_IMAGE_END,

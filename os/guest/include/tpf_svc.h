@@ -64,13 +64,18 @@
                                      page data sets on DASD only, never to SCM (paging/paging.cpp) */
 
 /* Language Environment storage (le/, issue 25). */
-#define TPF_SVC_LE_START 124      /* r2 = address of the process's user heap control block (struct
-                                     leheap_cb, le/guest/leheap.h) -> r2 = 1 and the block's options
-                                     set (system.le) if this ECB's program runs on LE storage, else 0 */
+#define TPF_SVC_LE_START 124      /* r2 = an enclave's block (struct le_enclave, le/guest/le_enclave.h), r3 =
+                                     0 for the process's first enclave (its ECB's program), else the name
+                                     of the program a LINK starts -> r2 = 1 and the block's options set
+                                     (system.le) if that program runs on LE storage, else 0 */
 #define TPF_SVC_LE_GETMAIN 125    /* r2 = bytes, r3 = 1 if below 16 MB -> r2 = the address of that
                                      much of the process's LE region (8-byte aligned, below 4 GB), 0 if
                                      the region (system.le.region) has no room */
 #define TPF_SVC_LE_FREEMAIN 126   /* r2 = an address LE_GETMAIN returned, r3 = its bytes */
+#define TPF_SVC_LE_END 130        /* r2 = a LINKed enclave's block, before its storage goes: its statistics
+                                     are read (RPTSTG) */
+#define TPF_SVC_LE_AVAILABLE 131  /* r2 = 1 for below 16 MB -> r2 = bytes of the LE region this process
+                                     can still get (system.le.region less what it holds) */
 
 #define TPF_CREATE_IMMEDIATE 0    /* to this I-stream's ready list */
 #define TPF_CREATE_DEFERRED 1     /* to this I-stream's deferred list */

@@ -69,7 +69,9 @@ long tpf_word_wake(volatile void *word, long n) { return TPF_SVC2(TPF_SVC_WORD_W
 
 unsigned long tpf_heap_frame(int area64) { return (unsigned long)TPF_SVC1(TPF_SVC_HEAP_FRAME, area64); }
 
-int tpf_le_start(void *user_heap) { return (int)TPF_SVC1(TPF_SVC_LE_START, user_heap); }
+int tpf_le_start(void *enclave, const char *program) { return (int)TPF_SVC2(TPF_SVC_LE_START, enclave, program); }
+void tpf_le_end(void *enclave) { TPF_SVC1(TPF_SVC_LE_END, enclave); }
+unsigned long tpf_le_available(int below) { return (unsigned long)TPF_SVC1(TPF_SVC_LE_AVAILABLE, below); }
 void *tpf_le_getmain(unsigned long bytes, int below) { return (void *)TPF_SVC2(TPF_SVC_LE_GETMAIN, bytes, below); }
 void tpf_le_freemain(void *address, unsigned long bytes) { TPF_SVC2(TPF_SVC_LE_FREEMAIN, address, bytes); }
 
