@@ -138,7 +138,7 @@ void LeStorage::start(emu::Cpu& cpu, os::Ecb& e) {
     cpu.gr[2] = 0;
     return;
   }
-  r.enclaves.push_back({cpu.gr[2], program});
+  r.enclaves.push_back({cpu.gr[2], program, {}, {}});
   cpu.gr[2] = 1;
 }
 
@@ -203,6 +203,7 @@ void LeStorage::available(emu::Cpu& cpu, os::Ecb& e) {
     for (const auto& [bytes, at] : a.given_back) reusable += bytes;
     return reusable;
   }());
+  if (!r.enclaves.empty()) (cpu.gr[2] != 0 ? r.enclaves.back().available_below : r.enclaves.back().available_above) = room;
   cpu.gr[2] = room;
 }
 
@@ -219,6 +220,8 @@ void LeStorage::report(os::Process& p, const Region& r, const Enclave& enclave) 
   rep.resolved = o;
   rep.rptstg = o.rptstg;
   rep.region_held_max = r.above.held_max;
+  rep.available_above = enclave.available_above;
+  rep.available_below = enclave.available_below;
   rep.heap = read_heap(b, kHeap, o.heap.init_size, o.heap.incr_size, o.heap.disposition);
   rep.heap24 = read_heap(b, kHeap24, o.heap.init24, o.heap.incr24, o.heap.disposition);
   rep.anyheap = read_heap(b, kAnyHeap, o.anyheap.init_size, o.anyheap.incr_size, o.anyheap.disposition);
@@ -283,10 +286,11 @@ uint64_t round8(uint64_t v) { return (v + 7) & ~uint64_t(7); }
 // keeps its options.
 std::string suggested_options(const EnclaveReport& e) {
   Options o = e.resolved;
-  if (e.heap.total_used) o.heap.init_size = round8(e.heap.total_used);
-  if (e.heap24.total_used) o.heap.init24 = round8(e.heap24.total_used);
-  if (e.anyheap.total_used) o.anyheap.init_size = round8(e.anyheap.total_used);
-  if (e.belowheap.total_used) o.belowheap.init_size = round8(e.belowheap.total_used);
+  // Only a heap that served requests has a size to suggest.
+  if (e.heap.gets) o.heap.init_size = round8(e.heap.total_used);
+  if (e.heap24.gets) o.heap.init24 = round8(e.heap24.total_used);
+  if (e.anyheap.gets) o.anyheap.init_size = round8(e.anyheap.total_used);
+  if (e.belowheap.gets) o.belowheap.init_size = round8(e.belowheap.total_used);
   return canonical(o, "HEAP") + " " + canonical(o, "ANYHEAP") + " " + canonical(o, "BELOWHEAP");
 }
 
@@ -315,15 +319,25 @@ void write_storage_report(std::ostream& out, const std::vector<EnclaveReport>& e
     heap_section(out, "HEAP24", e.heap24);
     heap_section(out, "ANYHEAP", e.anyheap);
     heap_section(out, "BELOWHEAP", e.belowheap);
+    if (e.available_above) line(out, "Storage still obtainable when asked (tpfemu):", *e.available_above);
+    if (e.available_below) line(out, "  of it below 16 MB:", *e.available_below);
     out << fmt::format("Suggested options (tpfemu, from the sizes used above): {}\n", suggested_options(e));
     out << "End of Storage Report\n\n";
   }
 }
 
 void write_storage_json(std::ostream& out, const std::vector<EnclaveReport>& enclaves) {
-  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  nlohmann::ordered_json list = nlohmann::ordered_json::array(), asked;
   for (const EnclaveReport& e : enclaves) {
     if (!e.rptstg) continue;
+    nlohmann::ordered_json available;
+    if (e.available_above) available["above"] = *e.available_above;
+    if (e.available_below) available["below"] = *e.available_below;
+    if (!available.is_null() && asked.is_null()) {
+      asked = available;
+      asked["program"] = e.program;
+      asked["depth"] = e.depth;
+    }
     list.push_back({{"program", e.program},
                     {"process", e.process},
                     {"depth", e.depth},
@@ -334,8 +348,12 @@ void write_storage_json(std::ostream& out, const std::vector<EnclaveReport>& enc
                     {"anyheap", heap_json(e.anyheap)},
                     {"belowheap", heap_json(e.belowheap)},
                     {"suggested_options", suggested_options(e)}});
+    if (!available.is_null()) list.back()["available_when_asked"] = available;
   }
-  out << nlohmann::ordered_json{{"enclaves", list}}.dump(2) << "\n";
+  nlohmann::ordered_json doc{{"enclaves", list}};
+  // The first enclave in the report that asked (the innermost: they are reported as they end).
+  if (!asked.is_null()) doc["storage_query"] = asked;
+  out << doc.dump(2) << "\n";
 }
 
 }  // namespace le

@@ -9,6 +9,7 @@
 // RPTSTG(ON) programs get LE's storage report, lestorage.txt and lestorage.json.
 #pragma once
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,8 @@ struct EnclaveReport {
   bool rptstg = false;
   HeapReport heap, heap24, anyheap, belowheap;
   uint64_t region_held_max = 0;  // the most bytes of the region the process held at once
+  // What LE_AVAILABLE last answered this enclave's programs (bytes), if they asked.
+  std::optional<uint64_t> available_above, available_below;
 };
 
 class LeStorage : public os::Subsystem {
@@ -60,6 +63,7 @@ class LeStorage : public os::Subsystem {
   struct Enclave {
     uint64_t block = 0;  // its struct le_enclave
     std::string program;
+    std::optional<uint64_t> available_above, available_below;  // LE_AVAILABLE's last answers
   };
   struct Region {
     Area above{TPF_EVM_LE, TPF_EVM_LE_END};
