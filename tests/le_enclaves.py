@@ -8,7 +8,9 @@ their sizes are seen to land. Fails unless
   - lestorage.json reports N + 1 enclaves, the innermost first, each with one segment
     of each heap begun, HEAP24 used once by the last program, each LINK's block got and
     freed from its caller's ANYHEAP,
-  - a second run writes the same bytes.
+  - a second run writes the same bytes,
+  - LINK 1 deep writes lestorage.txt exactly as tests/le/lestorage-qlel-link1.txt (LE's
+    layout; after a deliberate change, copy the new report there and say why).
 
 usage: le_enclaves.py TPFEMU SOURCE_DIR SCRATCH
 """
@@ -78,6 +80,9 @@ for n in (1, 3):
     for f in ("lestorage.txt", "lestorage.json", "summary.txt"):
         if not filecmp.cmp(os.path.join(out, f), os.path.join(again, f), shallow=False):
             failures.append(f"L {n}: {f} differs between two runs")
+expected = os.path.join(source, "tests", "le", "lestorage-qlel-link1.txt")
+if not filecmp.cmp(os.path.join(scratch, "L1", "lestorage.txt"), expected, shallow=False):
+    failures.append(f"L 1: lestorage.txt is not {expected}: diff them")
 text = open(os.path.join(scratch, "L3", "lestorage.txt")).read()
 order = ["THREADSTACK statistics:", "LIBSTACK statistics:", "THREADHEAP statistics:", "HEAP statistics:",
          "HEAP24 statistics:", "ANYHEAP statistics:", "BELOWHEAP statistics:", "End of Storage Report"]
