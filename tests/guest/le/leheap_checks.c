@@ -3,7 +3,7 @@
    is not the heap's, an element reaching past its segment) is refused with its code
    and counted, and the heap goes on as if it had not happened; STORAGE's heap_alloc
    and heap_free fill bytes are written; FREE gives back an emptied increment segment
-   and never the initial one. Prints "check ... ok" lines, or what failed, and exits 1
+   and never the initial one; an enclave's end (le_heap_term) gives back every segment. Prints "check ... ok" lines, or what failed, and exits 1
    on a failure. */
 #include <stdint.h>
 #include <stdio.h>
@@ -85,6 +85,17 @@ int main(void) {
   check("initial segment kept", le_heap_free(&h, small) == LEHEAP_OK && freemains == 1 && empty(&h));
   check("freed segment's prefix refused", le_heap_free(&h, big) == LEHEAP_ERR_PREFIX);
   check("zero-byte get refused", le_heap_get(&h, 0) == 0 && h.get_failures == 1);
+
+  /* An enclave's end: every segment goes back, the initial one too; the counters stay
+     for RPTSTG, and a heap never begun gives back nothing. */
+  le_heap_get(&h, 3000);
+  le_heap_get(&h, 3000);
+  const uint64_t held = getmains - freemains, gets = h.gets;
+  le_heap_term(&h);
+  check("enclave end gives back every segment", held == 3 && getmains == freemains && !h.first && h.gets == gets);
+  static struct leheap_cb never;
+  le_heap_term(&never);
+  check("a heap never begun gives back nothing", getmains == freemains);
   printf("%s\n", failures ? "LE heap checks FAILED" : "LE heap checks passed");
   return failures ? 1 : 0;
 }
