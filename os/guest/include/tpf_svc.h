@@ -71,6 +71,11 @@
                                      much of the process's LE region (8-byte aligned, below 4 GB), 0 if
                                      the region (system.le.region) has no room */
 #define TPF_SVC_LE_FREEMAIN 126   /* r2 = an address LE_GETMAIN returned, r3 = its bytes */
+#define TPF_SVC_LE_STACK 127      /* r2 = LE_STACK_EXTEND, r3 = the new frame's lowest address: the
+                                     stack's next segment, so that the frame fits (the process's LE
+                                     anchor, le/guest/le_stack.h, gets the new floor); r2 =
+                                     LE_STACK_FREE: the lowest segment goes back. Called only by
+                                     __le_dsa_check (le/guest/le_dsa_check.S) */
 
 #define TPF_CREATE_IMMEDIATE 0    /* to this I-stream's ready list */
 #define TPF_CREATE_DEFERRED 1     /* to this I-stream's deferred list */
