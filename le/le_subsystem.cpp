@@ -34,6 +34,7 @@ void LeStorage::install(os::System& system) {
   system.add_svc({TPF_SVC_LE_START, "LE_START", C::Service, [this](emu::Cpu& c, os::Ecb& e) { start(c, e); }});
   system.add_svc({TPF_SVC_LE_GETMAIN, "LE_GETMAIN", C::Service, [this](emu::Cpu& c, os::Ecb& e) { getmain(c, e); }});
   system.add_svc({TPF_SVC_LE_FREEMAIN, "LE_FREEMAIN", C::Service, [this](emu::Cpu& c, os::Ecb& e) { freemain(c, e); }});
+  system.add_svc({TPF_SVC_LE_STACK, "LE_STACK", C::Service, [this](emu::Cpu& c, os::Ecb& e) { stack_service(c, e); }});
   auto reported = [this] {
     for (const EnclaveReport& r : enclaves_)
       if (r.rptstg) return true;
@@ -111,33 +112,42 @@ void LeStorage::freemain(emu::Cpu& cpu, os::Ecb& e) {
   r.ranges.erase(it);
 }
 
-// The enclave ends: its user heap's statistics, read from the process's storage.
+// The enclave ends: its user heap's statistics, read from the process's storage, and its
+// stack's (le_stack.cpp). A program that never used its heap has the HEAP options and no
+// requests (ours: LE would have got the initial heap segment at the enclave's start).
 void LeStorage::process_ending(os::Process& p) {
   auto it = regions_.find(p.id);
   if (it == regions_.end()) return;
   const Region& r = it->second;
   std::vector<uint8_t> cb(sizeof(leheap_cb));
-  if (r.heap_cb && p.space->read_bytes(r.heap_cb, cb.data(), cb.size()) &&
-      get32(cb, offsetof(leheap_cb, eye)) == LEHEAP_CB_EYE) {
+  const bool heap = r.heap_cb && p.space->read_bytes(r.heap_cb, cb.data(), cb.size()) &&
+                    get32(cb, offsetof(leheap_cb, eye)) == LEHEAP_CB_EYE;
+  EnclaveReport rep;
+  if (read_stack(p, r, rep.stack) || heap) {
     const Options& o = config_.options_for(r.program);
-    EnclaveReport rep;
     rep.program = r.program;
     rep.process = p.id;
     rep.options = canonical(o, "HEAP");
+    if (rep.stack.present) rep.options = canonical(o, "STACK") + " " + canonical(o, "STORAGE") + " " + rep.options;
     rep.rptstg = o.rptstg;
     rep.region_held_max = r.held_max;
     HeapReport& h = rep.heap;
-    h.init_size = get32(cb, offsetof(leheap_cb, init_size));
-    h.incr_size = get32(cb, offsetof(leheap_cb, incr_size));
-    h.disposition = get32(cb, offsetof(leheap_cb, disposition)) == LEHEAP_FREE ? "FREE" : "KEEP";
-    h.gets = get64(cb, offsetof(leheap_cb, gets));
-    h.frees = get64(cb, offsetof(leheap_cb, frees));
-    h.segments_allocated = get64(cb, offsetof(leheap_cb, segs_alloc));
-    h.segments_freed = get64(cb, offsetof(leheap_cb, segs_freed));
-    h.total_used = get64(cb, offsetof(leheap_cb, total_used));
-    h.in_use = get64(cb, offsetof(leheap_cb, in_use));
-    h.errors = get64(cb, offsetof(leheap_cb, errors));
-    h.get_failures = get64(cb, offsetof(leheap_cb, get_failures));
+    h.init_size = o.heap.init_size;
+    h.incr_size = o.heap.incr_size;
+    h.disposition = o.heap.disposition == Disposition::Free ? "FREE" : "KEEP";
+    if (heap) {
+      h.init_size = get32(cb, offsetof(leheap_cb, init_size));
+      h.incr_size = get32(cb, offsetof(leheap_cb, incr_size));
+      h.disposition = get32(cb, offsetof(leheap_cb, disposition)) == LEHEAP_FREE ? "FREE" : "KEEP";
+      h.gets = get64(cb, offsetof(leheap_cb, gets));
+      h.frees = get64(cb, offsetof(leheap_cb, frees));
+      h.segments_allocated = get64(cb, offsetof(leheap_cb, segs_alloc));
+      h.segments_freed = get64(cb, offsetof(leheap_cb, segs_freed));
+      h.total_used = get64(cb, offsetof(leheap_cb, total_used));
+      h.in_use = get64(cb, offsetof(leheap_cb, in_use));
+      h.errors = get64(cb, offsetof(leheap_cb, errors));
+      h.get_failures = get64(cb, offsetof(leheap_cb, get_failures));
+    }
     enclaves_.push_back(std::move(rep));
   }
   regions_.erase(it);
@@ -152,6 +162,7 @@ void write_storage_report(std::ostream& out, const std::vector<EnclaveReport>& e
     out << fmt::format("Storage Report for Enclave {} (process {})   tpfemu, in the layout of Language Environment\n",
                        e.program, e.process);
     out << fmt::format("  Options: {}\n\n", e.options);
+    write_stack_report(out, e.stack);
     out << "HEAP statistics:\n";
     line("Initial size:", e.heap.init_size);
     line("Increment size:", e.heap.incr_size);
@@ -172,10 +183,11 @@ void write_storage_json(std::ostream& out, const std::vector<EnclaveReport>& enc
     const HeapReport& h = e.heap;
     out << (first ? "\n" : ",\n")
         << fmt::format("    {{\"program\": \"{}\", \"process\": {}, \"options\": \"{}\", \"region_held_max\": {},\n"
+                       "     \"stack\": {},\n"
                        "     \"heap\": {{\"initial_size\": {}, \"increment_size\": {}, \"disposition\": \"{}\", "
                        "\"total_used\": {}, \"get_requests\": {}, \"free_requests\": {}, \"segments_allocated\": {}, "
                        "\"segments_freed\": {}, \"in_use_at_end\": {}, \"errors\": {}, \"get_failures\": {}}}}}",
-                       emu::json_escape(e.program), e.process, emu::json_escape(e.options), e.region_held_max,
+                       emu::json_escape(e.program), e.process, emu::json_escape(e.options), e.region_held_max, stack_json(e.stack),
                        h.init_size, h.incr_size, h.disposition, h.total_used, h.gets, h.frees, h.segments_allocated,
                        h.segments_freed, h.in_use, h.errors, h.get_failures);
     first = false;

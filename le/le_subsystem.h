@@ -24,12 +24,24 @@ struct HeapReport {
   std::string disposition;  // KEEP or FREE
 };
 
+// The enclave's stack as RPTSTG reports it (le/le_stack.cpp): STACK's options, the most
+// stack used (from the stack's top to the lowest frame LE's prologue saw; one thread, so
+// "all concurrent threads" and "any thread" are the same figure) and its segments (the
+// initial one counted, as LE counts it).
+struct StackReport {
+  bool present = false;  // an LE-conforming program ran LE's prologue in this enclave
+  uint64_t init_size = 0, incr_size = 0, max_used_all = 0, largest_used = 0, segments_allocated = 0,
+           segments_freed = 0, prologue_calls = 0;
+  std::string disposition;  // KEEP or FREE
+};
+
 // One enclave's report: a process that ran a program on LE storage.
 struct EnclaveReport {
   std::string program;
   uint64_t process = 0;
   std::string options;       // the program's options in LE's canonical form
   bool rptstg = false;
+  StackReport stack;
   HeapReport heap;
   uint64_t region_held_max = 0;  // the most bytes of the region held at once (GETMAIN'd, page-rounded)
 };
@@ -40,6 +52,8 @@ class LeStorage : public os::Subsystem {
   void configure(const emu::Config& config) override { config_ = le_section().read(config); }
   void install(os::System& system) override;
   void process_ending(os::Process& p) override;
+  // The LE anchor page (le/guest/le_stack.h) at its first reference (le_stack.cpp).
+  emu::PageFaultHandler::Action page_fault(emu::Cpu& cpu, os::Ecb& e, uint64_t address) override;
 
   const std::vector<EnclaveReport>& enclaves() const { return enclaves_; }
 
@@ -54,10 +68,20 @@ class LeStorage : public os::Subsystem {
     uint64_t held = 0, held_max = 0; // bytes held now, at most
     std::multimap<uint64_t, uint64_t> given_back;  // bytes -> address
     std::map<uint64_t, uint64_t> ranges;           // address -> bytes, held now
+    // LE's stack (le_stack.cpp): the ECB stack area's top part, in segments growing down
+    // from its top, contiguous; each held one counts in `held` (page-rounded).
+    struct Stack {
+      bool on = false;
+      uint64_t top = 0, area = 0, floor = 0, init = 0, incr = 0, allocated = 0, freed = 0;
+      std::vector<uint64_t> increments;  // the increment segments' sizes, the lowest last
+    } stack;
   };
   void start(emu::Cpu& cpu, os::Ecb& e);
   void getmain(emu::Cpu& cpu, os::Ecb& e);
   void freemain(emu::Cpu& cpu, os::Ecb& e);
+  void stack_service(emu::Cpu& cpu, os::Ecb& e);                        // TPF_SVC_LE_STACK
+  void stack_anchor(os::Process& p, Region::Stack& s) const;            // floor, ext_top to the anchor
+  bool read_stack(os::Process& p, const Region& r, StackReport& out) const;
 
   os::System* system_ = nullptr;
   LeConfig config_;
@@ -68,5 +92,8 @@ class LeStorage : public os::Subsystem {
 // RPTSTG's report in LE's wording and order (the sections tpfemu models), and its JSON twin.
 void write_storage_report(std::ostream& out, const std::vector<EnclaveReport>& enclaves);
 void write_storage_json(std::ostream& out, const std::vector<EnclaveReport>& enclaves);
+// Their STACK parts (le_stack.cpp): LE's "STACK statistics:" lines, and the JSON member.
+void write_stack_report(std::ostream& out, const StackReport& s);
+std::string stack_json(const StackReport& s);
 
 }  // namespace le
