@@ -124,18 +124,18 @@ void LeStorage::stack_service(emu::Cpu& cpu, os::Ecb& e) {
     stack_anchor(*e.process, s);
     return;
   }
-  if (op != LE_STACK_EXTEND || frame >= s.floor) {
-    system_->abend(cpu, e, fmt::format("LE_STACK: r2 = {}, r3 = {:#x}: not a request for a segment below the stack's "
-                                       "floor {:#x}\n", op, frame, s.floor));
-    return;
-  }
-  const uint64_t size = std::max(s.incr, (s.floor - frame + 7) & ~uint64_t(7));
   const Options& o = config_.options_for(r.program);
-  if (s.floor - s.area < size) {
+  const uint64_t size = std::max(s.incr, (s.floor - std::min(frame, s.floor) + 7) & ~uint64_t(7));
+  if (op == LE_STACK_EXTEND && (frame < s.area + LE_SAVE_BYTES || s.floor - s.area < size)) {
     system_->abend(cpu, e, fmt::format("LE_STACK: {} needs {} bytes of stack below {:#x} ({}): the ECB's stack area "
                                        "(system.stack_size = {}) has no room for it\n",
                                        r.program, size, s.floor, canonical(o, "STACK"),
                                        system_->config().system.stack_size));
+    return;
+  }
+  if (op != LE_STACK_EXTEND || frame >= s.floor) {
+    system_->abend(cpu, e, fmt::format("LE_STACK: r2 = {}, r3 = {:#x}: not a request for a segment below the stack's "
+                                       "floor {:#x}\n", op, frame, s.floor));
     return;
   }
   if (r.held + page_up(size) > config_.region) {

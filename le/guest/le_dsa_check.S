@@ -68,6 +68,21 @@
 	.align	8
 	.type	__le_dsa_check, @function
 __le_dsa_check:
+	/* Room for the save area below the new frame? Only r0 and r1 are free here, so the
+	   anchor by absolute address. A frame past the end of the ECB's stack area (on the
+	   main stack: a thread's SP is below the area) goes to LE_STACK, which ends the ECB
+	   with a dump that names STACK and system.stack_size (r2, r3 need not survive). */
+	clg	%r15,TPF_EVM_LE_ANCHOR+LE_A_AREA
+	jl	.Lsave
+	lay	%r1,-LE_SAVE_BYTES(%r1)
+	clg	%r1,TPF_EVM_LE_ANCHOR+LE_A_AREA
+	lay	%r1,LE_SAVE_BYTES(%r1)	/* LAY keeps the condition code */
+	jnl	.Lsave
+	lghi	%r2,LE_STACK_EXTEND
+	lgr	%r3,%r1
+	svc	TPF_SVC_LE_STACK
+	j	.
+.Lsave:
 	stmg	%r2,%r9,-LE_SAVE_BYTES(%r1)
 	lgr	%r6,%r0			/* r6: the .long F */
 	lgr	%r7,%r1			/* r7: the new frame's lowest address */

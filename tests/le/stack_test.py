@@ -11,7 +11,8 @@ by configs/e4-storage.yaml. Fails unless
   - lestorage.txt has LE's STACK lines in LE's order, before HEAP, and a second run
     writes the same bytes;
   - QLE5 not on LE storage (system.le.programs: QLE4) runs as well, without a report and
-    without a fill.
+    without a fill;
+  - a stack deeper than the ECB's stack area ends the ECB with a dump that says why.
 
 usage: stack_test.py TPFEMU SOURCE_DIR SCRATCH
 """
@@ -107,6 +108,15 @@ if "QLE5: frame bytes AB AB AB" not in log:
     failures.append("QLE5 not on LE storage: " + (re.findall(r"QLE5:.*", log) or ["no log line"])[0])
 if os.path.exists(os.path.join(off, "lestorage.txt")):
     failures.append("QLE5 not on LE storage: it has a storage report")
+
+# A stack that outgrows the ECB's stack area: the ECB ends with a dump naming why.
+out = os.path.join(scratch, "overflow")
+subprocess.run([tpfemu, "run", config, "--no-progress", "--set", "workload.message_text=DEEP 2000", "--out", out],
+               capture_output=True, text=True)
+dumps = open(os.path.join(out, "dumps.txt")).read() if os.path.exists(os.path.join(out, "dumps.txt")) else ""
+if not re.search(r"LE_STACK: QLE5 needs \d+ bytes of stack below 0x[0-9a-f]+ \(STACK\(.*\)\): the ECB's stack area "
+                 r"\(system.stack_size = 1048576\) has no room for it", dumps):
+    failures.append("DEEP 2000 in a 1M stack area: no LE_STACK dump naming STACK and system.stack_size:\n" + dumps[:300])
 
 if failures:
     sys.exit("FAIL:\n" + "\n".join(failures))
