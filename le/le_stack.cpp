@@ -58,6 +58,9 @@ uint64_t get64(const os::Process& p, uint64_t offset) {
 emu::PageFaultHandler::Action LeStorage::page_fault(emu::Cpu& cpu, os::Ecb& e, uint64_t address) {
   using Action = emu::PageFaultHandler::Action;
   if (address < TPF_EVM_LE_ANCHOR || address >= TPF_EVM_LE_ANCHOR_END) return Action::Fail;
+  // Mapped once per process: a later fault on it is a page paged out (the paging
+  // subsystem's, asked after us), never a new anchor.
+  if (!anchored_.insert(e.process->id).second) return Action::Fail;
   if (!e.process->space->map(TPF_EVM_LE_ANCHOR, TPF_EVM_LE_ANCHOR_END - TPF_EVM_LE_ANCHOR, kRW)) return Action::Fail;
   if (!config_.on_le(e.program)) return Action::Retry;
   const Options& o = config_.options_for(e.program);

@@ -116,6 +116,7 @@ void LeStorage::freemain(emu::Cpu& cpu, os::Ecb& e) {
 // stack's (le_stack.cpp). A program that never used its heap has the HEAP options and no
 // requests (ours: LE would have got the initial heap segment at the enclave's start).
 void LeStorage::process_ending(os::Process& p) {
+  anchored_.erase(p.id);
   auto it = regions_.find(p.id);
   if (it == regions_.end()) return;
   const Region& r = it->second;

@@ -8,6 +8,7 @@
 // LE's storage report, lestorage.txt and lestorage.json.
 #pragma once
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,7 @@ class LeStorage : public os::Subsystem {
   os::System* system_ = nullptr;
   LeConfig config_;
   std::map<uint64_t, Region> regions_;  // by process id
+  std::set<uint64_t> anchored_;         // processes whose anchor page was mapped (le_stack.cpp)
   std::vector<EnclaveReport> enclaves_;
 };
 
