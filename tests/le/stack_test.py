@@ -5,6 +5,8 @@ by configs/e4-storage.yaml. Fails unless
     earlier frame wrote there (AB);
   - CLEAR executes the clearing of the initial segment (at least one XC per 256 bytes
     of it: more instructions than NONE, the same program otherwise);
+  - the routine runs at every prologue with a fill byte, only at new depth with NONE;
+  - E4's STORAGE band: 00 costs 1.1x to 5x NONE's CPU, CLEAR 1x to 1.05x;
   - a recursion 40 deep, twice, with STACK(8K,4K,...,KEEP) allocates the initial segment
     and one increment per 4K beyond 8K of the largest use, freeing none, and with FREE
     allocates those increments twice and frees them both times;
@@ -67,6 +69,27 @@ clear, _ = run("CALLS 10", "STORAGE(,,CLEAR) RPTSTG(ON)")
 extra = instructions(clear) - instructions(none)
 if not 131072 // 256 * 6 <= extra <= 131072 // 256 * 6 + 100:
     failures.append(f"CLEAR executes {extra} instructions more than NONE, not about 6 per 256 bytes of 128K")
+
+# The trip: with NONE and KEEP only new depth calls the routine (the inline check's 3
+# instructions otherwise); with a fill byte every prologue does (9 an item, and main's).
+none_calls = stack(none)["prologue_calls"]
+if not 1 <= none_calls <= 10:
+    failures.append(f"STORAGE(,,NONE), CALLS 10: the routine ran {none_calls} times, not only at new depth")
+fill, _ = run("CALLS 10", "STORAGE(,,00) RPTSTG(ON)")
+if stack(fill)["prologue_calls"] != 9 * 10 + 1:
+    failures.append(f"STORAGE(,,00), CALLS 10: the routine ran {stack(fill)['prologue_calls']} times, not 91")
+
+# E4's STORAGE band (seed 003: STORAGE(,,00) 3.8x NONE's CPU, CLEAR 1.02x): the fill
+# costs more than NONE, CLEAR about the same (ours at full size: 1.19x and 1.0006x).
+none2, _ = run("CALLS 2000", "STORAGE(,,NONE) RPTSTG(ON)")
+fill2, _ = run("CALLS 2000", "STORAGE(,,00) RPTSTG(ON)")
+clear2, _ = run("CALLS 2000", "STORAGE(,,CLEAR) RPTSTG(ON)")
+cpu = {k: json.load(open(os.path.join(o, "summary.json")))["ms_per_message"] for k, o in
+       [("NONE", none2), ("00", fill2), ("CLEAR", clear2)]}
+if not 1.1 <= cpu["00"] / cpu["NONE"] <= 5:
+    failures.append(f"E4 STORAGE: 00 against NONE {cpu['00'] / cpu['NONE']:.3f}x, outside 1.1x to 5x")
+if not 1 <= cpu["CLEAR"] / cpu["NONE"] <= 1.05:
+    failures.append(f"E4 STORAGE: CLEAR against NONE {cpu['CLEAR'] / cpu['NONE']:.3f}x, outside 1x to 1.05x")
 
 # Segments: KEEP and FREE.
 keep, _ = run("DEEP 40", "STACK(8K,4K,ANYWHERE,KEEP) RPTSTG(ON)")
