@@ -8,6 +8,8 @@
 #include <ostream>
 
 #include "emu/cpu.h"
+#include "os/guest/include/tpf_evm.h"
+#include "le/guest/le_stack.h"
 #include "os/guest/include/tpf_svc.h"
 
 namespace le {
@@ -92,6 +94,7 @@ void LeStorage::install(os::System& system) {
   system.add_svc({TPF_SVC_LE_FREEMAIN, "LE_FREEMAIN", C::Service, [this](emu::Cpu& c, os::Ecb& e) { freemain(c, e); }});
   system.add_svc(
       {TPF_SVC_LE_AVAILABLE, "LE_AVAILABLE", C::Service, [this](emu::Cpu& c, os::Ecb& e) { available(c, e); }});
+  system.add_svc({TPF_SVC_LE_STACK, "LE_STACK", C::Service, [this](emu::Cpu& c, os::Ecb& e) { stack_service(c, e); }});
   auto reported = [this] {
     for (const EnclaveReport& r : enclaves_)
       if (r.rptstg) return true;
@@ -125,6 +128,9 @@ void LeStorage::start(emu::Cpu& cpu, os::Ecb& e) {
   put32(b, offsetof(le_enclave, depth), uint32_t(r.enclaves.size()));
   std::copy_n(program.begin(), std::min<size_t>(program.size(), LE_PROGRAM_NAME), b.begin() + offsetof(le_enclave, program));
   put32(b, offsetof(le_enclave, stack_init), size32(o.stack.init_size));
+  const Fill& dsa = o.storage.dsa_alloc;
+  put32(b, offsetof(le_enclave, stack_fill), dsa.kind == Fill::Byte ? dsa.byte : LE_FILL_NONE);
+  put32(b, offsetof(le_enclave, stack_flags), dsa.kind == Fill::Clear ? LE_FLAG_CLEAR : 0);
   const bool heap_below = o.heap.location == Location::Below;
   put_heap(b, kHeap, {o.heap.init_size, o.heap.incr_size, heap_below, o.heap.disposition == Disposition::Free,
                       o.storage.heap_alloc, o.storage.heap_free});
@@ -138,7 +144,10 @@ void LeStorage::start(emu::Cpu& cpu, os::Ecb& e) {
     cpu.gr[2] = 0;
     return;
   }
-  r.enclaves.push_back({cpu.gr[2], program, {}, {}});
+  if (!linked) r.program = program;
+  r.enclaves.push_back({cpu.gr[2], program, {}, {}, {}});
+  // The first enclave's initial stack (the ECB's) counts in the region from its start.
+  if (!linked) anchor(*e.process, program);
   cpu.gr[2] = 1;
 }
 
@@ -147,7 +156,9 @@ void LeStorage::start(emu::Cpu& cpu, os::Ecb& e) {
 void LeStorage::end(emu::Cpu& cpu, os::Ecb& e) {
   auto it = regions_.find(e.process->id);
   if (it == regions_.end() || it->second.enclaves.size() < 2 || it->second.enclaves.back().block != cpu.gr[2]) return;
-  report(*e.process, it->second, it->second.enclaves.back());
+  Enclave& in = it->second.enclaves.back();
+  in.stack = read_linked_stack(*e.process, config_.on_le(in.program) ? config_.options_for(in.program) : config_.options);
+  report(*e.process, it->second, in, uint32_t(it->second.enclaves.size() - 1));
   it->second.enclaves.pop_back();
 }
 
@@ -207,21 +218,27 @@ void LeStorage::available(emu::Cpu& cpu, os::Ecb& e) {
   cpu.gr[2] = room;
 }
 
-void LeStorage::report(os::Process& p, const Region& r, const Enclave& enclave) {
-  std::vector<uint8_t> b(sizeof(le_enclave));
-  if (!p.space->read_bytes(enclave.block, b.data(), b.size()) || get32(b, offsetof(le_enclave, eye)) != LE_ENCLAVE_EYE)
-    return;
+// An enclave's report: its heaps from its block (only their options if it has none: a
+// program whose LE-conforming code ran LE's prologue but never asked for storage), its
+// stack from the anchor.
+void LeStorage::report(os::Process& p, const Region& r, const Enclave& enclave, uint32_t depth) {
+  std::vector<uint8_t> b(sizeof(le_enclave), 0);
+  if (enclave.block && (!p.space->read_bytes(enclave.block, b.data(), b.size()) ||
+                        get32(b, offsetof(le_enclave, eye)) != LE_ENCLAVE_EYE))
+    std::fill(b.begin(), b.end(), 0);
   const Options& o = config_.on_le(enclave.program) ? config_.options_for(enclave.program) : config_.options;
   EnclaveReport rep;
   rep.program = enclave.program;
   rep.process = p.id;
-  rep.depth = get32(b, offsetof(le_enclave, depth));
+  rep.depth = depth;
   rep.options = canonical(o);
   rep.resolved = o;
   rep.rptstg = o.rptstg;
   rep.region_held_max = r.above.held_max;
   rep.available_above = enclave.available_above;
   rep.available_below = enclave.available_below;
+  if (depth == 0) read_stack(p, r, rep.stack);
+  else rep.stack = enclave.stack;
   rep.heap = read_heap(b, kHeap, o.heap.init_size, o.heap.incr_size, o.heap.disposition);
   rep.heap24 = read_heap(b, kHeap24, o.heap.init24, o.heap.incr24, o.heap.disposition);
   rep.anyheap = read_heap(b, kAnyHeap, o.anyheap.init_size, o.anyheap.incr_size, o.anyheap.disposition);
@@ -229,11 +246,16 @@ void LeStorage::report(os::Process& p, const Region& r, const Enclave& enclave) 
   enclaves_.push_back(std::move(rep));
 }
 
-// The process ends: the enclaves still active end with it, the innermost first.
+// The process ends: the enclaves still active end with it, the innermost first. A
+// process whose program ran LE's prologue but never started its enclave's heaps
+// (LE_START) still has the enclave and its stack.
 void LeStorage::process_ending(os::Process& p) {
+  anchored_.erase(p.id);
   auto it = regions_.find(p.id);
   if (it == regions_.end()) return;
-  for (auto e = it->second.enclaves.rbegin(); e != it->second.enclaves.rend(); ++e) report(p, it->second, *e);
+  Region& r = it->second;
+  if (r.enclaves.empty() && r.stack.on) r.enclaves.push_back({0, r.program, {}, {}, {}});
+  for (size_t d = r.enclaves.size(); d-- > 0;) report(p, r, r.enclaves[d], uint32_t(d));
   regions_.erase(it);
 }
 
@@ -302,6 +324,7 @@ void write_storage_report(std::ostream& out, const std::vector<EnclaveReport>& e
     out << fmt::format("Storage Report for Enclave {} (process {}, {})   tpfemu, in the layout of Language Environment\n",
                        e.program, e.process, e.depth ? fmt::format("LINKed {} deep", e.depth) : "first enclave");
     out << fmt::format("  Options: {}\n\n", e.options);
+    write_stack_report(out, e.stack);
     const Options& o = e.resolved;
     const StackOption& ts = o.threadstack.on ? o.threadstack.stack : o.stack;
     unused_stack_section(out, "THREADSTACK", ts.init_size, ts.incr_size);
@@ -343,6 +366,7 @@ void write_storage_json(std::ostream& out, const std::vector<EnclaveReport>& enc
                     {"depth", e.depth},
                     {"options", e.options},
                     {"region_held_max", e.region_held_max},
+                    {"stack", nlohmann::ordered_json::parse(stack_json(e.stack))},
                     {"heap", heap_json(e.heap)},
                     {"heap24", heap_json(e.heap24)},
                     {"anyheap", heap_json(e.anyheap)},

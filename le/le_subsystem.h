@@ -10,6 +10,7 @@
 #pragma once
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,17 @@ struct HeapReport {
   std::string disposition;  // KEEP or FREE
 };
 
+// The enclave's stack as RPTSTG reports it (le/le_stack.cpp): STACK's options, the most
+// stack used (from the stack's top to the lowest frame LE's prologue saw; one thread, so
+// "all concurrent threads" and "any thread" are the same figure) and its segments (the
+// initial one counted, as LE counts it).
+struct StackReport {
+  bool present = false;  // an LE-conforming program ran LE's prologue in this enclave
+  uint64_t init_size = 0, incr_size = 0, max_used_all = 0, largest_used = 0, segments_allocated = 0,
+           segments_freed = 0, prologue_calls = 0;
+  std::string disposition;  // KEEP or FREE
+};
+
 // One enclave's report: a process's first program on LE storage, or one it LINKed to.
 struct EnclaveReport {
   std::string program;
@@ -34,6 +46,7 @@ struct EnclaveReport {
   std::string options;       // the program's options in LE's canonical form
   Options resolved;          // the same, as numbers (the report's sizes and suggestions)
   bool rptstg = false;
+  StackReport stack;
   HeapReport heap, heap24, anyheap, belowheap;
   uint64_t region_held_max = 0;  // the most bytes of the region the process held at once
   // What LE_AVAILABLE last answered this enclave's programs (bytes), if they asked.
@@ -46,6 +59,8 @@ class LeStorage : public os::Subsystem {
   void configure(const emu::Config& config) override { config_ = le_section().read(config); }
   void install(os::System& system) override;
   void process_ending(os::Process& p) override;
+  // The LE anchor page (le/guest/le_stack.h) at its first reference (le_stack.cpp).
+  emu::PageFaultHandler::Action page_fault(emu::Cpu& cpu, os::Ecb& e, uint64_t address) override;
 
   const std::vector<EnclaveReport>& enclaves() const { return enclaves_; }
 
@@ -64,12 +79,21 @@ class LeStorage : public os::Subsystem {
     uint64_t block = 0;  // its struct le_enclave
     std::string program;
     std::optional<uint64_t> available_above, available_below;  // LE_AVAILABLE's last answers
+    StackReport stack;  // a LINKed enclave's, read as it ends
   };
   struct Region {
     Area above{TPF_EVM_LE, TPF_EVM_LE_END};
     Area below{TPF_EVM_LE24, TPF_EVM_LE24_END};
     std::map<uint64_t, uint64_t> ranges;  // address -> bytes, held now (both areas)
     std::vector<Enclave> enclaves;        // the first, then the LINKed ones now active
+    std::string program;                  // the process's first program (its ECB's)
+    // LE's stack (le_stack.cpp): the ECB stack area's top part, in segments growing down
+    // from its top, contiguous; each held one counts in `above.held` (page-rounded).
+    struct Stack {
+      bool on = false;
+      uint64_t top = 0, area = 0, floor = 0, init = 0, incr = 0, allocated = 0, freed = 0;
+      std::vector<uint64_t> increments;  // the increment segments' sizes, the lowest last
+    } stack;
   };
   void start(emu::Cpu& cpu, os::Ecb& e);
   void end(emu::Cpu& cpu, os::Ecb& e);
@@ -78,11 +102,17 @@ class LeStorage : public os::Subsystem {
   void available(emu::Cpu& cpu, os::Ecb& e);
   uint64_t limit(const Area& a) const;
   // The enclave's statistics, read from the process's storage, into enclaves_.
-  void report(os::Process& p, const Region& r, const Enclave& enclave);
+  void report(os::Process& p, const Region& r, const Enclave& enclave, uint32_t depth);
+  void stack_service(emu::Cpu& cpu, os::Ecb& e);                        // TPF_SVC_LE_STACK
+  void stack_anchor(os::Process& p, Region::Stack& s) const;            // floor, ext_top to the anchor
+  bool read_stack(os::Process& p, const Region& r, StackReport& out) const;
+  bool anchor(os::Process& p, const std::string& program);  // the first enclave's stack (le_stack.cpp)
+  StackReport read_linked_stack(os::Process& p, const Options& o) const;
 
   os::System* system_ = nullptr;
   LeConfig config_;
   std::map<uint64_t, Region> regions_;  // by process id
+  std::set<uint64_t> anchored_;         // processes whose anchor page was mapped (le_stack.cpp)
   std::vector<EnclaveReport> enclaves_;
 };
 
@@ -91,5 +121,8 @@ void write_storage_report(std::ostream& out, const std::vector<EnclaveReport>& e
 void write_storage_json(std::ostream& out, const std::vector<EnclaveReport>& enclaves);
 // The options the report suggests (LE: "sugg. initial size"), in LE's canonical form.
 std::string suggested_options(const EnclaveReport& e);
+// Their STACK parts (le_stack.cpp): LE's "STACK statistics:" lines, and the JSON member.
+void write_stack_report(std::ostream& out, const StackReport& s);
+std::string stack_json(const StackReport& s);
 
 }  // namespace le

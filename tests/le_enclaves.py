@@ -9,6 +9,9 @@ their sizes are seen to land. Fails unless
     of each heap begun, HEAP24 used once by the last program, each LINK's block got and
     freed from its caller's ANYHEAP,
   - a second run writes the same bytes,
+  - a LINKed LE-conforming program (QLE5) runs on its enclave's own stack: its STACK
+    section says how much it used, in one segment; outgrowing that segment ends the
+    ECB with a dump that says so,
   - LINK 1 deep writes lestorage.txt exactly as tests/le/lestorage-qlel-link1.txt (LE's
     layout; after a deliberate change, copy the new report there and say why).
 
@@ -27,20 +30,23 @@ shutil.rmtree(scratch, ignore_errors=True)
 os.makedirs(scratch)
 OPTIONS = "STACK(64K,64K) HEAP(16K,16K) ANYHEAP(8K,8K) BELOWHEAP(4K,4K) RPTSTG(ON)"
 PAGE = 4096
-ENCLAVE_BLOCK = 24 + 4 * 112  # struct le_enclave
+ENCLAVE_BLOCK = 32 + 4 * 112  # struct le_enclave
 page_up = lambda n: (n + PAGE - 1) // PAGE * PAGE
 PER_LINK = page_up(ENCLAVE_BLOCK) + 64 * 1024 + 16 * 1024 + 8 * 1024
 PER_LINK_BELOW = 4 * 1024
 failures = []
 
 
-def run(text, out):
+def run(text, out, query=True):
     r = subprocess.run([tpfemu, "run", os.path.join(source, "configs", "e4-enclaves.yaml"), "--no-progress",
                         "--set", f"workload.message_text={text}", "--set", f"system.le.options={OPTIONS}",
                         "--out", out], capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(f"FAIL: tpfemu run {text}: exit {r.returncode}\n{r.stdout}\n{r.stderr}")
     log = open(os.path.join(out, "run.log")).read()
+    if not query:
+        report = os.path.join(out, "lestorage.json")
+        return log, json.load(open(report))["enclaves"] if os.path.exists(report) else []
     m = re.search(r"QLEL: . reached: (\d+) bytes .* below 16 MB (\d+)", log)
     if not m:
         sys.exit(f"FAIL: {text}: no QLEL line in run.log:\n{log}")
@@ -80,6 +86,15 @@ for n in (1, 3):
     for f in ("lestorage.txt", "lestorage.json", "summary.txt"):
         if not filecmp.cmp(os.path.join(out, f), os.path.join(again, f), shallow=False):
             failures.append(f"L {n}: {f} differs between two runs")
+log, enclaves = run("5 DEEP 20", os.path.join(scratch, "QLE5"), query=False)
+linked = [e for e in enclaves if e["depth"] == 1]
+stack = linked[0]["stack"] if linked else None
+if not stack or not 20 * 1000 < stack["largest_used_any_thread"] < 64 * 1024 or stack["segments_allocated"] != 1:
+    failures.append(f"QLE5 LINKed, DEEP 20: its enclave's stack is {stack}, not 20-64 KB used in one segment")
+log, _ = run("5 DEEP 80", os.path.join(scratch, "QLE5-deep"), query=False)
+dumps = open(os.path.join(scratch, "QLE5-deep", "dumps.txt")).read()
+if "a LINKed enclave" not in dumps or "outgrown" not in dumps:
+    failures.append("QLE5 LINKed, DEEP 80: no dump saying its enclave's stack was outgrown")
 expected = os.path.join(source, "tests", "le", "lestorage-qlel-link1.txt")
 if not filecmp.cmp(os.path.join(scratch, "L1", "lestorage.txt"), expected, shallow=False):
     failures.append(f"L 1: lestorage.txt is not {expected}: diff them")

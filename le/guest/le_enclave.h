@@ -32,13 +32,15 @@ struct le_enclave {
   uint32_t depth;        /* 0 for the process's first enclave, 1 for one it LINKs to, ... */
   char program[LE_PROGRAM_NAME]; /* the enclave's first program, NUL-padded */
   uint32_t stack_init;   /* STACK's init: the initial stack segment a LINKed enclave gets */
+  uint32_t stack_fill;   /* STORAGE's dsa_alloc byte for its frames, or LE_FILL_NONE (le_stack.h) */
+  uint32_t stack_flags;  /* LE_FLAG_CLEAR or 0 (a LINKed enclave's stack is never extended, so no FREE) */
   uint32_t reserved;
   struct leheap_cb heap, heap24, anyheap, belowheap;
 };
 
 #ifdef __cplusplus
-static_assert(sizeof(le_enclave) == 24 + 4 * sizeof(leheap_cb));
+static_assert(sizeof(le_enclave) == 32 + 4 * sizeof(leheap_cb));
 #else
-_Static_assert(sizeof(struct le_enclave) == 24 + 4 * sizeof(struct leheap_cb), "enclave block");
+_Static_assert(sizeof(struct le_enclave) == 32 + 4 * sizeof(struct leheap_cb), "enclave block");
 #endif
 #endif

@@ -10,8 +10,11 @@
 #include <string.h>
 #include <tpf.h>
 
+#include <tpf_evm.h>
+
 #include "le_alloc.h"
 #include "le_enclave.h"
+#include "le_stack.h"
 #include "leheap.h"
 
 int le_state;
@@ -103,11 +106,38 @@ void le_free(void *p) {
 
 /* ---- LINK: a new enclave ----------------------------------------------------------- */
 
-/* What a LINK keeps while the linked program runs, in the caller's ANYHEAP. */
+/* What a LINK keeps while the linked program runs, in the caller's ANYHEAP: the caller's
+   enclave and its stack's anchor fields (le_stack.h), which the new enclave's stack
+   takes over until it ends. */
 struct le_link_block {
   uint32_t caller;  /* the caller's enclave */
   uint32_t stack;   /* the new enclave's initial stack segment */
+  uint64_t anchor[LE_ANCHOR_BYTES / 8];
 };
+
+#define ANCHOR(off) (*(volatile uint64_t *)(uintptr_t)(TPF_EVM_LE_ANCHOR + (off)))
+
+/* The new enclave's stack for LE's prologue check (le_dsa_check.S): one segment, never
+   extended (a frame below it ends the ECB: LE_STACK); its own STORAGE fill; its usage
+   measured from its top. The trip at the maximum, so that its first check runs. */
+static void anchor_link(struct le_link_block *link, const struct le_enclave *e, char *stack) {
+  for (unsigned i = 0; i < LE_ANCHOR_BYTES / 8; i++) link->anchor[i] = ANCHOR(8 * i);
+  const uint64_t base = (uint64_t)(uintptr_t)stack, top = base + e->stack_init;
+  ANCHOR(LE_A_TRIP) = ~(uint64_t)0;
+  ANCHOR(LE_A_LOWEST) = top;
+  ANCHOR(LE_A_FLOOR) = base;
+  ANCHOR(LE_A_EXT_TOP) = 0;
+  ANCHOR(LE_A_TOP) = top;
+  ANCHOR(LE_A_AREA) = base;
+  ANCHOR(LE_A_FILL) = e->stack_fill;
+  ANCHOR(LE_A_FLAGS) = e->stack_flags;
+  ANCHOR(LE_A_STARTED) = 0;
+  ANCHOR(LE_A_CALLS) = 0;
+}
+
+static void anchor_restore(const struct le_link_block *link) {
+  for (unsigned i = 0; i < LE_ANCHOR_BYTES / 8; i++) ANCHOR(8 * i) = link->anchor[i];
+}
 
 /* tpf_enter(name, msg, len) on the stack whose top is `top` (le_link_stack.S). */
 int le_enter_on_stack(const char *name, void *msg, long len, void *top);
@@ -136,9 +166,11 @@ int le_link(const char *name, void *msg, long len) {
   link->caller = (uint32_t)(uintptr_t)caller;
   link->stack = (uint32_t)(uintptr_t)stack;
   le_current = e;
+  anchor_link(link, e, stack);
   const int rc = le_enter_on_stack(name, msg, len, (char *)stack + e->stack_init);
   le_current = (struct le_enclave *)(uintptr_t)link->caller;
-  tpf_le_end(e); /* the host reads its statistics before they go */
+  tpf_le_end(e); /* the host reads its statistics (the anchor's too) before they go */
+  anchor_restore(link);
   enclave_heaps_term(e);
   le_freemain((void *)(uintptr_t)link->stack, e->stack_init);
   le_freemain(e, sizeof *e);

@@ -25,6 +25,7 @@ tpf_program QHTG; /* ECB heap tags: tag N buffers, locate M, log the cost of a l
 tpf_program QHE1, QHE2, QHE3, QHE4; /* one ECB heap error each (the ECB must end with a dump) */
 tpf_program QLE4; /* E4: LE heap tuning, sequence A or B of random gets and frees (le/guest/e4_requests.h) */
 tpf_program QLEL; /* E4: LE's LINK against a dynamic call, N deep: what the last program can still get */
+tpf_program QLE5; /* E4: LE's stack, LE-conforming: a program making many calls, STORAGE's dsa_alloc and STACK's segments */
 
 /* Lines QSLG logs per message. */
 #define QSLG_LINES 20

@@ -8,7 +8,9 @@
    QLEL  "L N" or "C N": N LINKs or N dynamic calls (0 <= N <= 100), each to QLEL with
          N - 1. The last logs "QLEL: L reached: B bytes (KK) still obtainable, below
          16 MB B24" and returns 0; a LINK, call or __malloc24 that fails returns 1, as
-         does a message not understood. */
+         does a message not understood.
+         "5 TEXT": LINKs to QLE5 (LE-conforming: its frames are checked by LE's prologue)
+         with TEXT as its message, in a new enclave on its own stack. */
 #include <le_alloc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +25,7 @@ int QLEL(void *msg, long len) {
   memcpy(text, msg, (size_t)len);
   text[len] = 0;
   const char how = text[0];
+  if (how == '5' && len > 2) return le_link("QLE5", text + 2, len - 2) != 0;
   char *end = 0;
   const long n = strtol(text + 1, &end, 10);
   if ((how != 'L' && how != 'C') || end == text + 1 || n < 0 || n > 100) {

@@ -4,6 +4,10 @@
    host's by construction. Each region has a start and an end; the checks at the
    bottom fail the build (host and guest alike) if two regions overlap.
 
+     0x00010000  LE anchor  one page per process, demand-zero, mapped by LE's subsystem at its first
+                            reference: the stack check of LE-conforming programs (le/guest/le_stack.h)
+                            compares against it with base register 0, so it must lie below 512 KB
+                            (a long displacement is 20 bits, signed)
      0x00040000  le24       Language Environment storage below 16 MB (le/: BELOWHEAP, HEAP24)
      0x00100000  message    the input message (ECB block area); ECBs it creates get theirs here too
      0x01000000  image      the program image (system.image), read-only pages shared, static storage
@@ -34,6 +38,9 @@
 #ifndef TPF_EVM_H
 #define TPF_EVM_H
 
+/* LE's stack anchor (le/guest/le_stack.h; issue 25, item 3). No UL: its assembler code includes them. */
+#define TPF_EVM_LE_ANCHOR 0x00010000
+#define TPF_EVM_LE_ANCHOR_END 0x00011000
 /* LE's storage below the 16 MB line (BELOWHEAP, HEAP24: le/): its size is the most a
    process can hold there. */
 #define TPF_EVM_LE24 0x00040000UL
@@ -87,6 +94,9 @@
 #ifndef __ASSEMBLER__
 
 /* Each region ends before the next begins, in address order. */
+TPF_EVM_ASSERT(TPF_EVM_LE_ANCHOR < TPF_EVM_LE_ANCHOR_END && TPF_EVM_LE_ANCHOR_END <= TPF_EVM_LE24 &&
+                   TPF_EVM_LE_ANCHOR_END <= 0x80000UL,
+               "the LE anchor below le24, within a long displacement of address 0");
 TPF_EVM_ASSERT(TPF_EVM_LE24 < TPF_EVM_LE24_END && TPF_EVM_LE24_END <= TPF_EVM_MESSAGE, "le24, message");
 TPF_EVM_ASSERT(TPF_EVM_MESSAGE < TPF_EVM_MESSAGE_END && TPF_EVM_MESSAGE_END <= TPF_EVM_IMAGE, "message, image");
 TPF_EVM_ASSERT(TPF_EVM_IMAGE < TPF_EVM_IMAGE_DATA && TPF_EVM_IMAGE_DATA < TPF_EVM_PROGRAMS &&

@@ -3,7 +3,7 @@
    the guest runtime (os/guest/tpf/).
 
    Calling convention: arguments in r2, r3, r4 (and r5), result in r2, like a C call.
-   Numbers 100..127 are the TPF services. The Linux-compatible numbers the C runtime
+   Numbers 100..139 are the TPF services. The Linux-compatible numbers the C runtime
    uses are served too, so ordinary C runs inside an ECB:
      SVC 4  write(fd, buf, len)  -> appended to the run's log (fd 1 and 2)
      SVC 1 / SVC 248 exit        -> the ECB exits (same as TPF_SVC_EXIT)
@@ -72,6 +72,11 @@
                                      much of the process's LE region (8-byte aligned, below 4 GB), 0 if
                                      the region (system.le.region) has no room */
 #define TPF_SVC_LE_FREEMAIN 126   /* r2 = an address LE_GETMAIN returned, r3 = its bytes */
+#define TPF_SVC_LE_STACK 127      /* r2 = LE_STACK_EXTEND, r3 = the new frame's lowest address: the
+                                     stack's next segment, so that the frame fits (the process's LE
+                                     anchor, le/guest/le_stack.h, gets the new floor); r2 =
+                                     LE_STACK_FREE: the lowest segment goes back. Called only by
+                                     __le_dsa_check (le/guest/le_dsa_check.S) */
 #define TPF_SVC_LE_END 130        /* r2 = a LINKed enclave's block, before its storage goes: its statistics
                                      are read (RPTSTG) */
 #define TPF_SVC_LE_AVAILABLE 131  /* r2 = 1 for below 16 MB -> r2 = bytes of the LE region this process
