@@ -14,7 +14,9 @@
 //     (an end-of-file record: KL = DL = 0, count only);
 //   - so the largest record a track holds (no key) is 56,664 bytes, and two 27,998-byte
 //     records fill a track.
-// 15 tracks a cylinder: IBM 3390 Reference Summary. Count area layout (CC HH R KL DL,
+// 15 tracks a cylinder, 56,664 bytes the largest data length a track holds, 27,998 the
+// most efficient block (two a track): also z/OS DFSMS Using Data Sets, "Direct access
+// storage devices" (its table of device capacities). Count area layout (CC HH R KL DL,
 // 8 bytes): z/VM HCPCNTDS (COUNTCC, COUNTHH, COUNTR, COUNTKL, COUNTDL).
 #pragma once
 #include <cstdint>

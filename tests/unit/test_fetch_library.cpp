@@ -348,3 +348,36 @@ TEST_CASE("fetch: the checker names a damaged PDSE", "[fetch]") {
   put_be(v.tracks[dt.track].records[dt.record - 1].data, pdse::kClassTableOffset + 20, 99999, 4);
   CHECK_THAT(check_error(v), Catch::Contains("class 0 of 99999 bytes"));
 }
+
+TEST_CASE("fetch: the binder fills every track of a large module", "[fetch]") {
+  // ARCCTL (4 MB) at each block size: every track wholly inside the module is left with
+  // less room than a control record and the shortest text block the binder writes need.
+  for (uint32_t bs : {6144u, 23440u, 32760u}) {
+    BuiltLibrary l = pds(bs);
+    const LibraryVolume& v = l.volume;
+    Ttr t{0, 1};
+    Ttr start{};
+    bool found = false;
+    // The directory's entries: find ARCCTL's TTR.
+    for (Ttr d{0, 1}; !found && v.record(d) && !v.record(d)->end_of_file(); d = v.next(d)) {
+      const Record& b = *v.record(d);
+      for (size_t pos = 2; pos < get_be(b.data.data(), 2); pos += 12 + 2 * (b.data[pos + 11] & 0x1F))
+        if (ascii_name(&b.data[pos]) == "ARCCTL") {
+          start = Ttr::unpack(uint32_t(get_be(&b.data[pos + 8], 3)));
+          found = true;
+        }
+    }
+    REQUIRE(found);
+    t = start;
+    while (!v.record(t)->end_of_file()) t = v.next(t);
+    const uint32_t room = flashsim::dasd3390::record_cells(0, kMaxControlRecordBytes) +
+                          flashsim::dasd3390::record_cells(0, BinderOptions{}.min_short_block);
+    uint32_t interior = 0;
+    for (uint32_t k = start.track + 1; k < t.track; k++) {
+      INFO("block size " << bs << ", track " << k);
+      CHECK(flashsim::dasd3390::kCellsPerTrack - v.tracks[k].cells_used() < room);
+      interior++;
+    }
+    CHECK(interior > 60);   // 4 MB is more than 70 tracks at any of the three sizes
+  }
+}
