@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "flashsim/dasd3390.h"
 #include "flashsim/device.h"
 
 namespace flashsim {
@@ -36,8 +37,8 @@ struct DasdConfig {
   unsigned device_number = 0;           // e.g. 0x098E; labels the volume and seeds its cache-hit function
   unsigned lcu = 0;                     // the logical control unit it is behind (reports)
   unsigned cylinders = 10017;           // 3390-9 (a page volume size of the time; assumption)
-  unsigned tracks_per_cylinder = 15;    // 3390 geometry
-  unsigned records_per_track = 12;      // 4 KB records a 3390 track holds
+  unsigned tracks_per_cylinder = dasd3390::kTracksPerCylinder;                    // 3390 geometry (dasd3390.h)
+  unsigned records_per_track = dasd3390::records_per_track(0, kBlock4K);          // 12 4 KB records a track (dasd3390.h)
   unsigned pav_aliases = 0;             // assumption: the document names no PAV; 0 = one I/O at a time
   unsigned max_blocks_per_io = 64;      // our limit on records in one channel program
   double cache_hit_ratio = 0.975;       // seed: 95-100% observed; the middle
