@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <ostream>
 
@@ -72,6 +73,24 @@ void LeStorage::start(emu::Cpu& cpu, os::Ecb& e) {
     cpu.gr[2] = 0;
     return;
   }
+  // HEAPPOOLS(ON): the pools' options after the heap's block (struct le_user_storage);
+  // OFF leaves the guest's zero (static storage) there.
+  if (o.heappools.on) {
+    std::vector<uint8_t> pcb(offsetof(lepools_cb, ranges), 0);
+    put32(pcb, offsetof(lepools_cb, on), 1);
+    put32(pcb, offsetof(lepools_cb, count), uint32_t(o.heappools.count()));
+    put32(pcb, offsetof(lepools_cb, heap_init), uint32_t(o.heap.init_size));
+    for (size_t i = 0; i < o.heappools.count(); ++i) {
+      const size_t at = offsetof(lepools_cb, pools) + i * sizeof(lepool);
+      put32(pcb, at + offsetof(lepool, cell_size), o.heappools.pools[i].cell_size);
+      put32(pcb, at + offsetof(lepool, percent), o.heappools.pools[i].percent);
+    }
+    r.pools_cb = r.heap_cb + offsetof(le_user_storage, pools);
+    if (!e.process->space->write_bytes(r.pools_cb, pcb.data(), pcb.size())) {
+      cpu.gr[2] = 0;
+      return;
+    }
+  }
   cpu.gr[2] = 1;
 }
 
@@ -124,6 +143,7 @@ void LeStorage::process_ending(os::Process& p) {
     rep.program = r.program;
     rep.process = p.id;
     rep.options = canonical(o, "HEAP");
+    if (o.heappools.on) rep.options += " " + canonical(o, "HEAPPOOLS");
     rep.rptstg = o.rptstg;
     rep.region_held_max = r.held_max;
     HeapReport& h = rep.heap;
@@ -138,6 +158,20 @@ void LeStorage::process_ending(os::Process& p) {
     h.in_use = get64(cb, offsetof(leheap_cb, in_use));
     h.errors = get64(cb, offsetof(leheap_cb, errors));
     h.get_failures = get64(cb, offsetof(leheap_cb, get_failures));
+    if (r.pools_cb) {
+      // The block, then its ranges a page at a time: a page of them no request reached
+      // may never have been touched (static storage, demand-zero), and reads as zeros.
+      std::vector<uint8_t> pcb(sizeof(lepools_cb), 0);
+      if (p.space->read_bytes(r.pools_cb, pcb.data(), offsetof(lepools_cb, ranges))) {
+        for (uint64_t at = offsetof(lepools_cb, ranges); at < pcb.size();) {
+          const uint64_t end = std::min<uint64_t>(pcb.size(), page_up(r.pools_cb + at + 1) - r.pools_cb);
+          if (!p.space->read_bytes(r.pools_cb + at, pcb.data() + at, end - at))
+            std::fill(pcb.begin() + ptrdiff_t(at), pcb.begin() + ptrdiff_t(end), 0);
+          at = end;
+        }
+        rep.pools = read_pools(pcb.data(), pcb.size());
+      }
+    }
     enclaves_.push_back(std::move(rep));
   }
   regions_.erase(it);
@@ -160,6 +194,7 @@ void write_storage_report(std::ostream& out, const std::vector<EnclaveReport>& e
     line("Successful Free Heap requests:", e.heap.frees);
     line("Number of segments allocated:", e.heap.segments_allocated);
     line("Number of segments freed:", e.heap.segments_freed);
+    write_pools_report(out, e.pools);
     out << "End of Storage Report\n\n";
   }
 }
@@ -174,10 +209,15 @@ void write_storage_json(std::ostream& out, const std::vector<EnclaveReport>& enc
         << fmt::format("    {{\"program\": \"{}\", \"process\": {}, \"options\": \"{}\", \"region_held_max\": {},\n"
                        "     \"heap\": {{\"initial_size\": {}, \"increment_size\": {}, \"disposition\": \"{}\", "
                        "\"total_used\": {}, \"get_requests\": {}, \"free_requests\": {}, \"segments_allocated\": {}, "
-                       "\"segments_freed\": {}, \"in_use_at_end\": {}, \"errors\": {}, \"get_failures\": {}}}}}",
+                       "\"segments_freed\": {}, \"in_use_at_end\": {}, \"errors\": {}, \"get_failures\": {}}}",
                        emu::json_escape(e.program), e.process, emu::json_escape(e.options), e.region_held_max,
                        h.init_size, h.incr_size, h.disposition, h.total_used, h.gets, h.frees, h.segments_allocated,
                        h.segments_freed, h.in_use, h.errors, h.get_failures);
+    if (e.pools.on) {
+      out << ",\n     \"heappools\": ";
+      write_pools_json(out, e.pools);
+    }
+    out << "}";
     first = false;
   }
   out << (first ? "]\n}\n" : "\n  ]\n}\n");

@@ -13,6 +13,7 @@
 
 #include "le/guest/leheap.h"
 #include "le/le_config.h"
+#include "le/le_pools.h"
 #include "os/subsystem.h"
 
 namespace le {
@@ -31,6 +32,7 @@ struct EnclaveReport {
   std::string options;       // the program's options in LE's canonical form
   bool rptstg = false;
   HeapReport heap;
+  PoolsReport pools;             // HEAPPOOLS(ON): the pools in front of the user heap (le_pools.h)
   uint64_t region_held_max = 0;  // the most bytes of the region held at once (GETMAIN'd, page-rounded)
 };
 
@@ -50,6 +52,7 @@ class LeStorage : public os::Subsystem {
   struct Region {
     std::string program;
     uint64_t heap_cb = 0;            // the user heap's control block (LE_START)
+    uint64_t pools_cb = 0;           // its pools' (struct le_user_storage), 0 if HEAPPOOLS(OFF)
     uint64_t next = TPF_EVM_LE;      // the region's first never-used address
     uint64_t held = 0, held_max = 0; // bytes held now, at most
     std::multimap<uint64_t, uint64_t> given_back;  // bytes -> address

@@ -64,9 +64,10 @@
                                      page data sets on DASD only, never to SCM (paging/paging.cpp) */
 
 /* Language Environment storage (le/, issue 25). */
-#define TPF_SVC_LE_START 124      /* r2 = address of the process's user heap control block (struct
-                                     leheap_cb, le/guest/leheap.h) -> r2 = 1 and the block's options
-                                     set (system.le) if this ECB's program runs on LE storage, else 0 */
+#define TPF_SVC_LE_START 124      /* r2 = address of the process's user heap control block and its
+                                     pools' (struct le_user_storage, le/guest/lepools.h) -> r2 = 1 and
+                                     the blocks' options set (system.le) if this ECB's program runs on
+                                     LE storage, else 0 */
 #define TPF_SVC_LE_GETMAIN 125    /* r2 = bytes, r3 = 1 if below 16 MB -> r2 = the address of that
                                      much of the process's LE region (8-byte aligned, below 4 GB), 0 if
                                      the region (system.le.region) has no room */
