@@ -94,7 +94,7 @@ std::vector<uint32_t> suggested_cell_sizes(const PoolsReport& p) {
     std::reverse(sizes.begin(), sizes.end());
   }
   const uint32_t largest = p.pools.empty() ? 0 : p.pools.back().cell_size;
-  if (sizes.size() < LEPOOLS_MAX && (sizes.empty() || sizes.back() < largest)) sizes.push_back(largest);
+  if (largest && sizes.size() < LEPOOLS_MAX && (sizes.empty() || sizes.back() < largest)) sizes.push_back(largest);
   return sizes;
 }
 

@@ -160,6 +160,12 @@ TEST_CASE("LE pools: suggested cell sizes take the fewest cell bytes for the req
   CHECK(le::suggested_cell_sizes(report({8, 32, 128, 256, 1024, 2048}, ranges)) == std::vector<uint32_t>{24, 104, 2048});
   CHECK(le::suggested_cell_sizes_option(report({8, 32, 128, 256, 1024, 2048}, ranges)) ==
         "HEAPP(ON,24,,104,,2048,,0)");
+  // Nothing requested: the largest cell in effect only; no pools (HEAPPOOLS(ON,0)): none.
+  CHECK(le::suggested_cell_sizes_option(report({8, 32}, {})) == "HEAPP(ON,32,,0)");
+  PoolsReport none;
+  none.on = true;
+  CHECK(le::suggested_cell_sizes(none).empty());
+  CHECK(le::suggested_cell_sizes_option(none) == "HEAPP(ON,0)");
   // Thirteen sizes, 8 to 104, the 8-byte one asked once: it is the one to share a cell
   // (with 16: 8 more bytes once), the others keep their own.
   std::vector<uint32_t> thirteen(13, 100);
