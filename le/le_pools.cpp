@@ -125,7 +125,7 @@ void write_pools_report(std::ostream& out, const PoolsReport& p) {
   uint32_t low = 0;
   for (size_t i = 0; i < p.pools.size(); ++i) {
     const PoolReport& q = p.pools[i];
-    out << fmt::format("  Pool {:>2} size: {:>5}   Get Requests: {:>12}\n", i + 1, q.cell_size, q.gets);
+    out << fmt::format("  Pool {:>2} size: {:>5}   Get requests: {:>12}\n", i + 1, q.cell_size, q.gets);
     for (size_t r = low / LEPOOLS_GRANULE; r < q.cell_size / LEPOOLS_GRANULE && r < p.ranges.size(); ++r)
       if (p.ranges[r])
         out << fmt::format("    Successful Get Heap requests: {:>5}-{:>5} {:>16}\n", r * LEPOOLS_GRANULE + 1,

@@ -209,9 +209,9 @@ TEST_CASE("LE pools: the report's HEAPPOOLS sections in LE's words and order", "
   le::write_pools_report(out, r);
   CHECK(out.str() ==
         "HEAPPOOLS Statistics:\n"
-        "  Pool  1 size:     8   Get Requests:            3\n"
+        "  Pool  1 size:     8   Get requests:            3\n"
         "    Successful Get Heap requests:     1-    8                3\n"
-        "  Pool  2 size:    32   Get Requests:            2\n"
+        "  Pool  2 size:    32   Get requests:            2\n"
         "    Successful Get Heap requests:    25-   32                2\n"
         "  Requests greater than the largest cell size:                7\n"
         "HEAPPOOLS Summary:\n"
