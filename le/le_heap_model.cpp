@@ -141,11 +141,75 @@ std::map<uint32_t, uint32_t> HeapModel::free_elements(uint32_t segment) const {
   return it == segments_.end() ? std::map<uint32_t, uint32_t>{} : it->second->free;
 }
 
+PoolsHeapModel::PoolsHeapModel(const HeapOptions& h, const PoolsOptions& p) : heap_(h), on_(p.on) {
+  if (!on_) return;
+  for (auto [cell, percent] : p.pools) {
+    PoolCounters pc;
+    pc.cell_size = cell;
+    pc.percent = percent;
+    pc.element_size = cell + LEPOOLS_PREFIX;
+    pc.cells_per_extent = lepools_cells_per_extent(h.init, percent, pc.element_size);
+    c_.pools.push_back(pc);
+  }
+  pools_.resize(c_.pools.size());
+}
+
+std::optional<Place> PoolsHeapModel::get(uint32_t n) {
+  if (!on_ || c_.pools.empty() || n == 0 || n > c_.pools.back().cell_size) {
+    if (on_ && n) ++c_.big_requests;
+    return heap_.get(n);
+  }
+  size_t i = 0;
+  while (c_.pools[i].cell_size < n) ++i;
+  PoolCounters& pc = c_.pools[i];
+  Pool& pool = pools_[i];
+  Place cell;
+  if (!pool.free.empty()) {
+    cell = pool.free.back();
+    pool.free.pop_back();
+  } else {
+    if (pool.carve_left == 0) {
+      auto x = heap_.get(pc.cells_per_extent * pc.element_size);
+      if (!x) {
+        ++c_.extent_failures;
+        return std::nullopt;
+      }
+      pool.carve = *x;  // the element's bytes: the first cell's prefix
+      pool.carve_left = pc.cells_per_extent;
+      ++pc.extents;
+    }
+    cell = Place{pool.carve.segment, pool.carve.offset + LEPOOLS_PREFIX};
+    pool.carve.offset += pc.element_size;
+    --pool.carve_left;
+  }
+  cells_[key(cell)] = {uint32_t(i), true};
+  ++pc.gets;
+  pc.max_used = std::max(pc.max_used, ++pc.in_use);
+  return cell;
+}
+
+void PoolsHeapModel::free(Place p) {
+  auto it = cells_.find(key(p));
+  if (it == cells_.end()) {
+    heap_.free(p);
+    return;
+  }
+  if (!it->second.second) {
+    ++c_.errors;
+    return;
+  }
+  it->second.second = false;
+  PoolCounters& pc = c_.pools[it->second.first];
+  pools_[it->second.first].free.push_back(p);
+  --pc.in_use;
+  ++pc.frees;
+}
+
 namespace {
 
 // A handle for e4_run: the place, segment number high, offset low (0: a failed get).
 struct E4Context {
-  HeapModel heap;
+  PoolsHeapModel heap;
   uint64_t placement = E4_PLACEMENT_INIT;
 };
 
@@ -163,16 +227,16 @@ void e4_free(void* ctx, uint64_t handle) {
 
 }  // namespace
 
-E4Result run_e4(char sequence, uint32_t n, const HeapOptions& o) {
-  E4Context ctx{HeapModel(o)};
+E4Result run_e4(char sequence, uint32_t n, const HeapOptions& o, const PoolsOptions& p) {
+  E4Context ctx{PoolsHeapModel(o, p)};
   std::vector<uint64_t> slots(n);
   std::vector<uint32_t> order(n);
   e4_run(sequence, n, slots.data(), order.data(), e4_get, e4_free, &ctx);
-  return {ctx.heap.counters(), ctx.placement};
+  return {ctx.heap.heap().counters(), ctx.heap.pools(), ctx.placement};
 }
 
 std::string e4_report(char sequence, uint32_t n, const HeapOptions& o, const HeapCounters& c,
-                      const uint64_t* placement) {
+                      const uint64_t* placement, const PoolsCounters* pools) {
   std::string r = fmt::format(
       "sequence={}\nrequests={}\ninit_size={}\nincr_size={}\ndisposition={}\nfit={}\n"
       "get_requests={}\nfree_requests={}\nsegments_allocated={}\nsegments_freed={}\n"
@@ -181,6 +245,15 @@ std::string e4_report(char sequence, uint32_t n, const HeapOptions& o, const Hea
       o.fit == LEHEAP_BEST_FIT ? "BEST" : "FIRST", c.gets, c.frees, c.segs_alloc, c.segs_freed, c.total_used,
       c.in_use, c.errors, c.get_failures);
   if (placement) r += fmt::format("placement={:016x}\n", *placement);
+  if (pools) {
+    r += fmt::format("pools={}\nbig_requests={}\npool_errors={}\nextent_failures={}\n", pools->pools.size(),
+                     pools->big_requests, pools->errors, pools->extent_failures);
+    for (size_t i = 0; i < pools->pools.size(); ++i) {
+      const PoolCounters& q = pools->pools[i];
+      r += fmt::format("pool{}={} {} {} {} gets={} frees={} extents={} max_used={} in_use={}\n", i + 1, q.cell_size,
+                       q.percent, q.element_size, q.cells_per_extent, q.gets, q.frees, q.extents, q.max_used, q.in_use);
+    }
+  }
   return r;
 }
 

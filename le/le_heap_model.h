@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "le/guest/leheap.h"
+#include "le/guest/lepools.h"
 
 namespace le {
 
@@ -74,16 +75,62 @@ class HeapModel {
   std::unordered_map<uint32_t, std::unique_ptr<Segment>> segments_;
 };
 
+// HEAPPOOLS (le/guest/lepools.c's policy): cell pools in front of the heap, their
+// extents elements of it. Off: every request is the heap's.
+struct PoolsOptions {
+  bool on = false;
+  std::vector<std::pair<uint32_t, uint32_t>> pools;  // (cell size, percent), cell sizes ascending
+};
+
+// The counters of struct lepool and lepools_cb, with the same meanings.
+struct PoolCounters {
+  uint32_t cell_size = 0, percent = 0, element_size = 0, cells_per_extent = 0;
+  uint64_t gets = 0, frees = 0, extents = 0, in_use = 0, max_used = 0;
+};
+struct PoolsCounters {
+  std::vector<PoolCounters> pools;
+  uint64_t big_requests = 0, errors = 0, extent_failures = 0;
+};
+
+// The user heap with its pools: a get up to the largest cell size is served by the
+// smallest pool that fits (a free cell, last freed first; else the newest extent's next
+// cell; else a new extent of cells_per_extent cells, got from the heap), a larger one
+// by the heap. A cell is named by its extent's place: the extent's segment and the
+// offset of the cell's bytes in it.
+class PoolsHeapModel {
+ public:
+  PoolsHeapModel(const HeapOptions& h, const PoolsOptions& p);
+  std::optional<Place> get(uint32_t n);
+  void free(Place p);
+  const HeapModel& heap() const { return heap_; }
+  const PoolsCounters& pools() const { return c_; }
+
+ private:
+  struct Pool {
+    std::vector<Place> free;    // the free chain, its head last
+    Place carve;                // the newest extent's next never-used cell
+    uint32_t carve_left = 0;
+  };
+  static uint64_t key(Place p) { return uint64_t(p.segment) << 32 | p.offset; }
+  HeapModel heap_;
+  bool on_ = false;
+  PoolsCounters c_;
+  std::vector<Pool> pools_;
+  std::unordered_map<uint64_t, std::pair<uint32_t, bool>> cells_;  // cell -> (pool, in use)
+};
+
 // A run of E4's sequence ('A' or 'B', n gets) on the model: its counters and the
 // placement checksum (e4_placement over every get).
 struct E4Result {
   HeapCounters counters;
+  PoolsCounters pools;
   uint64_t placement = 0;
 };
-E4Result run_e4(char sequence, uint32_t n, const HeapOptions& o);
+E4Result run_e4(char sequence, uint32_t n, const HeapOptions& o, const PoolsOptions& p = {});
 
-// The key=value lines that tests/guest/le/leheap_e4.c prints for the same run.
+// The key=value lines that tests/guest/le/leheap_e4.c prints for the same run (the
+// pools' lines only when they are on).
 std::string e4_report(char sequence, uint32_t n, const HeapOptions& o, const HeapCounters& c,
-                      const uint64_t* placement);
+                      const uint64_t* placement, const PoolsCounters* pools = nullptr);
 
 }  // namespace le

@@ -23,12 +23,10 @@
 // - Defaults (non-CICS): each option's page; kIbmDefaults below.
 // - HEAPPOOLS: "one to twelve heap pools"; cell sizes "in ascending order" (HEAPPOOLS64's
 //   usage notes, the same rule); "specify 0 for the cell size after the last heap pool to
-//   be used". Cell size "range 8-2048, multiple of 8" and percentage "range 0-90" are
-//   from IBM's msys for Setup LE panel help (an older LE of six pools); the storage
-//   report's suggested percentages are "a minimum of 1% and a maximum of 90%", so 1..90
-//   is taken here (0 would be a pool of no extent). Later z/OS releases say heap pools
-//   serve malloc() up to 65536 bytes, which suggests a larger cell limit there: not
-//   verified, so 2048 (kMaxCellSize).
+//   be used". The z/OS 2.4 Programming Reference's HEAPPOOLS page: "The cell size must
+//   be a multiple of 8, with a maximum of 65536 (64 K)" and "The percentage must be in a
+//   range from 1 to 90" (kMaxCellSize, kMinPercent, kMaxPercent). (IBM's older msys
+//   for Setup LE panel help, an LE of six pools, said 8-2048 and 0-90.)
 // Not modelled, and said so in the message when written: STACK's negative sizes ("all
 // available storage minus"), STORAGE's quoted character (an EBCDIC code), HEAPPOOLS's
 // ALIGN and (cell-size,pool-count), the CEEPRMxx form OPTION=((...),OVR).

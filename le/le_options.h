@@ -96,7 +96,7 @@ struct StorageOption {
 };
 
 constexpr size_t kHeapPools = 12;           // "one to twelve heap pools" (IBM)
-constexpr uint32_t kMaxCellSize = 2048;     // see le_options.cpp, HEAPPOOLS
+constexpr uint32_t kMaxCellSize = 65536;    // see le_options.cpp, HEAPPOOLS
 constexpr uint32_t kMinPercent = 1, kMaxPercent = 90;
 
 struct HeapPool {

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <sstream>
 
 #include "emu/cpu.h"
 #include "os/guest/include/tpf_evm.h"
@@ -145,6 +146,24 @@ void LeStorage::start(emu::Cpu& cpu, os::Ecb& e) {
     return;
   }
   if (!linked) r.program = program;
+  // HEAPPOOLS(ON), the first enclave: the pools' options after its block (struct
+  // le_process_storage); OFF leaves the guest's zero (static storage) there.
+  if (!linked && o.heappools.on) {
+    std::vector<uint8_t> pcb(offsetof(lepools_cb, ranges), 0);
+    put32(pcb, offsetof(lepools_cb, on), 1);
+    put32(pcb, offsetof(lepools_cb, count), uint32_t(o.heappools.count()));
+    put32(pcb, offsetof(lepools_cb, heap_init), uint32_t(o.heap.init_size));
+    for (size_t i = 0; i < o.heappools.count(); ++i) {
+      const size_t at = offsetof(lepools_cb, pools) + i * sizeof(lepool);
+      put32(pcb, at + offsetof(lepool, cell_size), o.heappools.pools[i].cell_size);
+      put32(pcb, at + offsetof(lepool, percent), o.heappools.pools[i].percent);
+    }
+    r.pools_cb = cpu.gr[2] + offsetof(le_process_storage, pools);
+    if (!e.process->space->write_bytes(r.pools_cb, pcb.data(), pcb.size())) {
+      cpu.gr[2] = 0;
+      return;
+    }
+  }
   r.enclaves.push_back({cpu.gr[2], program, {}, {}, {}});
   // The first enclave's initial stack (the ECB's) counts in the region from its start.
   if (!linked) anchor(*e.process, program);
@@ -243,6 +262,20 @@ void LeStorage::report(os::Process& p, const Region& r, const Enclave& enclave, 
   rep.heap24 = read_heap(b, kHeap24, o.heap.init24, o.heap.incr24, o.heap.disposition);
   rep.anyheap = read_heap(b, kAnyHeap, o.anyheap.init_size, o.anyheap.incr_size, o.anyheap.disposition);
   rep.belowheap = read_heap(b, kBelowHeap, o.belowheap.init_size, o.belowheap.incr_size, o.belowheap.disposition);
+  if (depth == 0 && r.pools_cb) {
+    // The block, then its ranges a page at a time: a page of them no request reached
+    // may never have been touched (static storage, demand-zero), and reads as zeros.
+    std::vector<uint8_t> pcb(sizeof(lepools_cb), 0);
+    if (p.space->read_bytes(r.pools_cb, pcb.data(), offsetof(lepools_cb, ranges))) {
+      for (uint64_t at = offsetof(lepools_cb, ranges); at < pcb.size();) {
+        const uint64_t end = std::min<uint64_t>(pcb.size(), page_up(r.pools_cb + at + 1) - r.pools_cb);
+        if (!p.space->read_bytes(r.pools_cb + at, pcb.data() + at, end - at))
+          std::fill(pcb.begin() + ptrdiff_t(at), pcb.begin() + ptrdiff_t(end), 0);
+        at = end;
+      }
+      rep.pools = read_pools(pcb.data(), pcb.size());
+    }
+  }
   enclaves_.push_back(std::move(rep));
 }
 
@@ -342,6 +375,7 @@ void write_storage_report(std::ostream& out, const std::vector<EnclaveReport>& e
     heap_section(out, "HEAP24", e.heap24);
     heap_section(out, "ANYHEAP", e.anyheap);
     heap_section(out, "BELOWHEAP", e.belowheap);
+    write_pools_report(out, e.pools);
     if (e.available_above) line(out, "Storage still obtainable when asked (tpfemu):", *e.available_above);
     if (e.available_below) line(out, "  of it below 16 MB:", *e.available_below);
     out << fmt::format("Suggested options (tpfemu, from the sizes used above): {}\n", suggested_options(e));
@@ -372,6 +406,11 @@ void write_storage_json(std::ostream& out, const std::vector<EnclaveReport>& enc
                     {"anyheap", heap_json(e.anyheap)},
                     {"belowheap", heap_json(e.belowheap)},
                     {"suggested_options", suggested_options(e)}});
+    if (e.pools.on) {
+      std::ostringstream pools;
+      write_pools_json(pools, e.pools);
+      list.back()["heappools"] = nlohmann::ordered_json::parse(pools.str());
+    }
     if (!available.is_null()) list.back()["available_when_asked"] = available;
   }
   nlohmann::ordered_json doc{{"enclaves", list}};

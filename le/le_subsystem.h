@@ -16,6 +16,7 @@
 
 #include "le/guest/le_enclave.h"
 #include "le/le_config.h"
+#include "le/le_pools.h"
 #include "os/subsystem.h"
 
 namespace le {
@@ -48,6 +49,7 @@ struct EnclaveReport {
   bool rptstg = false;
   StackReport stack;
   HeapReport heap, heap24, anyheap, belowheap;
+  PoolsReport pools;             // HEAPPOOLS(ON): the pools in front of the user heap (le_pools.h)
   uint64_t region_held_max = 0;  // the most bytes of the region the process held at once
   // What LE_AVAILABLE last answered this enclave's programs (bytes), if they asked.
   std::optional<uint64_t> available_above, available_below;
@@ -87,6 +89,7 @@ class LeStorage : public os::Subsystem {
     std::map<uint64_t, uint64_t> ranges;  // address -> bytes, held now (both areas)
     std::vector<Enclave> enclaves;        // the first, then the LINKed ones now active
     std::string program;                  // the process's first program (its ECB's)
+    uint64_t pools_cb = 0;                // its first enclave's heap pools (HEAPPOOLS(ON)), else 0
     // LE's stack (le_stack.cpp): the ECB stack area's top part, in segments growing down
     // from its top, contiguous; each held one counts in `above.held` (page-rounded).
     struct Stack {

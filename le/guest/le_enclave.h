@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "leheap.h"
+#include "lepools.h"
 
 #define LE_ENCLAVE_EYE 0x4C454E43u /* "LENC" */
 #define LE_PROGRAM_NAME 8u          /* a TPF program name: 4 characters, room for 8 */
@@ -36,6 +37,13 @@ struct le_enclave {
   uint32_t stack_flags;  /* LE_FLAG_CLEAR or 0 (a LINKed enclave's stack is never extended, so no FREE) */
   uint32_t reserved;
   struct leheap_cb heap, heap24, anyheap, belowheap;
+};
+
+/* What LE_START's r2 points to for the process's first enclave: its block, then the
+   heap pools' (HEAPPOOLS serves the first enclave only: ours). */
+struct le_process_storage {
+  struct le_enclave enclave;
+  struct lepools_cb pools;
 };
 
 #ifdef __cplusplus

@@ -16,10 +16,14 @@
 #include "le_enclave.h"
 #include "le_stack.h"
 #include "leheap.h"
+#include "lepools.h"
 
 int le_state;
-static struct le_enclave le_first_enclave;
-static struct le_enclave *le_current = &le_first_enclave;
+static struct le_process_storage le_first; /* the process's first enclave and its heap pools */
+static struct le_enclave *le_current = &le_first.enclave;
+/* HEAPPOOLS serves the process's first enclave (ours: a LINKed enclave's requests go to
+   its heap; its HEAPPOOLS option is not used). */
+#define POOLS_ON (le_first.pools.on && le_current == &le_first.enclave)
 
 void *le_getmain(uint32_t bytes, int below) { return tpf_le_getmain(bytes, below); }
 void le_freemain(void *address, uint32_t bytes) { tpf_le_freemain(address, bytes); }
@@ -39,12 +43,14 @@ static void enclave_heaps_term(struct le_enclave *e) {
   le_heap_term(&e->belowheap);
 }
 
-/* The control program sets the heaps' options (system.le) if the program runs on LE
-   storage; the initial segments are got now, as LE gets them at the enclave's start. */
+/* The control program sets the heaps' and the pools' options (system.le) if the program
+   runs on LE storage; the initial segments are got now, as LE gets them at the
+   enclave's start (a pool gets its first extent when first asked). */
 int le_start(void) {
-  le_state = tpf_le_start(&le_first_enclave, 0) ? 2 : 1;
-  if (le_state == 2 && enclave_heaps_init(&le_first_enclave) != 0)
+  le_state = tpf_le_start(&le_first, 0) ? 2 : 1;
+  if (le_state == 2 && enclave_heaps_init(&le_first.enclave) != 0)
     tpf_heap_error(EHEAP_ERR_EXHAUSTED, 0, __builtin_return_address(0));
+  if (le_state == 2 && le_first.pools.on) le_pools_init(&le_first.pools);
   return le_state == 2;
 }
 
@@ -55,7 +61,26 @@ static struct leheap_cb *heap_of(const void *p) {
   return (uintptr_t)p < 0x1000000u && e->heap.location != LEHEAP_BELOW ? &e->heap24 : &e->heap;
 }
 
-void *le_malloc(size_t n) { return n > LEHEAP_MAX_REQUEST ? 0 : le_heap_get(&le_current->heap, (uint32_t)n); }
+/* HEAPPOOLS(ON): a request up to the largest cell size is a pool's, a larger one the
+   heap's ("Requests greater than the largest cell size"). */
+void *le_malloc(size_t n) {
+  if (POOLS_ON && n - 1 < le_first.pools.largest)
+    return le_pools_get(&le_first.pools, &le_first.enclave.heap, (uint32_t)n);
+  if (POOLS_ON && n) le_first.pools.big_requests++;
+  return n > LEHEAP_MAX_REQUEST ? 0 : le_heap_get(&le_current->heap, (uint32_t)n);
+}
+
+/* A cell of the pools (HEAPPOOLS(ON)): inside the heap's segments (extents are heap
+   elements) with a cell's tag in its prefix. The bounds are checked before the prefix
+   is read, as le_heap_free does. */
+static struct lepools_prefix *le_cell(const void *p) {
+  const struct leheap_cb *heap = &le_first.enclave.heap;
+  if (!POOLS_ON || (uintptr_t)p > 0xFFFFFFFFu || ((uintptr_t)p & 7) ||
+      (uint32_t)(uintptr_t)p < heap->lo + LEHEAP_SEG_HEADER + LEHEAP_PREFIX || (uint32_t)(uintptr_t)p >= heap->hi)
+    return 0;
+  struct lepools_prefix *pre = (struct lepools_prefix *)((char *)p - LEPOOLS_PREFIX);
+  return LEPOOLS_IS_CELL(pre->tag) ? pre : 0;
+}
 
 /* z/OS C's __malloc24: storage below the 16 MB line, freed by free. */
 void *le_malloc24(size_t n) {
@@ -84,8 +109,9 @@ void *le_realloc(void *p, size_t n) {
     le_free(p);
     return 0;
   }
+  const struct lepools_prefix *cell = le_cell(p);
   const struct leheap_prefix *pre = (const struct leheap_prefix *)((char *)p - LEHEAP_PREFIX);
-  const size_t have = pre->length - LEHEAP_PREFIX;
+  const size_t have = cell ? ((const struct lepool *)(uintptr_t)cell->pool)->cell_size : pre->length - LEHEAP_PREFIX;
   if (n <= have) return p;
   void *q = le_malloc(n);
   if (q) {
@@ -98,6 +124,13 @@ void *le_realloc(void *p, size_t n) {
 /* A free the heap's checks refuse ends the ECB with a dump, as a bad ECB heap free does
    (ours: LE would end the enclave with CEE0802C; the dump names the address). */
 void le_free(void *p) {
+  if (le_cell(p)) {
+    const int rc = le_pools_free(&le_first.pools, p);
+    if (rc != LEPOOLS_OK)
+      tpf_heap_error(rc == LEPOOLS_ERR_DOUBLE_FREE ? EHEAP_ERR_DOUBLE_FREE : EHEAP_ERR_NOT_OURS, p,
+                     __builtin_return_address(0));
+    return;
+  }
   const int rc = le_heap_free(heap_of(p), p);
   if (rc != LEHEAP_OK)
     tpf_heap_error(rc == LEHEAP_ERR_DOUBLE_FREE ? EHEAP_ERR_DOUBLE_FREE : EHEAP_ERR_NOT_OURS, p,

@@ -210,8 +210,10 @@ TEST_CASE("le options: each error names the option and the operand", "[le]") {
         "HEAPPOOLS: cell size 3 (32) is not larger than cell size 2 (64): cell sizes increase, and a cell size of 0 "
         "ends the list");
   CHECK(option_error("HEAPPOOLS(ON,12)") == "HEAPPOOLS: operand 2 \"12\" is not a multiple of 8 (cell size 1)");
-  CHECK(option_error("HEAPPOOLS(ON,8,10,32,10,128,10,256,10,1024,10,4096,10)") ==
-        "HEAPPOOLS: operand 12 \"4096\" is more than 2048, the largest cell size (cell size 6)");
+  // z/OS 2.4's limit: 65536 (64K) is a cell size, 65544 is not.
+  CHECK(parse_options("HEAPPOOLS(ON,8,10,32,10,128,10,256,10,1024,10,64K,10,0)").heappools.pools[5].cell_size == 65536);
+  CHECK(option_error("HEAPPOOLS(ON,8,10,32,10,128,10,256,10,1024,10,65544,10)") ==
+        "HEAPPOOLS: operand 12 \"65544\" is more than 65536, the largest cell size (cell size 6)");
   CHECK(option_error("HEAPPOOLS(ON,8,95)") == "HEAPPOOLS: operand 3 \"95\" is out of range 1..90 (percentage 1)");
   CHECK(option_error("HEAPPOOLS(ON,8,0)") == "HEAPPOOLS: operand 3 \"0\" is out of range 1..90 (percentage 1)");
   CHECK(option_error("HEAPPOOLS(ON,8,5%)") == "HEAPPOOLS: operand 3 \"5%\" is not a whole number (percentage 1: 1 to 90)");
@@ -298,6 +300,14 @@ TEST_CASE("le config: a bad option string names the file, line, key, option and 
                    "    program_options: QLEH=RPTSTG(ON); QLES=STORAGE(,,0)\n") ==
         "configs/le.yaml:4: system.le.program_options: QLES: STORAGE: operand 3 \"0\" is not NONE, CLEAR or two hex "
         "digits (00 to FF)");
+  CHECK(yaml_error("system:\n"
+                   "  le:\n"
+                   "    programs: QLEH\n"
+                   "    options: HEAP(32K,32K) HEAPPOOLS(ON,8,10,20,10)\n") ==
+        "configs/le.yaml:4: system.le.options: HEAPPOOLS: operand 4 \"20\" is not a multiple of 8 (cell size 2)");
+  CHECK(yaml_error("system:\n  le:\n    programs: QLEH\n    program_options: QLEH=HEAPPOOLS(ON,8,91)\n") ==
+        "configs/le.yaml:4: system.le.program_options: QLEH: HEAPPOOLS: operand 3 \"91\" is out of range 1..90 "
+        "(percentage 1)");
   CHECK(yaml_error("system:\n  le:\n    options: HEEP(1M)\n") ==
         "configs/le.yaml:3: system.le.options: unknown option \"HEEP\" (did you mean HEAP?)");
   CHECK(yaml_error("system:\n  le:\n    programs: QLEH\n    program_options: QLES=RPTSTG(ON)\n") ==

@@ -64,10 +64,12 @@
                                      page data sets on DASD only, never to SCM (paging/paging.cpp) */
 
 /* Language Environment storage (le/, issue 25). */
-#define TPF_SVC_LE_START 124      /* r2 = an enclave's block (struct le_enclave, le/guest/le_enclave.h), r3 =
-                                     0 for the process's first enclave (its ECB's program), else the name
-                                     of the program a LINK starts -> r2 = 1 and the block's options set
-                                     (system.le) if that program runs on LE storage, else 0 */
+#define TPF_SVC_LE_START 124      /* r2 = an enclave's block (struct le_enclave, le/guest/le_enclave.h; the
+                                     process's first enclave's is followed by its heap pools' block,
+                                     struct le_process_storage), r3 = 0 for the process's first enclave
+                                     (its ECB's program), else the name of the program a LINK starts ->
+                                     r2 = 1 and the blocks' options set (system.le) if that program runs
+                                     on LE storage, else 0 */
 #define TPF_SVC_LE_GETMAIN 125    /* r2 = bytes, r3 = 1 if below 16 MB -> r2 = the address of that
                                      much of the process's LE region (8-byte aligned, below 4 GB), 0 if
                                      the region (system.le.region) has no room */

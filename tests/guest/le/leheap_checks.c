@@ -3,14 +3,18 @@
    is not the heap's, an element reaching past its segment) is refused with its code
    and counted, and the heap goes on as if it had not happened; STORAGE's heap_alloc
    and heap_free fill bytes are written; FREE gives back an emptied increment segment
-   and never the initial one; an enclave's end (le_heap_term) gives back every segment. Prints "check ... ok" lines, or what failed, and exits 1
-   on a failure. */
+   and never the initial one; an enclave's end (le_heap_term) gives back every segment.
+   The heap pools (lepools.c, HEAPPOOLS(ON)): cells of the
+   smallest pool that fits, extents from the heap, a freed cell reused first, a second
+   free and a prefix naming no pool refused and counted. Prints "check ... ok" lines, or
+   what failed, and exits 1 on a failure. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "leheap.h"
+#include "lepools.h"
 
 static uint64_t getmains, freemains;
 
@@ -96,6 +100,36 @@ int main(void) {
   static struct leheap_cb never;
   le_heap_term(&never);
   check("a heap never begun gives back nothing", getmains == freemains);
+
+  /* Heap pools in front of a KEEP heap of 4K: cells of 16 and 64 bytes, 10% of 4096
+     a extent: 5 cells of 24 bytes (409 / 24 = 17), 4 of 72 (409 / 72 = 5). */
+  static struct leheap_cb ph;
+  static struct lepools_cb pp;
+  ph.init_size = ph.incr_size = 4096, ph.disposition = LEHEAP_KEEP, ph.fit = LEHEAP_FIRST_FIT;
+  ph.location = LEHEAP_ANYWHERE, ph.alloc_fill = ph.free_fill = LEHEAP_FILL_NONE;
+  pp.on = 1, pp.count = 2, pp.heap_init = 4096;
+  pp.pools[0].cell_size = 16, pp.pools[0].percent = 10, pp.pools[1].cell_size = 64, pp.pools[1].percent = 10;
+  check("pools init", le_heap_init(&ph) == 0);
+  le_pools_init(&pp);
+  check("cells per extent", pp.pools[0].cells_per_extent == 17 && pp.pools[1].cells_per_extent == 5 &&
+                                pp.largest == 64);
+  char *x = le_pools_get(&pp, &ph, 10), *y = le_pools_get(&pp, &ph, 16), *z = le_pools_get(&pp, &ph, 17);
+  check("smallest pool that fits", y == x + 24 && pp.pools[0].gets == 2 && pp.pools[1].gets == 1);
+  check("an extent each, from the heap", ph.gets == 2 && pp.pools[0].extents == 1 && pp.pools[1].extents == 1 &&
+                                             ph.in_use == leheap_element_length(17 * 24) + leheap_element_length(5 * 72));
+  const struct lepools_prefix *px = (const struct lepools_prefix *)(x - LEPOOLS_PREFIX);
+  check("the prefix names the pool", px->pool == (uint32_t)(uintptr_t)&pp.pools[0] && LEPOOLS_IS_CELL(px->tag));
+  check("free to the pool", le_pools_free(&pp, x) == LEPOOLS_OK && pp.pools[0].in_use == 1 && pp.pools[0].max_used == 2);
+  check("second free refused", le_pools_free(&pp, x) == LEPOOLS_ERR_DOUBLE_FREE && pp.errors == 1);
+  check("freed cell reused first", le_pools_get(&pp, &ph, 1) == x);
+  struct lepools_prefix *pz = (struct lepools_prefix *)(z - LEPOOLS_PREFIX);
+  const uint32_t owner = pz->pool;
+  pz->pool = (uint32_t)(uintptr_t)&pp.pools[0] + 4;
+  check("prefix naming no pool refused", le_pools_free(&pp, z) == LEPOOLS_ERR_NOT_OURS && pp.errors == 2);
+  pz->pool = owner;
+  check("then freed", le_pools_free(&pp, z) == LEPOOLS_OK && pp.pools[1].in_use == 0);
+  for (int i = 0; i < 6; i++) le_pools_get(&pp, &ph, 64); /* z again, its extent's other 4, one more */
+  check("a full pool gets a second extent", pp.pools[1].extents == 2 && pp.pools[1].max_used == 6 && ph.gets == 3);
   printf("%s\n", failures ? "LE heap checks FAILED" : "LE heap checks passed");
   return failures ? 1 : 0;
 }
