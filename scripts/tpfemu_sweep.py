@@ -159,8 +159,14 @@ def _derive_expr(path, vnode, key, text, params):
                          "(numbers, + - * / // and {parameter})") from None
     ok = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Name, ast.Load, ast.Add, ast.Sub,
           ast.Mult, ast.Div, ast.FloorDiv, ast.USub)
+    parameters = {"p%d" % i for i in range(len(params))}
     for n in ast.walk(tree):
-        if not isinstance(n, ok):
+        # Only the braces' parameters are names, and only numbers constants (a bare word
+        # such as true, or a string, was a traceback at plan time: the sweep fuzzer's finding).
+        bad_name = isinstance(n, ast.Name) and n.id not in parameters
+        bad_constant = isinstance(n, ast.Constant) and (isinstance(n.value, bool) or
+                                                        not isinstance(n.value, (int, float)))
+        if not isinstance(n, ok) or bad_name or bad_constant:
             raise SweepError(f"{_where(path, vnode)}: derive.{key}: {text!r} is not an expression "
                              "(numbers, + - * / // and {parameter})")
     return expr

@@ -555,6 +555,12 @@ BAD = [
     ("configs: [../../configs/demo.yaml]\ngrid:\n  machine.istreams: [1, 2]\nderive:\n"
      "  workload.terminals: '{machine.istreams} // 0'\ncollect:\n  a: s.json:m\n",
      "bad.yaml:5: derive.workload.terminals: at machine.istreams=1: integer division or modulo by zero"),
+    ("configs: [../../configs/demo.yaml]\ngrid:\n  machine.istreams: [1, 2]\nderive:\n"
+     "  workload.terminals: '{machine.istreams} /true/ 0'\ncollect:\n  a: s.json:m\n",
+     "bad.yaml:5: derive.workload.terminals: '{machine.istreams} /true/ 0' is not an expression"),
+    ("configs: [../../configs/demo.yaml]\ngrid:\n  machine.istreams: [1, 2]\nderive:\n"
+     "  workload.terminals: '{machine.istreams} * \"2\"'\ncollect:\n  a: s.json:m\n",
+     "bad.yaml:5: derive.workload.terminals: '{machine.istreams} * \"2\"' is not an expression"),
 ]
 
 
