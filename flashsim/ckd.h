@@ -7,9 +7,11 @@
 // BPAM and program fetch build them, not Define Extent + Locate Record. The extent a
 // channel program may touch is the data set's (`CkdTracks`), as the Define Extent
 // that EXCP prefixes to such a program would set it; a Seek or a multitrack operation
-// outside it ends the program with EndOfExtent (the 3990's "file protected").
-// Command semantics: IBM 3990 Storage Control Reference (GA32-0099) and z/OS DFSMSdfp
-// Advanced Services (EXCP with Seek/Search/TIC): a search that is satisfied sets status
+// outside it ends the program with EndOfExtent (z/OS DFSMS Using Data Sets, "Event
+// Control Block": completion code X'42', "a direct access extent address has been
+// violated"). Command semantics as the IBM 3990 Storage Control Reference gives them
+// (from that manual as we know it; it is not in our search corpus, so the details
+// below are what this model does, to be checked against it): a search that is satisfied sets status
 // modifier and the channel skips the next CCW (the TIC back to it); Read Data / Read
 // Key and Data act on the record whose count was just passed, or the next one; Read
 // Count and Read Count Key and Data on the next record; reading the data of an

@@ -319,19 +319,55 @@ TEST_CASE("ckd: same channel programs, same results", "[ckd]") {
 }
 
 TEST_CASE("ckd: a 4 MB load module reads faster at 32760 than at 6144, in fewer records", "[ckd]") {
-  // Seed 001 (ARCCTL, 4 MB): 32760 "almost halved the elapsed time". Through the device
-  // alone (no CPU, no directory search), one channel program a cylinder.
-  MemberRead m[2];
-  const uint32_t sizes[2] = {6144, 32760};
-  for (int i = 0; i < 2; i++) {
+  // Seed 001 (ARCCTL, 4 MB): 32760 "almost halved the elapsed time". Here through the
+  // device alone (no CPU, no directory search), one channel program a cylinder.
+  MemberRead m[3];
+  const uint32_t sizes[3] = {6144, 23440, 32760};
+  for (int i = 0; i < 3; i++) {
     BuiltLibrary l = pds(sizes[i], with_big(20));
     fetch::LibraryTracks tracks(l.volume);
     CkdVolume vol(tracks);
     m[i] = read_member(vol, l.volume, member_ttr(l.volume, "BIG4M"));
-    std::printf("ckd: ARCCTL 4 MB at %u: %llu EXCPs, %llu records, %llu bytes, %.1f ms\n", sizes[i],
+    std::printf("ckd: a 4 MB load module at %u: %llu EXCPs, %llu records, %llu bytes, %.1f ms\n", sizes[i],
                 (unsigned long long)m[i].excps, (unsigned long long)m[i].records, (unsigned long long)m[i].bytes,
                 double(m[i].elapsed_ns) / 1e6);
   }
-  CHECK(m[1].records < m[0].records / 3);
+  CHECK(m[2].records < m[0].records / 3);
+  CHECK(m[2].elapsed_ns < m[1].elapsed_ns);
   CHECK(m[1].elapsed_ns < m[0].elapsed_ns);
+}
+
+TEST_CASE("ckd: a directory of 4,200 members costs more blocks searched and more time than one of 2", "[ckd]") {
+  // Seed 001: a PDS's directory is searched sequentially. BLDL's channel program for a
+  // name in the middle of the alphabet.
+  std::string many;
+  for (int i = 0; i < 4200; i++) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%c%06d 100\n", i < 2100 ? 'A' : 'Q', i);
+    many += b;
+  }
+  many += "IEFBR14 8\n";
+  struct Lookup {
+    uint32_t key_searches = 0;
+    uint64_t device_ns = 0;
+  };
+  auto bldl = [](const std::string& list) {
+    BuiltLibrary l = pds(32760, fetch::parse_member_list(list, "test"));
+    fetch::LibraryTracks tracks(l.volume);
+    CkdVolume vol(tracks);
+    const fetch::Cchhr d = l.volume.address(Ttr{0, 1});
+    auto name = fetch::ebcdic_name("IEFBR14");
+    Result r = vol.execute(0, {seek(d.cylinder, d.head), search_id_equal(d.cylinder, d.head, 1), tic(1),
+                               search_key(Cmd::SearchKeyHighOrEqual, {name.begin(), name.end()}, true), tic(3),
+                               read(Cmd::ReadData, 256)});
+    INFO(r.error);
+    REQUIRE(r.ok());
+    return Lookup{r.key_searches, r.device_ns()};
+  };
+  Lookup two = bldl("IEFBR14 8\nBIG 4M\n"), lots = bldl(many);
+  std::printf("ckd: BLDL of IEFBR14: 2 members %u blocks searched %.2f ms; 4,201 members %u blocks %.2f ms\n",
+              two.key_searches, double(two.device_ns) / 1e6, lots.key_searches, double(lots.device_ns) / 1e6);
+  CHECK(two.key_searches == 1);
+  CHECK(lots.key_searches > 200);
+  CHECK(lots.device_ns > two.device_ns);
 }
