@@ -253,8 +253,9 @@ struct Run {
                                                           c.arg.data() + c.arg.size());
         hit = c.cmd == Cmd::SearchKeyEqual ? cmp == 0 : cmp >= 0;
       }
+      // Past its key area (an empty one too): the next key search takes the next record.
       orient_rec = int(j);
-      orient_area = r.key_length ? Area::Key : Area::Count;
+      orient_area = Area::Key;
     }
     if (hit) index_passes = 0;
     return true;

@@ -193,6 +193,53 @@ TEST_CASE("ckd: a member's records chained in one channel program cost one seek,
   CHECK(device > 10 * r.device_ns());
 }
 
+TEST_CASE("ckd: each read returns the areas its command names", "[ckd]") {
+  BuiltLibrary l = pds(32760, fetch::parse_member_list("AAA 8\nBBB 3000\n", "test"));
+  const LibraryVolume& v = l.volume;
+  fetch::LibraryTracks tracks(v);
+  CkdVolume vol(tracks);
+  const fetch::Record& dir = *v.record(Ttr{0, 1});
+  const fetch::Cchhr d = v.address(Ttr{0, 1});
+  // Search ID Equal R1, then Read Key and Data: the directory block's key and data;
+  // Read Count: the next record's count (the directory's end-of-file record: KL = DL = 0);
+  // Read Count Key and Data: the one after it, count then data.
+  Result r = vol.execute(0, {seek(d.cylinder, d.head), search_id_equal(d.cylinder, d.head, 1), tic(1),
+                             read(Cmd::ReadKeyData, 264), read(Cmd::ReadCount, 8), read(Cmd::ReadCountKeyData, 65535)});
+  INFO(r.error);
+  REQUIRE(r.ok());
+  REQUIRE(r.reads.size() == 3);
+  std::vector<uint8_t> kd = dir.key;
+  kd.insert(kd.end(), dir.data.begin(), dir.data.end());
+  CHECK(r.reads[0] == kd);
+  const std::vector<uint8_t> eof_count = {0, uint8_t(d.cylinder), 0, uint8_t(d.head), 2, 0, 0, 0};
+  CHECK(r.reads[1] == eof_count);
+  const fetch::Record& third = *v.record(Ttr{0, 3});
+  REQUIRE(r.reads[2].size() == 8 + third.data.size());
+  CHECK(r.reads[2][4] == 3);
+  CHECK(std::equal(third.data.begin(), third.data.end(), r.reads[2].begin() + 8));
+  // Search Key Equal on the directory block's key, from R1 on (a key search that meets
+  // an end-of-file record, such as a member's, ends with end of file); Read Data then
+  // gets its data.
+  r = vol.execute(r.time_ns, {seek(d.cylinder, d.head), search_id_equal(d.cylinder, d.head, 1), tic(1),
+                              search_key(Cmd::SearchKeyEqual, dir.key, false), tic(3), read(Cmd::ReadData, 256)});
+  CAPTURE(r.error);
+  REQUIRE(r.ok());
+  CHECK(r.reads[0] == dir.data);
+  // A count shorter than the block without SLI: the bytes it holds, then incorrect length.
+  Ccw shortread = read(Cmd::ReadData, 100);
+  shortread.sli = false;
+  r = vol.execute(r.time_ns, {seek(d.cylinder, d.head), search_id_equal(d.cylinder, d.head, 1), tic(1), shortread});
+  CHECK(r.status == Status::IncorrectLength);
+  REQUIRE(r.reads.size() == 1);
+  CHECK(r.reads[0] == std::vector<uint8_t>(dir.data.begin(), dir.data.begin() + 100));
+  // Unchained: the program ends after the search, nothing read.
+  Ccw s1 = search_id_equal(d.cylinder, d.head, 1);
+  s1.chain = false;
+  r = vol.execute(r.time_ns, {seek(d.cylinder, d.head), s1, tic(1), read(Cmd::ReadData, 256)});
+  CHECK(r.ok());
+  CHECK(r.reads.empty());
+}
+
 TEST_CASE("ckd: a record just missed costs a revolution", "[ckd]") {
   BuiltLibrary l = pds(32760, fetch::parse_member_list("AAA 8\n", "test"));
   fetch::LibraryTracks tracks(l.volume);
@@ -239,6 +286,18 @@ TEST_CASE("ckd: a missing record gives no record found, an end-of-file record en
   CHECK(r.ccw == 3);
   CHECK(vol.stats().errors == 3);
   CHECK(vol.stats().excps == 3);
+  // A key search over a track of keyless records (a member's interior track) finds
+  // nothing: two index points, no record found; never a loop in zero time.
+  BuiltLibrary big = pds(6144, fetch::parse_member_list("BIG 200K\n", "test"));
+  REQUIRE(big.volume.tracks.size() > 2);
+  for (const auto& rec : big.volume.tracks[1].records) REQUIRE((rec.key.empty() && !rec.end_of_file()));
+  fetch::LibraryTracks bt(big.volume);
+  CkdVolume bv(bt);
+  fetch::Cchhr m = big.volume.address(Ttr{1, 1});
+  r = bv.execute(0, {seek(m.cylinder, m.head), search_key(Cmd::SearchKeyEqual, {1, 2, 3}, false), tic(1),
+                     read(Cmd::ReadData, 100)});
+  CHECK(r.status == Status::NoRecordFound);
+  CHECK(r.ccws_executed < 1000);
 }
 
 TEST_CASE("ckd: a channel program reading past the extent stops with end of extent", "[ckd]") {
