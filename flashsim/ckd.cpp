@@ -325,8 +325,9 @@ Result CkdVolume::execute(uint64_t now_ns, const std::vector<Ccw>& program) {
   if (program.empty()) ok = run.fail(Status::ProgramCheck, "empty channel program");
   while (ok && pc < program.size()) {
     const Ccw& c = program[pc];
-    if (++res.ccws_executed > kMaxCcwsExecuted) {
-      ok = run.fail(Status::ChannelLoop, "more than " + std::to_string(kMaxCcwsExecuted) + " CCWs executed");
+    if (++res.ccws_executed > kMaxCcwsExecuted || res.bytes_read > kMaxBytesRead) {
+      ok = run.fail(Status::ChannelLoop, "more than " + std::to_string(kMaxCcwsExecuted) + " CCWs executed or " +
+                                             std::to_string(kMaxBytesRead) + " bytes read: a loop");
       break;
     }
     size_t next = pc + 1;

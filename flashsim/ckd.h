@@ -99,14 +99,19 @@ enum class Status : uint8_t {
   EndOfCylinder,     // a multitrack operation past the cylinder's last head
   IncorrectLength,   // a read's count differs from the area's length without SLI
   ProgramCheck,      // a bad CCW: argument length, TIC target, TIC to TIC, empty program
-  ChannelLoop,       // more CCWs executed than kMaxCcwsExecuted (a TIC loop that finds nothing to stop it)
+  ChannelLoop,       // more than kMaxCcwsExecuted CCWs or kMaxBytesRead bytes (a TIC loop nothing stops)
   TimeOrder,         // submitted earlier than the previous channel program
 };
 const char* status_name(Status s);
 
 // Host protection, not the device: a channel program that executes more CCWs than
-// this is ended (a real channel would loop until the operator halted it).
-inline constexpr uint32_t kMaxCcwsExecuted = 1'000'000;
+// this, or whose reads return more bytes, is ended with ChannelLoop (a real channel
+// would loop until the operator halted it, overwriting the same buffers; here each
+// read's bytes are kept). Ours: far above what a legitimate program needs (a multitrack
+// search of a whole cylinder of directory blocks is about 1,400 CCWs; a cylinder read
+// at most 15 x 56,664 bytes).
+inline constexpr uint32_t kMaxCcwsExecuted = 100'000;
+inline constexpr uint64_t kMaxBytesRead = 16u << 20;
 
 struct CkdConfig {
   // Estimate consistent with IBM: the 3390's average rotational delay is 7.1 ms

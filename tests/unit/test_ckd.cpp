@@ -327,9 +327,10 @@ TEST_CASE("ckd: a channel program reading past the extent stops with end of exte
 }
 
 TEST_CASE("ckd: bad channel programs end with a status, never a crash or a hang", "[ckd]") {
-  BuiltLibrary l = pds(6144, fetch::parse_member_list("AAA 8\nBBB 50000\n", "test"));
+  BuiltLibrary l = pds(6144, fetch::parse_member_list("AAA 8\nBBB 200000\n", "test"));
   fetch::LibraryTracks tracks(l.volume);
   CkdVolume vol(tracks);
+  for (const auto& rec : l.volume.tracks[1].records) REQUIRE_FALSE(rec.end_of_file());
   CHECK(vol.execute(0, {}).status == Status::ProgramCheck);
   CHECK(vol.execute(0, {tic(5)}).status == Status::ProgramCheck);
   CHECK(vol.execute(0, {read(Cmd::ReadCount, 8), tic(1)}).status == Status::ProgramCheck);   // TIC to TIC
@@ -338,14 +339,19 @@ TEST_CASE("ckd: bad channel programs end with a status, never a crash or a hang"
   // A Seek TIC'd back to forever: ended by the host's CCW limit.
   Result loop = vol.execute(0, {seek(1, 0), tic(0)});
   CHECK(loop.status == Status::ChannelLoop);
+  CHECK(loop.ccws_executed == kMaxCcwsExecuted + 1);
+  // A read TIC'd back to forever: ended by the bytes it would keep, not host memory.
+  Result reads = vol.execute(loop.time_ns, {seek(1, 1), read(Cmd::ReadCountKeyData, 65535, false), tic(1)});
+  CHECK(reads.status == Status::ChannelLoop);
+  CHECK(reads.bytes_read <= kMaxBytesRead + 65535);
   // Earlier than the one before: refused, nothing done.
-  REQUIRE(vol.execute(loop.submit_ns + 10, {seek(1, 0)}).ok());
-  CHECK(vol.execute(loop.submit_ns + 5, {seek(1, 0)}).status == Status::TimeOrder);
+  REQUIRE(vol.execute(reads.submit_ns + 10, {seek(1, 0)}).ok());
+  CHECK(vol.execute(reads.submit_ns + 5, {seek(1, 0)}).status == Status::TimeOrder);
   // Random programs: any command, flags, arguments and counts.
   std::mt19937_64 rng(7);
   const Cmd cmds[] = {Cmd::Seek, Cmd::SearchIdEqual, Cmd::SearchKeyEqual, Cmd::SearchKeyHighOrEqual, Cmd::Tic,
                       Cmd::ReadData, Cmd::ReadKeyData, Cmd::ReadCount, Cmd::ReadCountKeyData, Cmd(0x55)};
-  uint64_t now = loop.submit_ns + 10;
+  uint64_t now = reads.submit_ns + 10;
   for (int i = 0; i < 2000; i++) {
     std::vector<Ccw> p(1 + rng() % 8);
     for (Ccw& c : p) {
