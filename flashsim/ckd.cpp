@@ -120,9 +120,10 @@ struct Run {
   // Waits until `cells` along the current track is under the head (next revolution if passed).
   void wait_for(uint32_t cells) {
     uint64_t phase = t % rev, target = at(cells);
-    if (target >= phase) t += target - phase;
-    else {
+    if (target >= phase) t += target - phase;   // the areas in between pass under the head
+    else {                                      // passed: a revolution lost, waiting
       t += rev - phase + target;
+      res.latency_ns += rev - phase + target;
       res.index_points++;
     }
   }
@@ -141,12 +142,14 @@ struct Run {
       for (uint32_t i = 0; i < n; i++) {
         if (at(cells) >= pos) {
           t += at(cells) - pos;
+          res.latency_ns += at(cells) - pos;
           j = i;
           return true;
         }
         cells += tr.record_on_track(track, i).cells();
       }
       t += rev - pos;   // to the index point
+      res.latency_ns += rev - pos;
       res.index_points++;
       index_passes++;
       orient_rec = -1;
@@ -365,6 +368,7 @@ Result CkdVolume::execute(uint64_t now_ns, const std::vector<Ccw>& program) {
   if (!ok) res.ccw = int(pc);
 
   res.time_ns = run.t;
+  res.area_ns = res.device_ns() - std::min(res.device_ns(), cfg_.start_io_ns + res.seek_ns + res.latency_ns);
   busy_until_ = run.t;
   arm_cylinder_ = run.arm_;
   head_track_ = run.track;

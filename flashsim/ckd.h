@@ -146,7 +146,11 @@ struct Result {
   uint32_t index_points = 0;             // index points passed (a revolution ended while looking for a record)
   uint32_t ccws_executed = 0;
   uint64_t submit_ns = 0, start_ns = 0, time_ns = 0;   // submitted, begun (after queueing), ended
-  uint64_t seek_ns = 0;                  // of the device time, seeking
+  // The device time is start_io_ns + seek_ns + latency_ns + area_ns:
+  uint64_t seek_ns = 0;                  // seeking
+  uint64_t latency_ns = 0;               // waiting for a record's count to come under the head (RPS: disconnected)
+  uint64_t area_ns = 0;                  // counts, keys and data passing under the head as CCWs compare or move
+                                         // them (RPS: the channel connected; an upper bound on connect time)
   uint64_t device_ns() const { return time_ns - start_ns; }
   bool ok() const { return status == Status::Ok; }
 };

@@ -175,6 +175,11 @@ TEST_CASE("ckd: a member's records chained in one channel program cost one seek,
   CHECK(r.bytes_read == bytes);
   CHECK(chained.stats().excps == 1);
   CHECK(r.device_ns() >= cfg.start_io_ns + transfer_ns);
+  CHECK(r.device_ns() == cfg.start_io_ns + r.seek_ns + r.latency_ns + r.area_ns);
+  // Under the head: the records read, plus the count of each record the search passed.
+  CHECK(r.area_ns >= transfer_ns - recs.size());
+  CHECK(r.area_ns <= transfer_ns + r.records_searched * (geo::kCountCells * rev / geo::kCellsPerTrack + 1));
+  CHECK(r.latency_ns <= rev + tracks_spanned * rev);
   // The seek, at most a revolution's latency, the tracks the records span (a track's
   // unused tail passes under the head too).
   CHECK(r.device_ns() <= cfg.start_io_ns + r.seek_ns + rev + tracks_spanned * rev);
@@ -238,6 +243,29 @@ TEST_CASE("ckd: each read returns the areas its command names", "[ckd]") {
   r = vol.execute(r.time_ns, {seek(d.cylinder, d.head), s1, tic(1), read(Cmd::ReadData, 256)});
   CHECK(r.ok());
   CHECK(r.reads.empty());
+}
+
+TEST_CASE("ckd: a PDSE's 4 KB pages, twelve a track, read chained in about a revolution", "[ckd]") {
+  fetch::LibraryOptions o;
+  o.organization = fetch::Organization::Pdse;
+  BuiltLibrary l = fetch::build_library(fetch::parse_member_list("AAA 8\nBBB 200000\n", "test"), o);
+  const LibraryVolume& v = l.volume;
+  REQUIRE(v.tracks.size() >= 2);
+  fetch::LibraryTracks tracks(v);
+  CkdVolume vol(tracks);
+  const uint64_t rev = vol.config().revolution_ns();
+  // Pages 12 to 23: the second track, whole.
+  std::vector<Ccw> p = locate_and_read(v, fetch::pdse_page_ttr(12), 4096);
+  for (int i = 1; i < 12; i++) p.push_back(read(Cmd::ReadData, 4096, true));
+  Result r = vol.execute(0, p);
+  INFO(r.error);
+  REQUIRE(r.ok());
+  REQUIRE(r.reads.size() == 12);
+  for (int i = 0; i < 12; i++) CHECK(r.reads[size_t(i)] == v.record(fetch::pdse_page_ttr(12 + uint32_t(i)))->data);
+  const uint64_t page_ns = geo::record_cells(0, 4096) * rev / geo::kCellsPerTrack;
+  CHECK(r.area_ns >= 12 * page_ns - 12);
+  CHECK(r.area_ns < rev + page_ns);
+  CHECK(r.latency_ns < rev);
 }
 
 TEST_CASE("ckd: a record just missed costs a revolution", "[ckd]") {
