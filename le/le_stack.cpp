@@ -20,6 +20,8 @@
 // demand-zero again) when the stack has returned out of it.
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
 #include "emu/cpu.h"
 #include "emu/profiler.h"
 #include "os/guest/include/tpf_evm.h"
@@ -219,13 +221,12 @@ void write_stack_report(std::ostream& out, const StackReport& s) {
   line("Number of segments freed:", s.segments_freed);
 }
 
-std::string stack_json(const StackReport& s) {
-  if (!s.present) return "null";
-  return fmt::format("{{\"initial_size\": {}, \"increment_size\": {}, \"disposition\": \"{}\", "
-                     "\"max_used_all_threads\": {}, \"largest_used_any_thread\": {}, \"segments_allocated\": {}, "
-                     "\"segments_freed\": {}, \"prologue_calls\": {}}}",
-                     s.init_size, s.incr_size, s.disposition, s.max_used_all, s.largest_used, s.segments_allocated,
-                     s.segments_freed, s.prologue_calls);
+nlohmann::ordered_json stack_json(const StackReport& s) {
+  if (!s.present) return nullptr;
+  return {{"initial_size", s.init_size},         {"increment_size", s.incr_size},
+          {"disposition", s.disposition},        {"max_used_all_threads", s.max_used_all},
+          {"largest_used_any_thread", s.largest_used}, {"segments_allocated", s.segments_allocated},
+          {"segments_freed", s.segments_freed},  {"prologue_calls", s.prologue_calls}};
 }
 
 }  // namespace le

@@ -400,7 +400,7 @@ void write_storage_json(std::ostream& out, const std::vector<EnclaveReport>& enc
                     {"depth", e.depth},
                     {"options", e.options},
                     {"region_held_max", e.region_held_max},
-                    {"stack", nlohmann::ordered_json::parse(stack_json(e.stack))},
+                    {"stack", stack_json(e.stack)},
                     {"heap", heap_json(e.heap)},
                     {"heap24", heap_json(e.heap24)},
                     {"anyheap", heap_json(e.anyheap)},

@@ -9,6 +9,7 @@
 // RPTSTG(ON) programs get LE's storage report, lestorage.txt and lestorage.json.
 #pragma once
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
@@ -126,6 +127,6 @@ void write_storage_json(std::ostream& out, const std::vector<EnclaveReport>& enc
 std::string suggested_options(const EnclaveReport& e);
 // Their STACK parts (le_stack.cpp): LE's "STACK statistics:" lines, and the JSON member.
 void write_stack_report(std::ostream& out, const StackReport& s);
-std::string stack_json(const StackReport& s);
+nlohmann::ordered_json stack_json(const StackReport& s);  // null when no prologue ran
 
 }  // namespace le
