@@ -1,6 +1,7 @@
 #include "app/subsystems.h"
 
 #include "devices/devices.h"
+#include "fetch/fetch_subsystem.h"
 #include "heap/ecb_heap.h"
 #include "le/le_subsystem.h"
 #include "lock/lock_subsystem.h"
@@ -18,6 +19,7 @@ os::Subsystems subsystems() {
   auto paging = std::make_unique<paging::Paging>(devices.get());  // pages out to the devices
   s.push_back(std::move(devices));
   s.push_back(std::move(paging));
+  s.push_back(std::make_unique<fetch::ProgramFetch>());
   s.push_back(std::make_unique<os::ZtrapSubsystem>());
   return s;
 }

@@ -41,6 +41,8 @@ std::string CkdConfig::validate() const {
   if (rpm < 60 || rpm > 100'000) return "rpm: " + std::to_string(rpm) + " is out of range 60..100000";
   if (cylinders < 1 || cylinders > 65520) return "cylinders: " + std::to_string(cylinders) + " is out of range 1..65520";
   if (seek_min_ns > seek_max_ns) return "seek_min_ns is more than seek_max_ns";
+  if (!(cache_hit_ratio >= 0.0 && cache_hit_ratio <= 1.0)) return "cache_hit_ratio: must be within 0..1";
+  if (record_overhead_ns > page_hit_ns) return "record_overhead_ns is more than page_hit_ns";
   return "";
 }
 
@@ -54,7 +56,28 @@ uint64_t CkdConfig::seek_ns(uint32_t distance) const {
 CkdConfig ckd_config(const DasdConfig& dasd, CkdConfig base) {
   base.cylinders = dasd.cylinders;
   base.start_io_ns = dasd.start_io_ns;
+  base.cache_hit_ratio = dasd.cache_hit_ratio;
+  base.page_hit_ns = dasd.page_hit_ns;
+  base.page_miss_ns = dasd.page_miss_ns;
+  base.seed = dasd.seed;
+  base.device_number = dasd.device_number;
   return base;
+}
+
+namespace {
+uint64_t splitmix64(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+}  // namespace
+
+bool CkdVolume::cache_hit(uint32_t relative_track) const {
+  const uint64_t abs = uint64_t(tracks_.extent_first_cylinder()) * dasd3390::kTracksPerCylinder +
+                       tracks_.extent_first_head() + relative_track;
+  const uint64_t h = splitmix64(cfg_.seed ^ splitmix64(uint64_t(cfg_.device_number) << 40 ^ abs));
+  return double(h >> 11) * 0x1.0p-53 < cfg_.cache_hit_ratio;
 }
 
 CkdVolume::CkdVolume(const CkdTracks& tracks, CkdConfig cfg)
@@ -99,6 +122,22 @@ struct Run {
   int orient_rec = -1;              // the record whose `orient_area` the head has just passed
   Area orient_area = Area::None;
   uint32_t index_passes = 0;        // since the last record found (no record found at 2)
+  std::vector<bool>* staged = nullptr;   // cached timing: the volume's staged tracks
+  uint64_t cached_ns = 0;                // cached timing: the records' time (ckd.h)
+
+  // Cached timing: a record searched or read, `bytes` compared or moved.
+  void touch(uint64_t bytes) {
+    if (!cfg.cached) return;
+    cached_ns += cfg.record_overhead_ns + bytes * (cfg.page_hit_ns - cfg.record_overhead_ns) / 4096;
+    if (track < staged->size() && !(*staged)[track]) {
+      (*staged)[track] = true;
+      if (!vol.cache_hit(track)) {
+        cached_ns += cfg.page_miss_ns;
+        res.latency_ns += cfg.page_miss_ns;
+        res.cache_misses++;
+      }
+    }
+  }
 
   uint32_t first_abs() const { return tr.extent_first_cylinder() * dasd3390::kTracksPerCylinder + tr.extent_first_head(); }
   uint32_t abs_track() const { return first_abs() + track; }
@@ -193,6 +232,7 @@ struct Run {
   bool transfer(const Ccw& c, std::vector<uint8_t> bytes) {
     const size_t n = bytes.size();
     if (bytes.size() > c.count) bytes.resize(c.count);
+    touch(bytes.size());
     res.bytes_read += bytes.size();
     res.records_read++;
     res.reads.push_back(std::move(bytes));
@@ -214,7 +254,7 @@ struct Run {
       return fail(Status::EndOfExtent, "SEEK: cylinder " + std::to_string(cyl) + " head " + std::to_string(head) +
                                            " is outside the extent");
     uint32_t distance = cyl > arm_ ? cyl - arm_ : arm_ - cyl;
-    uint64_t s = cfg.seek_ns(distance);
+    uint64_t s = cfg.cached ? 0 : cfg.seek_ns(distance);   // cached: no arm moves
     t += s;
     res.seek_ns += s;
     arm_ = cyl;
@@ -235,6 +275,7 @@ struct Run {
     const RecordView r = tr.record_on_track(track, j);
     const uint32_t start = vol.record_start_cells(track, j);
     res.records_searched++;
+    touch(8 /* the count: CCHHR KL DL */ + (c.cmd == Cmd::SearchIdEqual ? 0 : r.key_length));
     if (c.cmd == Cmd::SearchIdEqual) {
       wait_for(start + dasd3390::kCountCells);
       std::vector<uint8_t> id;
@@ -320,8 +361,13 @@ Result CkdVolume::execute(uint64_t now_ns, const std::vector<Ccw>& program) {
   }
   last_submit_ = now_ns;
   res.start_ns = std::max(now_ns, busy_until_);
-  Run run{*this, tracks_, cfg_, res, cfg_.revolution_ns(), res.start_ns + cfg_.start_io_ns, head_track_};
+  // Cached timing: the commands still run against the tracks (from the index point),
+  // on a clock of their own; the time is the records' (ckd.h).
+  Run run{*this, tracks_, cfg_, res, cfg_.revolution_ns(), cfg_.cached ? 0 : res.start_ns + cfg_.start_io_ns,
+          cfg_.cached ? 0 : head_track_};
   run.arm_ = arm_cylinder_;
+  if (staged_.size() != tracks_.extent_tracks()) staged_.assign(tracks_.extent_tracks(), false);
+  run.staged = &staged_;
 
   size_t pc = 0;
   bool ok = true;
@@ -367,16 +413,19 @@ Result CkdVolume::execute(uint64_t now_ns, const std::vector<Ccw>& program) {
   }
   if (!ok) res.ccw = int(pc);
 
-  res.time_ns = run.t;
+  res.time_ns = cfg_.cached ? res.start_ns + cfg_.start_io_ns + run.cached_ns : run.t;
   res.area_ns = res.device_ns() - std::min(res.device_ns(), cfg_.start_io_ns + res.seek_ns + res.latency_ns);
-  busy_until_ = run.t;
+  busy_until_ = res.time_ns;
   arm_cylinder_ = run.arm_;
   head_track_ = run.track;
   stats_.excps++;
   if (!ok) stats_.errors++;
+  if (res.status == Status::EndOfFile) stats_.end_of_file++;
+  if (res.status == Status::EndOfCylinder) stats_.end_of_cylinder++;
   stats_.records_read += res.records_read;
   stats_.bytes_read += res.bytes_read;
   stats_.records_searched += res.records_searched;
+  stats_.cache_misses += res.cache_misses;
   stats_.device_ns += res.device_ns();
   return res;
 }

@@ -34,6 +34,21 @@
 //   count (and key) it compares, per record passing; no channel turnaround time is
 //   added between chained CCWs (the gaps in C exist for it). Head switches are
 //   instantaneous (estimate).
+//
+// CACHED TIMING (CkdConfig::cached; program fetch's default): the control unit answers
+// from its cache, as seed 002's DS8800 did for paging (95-100% hits) and as seed 001's
+// figures say its DASD did (5,000 LOADs of IEFBR14, 10,006 EXCPs, in 3 s: 0.3 ms an
+// EXCP, no room for a seek and a rotation). The channel program's commands act on the
+// cached tracks exactly as above (same statuses, same bytes); its time is
+//   start_io_ns + for each record a command searches or reads: record_overhead_ns +
+//   its bytes moved or compared x (page_hit_ns - record_overhead_ns) / 4,096
+//   + page_miss_ns for a track not yet staged whose hash says miss (cache_hit_ratio)
+// so that a 4 KB record costs page_hit_ns, the paging DASD model's CALIBRATED figure
+// (flashsim/dasd.h), and page_miss_ns and cache_hit_ratio are its too. A track read
+// once stays staged (the seed's cache of 60 GB holds a library). What part of a 4 KB
+// record's time is per record (the channel's and control unit's protocol for one CCW)
+// and what part moves with its bytes, IBM does not say: record_overhead_ns is an
+// ESTIMATE, half of page_hit_ns (README: E5's sensitivity table).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -127,6 +142,14 @@ struct CkdConfig {
   // channel program start overhead. One place: ckd_config(DasdConfig) copies them.
   uint32_t cylinders = DasdConfig{}.cylinders;
   uint64_t start_io_ns = DasdConfig{}.start_io_ns;
+  // Cached timing (above). The paging DASD model's figures, copied by ckd_config().
+  bool cached = false;
+  double cache_hit_ratio = DasdConfig{}.cache_hit_ratio;
+  uint64_t page_hit_ns = DasdConfig{}.page_hit_ns;
+  uint64_t page_miss_ns = DasdConfig{}.page_miss_ns;
+  uint64_t seed = DasdConfig{}.seed;
+  unsigned device_number = 0;              // seeds the cache-hit function with `seed`
+  uint64_t record_overhead_ns = DasdConfig{}.page_hit_ns / 2;   // ESTIMATE (above)
 
   std::string validate() const;   // "" if valid
   uint64_t revolution_ns() const { return 60'000'000'000ull / rpm; }
@@ -148,7 +171,9 @@ struct Result {
   uint64_t submit_ns = 0, start_ns = 0, time_ns = 0;   // submitted, begun (after queueing), ended
   // The device time is start_io_ns + seek_ns + latency_ns + area_ns:
   uint64_t seek_ns = 0;                  // seeking
-  uint64_t latency_ns = 0;               // waiting for a record's count to come under the head (RPS: disconnected)
+  uint64_t latency_ns = 0;               // waiting for a record's count to come under the head (RPS: disconnected);
+                                         // cached: staging tracks that missed the cache
+  uint32_t cache_misses = 0;             // cached: tracks staged from the disk
   uint64_t area_ns = 0;                  // counts, keys and data passing under the head as CCWs compare or move
                                          // them (RPS: the channel connected; an upper bound on connect time)
   uint64_t device_ns() const { return time_ns - start_ns; }
@@ -158,7 +183,12 @@ struct Result {
 struct CkdStats {
   uint64_t excps = 0;                    // channel programs executed (one EXCP each)
   uint64_t errors = 0;                   // those that did not end Ok
+  uint64_t end_of_file = 0;              // of those, ended by an end-of-file record (unit exception: how a
+                                         // member's read and a BLDL for a missing name end)
+  uint64_t end_of_cylinder = 0;          // of those, by a multitrack operation at the cylinder's end (how a
+                                         // chained read of a cylinder's records ends)
   uint64_t records_read = 0, bytes_read = 0, records_searched = 0;
+  uint64_t cache_misses = 0;             // cached timing: tracks staged
   uint64_t device_ns = 0;                // sum of their device times
 };
 
@@ -172,6 +202,10 @@ class CkdVolume {
   const CkdStats& stats() const { return stats_; }
   const CkdConfig& config() const { return cfg_; }
   uint32_t arm_cylinder() const { return arm_cylinder_; }
+  // Cached timing: whether a relative track's records come from the cache at their
+  // first reference (the hash), and whether it is staged now.
+  bool cache_hit(uint32_t relative_track) const;
+  bool staged(uint32_t relative_track) const { return relative_track < staged_.size() && staged_[relative_track]; }
 
   // The start of record `index`'s count area on `relative_track`, in cells from the index point.
   uint32_t record_start_cells(uint32_t relative_track, uint32_t index) const;
@@ -186,6 +220,7 @@ class CkdVolume {
   uint32_t arm_cylinder_;
   uint32_t head_track_ = 0;             // relative track the head is on between channel programs
   uint64_t busy_until_ = 0, last_submit_ = 0;
+  std::vector<bool> staged_;            // cached timing: tracks in the control unit's cache
 };
 
 // Channel program builders for the usual shapes.

@@ -24,7 +24,7 @@ using summary_format::write_table;
 
 // The JSON reports compared figure by figure (summary.json has its own comparison;
 // the timeline and dumps are series and events, not figures).
-constexpr const char* kReports[] = {"heap.json", "locks.json", "etim.json", "devices.json", "paging.json"};
+constexpr const char* kReports[] = {"heap.json", "locks.json", "etim.json", "devices.json", "paging.json", "fetch.json"};
 
 // What differs between two runs' config.yaml: the header's lines (tpfemu's version,
 // the images' hashes; not the command line, which names other directories) and every

@@ -18,6 +18,7 @@
      0x0A000000             the image area's end. The control program gives each page of the
                             area the absolute frame its address names (frames 1 to 36,863), so
                             no program's placement, virtual or absolute, depends on the others
+     0x0A000000  fetched    programs LOADed from a load library (fetch/), each process its own
      0x10000000  heap31     31-bit heap area: brk and the ECB heap grow up from here (system.heap31_size)
      0x40000000  system     system storage, GETSTOR blocks
      0x50000000  data       workload.data_file (a TLS trace image), read-only in every ECB
@@ -54,6 +55,9 @@
 #define TPF_EVM_PROGRAM_SLOT 0x10000
 #define TPF_EVM_PROGRAM_SLOTS 2048
 #define TPF_EVM_IMAGE_END 0x0A000000
+/* Programs fetched from a load library by LOAD (fetch/, issue 26): a process's own copies. */
+#define TPF_EVM_FETCHED 0x0A000000UL
+#define TPF_EVM_FETCHED_END 0x10000000UL
 #define TPF_EVM_HEAP31 0x10000000UL
 #define TPF_EVM_HEAP31_END 0x40000000UL
 #define TPF_EVM_SYSTEM 0x40000000UL
@@ -102,7 +106,9 @@ TPF_EVM_ASSERT(TPF_EVM_MESSAGE < TPF_EVM_MESSAGE_END && TPF_EVM_MESSAGE_END <= T
 TPF_EVM_ASSERT(TPF_EVM_IMAGE < TPF_EVM_IMAGE_DATA && TPF_EVM_IMAGE_DATA < TPF_EVM_PROGRAMS &&
                    TPF_EVM_PROGRAMS + TPF_EVM_PROGRAM_SLOTS * TPF_EVM_PROGRAM_SLOT == TPF_EVM_IMAGE_END,
                "image, programs");
-TPF_EVM_ASSERT(TPF_EVM_IMAGE_END <= TPF_EVM_HEAP31, "image, heap31");
+TPF_EVM_ASSERT(TPF_EVM_IMAGE_END <= TPF_EVM_FETCHED && TPF_EVM_FETCHED < TPF_EVM_FETCHED_END &&
+                   TPF_EVM_FETCHED_END <= TPF_EVM_HEAP31,
+               "image, fetched, heap31");
 TPF_EVM_ASSERT(TPF_EVM_HEAP31 < TPF_EVM_HEAP31_END && TPF_EVM_HEAP31_END <= TPF_EVM_SYSTEM, "heap31, system");
 TPF_EVM_ASSERT(TPF_EVM_SYSTEM < TPF_EVM_SYSTEM_END && TPF_EVM_SYSTEM_END <= TPF_EVM_DATA, "system, data");
 TPF_EVM_ASSERT(TPF_EVM_DATA < TPF_EVM_DATA_END && TPF_EVM_DATA_END <= TPF_EVM_SHARED, "data, shared");

@@ -1,0 +1,43 @@
+// Program fetch's settings, system.fetch.* (issue 26): the load library programs are
+// fetched from (an image built by tpfemu-libbuild, or one built at the run's start from
+// a member list or as a synthetic SYS1.LINKLIB), the library lookaside, the device's
+// timing and the CPU the fetch costs. Declared here once each (fetch_config.cpp); the
+// fetch subsystem declares and reads them.
+//
+//   system:
+//     fetch:
+//       synthetic: 300          # or members: my-members.txt, or library: linklib.img
+//       organization: PDS
+//       block_size: 6144
+//       lla: NONE
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "emu/config.h"
+#include "emu/config_section.h"
+#include "fetch/library_builder.h"
+
+namespace fetch {
+
+enum class Lla { None, Directory, Modules };
+const char* lla_name(Lla l);
+
+struct FetchConfig {
+  std::string library;           // an image file (tpfemu-libbuild); "" if built at the start
+  std::string members;           // a member list to build the library from; "" if none
+  uint32_t synthetic = 0;        // else a synthetic SYS1.LINKLIB of this many members (0: no library)
+  LibraryOptions build;          // organization, block size, FETCHOPT, PDSE initial share, directory blocks
+  Lla lla = Lla::None;
+  bool dasd_cache = true;        // the control unit's cache answers (flashsim/ckd.h, cached timing)
+  uint64_t record_overhead_ns = 0;
+  // CPU, in cycles (estimates: README, "Program fetch", with their sensitivity).
+  uint64_t cpu_load = 0, cpu_delete = 0, cpu_excp = 0, cpu_record = 0, cpu_rld = 0, cpu_directory_entry = 0;
+
+  bool enabled() const { return !library.empty() || !members.empty() || synthetic > 0; }
+};
+
+emu::Section<FetchConfig> make_fetch_section();
+const emu::Section<FetchConfig>& fetch_section();
+
+}  // namespace fetch
