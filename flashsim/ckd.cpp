@@ -275,12 +275,13 @@ struct Run {
     const RecordView r = tr.record_on_track(track, j);
     const uint32_t start = vol.record_start_cells(track, j);
     res.records_searched++;
-    touch(8 /* the count: CCHHR KL DL */ + (c.cmd == Cmd::SearchIdEqual ? 0 : r.key_length));
+    if (c.cmd != Cmd::SearchIdEqual) touch(8 /* the count */ + r.key_length);
     if (c.cmd == Cmd::SearchIdEqual) {
       wait_for(start + dasd3390::kCountCells);
       std::vector<uint8_t> id;
       count_bytes(r, id);
       hit = std::equal(c.arg.begin(), c.arg.end(), id.begin());
+      if (hit) touch(8);   // cached: the control unit orients on the record at once (ckd.h)
       orient_rec = int(j);
       orient_area = Area::Count;
     } else {

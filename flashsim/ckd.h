@@ -40,14 +40,20 @@
 // figures say its DASD did (5,000 LOADs of IEFBR14, 10,006 EXCPs, in 3 s: 0.3 ms an
 // EXCP, no room for a seek and a rotation). The channel program's commands act on the
 // cached tracks exactly as above (same statuses, same bytes); its time is
-//   start_io_ns + for each record a command searches or reads: record_overhead_ns +
-//   its bytes moved or compared x (page_hit_ns - record_overhead_ns) / 4,096
+//   start_io_ns + for each record a command reads or a key search compares, and the
+//   record a Search ID Equal finds: record_overhead_ns + its bytes moved or compared x
+//   (page_hit_ns - record_overhead_ns) / 4,096
 //   + page_miss_ns for a track not yet staged whose hash says miss (cache_hit_ratio)
 // so that a 4 KB record costs page_hit_ns, the paging DASD model's CALIBRATED figure
 // (flashsim/dasd.h), and page_miss_ns and cache_hit_ratio are its too. A track read
 // once stays staged (the seed's cache of 60 GB holds a library). What part of a 4 KB
 // record's time is per record (the channel's and control unit's protocol for one CCW)
-// and what part moves with its bytes, IBM does not say: record_overhead_ns is an
+// and what part moves with its bytes, IBM does not say. A Search ID Equal costs only the
+// record it finds: a cached control unit finds a record by its ID in its cache's
+// directory of the track, as ECKD's Locate Record (which z/OS's access methods use on
+// such controllers) positions on a record without passing the ones before it; a key
+// search still compares every record it passes (how a PDS directory is searched).
+// OURS: the split of the 4 KB record's time: record_overhead_ns is an
 // ESTIMATE, half of page_hit_ns (README: E5's sensitivity table).
 #pragma once
 #include <cstdint>
