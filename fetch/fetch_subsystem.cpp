@@ -194,6 +194,12 @@ bool ProgramFetch::begin(emu::Cpu& cpu, os::Ecb& e, Kind kind) {
 
 void ProgramFetch::advance(emu::Cpu& cpu, os::Ecb& e, Pending& p) {
   for (;;) {
+    if (!p.error.empty() && p.kind == Kind::Bldl && p.error_code == "806-04") {   // BLDL: not found is an answer
+      p.entry.found = false;
+      p.error.clear();
+      p.phase = Phase::Done;
+      continue;
+    }
     if (!p.error.empty()) {
       ModuleStats& m = modules_[p.name];
       ++m.abends, ++abends_;

@@ -19,8 +19,9 @@ PROG = os.path.basename(sys.argv[0])  # names the script in its messages
 
 
 def setup():
-    """Installs what is missing and builds (scripts/setup), quietly; nothing once installed."""
-    if not INSTALLED:
+    """Installs what is missing and builds (scripts/setup), quietly; nothing once installed,
+    nor under a test (TPFEMU_NO_SETUP: the test's build is TPFEMU_BUILD_DIR's)."""
+    if not INSTALLED and not os.environ.get("TPFEMU_NO_SETUP"):
         subprocess.run([os.path.join(ROOT, "scripts", "setup")], check=True, stdout=subprocess.DEVNULL)
 
 
