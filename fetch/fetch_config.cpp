@@ -71,6 +71,27 @@ emu::Section<FetchConfig> make_fetch_section() {
                              "the block size and organization below.",
               .source = "(none): no member list."},
              [](FetchConfig& f, const emu::Config& c, const std::string& p) { land_path(f.members, c, p); });
+  s.key_with({.path = "system.fetch.programs",
+              .type = T::String,
+              .default_value = "(none)",
+              .unit = "program names",
+              .description = "Programs of the image (separated by blanks or commas) that are not resident: the library "
+                             "built at the start holds each as a member (its code and constants as linked, read whole "
+                             "at its fetch), and the first ENTER, CREATE or reference of it fetches it from there "
+                             "(BLDL, then its records) while the ECB waits; it stays resident after, for every ECB.",
+              .source = "(none): every program is resident in the image, as z/TPF's core-resident programs."},
+             [](FetchConfig& f, const emu::ConfigValue& v) {
+               f.programs.clear();
+               std::string word;
+               for (char c : std::get<std::string>(v) + " ") {
+                 if (c == ' ' || c == ',' || c == '\t') {
+                   if (!word.empty() && word != "(none)") f.programs.push_back(word);
+                   word.clear();
+                 } else {
+                   word += c;
+                 }
+               }
+             });
   s.key({.path = "system.fetch.synthetic",
          .type = T::Integer,
          .default_value = "0",
@@ -192,6 +213,9 @@ emu::Section<FetchConfig> make_fetch_section() {
     const bool lib = c.get_string("system.fetch.library") != "(none)", mem = c.get_string("system.fetch.members") != "(none)";
     if (lib && mem)
       throw c.error({"system.fetch.members", "system.fetch.library"}, "give a library image or a member list, not both");
+    if (lib && c.get_string("system.fetch.programs") != "(none)")
+      throw c.error({"system.fetch.programs", "system.fetch.library"},
+                    "programs of the image are fetched from the library built at the start, not from an image file");
   });
   return s;
 }

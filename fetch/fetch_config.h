@@ -13,6 +13,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "emu/config.h"
 #include "emu/config_section.h"
@@ -28,13 +29,14 @@ struct FetchConfig {
   std::string members;           // a member list to build the library from; "" if none
   uint32_t synthetic = 0;        // else a synthetic SYS1.LINKLIB of this many members (0: no library)
   LibraryOptions build;          // organization, block size, FETCHOPT, PDSE initial share, directory blocks
+  std::vector<std::string> programs;   // programs of the image fetched at their first ENTER (members of the library)
   Lla lla = Lla::None;
   bool dasd_cache = true;        // the control unit's cache answers (flashsim/ckd.h, cached timing)
   uint64_t record_overhead_ns = 0;
   // CPU, in cycles (estimates: README, "Program fetch", with their sensitivity).
   uint64_t cpu_load = 0, cpu_delete = 0, cpu_excp = 0, cpu_record = 0, cpu_rld = 0, cpu_directory_entry = 0;
 
-  bool enabled() const { return !library.empty() || !members.empty() || synthetic > 0; }
+  bool enabled() const { return !library.empty() || !members.empty() || synthetic > 0 || !programs.empty(); }
 };
 
 emu::Section<FetchConfig> make_fetch_section();

@@ -59,9 +59,10 @@ void ProgramFetch::install(os::System& system) {
     if (!p.ok) throw std::runtime_error(fmt::format("system.fetch.library: {}: {}", config_.library, p.error));
     volume_ = std::move(p.volume);
   } else {
-    std::vector<MemberSpec> members = config_.members.empty()
-                                          ? synthetic_linklib(config_.synthetic)
-                                          : parse_member_list(read_text(config_.members), config_.members);
+    std::vector<MemberSpec> members = !config_.members.empty() ? parse_member_list(read_text(config_.members), config_.members)
+                                      : config_.synthetic > 0 ? synthetic_linklib(config_.synthetic)
+                                                              : std::vector<MemberSpec>{};
+    for (MemberSpec& m : image_programs(system)) members.push_back(std::move(m));
     try {
       volume_ = build_library(std::move(members), config_.build).volume;
     } catch (const std::exception& x) {
@@ -69,6 +70,13 @@ void ProgramFetch::install(os::System& system) {
     }
   }
   tracks_used_ = uint32_t(volume_.tracks.size());
+  // The programs fetched at their first reference leave the image now: their pages fault
+  // until the fetch brings them (page_fault).
+  for (auto& [name, f] : fetchable_)
+    for (uint64_t page : f.pages) {
+      system.withdraw_program_page(page);
+      fetchable_page_[page] = name;
+    }
   // A bad library still runs: its LOADs abend where they meet the damage (as a damaged
   // library on z/OS); run.log says what the checker found.
   const LibraryCheck check = check_library(volume_);
@@ -97,6 +105,108 @@ void ProgramFetch::install(os::System& system) {
   system.add_summary_counter({.key = "fetch_abends", .label = "LOADs ended by an abend", .value = [this] { return abends_; }});
 }
 
+// Members made of the image's programs of system.fetch.programs: each its read-only pages
+// from its slot's first (its code and constants as linked at their addresses: no
+// relocation), its entry point its symbol's offset there.
+std::vector<MemberSpec> ProgramFetch::image_programs(os::System& system) {
+  std::vector<MemberSpec> members;
+  const std::vector<os::ProgramPage> pages = system.program_pages();
+  for (const std::string& name : config_.programs) {
+    const emu::Symbol* sym = system.symbols().find(name);
+    if (!sym || sym->address < TPF_EVM_PROGRAMS || sym->address >= TPF_EVM_IMAGE_END)
+      throw std::runtime_error(fmt::format("system.fetch.programs: {} is not a program of the image", name));
+    const std::string why = check_member_name(name);
+    if (!why.empty()) throw std::runtime_error(fmt::format("system.fetch.programs: {}", why));
+    Fetchable& f = fetchable_[name];
+    f.slot = sym->address & ~uint64_t(TPF_EVM_PROGRAM_SLOT - 1);
+    for (const os::ProgramPage& pg : pages)
+      if (pg.address >= f.slot && pg.address < f.slot + TPF_EVM_PROGRAM_SLOT) f.pages.push_back(pg.address);
+    if (f.pages.empty()) throw std::runtime_error(fmt::format("system.fetch.programs: {} has no code pages", name));
+    MemberSpec m;
+    m.name = name;
+    m.size = uint32_t(f.pages.back() + kPage - f.slot);
+    m.entry = uint32_t(sym->address - f.slot);
+    m.text.assign(m.size, 0);
+    for (uint64_t a : f.pages) system.system_space().read_bytes(a, m.text.data() + (a - f.slot), kPage);
+    m.initial_bytes = m.size;   // a PDSE: all in INITIAL (an ENTER runs the program at once)
+    members.push_back(std::move(m));
+  }
+  return members;
+}
+
+emu::PageFaultHandler::Action ProgramFetch::page_fault(emu::Cpu& cpu, os::Ecb& e, uint64_t address) {
+  using A = emu::PageFaultHandler::Action;
+  auto page = fetchable_page_.find(address & ~(kPage - 1));
+  if (page == fetchable_page_.end()) return A::Fail;
+  Fetchable& f = fetchable_[page->second];
+  if (f.resident) return A::Fail;
+  if (f.fetcher && f.fetcher != e.id) {   // another ECB's fetch brings it: wait for that
+    ++modules_[page->second].waits;
+    system_->park(cpu, e, f.waiters, "the fetch of " + page->second);
+    return A::Wait;
+  }
+  auto it = pending_.find(e.id);
+  if (it == pending_.end()) {
+    Pending p;
+    p.kind = Kind::Enter;
+    p.name = page->second;
+    p.ecb = &e;
+    p.started = cpu.cycles;
+    charge(cpu, p, config_.cpu_load);
+    f.fetcher = e.id;
+    it = pending_.emplace(e.id, std::move(p)).first;
+  }
+  Pending& p = it->second;
+  if (p.io) {   // the reference made again after its channel program ended
+    consume(cpu, p);
+    p.io.reset();
+  }
+  switch (advance(cpu, e, p)) {
+    case Step::Parked: return A::Wait;
+    case Step::Finished: return finish_enter(cpu, p) ? A::Retry : A::Fail;
+    case Step::Failed: break;
+  }
+  // The reference takes its program check (the dump); run.log says why.
+  system_->log(fmt::format("{:>12} {}", cpu.cycles, dump_text(p, e, cpu.istream())));
+  f.fetcher = 0;
+  for (os::Ecb* w : f.waiters) system_->make_ready(*w, cpu.cycles);
+  f.waiters.clear();
+  pending_.erase(e.id);
+  return A::Fail;
+}
+
+// The program read: its pages back in the image for every ECB, checked against what
+// the library held; the ECBs that waited for it go on.
+bool ProgramFetch::finish_enter(emu::Cpu& cpu, Pending& p) {
+  Fetchable& f = fetchable_[p.name];
+  ModuleStats& m = modules_[p.name];
+  for (uint64_t a : f.pages) system_->restore_program_page(a);
+  std::vector<uint8_t> now(kPage);
+  bool same = p.image.size() >= f.pages.back() + kPage - f.slot;
+  for (uint64_t a : f.pages) {
+    if (!same) break;
+    system_->system_space().read_bytes(a, now.data(), kPage);
+    same = std::equal(now.begin(), now.end(), p.image.begin() + (a - f.slot));
+  }
+  f.resident = true;
+  f.fetcher = 0;
+  for (os::Ecb* w : f.waiters) system_->make_ready(*w, cpu.cycles);
+  f.waiters.clear();
+  ++m.loads, ++m.fetches, ++loads_;
+  m.size = uint32_t(p.image.size());
+  m.cpu_cycles += p.cpu_cycles;
+  m.elapsed_cycles += cpu.cycles - p.started;
+  pending_.erase(p.ecb->id);
+  if (!same) {
+    system_->log(fmt::format("{:>12} fetch: {}: the library's copy differs from the image's program", cpu.cycles, p.name));
+    ++m.abends, ++abends_;
+    return false;
+  }
+  system_->log(fmt::format("{:>12} fetch: {} fetched ({} bytes, {} EXCPs) and resident", cpu.cycles, p.name,
+                           p.image.size(), m.excps));
+  return true;
+}
+
 // ---- the services ------------------------------------------------------------------------
 
 void ProgramFetch::charge(emu::Cpu& cpu, Pending& p, uint64_t cycles) {
@@ -117,7 +227,7 @@ std::string ProgramFetch::dump_text(const Pending& p, const os::Ecb& e, unsigned
           ? fmt::format("CSV003I REQUESTED MODULE {} NOT FOUND", p.name)
           : fmt::format("CSV011I FETCH FAILED FOR MODULE {}, RETURN CODE {}", p.name, p.error_code.substr(4));
   return fmt::format("ABEND {} -- ECB {} (program {}, I-stream {}): {} of {} from {}\n  {}\n  {}\n", p.error_code,
-                     e.id, e.program, istream, p.kind == Kind::Load ? "LOAD" : "BLDL", p.name, volume_.dsname, message,
+                     e.id, e.program, istream, p.kind == Kind::Load ? "LOAD" : p.kind == Kind::Bldl ? "BLDL" : "ENTER", p.name, volume_.dsname, message,
                      p.error);
 }
 
@@ -134,7 +244,16 @@ void ProgramFetch::svc(emu::Cpu& cpu, os::Ecb& e, Kind kind) {
     consume(cpu, p);
     p.io.reset();
   }
-  advance(cpu, e, p);
+  switch (advance(cpu, e, p)) {
+    case Step::Parked: return;
+    case Step::Finished: return finish(cpu, e, p);
+    case Step::Failed: {
+      const std::string dump = dump_text(p, e, cpu.istream());
+      pending_.erase(e.id);
+      system_->abend(cpu, e, dump);
+      return;
+    }
+  }
 }
 
 // A new LOAD or BLDL: its name, then what storage already holds. False if it is answered.
@@ -192,7 +311,9 @@ bool ProgramFetch::begin(emu::Cpu& cpu, os::Ecb& e, Kind kind) {
   return true;
 }
 
-void ProgramFetch::advance(emu::Cpu& cpu, os::Ecb& e, Pending& p) {
+// The next channel program (the ECB parked for it), or the end: the module (or BLDL's
+// entry) complete, or an error that ends the ECB.
+ProgramFetch::Step ProgramFetch::advance(emu::Cpu& cpu, os::Ecb& e, Pending& p) {
   for (;;) {
     if (!p.error.empty() && p.kind == Kind::Bldl && p.error_code == "806-04") {   // BLDL: not found is an answer
       p.entry.found = false;
@@ -204,10 +325,7 @@ void ProgramFetch::advance(emu::Cpu& cpu, os::Ecb& e, Pending& p) {
       ModuleStats& m = modules_[p.name];
       ++m.abends, ++abends_;
       m.cpu_cycles += p.cpu_cycles;
-      const std::string dump = dump_text(p, e, cpu.istream());
-      pending_.erase(e.id);
-      system_->abend(cpu, e, dump);
-      return;
+      return Step::Failed;
     }
     if (p.phase == Phase::Directory) {
       if (volume_.organization == Organization::Pds) {
@@ -217,7 +335,7 @@ void ProgramFetch::advance(emu::Cpu& cpu, os::Ecb& e, Pending& p) {
         }
         p.started_directory = true;
         start(cpu, e, p, bldl_program(p.name, p.directory_cylinder));
-        return;
+        return Step::Parked;
       }
       // PDSE: the page in storage goes on at once; else it is read.
       if (auto d = pdse_directory_.find(p.pdse_page); d != pdse_directory_.end()) {
@@ -225,7 +343,7 @@ void ProgramFetch::advance(emu::Cpu& cpu, os::Ecb& e, Pending& p) {
         continue;
       }
       start(cpu, e, p, chained_read(pdse_page_ttr(p.pdse_page), 1));
-      return;
+      return Step::Parked;
     }
     if (p.phase == Phase::Module) {
       if (p.kind == Kind::Bldl) {
@@ -244,11 +362,11 @@ void ProgramFetch::advance(emu::Cpu& cpu, os::Ecb& e, Pending& p) {
         }
         const Cchhr a = volume_.address(p.next);
         start(cpu, e, p, chained_read(p.next, (flashsim::dasd3390::kTracksPerCylinder - a.head) * kMaxRecordsPerTrack));
-        return;
+        return Step::Parked;
       }
       if (!p.descriptor_read) {
         start(cpu, e, p, chained_read(pdse_page_ttr(p.entry.descriptor), 1));
-        return;
+        return Step::Parked;
       }
       if (p.runs.empty()) {
         p.phase = Phase::Done;
@@ -261,10 +379,9 @@ void ProgramFetch::advance(emu::Cpu& cpu, os::Ecb& e, Pending& p) {
       const uint32_t in_cylinder = (flashsim::dasd3390::kTracksPerCylinder - a.head) * 12 - (t.record - 1);
       const uint32_t n = std::min(r.count, in_cylinder);
       start(cpu, e, p, chained_read(t, n));
-      return;
+      return Step::Parked;
     }
-    finish(cpu, e, p);
-    return;
+    return Step::Finished;
   }
 }
 
@@ -288,7 +405,7 @@ void ProgramFetch::io_done(uint64_t ecb, const emu::IoInterruption& i) {
   Pending& p = it->second;
   modules_[p.name].io_ns += p.io->result.device_ns();
   if (!p.waiters.empty()) p.waiters.pop_front();
-  p.ecb->psw -= 2;   // the SVC instruction (2 bytes) runs again
+  if (p.kind != Kind::Enter) p.ecb->psw -= 2;   // the SVC instruction (2 bytes) runs again (a reference: by itself)
   system_->make_ready(*p.ecb, i.time);
 }
 
@@ -547,7 +664,7 @@ void ProgramFetch::pdse_descriptor(emu::Cpu&, Pending& p, const std::vector<uint
   if (d.size() != pdse::kPageBytes) return fail(p, "106-0D", "a descriptor page of the wrong size");
   p.entry.size = uint32_t(get_be(&d[8], 4));
   p.entry.entry = uint32_t(get_be(&d[12], 4));
-  const bool whole = (d[16] & (pdse::kPack | pdse::kPrime)) == (pdse::kPack | pdse::kPrime);
+  const bool whole = (d[16] & (pdse::kPack | pdse::kPrime)) == (pdse::kPack | pdse::kPrime) || p.kind == Kind::Enter;
   const uint32_t classes = uint32_t(get_be(&d[18], 2));
   if (classes > pdse::kMaxClasses || p.entry.size > kMaxLoadModuleBytes || p.entry.entry > p.entry.size)
     return fail(p, "106-0D", fmt::format("descriptor page {}: {} classes, size {}, entry {}", p.entry.descriptor,
@@ -604,7 +721,11 @@ void ProgramFetch::finish(emu::Cpu& cpu, os::Ecb& e, Pending& p) {
   } else {
     fail(p, "106-0C", fmt::format("no storage for the module's {} bytes (reason 14): the fetched-programs area "
                                   "(TPF_EVM_FETCHED) is full", p.image.size()));
-    return advance(cpu, e, p);
+    ++m.abends, ++abends_;
+    const std::string dump = dump_text(p, e, cpu.istream());
+    pending_.erase(e.id);
+    system_->abend(cpu, e, dump);
+    return;
   }
   // Relocation: each adcon gets the load address added (4-byte A-type adcons).
   const uint64_t rld = p.adcons.empty() ? p.rld_items : p.adcons.size();
@@ -715,6 +836,7 @@ nlohmann::ordered_json ProgramFetch::report_json() const {
                     {"bldls", m.bldls},
                     {"deletes", m.deletes},
                     {"abends", m.abends},
+                    {"waits", m.waits},
                     {"excps", m.excps},
                     {"directory_blocks", m.directory_blocks},
                     {"directory_from_lla", m.directory_from_lla},

@@ -47,10 +47,12 @@
 #include <string>
 #include <vector>
 
+#include "emu/elf_loader.h"
 #include "emu/io.h"
 #include "fetch/fetch_config.h"
 #include "fetch/library_image.h"
 #include "fetch/library_tracks.h"
+#include "fetch/load_module.h"
 #include "flashsim/ckd.h"
 #include "os/subsystem.h"
 
@@ -96,6 +98,7 @@ struct ModuleStats {
   uint64_t cpu_cycles = 0;              // charged by the service (fetch's own path, EXCPs, records, adcons)
   uint64_t elapsed_cycles = 0;          // from the LOAD's SVC to its return, summed
   uint64_t deletes = 0, abends = 0;
+  uint64_t waits = 0;                   // ECBs that referenced it while another's fetch of it was under way
 };
 
 // One ECB that used program fetch, when it ended: the seed's job figures.
@@ -113,6 +116,9 @@ class ProgramFetch : public os::Subsystem {
   void install(os::System& system) override;
   void process_ending(os::Process& p) override;
   void ecb_ending(os::Ecb& e, uint64_t now) override;
+  // A reference to a page of a program of system.fetch.programs that is not resident yet:
+  // its fetch (the ECB waits for each I/O; the reference runs again after).
+  emu::PageFaultHandler::Action page_fault(emu::Cpu& cpu, os::Ecb& e, uint64_t address) override;
 
   const std::map<std::string, ModuleStats>& modules() const { return modules_; }
   const std::vector<JobStats>& jobs() const { return jobs_; }
@@ -120,7 +126,7 @@ class ProgramFetch : public os::Subsystem {
   nlohmann::ordered_json report_json() const;
 
  private:
-  enum class Kind { Load, Bldl };
+  enum class Kind { Load, Bldl, Enter };
   enum class Phase { Directory, Module, Done };
   struct Entry {
     bool found = false, alias = false;
@@ -163,6 +169,14 @@ class ProgramFetch : public os::Subsystem {
     uint32_t size = 0, entry = 0;
     uint64_t uses = 0;
   };
+  // A program of the image fetched at its first reference (system.fetch.programs).
+  struct Fetchable {
+    uint64_t slot = 0;                 // its first page
+    std::vector<uint64_t> pages;       // its read-only pages, withdrawn until it is fetched
+    bool resident = false;
+    uint64_t fetcher = 0;              // the ECB fetching it (0: none)
+    os::WaitList waiters;              // other ECBs that referenced it meanwhile
+  };
   struct Area {
     uint64_t next = TPF_EVM_FETCHED;
     std::multimap<uint64_t, uint64_t> given_back;   // bytes -> address
@@ -171,11 +185,14 @@ class ProgramFetch : public os::Subsystem {
   void svc(emu::Cpu& cpu, os::Ecb& e, Kind kind);
   void delete_svc(emu::Cpu& cpu, os::Ecb& e);
   bool begin(emu::Cpu& cpu, os::Ecb& e, Kind kind);
-  void advance(emu::Cpu& cpu, os::Ecb& e, Pending& p);
+  enum class Step { Parked, Finished, Failed };
+  Step advance(emu::Cpu& cpu, os::Ecb& e, Pending& p);
   void consume(emu::Cpu& cpu, Pending& p);
   void start(emu::Cpu& cpu, os::Ecb& e, Pending& p, std::vector<flashsim::ckd::Ccw> ccws);
   void io_done(uint64_t ecb, const emu::IoInterruption& i);
   void finish(emu::Cpu& cpu, os::Ecb& e, Pending& p);
+  bool finish_enter(emu::Cpu& cpu, Pending& p);
+  std::vector<MemberSpec> image_programs(os::System& system);
   void charge(emu::Cpu& cpu, Pending& p, uint64_t cycles);
   void fail(Pending& p, const std::string& code, const std::string& why);
 
@@ -206,6 +223,8 @@ class ProgramFetch : public os::Subsystem {
   std::map<std::string, std::vector<uint8_t>> lla_modules_;    // images before relocation
   std::map<uint32_t, std::vector<uint8_t>> pdse_directory_;    // PDSE directory pages in storage
   std::map<std::string, ModuleStats> modules_;
+  std::map<std::string, Fetchable> fetchable_;
+  std::map<uint64_t, std::string> fetchable_page_;          // page address -> program
   std::map<uint64_t, JobStats> running_jobs_;
   std::vector<JobStats> jobs_;
   uint64_t excps_ = 0, loads_ = 0, abends_ = 0;

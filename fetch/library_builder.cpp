@@ -266,7 +266,7 @@ BuiltLibrary build_pdse(const std::vector<MemberSpec>& members, const LibraryOpt
       for (uint32_t k = 0; k < cl.pages; k++) {
         std::vector<uint8_t> p = blank();
         uint32_t len = std::min(pdse::kPageBytes, cl.length - k * pdse::kPageBytes);
-        if (cl.load != pdse::kNoLoad) fill_text(m.name, text_offset + k * pdse::kPageBytes, p.data(), len);
+        if (cl.load != pdse::kNoLoad) member_text(m, text_offset + k * pdse::kPageBytes, p.data(), len);
         pages[cl.first + k] = std::move(p);
       }
       if (cl.load != pdse::kNoLoad) text_offset += cl.length;

@@ -25,7 +25,13 @@ std::string check_member(const MemberSpec& m, Organization org) {
   if (m.rld_count > m.size / 4) return m.name + ": more address constants (" + std::to_string(m.rld_count) +
                                        ") than 4-byte words in its text";
   if (m.initial_bytes > int64_t(m.size)) return m.name + ": initial bytes beyond its size";
+  if (!m.text.empty() && m.text.size() != m.size) return m.name + ": its text is not its size";
   return "";
+}
+
+void member_text(const MemberSpec& m, uint32_t offset, uint8_t* out, uint32_t n) {
+  if (m.text.empty()) return fill_text(m.name, offset, out, n);
+  std::copy_n(m.text.begin() + offset, n, out);
 }
 
 uint8_t text_byte(const std::string& name, uint32_t offset) {
@@ -217,7 +223,7 @@ LoadModuleLayout write_load_module(TrackWriter& w, const MemberSpec& m, const Bi
     }
     w.write({}, std::move(c));
     text.resize(want);
-    fill_text(m.name, offset, text.data(), want);
+    member_text(m, offset, text.data(), want);
     Ttr t = w.write({}, text);
     if (L.text_blocks == 0) {
       L.first_text = t;

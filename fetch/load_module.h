@@ -64,6 +64,9 @@ struct MemberSpec {
   // PDSE: bytes of text in the classes loaded at once (INITIAL); the rest is DEFERRED.
   // -1 = the library's default fraction (PdseOptions).
   int64_t initial_bytes = -1;
+  // The text itself (`size` bytes), for a member made from a program of the image
+  // (system.fetch.programs); empty: ours, fill_text's pattern.
+  std::vector<uint8_t> text;
 };
 
 // What a builder does with members: "" if the spec is valid for a library of `org`.
@@ -147,6 +150,8 @@ LoadModuleLayout write_load_module(TrackWriter& w, const MemberSpec& m, const Bi
 // The byte at `offset` of a member's text (ours: deterministic from name and offset).
 uint8_t text_byte(const std::string& name, uint32_t offset);
 void fill_text(const std::string& name, uint32_t offset, uint8_t* out, uint32_t n);
+// A member's text at `offset`: its own (MemberSpec::text) or fill_text's.
+void member_text(const MemberSpec& m, uint32_t offset, uint8_t* out, uint32_t n);
 
 // Bytes of a load module's directory entry: the basic section, and the alias section too
 // for an alias, rounded up to halfwords.

@@ -213,6 +213,34 @@ check(f["dumps"].count("ABEND 806-04") == 2 and "CSV003I REQUESTED MODULE NOSUCH
 f = run("L IEFBR14 3", ["system.fetch.members=(none)", f"system.fetch.library={image_ok}"])
 check(module(f, "IEFBR14")["loads"] == 3 and not f["dumps"], "the undamaged image: its LOADs failed")
 
+# Programs of the image fetched at their first ENTER (system.fetch.programs): the demo's
+# QZZ1 (entered by QZZ0 for every message) comes from the library once, while the other
+# terminals' ECBs wait for it, and the run's messages are the same as with QZZ1 resident.
+def demo(sets, name):
+    out = os.path.join(scratch, name)
+    r = subprocess.run([tpfemu, "run", os.path.join(source, "configs", "demo.yaml"), "--no-progress", "--out", out] +
+                       [x for s in sets for x in ("--set", s)], capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"FAIL: demo {sets}: exit {r.returncode}\n{r.stderr}")
+    return out, json.load(open(os.path.join(out, "summary.json")))
+
+
+base_dir, base = demo([], "demo-resident")
+for org in ("PDS", "PDSE"):
+    d, fetched = demo(["system.fetch.programs=QZZ1", f"system.fetch.organization={org}"], f"demo-fetch-{org}")
+    f = json.load(open(os.path.join(d, "fetch.json")))
+    log = open(os.path.join(d, "run.log")).read()
+    q = module(f, "QZZ1")
+    check("fetch: QZZ1 fetched" in log and q["loads"] == 1 and q["fetches"] == 1 and q["abends"] == 0 and q["waits"] > 0,
+          f"ENTER from a {org}: QZZ1 not fetched once: {q}")
+    check(q["excps"] == (2 if org == "PDS" else 4), f"ENTER from a {org}: {q['excps']} EXCPs")
+    check(fetched["messages"] == base["messages"] and not open(os.path.join(d, "dumps.txt")).read(),
+          f"ENTER from a {org}: the demo's messages differ or an ECB ended with a dump")
+r = subprocess.run([tpfemu, "run", os.path.join(source, "configs", "demo.yaml"), "--no-progress", "--out",
+                    os.path.join(scratch, "demo-bad"), "--set", "system.fetch.programs=QNOSUCH"], capture_output=True, text=True)
+check(r.returncode != 0 and "system.fetch.programs: QNOSUCH is not a program of the image" in r.stderr,
+      f"a program not in the image: {r.returncode} {r.stderr}")
+
 # The same configuration, the same bytes.
 a, b = run("L ARCCTL 2"), run("L ARCCTL 2")
 for name in ("fetch.json", "fetch.txt", "summary.json"):
