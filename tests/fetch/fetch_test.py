@@ -14,6 +14,8 @@ Fails unless
   - a bad library (a name not there, a truncated text record, a directory block whose
     count is wrong, a TTR beyond the extent, a member's first record missing) ends each
     such LOAD with its abend dump, the run going on to the next message;
+  - programs of system.fetch.programs are fetched at their first ENTER, once, others waiting;
+  - tpfemu compare compares fetch.json;
   - the same configuration writes the same fetch.json and summary.json twice.
 
 usage: fetch_test.py TPFEMU LIBBUILD SOURCE_DIR SCRATCH
@@ -104,6 +106,11 @@ check(arc[6144]["elapsed_seconds"] > arc[23440]["elapsed_seconds"] > arc[32760][
       f"ARCCTL elapsed by block size: {[arc[b]['elapsed_seconds'] for b in arc]}")
 check(arc[6144]["cpu_seconds"] > arc[23440]["cpu_seconds"] > arc[32760]["cpu_seconds"],
       f"ARCCTL CPU by block size: {[arc[b]['cpu_seconds'] for b in arc]}")
+# tpfemu compare knows fetch.json: the ratio of a LOAD's elapsed time, 32760 against 6144.
+runs = {b: run("L ARCCTL 5", [f"system.fetch.block_size={b}"])["dir"] for b in (6144, 32760)}
+c = subprocess.run([tpfemu, "compare", runs[6144], runs[32760]], capture_output=True, text=True).stdout
+check("fetch.json:" in c and "modules[ARCCTL].elapsed_us_per_load" in c and "jobs[QFET].cpu_seconds" in c,
+      "tpfemu compare does not compare fetch.json's figures")
 pdse = run("L ARCCTL 5", ["system.fetch.organization=PDSE"])["jobs"][0]
 check(pdse["elapsed_seconds"] < arc[32760]["elapsed_seconds"] / 2 and pdse["excps"] < arc[32760]["excps"]
       and pdse["cpu_seconds"] < arc[32760]["cpu_seconds"], "the PDSE (NOPACK) is not much faster than the 32760 PDS")
