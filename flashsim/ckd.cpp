@@ -64,15 +64,6 @@ CkdConfig ckd_config(const DasdConfig& dasd, CkdConfig base) {
   return base;
 }
 
-namespace {
-uint64_t splitmix64(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-}  // namespace
-
 bool CkdVolume::cache_hit(uint32_t relative_track) const {
   const uint64_t abs = uint64_t(tracks_.extent_first_cylinder()) * dasd3390::kTracksPerCylinder +
                        tracks_.extent_first_head() + relative_track;

@@ -6,15 +6,6 @@
 
 namespace flashsim {
 
-namespace {
-uint64_t splitmix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-}  // namespace
-
 std::string DasdConfig::validate() const {
   if (cylinders < 1 || tracks_per_cylinder < 1 || records_per_track < 1) return "geometry: must be positive";
   if (pav_aliases > 255) return "pav_aliases: " + std::to_string(pav_aliases) + " is out of range 0..255";

@@ -33,6 +33,14 @@
 
 namespace flashsim {
 
+// The cache-hit functions' hash (a DASD volume's, a CKD volume's): SplitMix64's finalizer.
+inline uint64_t splitmix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
 struct DasdConfig {
   unsigned device_number = 0;           // e.g. 0x098E; labels the volume and seeds its cache-hit function
   unsigned lcu = 0;                     // the logical control unit it is behind (reports)
