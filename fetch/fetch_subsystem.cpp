@@ -11,6 +11,7 @@
 #include "fetch/library_check.h"
 #include "fetch/load_module.h"
 #include "fetch/member_list.h"
+#include "fetch/module_reader.h"
 #include "fetch/pdse_format.h"
 #include "os/guest/include/tpf_svc.h"
 
@@ -177,7 +178,16 @@ emu::PageFaultHandler::Action ProgramFetch::page_fault(emu::Cpu& cpu, os::Ecb& e
 
 // The program read: its pages back in the image for every ECB, checked against what
 // the library held; the ECBs that waited for it go on.
+// A PDS member's text and adcons from its reader (a PDSE's pages are in p.image already).
+void ProgramFetch::take_module(Pending& p) {
+  if (!p.reader) return;
+  p.image = std::move(p.reader->image());
+  p.adcons = p.reader->adcons();
+  p.reader.reset();
+}
+
 bool ProgramFetch::finish_enter(emu::Cpu& cpu, Pending& p) {
+  take_module(p);
   Fetchable& f = fetchable_[p.name];
   ModuleStats& m = modules_[p.name];
   for (uint64_t a : f.pages) system_->restore_program_page(a);
@@ -358,7 +368,7 @@ ProgramFetch::Step ProgramFetch::advance(emu::Cpu& cpu, os::Ecb& e, Pending& p) 
         if (!p.module_started) {
           p.module_started = true;
           p.next = p.at = p.entry.ttr;
-          p.image.assign(p.entry.size, 0);
+          p.reader = std::make_unique<ModuleReader>(p.entry.size);
         }
         const Cchhr a = volume_.address(p.next);
         start(cpu, e, p, chained_read(p.next, (flashsim::dasd3390::kTracksPerCylinder - a.head) * kMaxRecordsPerTrack));
@@ -521,9 +531,10 @@ void ProgramFetch::directory_block(emu::Cpu& cpu, Pending& p, const std::vector<
 void ProgramFetch::module_records(emu::Cpu& cpu, Pending& p, const ckd::Result& r) {
   for (const std::vector<uint8_t>& d : r.reads) {
     charge(cpu, p, config_.cpu_record);
-    if (!module_record(p, d)) return;
+    if (!p.reader->record(d, where(p.at))) return fail(p, p.reader->code(), p.reader->error());
     p.at = volume_.next(p.at);
   }
+  p.module_ended = p.reader->ended();
   if (p.module_ended && r.status == ckd::Status::EndOfFile) return;
   switch (r.status) {
     case ckd::Status::EndOfFile:
@@ -544,75 +555,6 @@ void ProgramFetch::module_records(emu::Cpu& cpu, Pending& p, const ckd::Result& 
     default:
       return fail(p, "106-0F", fmt::format("I/O error reading the module: {}: {}", ckd::status_name(r.status), r.error));
   }
-}
-
-// One record of a load module (load_module.h's layouts); false when it ends the LOAD.
-bool ProgramFetch::module_record(Pending& p, const std::vector<uint8_t>& d) {
-  const std::string at = where(p.at);
-  if (p.expect_text) {   // the text record its control record's CCW described
-    p.expect_text = false;
-    if (d.size() != p.text_length) {
-      fail(p, "106-0D", fmt::format("{}: a text record of {} bytes, its control record says {} (truncated record)", at,
-                                    d.size(), p.text_length));
-      return false;
-    }
-    std::copy(d.begin(), d.end(), p.image.begin() + p.text_address);
-    if (p.end_after_text) p.module_ended = true;
-    return true;
-  }
-  if (p.module_ended) {
-    fail(p, "106-0D", at + ": a record after the end of the module");
-    return false;
-  }
-  if (d.empty()) {
-    fail(p, "106-0D", at + ": an empty record");
-    return false;
-  }
-  const uint8_t id = d[0];
-  if (id == lmrec::kCesd || id == lmrec::kSym || id == lmrec::kIdr || id == lmrec::kScatter) return true;
-  if ((id & 0xF0) != 0 || (id & 0x03) == 0 || d.size() < lmrec::kHeaderBytes) {
-    fail(p, "106-0D", fmt::format("{}: a record of type X'{:02X}' ({} bytes) is not a load module's", at, id, d.size()));
-    return false;
-  }
-  const uint32_t ctl = uint32_t(get_be(&d[4], 2)), rld = uint32_t(get_be(&d[6], 2));
-  if (lmrec::kHeaderBytes + ctl + rld > d.size()) {
-    fail(p, "106-0D", fmt::format("{}: control and RLD data of {} bytes in a record of {}", at, ctl + rld, d.size()));
-    return false;
-  }
-  // RLD items: R (2), P (2), flags (1), address (3); after one whose flags say X'01' the
-  // next has the same R and P and is 4 bytes.
-  size_t q = lmrec::kHeaderBytes;
-  bool same = false;
-  while (q < lmrec::kHeaderBytes + rld) {
-    const size_t len = same ? 4 : 8, f = same ? q : q + 4;
-    if (q + len > lmrec::kHeaderBytes + rld) {
-      fail(p, "106-0D", fmt::format("{}, offset {}: an RLD item runs past the RLD data", at, q));
-      return false;
-    }
-    const uint32_t addr = uint32_t(get_be(&d[f + 1], 3));
-    if (uint64_t(addr) + 4 > p.image.size()) {
-      fail(p, "106-0E", fmt::format("{}, offset {}: an address constant at {:06X}, beyond the module's {} bytes", at,
-                                    f + 1, addr, p.image.size()));
-      return false;
-    }
-    p.adcons.push_back(addr);
-    same = d[f] & 0x01;
-    q += len;
-  }
-  if (id & lmrec::kControl) {
-    p.text_address = uint32_t(get_be(&d[9], 3));
-    p.text_length = uint32_t(get_be(&d[14], 2));
-    if (uint64_t(p.text_address) + p.text_length > p.image.size()) {
-      fail(p, "106-0E", fmt::format("{}: text at {:06X} of {} bytes runs past the module's {} bytes", at, p.text_address,
-                                    p.text_length, p.image.size()));
-      return false;
-    }
-    p.expect_text = true;
-    p.end_after_text = id & lmrec::kEndModule;
-  } else if (id & lmrec::kEndModule) {
-    p.module_ended = true;
-  }
-  return true;
 }
 
 // ---- PDSE --------------------------------------------------------------------------------
@@ -706,6 +648,7 @@ void ProgramFetch::finish(emu::Cpu& cpu, os::Ecb& e, Pending& p) {
     return;
   }
   const bool fetched = p.module_started || p.descriptor_read;   // read from the library (not LLA's copy)
+  take_module(p);
   if (config_.lla == Lla::Modules && !lla_modules_.count(p.name)) lla_modules_[p.name] = p.image;
   // Storage in the process's fetched-programs area: page-rounded ranges, one given back
   // reused by the next module of its size.

@@ -53,6 +53,7 @@
 #include "fetch/library_image.h"
 #include "fetch/library_tracks.h"
 #include "fetch/load_module.h"
+#include "fetch/module_reader.h"
 #include "flashsim/ckd.h"
 #include "os/subsystem.h"
 
@@ -153,13 +154,12 @@ class ProgramFetch : public os::Subsystem {
     Entry entry;
     // The module read.
     std::vector<uint8_t> image;      // the module's bytes as loaded
-    std::vector<uint32_t> adcons;    // PDS: offsets of the adcons the RLD items name
+    std::vector<uint32_t> adcons;    // PDS: offsets of the adcons the RLD items name (from the reader)
     uint64_t rld_items = 0;
     bool module_started = false, module_ended = false;
     Ttr next;                        // PDS: where the next channel program begins
     Ttr at;                          // PDS: the TTR of the record being processed (messages)
-    bool expect_text = false, end_after_text = false;
-    uint32_t text_address = 0, text_length = 0;
+    std::unique_ptr<ModuleReader> reader;   // PDS: the member's records as they come
     bool descriptor_read = false;    // PDSE
     std::vector<PageRun> runs;       // PDSE: page runs still to read
   };
@@ -192,6 +192,7 @@ class ProgramFetch : public os::Subsystem {
   void io_done(uint64_t ecb, const emu::IoInterruption& i);
   void finish(emu::Cpu& cpu, os::Ecb& e, Pending& p);
   bool finish_enter(emu::Cpu& cpu, Pending& p);
+  void take_module(Pending& p);
   std::vector<MemberSpec> image_programs(os::System& system);
   void charge(emu::Cpu& cpu, Pending& p, uint64_t cycles);
   void fail(Pending& p, const std::string& code, const std::string& why);
@@ -202,7 +203,6 @@ class ProgramFetch : public os::Subsystem {
   void directory_block(emu::Cpu& cpu, Pending& p, const std::vector<uint8_t>& block);
   void pdse_directory_page(emu::Cpu& cpu, Pending& p, const std::vector<uint8_t>& page);
   void module_records(emu::Cpu& cpu, Pending& p, const flashsim::ckd::Result& r);
-  bool module_record(Pending& p, const std::vector<uint8_t>& d);
   void pdse_descriptor(emu::Cpu& cpu, Pending& p, const std::vector<uint8_t>& page);
   std::string where(Ttr ttr) const;
   std::string dump_text(const Pending& p, const os::Ecb& e, unsigned istream) const;

@@ -1,6 +1,7 @@
 // Fuzz target: the library image reader and checker (fetch/library_check.h), what a
 // program fetch will trust to read a load library, and the channel programs that read
-// it (flashsim/ckd.h). Any input gets a result: an image that checks, or one error
+// it (flashsim/ckd.h), and program fetch's reading of a member's records
+// (fetch/module_reader.h). Any input gets a result: an image that checks, or one error
 // naming its place; every channel program against an image that parses ends with a
 // status (and an error saying why when not Ok). A crash, a sanitizer report, a hang or
 // memory out of bounds is a finding; so is an image that parses but whose own
@@ -13,6 +14,7 @@
 
 #include "fetch/library_check.h"
 #include "fetch/library_tracks.h"
+#include "fetch/module_reader.h"
 #include "flashsim/ckd.h"
 
 namespace {
@@ -41,6 +43,7 @@ void channel_programs(const fetch::LibraryVolume& v, const uint8_t* data, size_t
     Result r = vol.execute(now, p);
     check(r, now, p);
     now = r.time_ns;
+    return r;
   };
   const uint32_t cyl = v.first_cylinder, head = v.first_head;
   auto name = fetch::ebcdic_name("IEFBR14");
@@ -54,7 +57,14 @@ void channel_programs(const fetch::LibraryVolume& v, const uint8_t* data, size_t
       std::vector<Ccw> p = {seek(a.cylinder, a.head), search_id_equal(a.cylinder, a.head, a.record), tic(1),
                             read(Cmd::ReadData, 65535)};
       for (int i = 0; i < 20; i++) p.push_back(read(Cmd::ReadData, 65535, true));
-      run(p);
+      // The records as program fetch takes them, into the storage the entry asks for
+      // (PDS2STOR: at most 16 MB, as a LOAD would get).
+      fetch::ModuleReader m(pos + 25 <= used ? uint32_t(fetch::get_be(&dir->data[pos + 22], 3)) : 0);
+      for (const auto& rec : run(p).reads)
+        if (!m.record(rec, "record")) {
+          if (m.code().empty() || m.error().empty()) std::abort();   // a refusal says why
+          break;
+        }
     }
   }
   const Cmd cmds[] = {Cmd::Seek, Cmd::SearchIdEqual, Cmd::SearchKeyEqual, Cmd::SearchKeyHighOrEqual, Cmd::Tic,
