@@ -36,7 +36,9 @@ constexpr const char* kRunHelp = R"(  run CONFIG.yaml [CONFIG.yaml ...] [--out D
                        ...) on 127.0.0.1:PORT while it runs (0: any free port)
       --console-wait   start the run once a console client has connected
       --pace RATIO     run simulated time at RATIO times real time (0.001: a
-                       simulated millisecond a second); neither changes a figure
+                       simulated millisecond a second); with --console the default
+                       is 0.01 (a simulated 10 ms a second), 0: as fast as it can;
+                       neither changes a figure
 )";
 
 constexpr const char* kConsoleHelp = R"(  console [HOST:]PORT
@@ -44,10 +46,14 @@ constexpr const char* kConsoleHelp = R"(  console [HOST:]PORT
       standard input, prints the answers; ends when the run ends.
 )";
 
-constexpr const char* kCompareHelp = R"(  compare DIR_A DIR_B
-      Two runs side by side: the configuration keys that differ (from their
-      config.yaml), the summaries' figures with the ratio B/A, and the heap, lock,
-      ETIM, device and paging figures of the JSON reports both runs wrote.
+constexpr const char* kCompareHelp = R"(  compare DIR_A DIR_B [--all]
+      Two runs side by side, the question they were made for first: the headline
+      figure with B/A and the change; the configuration keys that differ (from
+      their config.yaml); the figures that moved most a message (cycles by cause
+      first, then the counters, furthest from B/A = 1 first); every summary figure
+      (one I-stream's rows only with --all); then the heap, lock, ETIM, device,
+      paging and fetch figures of the JSON reports both runs wrote, a subsystem's
+      matched by name across variants (the syslog lock whatever its algorithm).
 )";
 
 constexpr const char* kExecHelp = R"(  exec PROGRAM.elf [options] [-- guest args...]
@@ -259,8 +265,8 @@ bool run_options(Args& args, std::string_view command, os::RunOptions& o, int& s
       const std::string p = v ? v : "";
       char* end = nullptr;
       o.pace = std::strtod(p.c_str(), &end);
-      if (p.empty() || *end || !(o.pace >= 1e-6 && o.pace <= 1e6)) {
-        status = args.error(fmt::format("--pace {}: not a ratio of simulated to real time (1e-6 to 1e6)", p));
+      if (p.empty() || *end || !(o.pace == 0 || (o.pace >= 1e-6 && o.pace <= 1e6))) {
+        status = args.error(fmt::format("--pace {}: not a ratio of simulated to real time (1e-6 to 1e6, or 0)", p));
         return false;
       }
     } else if (command == "config" && a == "--config") {
@@ -289,7 +295,7 @@ int run_main(Args args, std::vector<std::string> command_line) {
   bool list = false, example = false;
   if (!run_options(args, "run", o, status, list, example)) return status;
   if (o.configs.empty()) return args.error("run needs a configuration file (e.g. configs/demo.yaml)");
-  if ((o.console_wait || o.pace > 0) && o.console_port < 0)
+  if ((o.console_wait || o.pace >= 0) && o.console_port < 0)
     return args.error(fmt::format("{} needs --console PORT", o.console_wait ? "--console-wait" : "--pace"));
   return os::run_workload(o, app::subsystems);
 }
@@ -344,8 +350,14 @@ int main(int argc, char** argv) {
   }
   if (cmd == "compare") {
     if (i + 1 < argc && is_help(argv[i + 1])) return print_help(cmd);
-    if (argc - i != 3) return usage_error(cmd, "compare needs two output directories (compare DIR_A DIR_B)");
-    return os::compare_runs(argv[i + 1], argv[i + 2]);
+    std::vector<std::string> dirs;
+    bool all = false;
+    for (int k = i + 1; k < argc; ++k) {
+      if (std::string_view(argv[k]) == "--all") all = true;
+      else dirs.push_back(argv[k]);
+    }
+    if (dirs.size() != 2) return usage_error(cmd, "compare needs two output directories (compare DIR_A DIR_B [--all])");
+    return os::compare_runs(dirs[0], dirs[1], all);
   }
   if (cmd == "--version" || cmd == "version") {
     fmt::print("tpfemu {}\n", os::tpfemu_version());

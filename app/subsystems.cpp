@@ -6,6 +6,7 @@
 #include "le/le_subsystem.h"
 #include "lock/lock_subsystem.h"
 #include "paging/paging.h"
+#include "os/zstat.h"
 #include "os/ztrap_subsystem.h"
 
 namespace app {
@@ -21,6 +22,7 @@ os::Subsystems subsystems() {
   s.push_back(std::move(paging));
   s.push_back(std::make_unique<fetch::ProgramFetch>());
   s.push_back(std::make_unique<os::ZtrapSubsystem>());
+  s.push_back(std::make_unique<os::SystemStatusDisplay>());
   return s;
 }
 

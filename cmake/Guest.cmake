@@ -1,5 +1,6 @@
 # Guest programs: C compiled for s390x like z/TPF's GCC-built programs, into static
 # big-endian ELF64 images that tpfemu (and qemu-s390x-static) can run.
+include(${CMAKE_CURRENT_LIST_DIR}/ProgramSource.cmake)
 find_program(GUEST_CC s390x-linux-gnu-gcc REQUIRED)
 
 set(GUEST_CFLAGS -O2 -march=z10 -ffreestanding -nostdlib -fno-pie -fno-stack-protector
@@ -147,6 +148,7 @@ function(add_tpf_image name)
     get_filename_component(abs ${src} ABSOLUTE)
     get_filename_component(program ${src} NAME_WE)
     string(TOLOWER ${program} program)
+    tpf_check_program_source(${abs} ${program})
     tpf_program_slot(${program} slot)
     foreach(other ${taken})
       string(REPLACE "=" ";" other ${other})

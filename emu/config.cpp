@@ -1008,8 +1008,41 @@ void check_yaml_characters(std::string_view text, std::string_view name) {
 }
 }  // namespace
 
+namespace {
+// A tab in a line's indentation: YAML indents with spaces only, and yaml-cpp would say
+// "illegal map value" at the key's end. Lines holding only blanks or a comment are left
+// to the parser (a tab there is harmless), and so are a block scalar's (| or >) lines,
+// where a tab after the indentation is text.
+void check_yaml_indentation(std::string_view text, std::string_view name) {
+  size_t line = 1;
+  long block = -1;   // the indentation of the line that began a block scalar, while in one
+  for (size_t start = 0; start < text.size(); ++line) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view l = text.substr(start, end - start);
+    start = end + 1;
+    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+    const size_t spaces = std::min(l.find_first_not_of(' '), l.size());
+    const size_t first = l.find_first_not_of(" \t");
+    if (block >= 0 && (first == std::string_view::npos || long(spaces) > block)) continue;
+    block = -1;
+    const size_t last = l.find_last_not_of(" \t+-0123456789");
+    if (last != std::string_view::npos && (l[last] == '|' || l[last] == '>') && l.find('#') == std::string_view::npos)
+      block = long(spaces);
+    if (first != std::string_view::npos && l[first] != '#') {
+      const size_t tab = l.substr(0, first).find('\t');
+      if (tab != std::string_view::npos)
+        throw ConfigError(fmt::format("{}:{}: YAML syntax error: a tab in the indentation (column {}): YAML indents "
+                                      "with spaces only",
+                                      name, line, tab + 1));
+    }
+  }
+}
+}  // namespace
+
 void Config::load_yaml(std::string_view text, std::string_view name) {
   check_yaml_characters(text, name);
+  check_yaml_indentation(text, name);
   if (const int line = comma_node_line(text))
     throw ConfigError(fmt::format("{}:{}: YAML syntax error: a node cannot begin with ',' nor a tag hold one", name,
                                   line));

@@ -206,14 +206,16 @@ bool ProgramFetch::finish_enter(emu::Cpu& cpu, Pending& p) {
   m.size = uint32_t(p.image.size());
   m.cpu_cycles += p.cpu_cycles;
   m.elapsed_cycles += cpu.cycles - p.started;
-  pending_.erase(p.ecb->id);
+  const std::string name = p.name;
+  const size_t bytes = p.image.size();
+  pending_.erase(p.ecb->id);   // p goes with it
   if (!same) {
-    system_->log(fmt::format("{:>12} fetch: {}: the library's copy differs from the image's program", cpu.cycles, p.name));
+    system_->log(fmt::format("{:>12} fetch: {}: the library's copy differs from the image's program", cpu.cycles, name));
     ++m.abends, ++abends_;
     return false;
   }
-  system_->log(fmt::format("{:>12} fetch: {} fetched ({} bytes, {} EXCPs) and resident", cpu.cycles, p.name,
-                           p.image.size(), m.excps));
+  system_->log(fmt::format("{:>12} fetch: {} fetched ({} bytes, {} EXCPs) and resident", cpu.cycles, name, bytes,
+                           m.excps));
   return true;
 }
 

@@ -47,6 +47,7 @@ void EcbHeap::install(os::System& system) {
   system.add_summary_headline({.key = "tls_messages_per_second",
                                .label = "TLS messages per simulated second",
                                .note = "measurement window; each one a record exchange through shared SSL",
+                               .reason = "the workload replays a TLS trace (workload.data_file): E1's figure",
                                .digits = 3,
                                .applies = [this] { return replays_tls_; },
                                .value = [this] { return system_->summary().messages_per_second; }});

@@ -35,6 +35,7 @@ void LockSubsystem::install(os::System& system) {
   system.add_summary_headline({.key = "syslog_lines_per_second",
                                .label = "syslog lines per simulated second",
                                .note = "time-stamped in the measurement window, over its length; locks.txt",
+                               .reason = "the run's ECBs logged with syslog(): E2's figure",
                                .digits = 0,
                                .applies = [this] { return syslog_stats().committed > 0; },
                                .value = [this] { return syslog_stats().records_per_second(); }});

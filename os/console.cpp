@@ -13,6 +13,7 @@ namespace os {
 using boost::asio::ip::tcp;
 
 namespace {
+// Until the run sets its own (set_greeting: every command its subsystems registered).
 const char* const kGreeting =
     "tpfemu operator console: ZTRAP EI START [PROG=name], ZTRAP EI STOP, PAUSE, RESUME, HELP\n";
 }
@@ -38,6 +39,7 @@ struct TcpConsole::Impl {
   std::vector<ConsoleLine> lines;
   std::vector<std::string> notices;
   uint64_t next_session = 1;
+  std::string greeting = kGreeting;
 
   void accept() {
     acceptor.async_accept([this](const boost::system::error_code& ec, tcp::socket s) {
@@ -52,7 +54,7 @@ struct TcpConsole::Impl {
           auto session = std::make_shared<Session>(id, std::move(s));
           session->socket.non_blocking(true);
           sessions[id] = session;
-          send(session, kGreeting);
+          send(session, greeting);
           read(session);
         }
       }
@@ -179,6 +181,8 @@ void TcpConsole::serve_for(std::chrono::steady_clock::duration d) {
   impl_->io.run_for(d);
   impl_->io.restart();
 }
+
+void TcpConsole::set_greeting(std::string text) { impl_->greeting = std::move(text); }
 
 void TcpConsole::set_pace(double ratio) {
   pace_ratio_ = ratio;

@@ -71,6 +71,8 @@ class TcpConsole : public OperatorConsole {
   // the simulated time runs at `ratio` times the host's (0: as fast as it can), from
   // now, the start of the run;
   void set_pace(double ratio);
+  // What a client is greeted with when it connects (every command the run takes).
+  void set_greeting(std::string text);
   // SIGINT or SIGTERM (the run's host stop flag) end every wait;
   void set_host_stop(const std::atomic<int>* stop) { host_stop_ = stop; }
   // blocks until a client connects (false: the host was told to stop first);

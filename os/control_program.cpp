@@ -44,6 +44,7 @@ ControlProgram::ControlProgram(emu::Machine& machine, const RunConfig& config)
     if (config_.values) s->configure(*config_.values);
     s->install(*this);
   }
+  check_headline_choice();
   desk_.set_grammars(config_.operator_grammars);
   desk_.schedule(config_.operators);
   if (!config_.workload.data_file.empty()) {
@@ -418,12 +419,57 @@ RunSummary ControlProgram::run() {
     stats_.extra_counters.push_back({c.key, c.label, c.after, c.value(), c.fails_run});
   for (const auto& note : notes_)
     if (std::string text = note(); !text.empty()) stats_.notes.push_back(std::move(text));
-  for (const SummaryHeadline& h : headlines_)
-    if (h.applies()) {
-      stats_.headline = {h.key, h.label, h.note, h.value(), h.digits};
-      break;
-    }
+  choose_headline();
   return stats_;
+}
+
+SystemStatus ControlProgram::status() const {
+  SystemStatus s;
+  s.ecbs = ecbs_.size();
+  s.cross = loop_.cross_count();
+  s.held = loop_.held_count();
+  for (unsigned i = 0; i < machine_.istreams(); ++i) {
+    IStreamStatus is;
+    if (const Ecb* e = loop_.current(i)) is.running = e->program;
+    is.ready = loop_.ready_count(i), is.deferred = loop_.deferred_count(i), is.input = loop_.input_count(i);
+    const emu::Cpu& cpu = machine_.cpu(i);
+    is.cycles = cpu.cycles;
+    is.busy_cycles = cpu.cycles;
+    for (size_t c = 0; c < emu::kCauseCount; ++c)
+      if (emu::is_idle(emu::Cause(c))) is.busy_cycles -= cpu.cycles_by_cause()[c];
+    s.istreams.push_back(is);
+  }
+  return s;
+}
+
+// system.headline names messages_per_second or a subsystem's headline of this run.
+void ControlProgram::check_headline_choice() const {
+  const std::string& want = config_.system.headline;
+  if (want.empty() || want == "auto" || want == "messages_per_second") return;
+  std::string keys = "auto, messages_per_second";
+  for (const SummaryHeadline& h : headlines_) {
+    if (h.key == want) return;
+    keys += ", " + h.key;
+  }
+  throw std::runtime_error(fmt::format("system.headline: {} is not a headline figure of this run ({})", want, keys));
+}
+
+// The summary's headline: system.headline's, else the first subsystem figure that applies
+// (with its reason), else the messages a second; and the keys that could be chosen.
+void ControlProgram::choose_headline() {
+  const std::string& want = config_.system.headline;
+  const bool chosen = !want.empty() && want != "auto";
+  Headline& out = stats_.headline;
+  out.choices = {"messages_per_second"};
+  for (const SummaryHeadline& h : headlines_) out.choices.push_back(h.key);
+  if (chosen) out.reason = "system.headline chose it";
+  if (chosen && want == "messages_per_second") return;
+  for (const SummaryHeadline& h : headlines_)
+    if (chosen ? h.key == want : h.applies()) {
+      std::vector<std::string> choices = std::move(out.choices);
+      out = {h.key, h.label, h.note, h.value(), h.digits, chosen ? out.reason : h.reason, std::move(choices)};
+      return;
+    }
 }
 
 }  // namespace os

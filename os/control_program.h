@@ -98,6 +98,7 @@ class ControlProgram : public emu::Dispatcher,
   void add_summary_counter(SummaryCounter counter) override { counters_.push_back(std::move(counter)); }
   void add_summary_note(std::function<std::string()> text) override { notes_.push_back(std::move(text)); }
   void add_summary_headline(SummaryHeadline headline) override { headlines_.push_back(std::move(headline)); }
+  SystemStatus status() const override;
   void add_timeline_column(TimelineColumn column) override {
     if (timeline_) timeline_->add(std::move(column));
   }
@@ -198,6 +199,8 @@ class ControlProgram : public emu::Dispatcher,
   std::vector<SummaryCounter> counters_;
   std::vector<std::function<std::string()>> notes_;  // add_summary_note
   std::vector<SummaryHeadline> headlines_;
+  void check_headline_choice() const;
+  void choose_headline();
   std::unique_ptr<Timeline> timeline_;  // system.timeline, if set
   std::function<std::vector<uint8_t>(const std::string&)> data_reader_;
 

@@ -56,6 +56,12 @@ class CpuLoop {
   uint64_t cycles_of_ms(double ms) const { return emu::cycles_of_ms(machine_.config(), ms); }
   uint64_t dispatches() const { return dispatches_; }
   uint64_t time_slices() const { return time_slices_; }
+  // The lists' lengths, for the operator's status display (ZSTAT).
+  size_t ready_count(unsigned istream) const { return ready_[istream].size(); }
+  size_t deferred_count(unsigned istream) const { return deferred_[istream].size(); }
+  size_t input_count(unsigned istream) const { return input_[istream].size(); }
+  size_t cross_count() const { return cross_.size(); }
+  size_t held_count() const { return held_.size(); }
   // For tests: a list's ECB numbers, top first ("cross", "ready" or "deferred").
   std::vector<uint64_t> list_contents(unsigned istream, const char* which) const;
 

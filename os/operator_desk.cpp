@@ -49,18 +49,24 @@ std::string OperatorDesk::command(const std::string& text, uint64_t now) {
   const std::string when = emu::format_duration(ns);
   const std::string first = upper_first_word(text);
   if (first == "HELP") return help_ + (console_ ? kConsoleHelp : "");
+  // A command refused is in run.log too, with why: the log says what the operator tried.
+  auto refused = [&](std::string answer) {
+    const std::string first_line = answer.substr(0, answer.find('\n'));
+    log_(fmt::format("{:>12} operator console: {}   REFUSED: {}", now, text, first_line));
+    return answer;
+  };
   OperatorCommand c;
   try {
     c = parse_operator_command(text, grammars_);
   } catch (const emu::ConfigError& e) {
-    return fmt::format("ERROR at {}: {}", when, e.what());
+    return refused(fmt::format("ERROR at {}: {}", when, e.what()));
   }
   auto h = handlers_.find(c.owner);
-  if (h == handlers_.end()) return fmt::format("ERROR at {}: no subsystem takes {}", when, first);
+  if (h == handlers_.end()) return refused(fmt::format("ERROR at {}: no subsystem takes {}", when, first));
   std::string answer = h->second(c, now, ns, true);
-  if (answer.rfind("ERROR", 0) != 0)
-    log_(fmt::format("{:>12} operator console: {}   (to replay: operator: [{{at: {}, command: {}}}])", now, text,
-                     when, text));
+  if (answer.rfind("ERROR", 0) == 0) return refused(std::move(answer));
+  log_(fmt::format("{:>12} operator console: {}   (to replay: operator: [{{at: {}, command: {}}}])", now, text, when,
+                   text));
   return answer;
 }
 
@@ -68,10 +74,15 @@ std::string OperatorDesk::console_command(const std::string& text, uint64_t now)
   const std::string first = upper_first_word(text);
   if (first != "PAUSE" && first != "RESUME") return command(text, now);
   const std::string when = emu::format_duration(ns_of(now));
+  auto refused = [&](std::string answer) {
+    log_(fmt::format("{:>12} operator console: {}   REFUSED: {}", now, text, answer));
+    return answer;
+  };
   if (text.find_first_not_of(" \t", text.find_first_not_of(" \t") + first.size()) != std::string::npos)
-    return fmt::format("ERROR at {}: {} takes nothing after it", when, first);
+    return refused(fmt::format("ERROR at {}: {} takes nothing after it", when, first));
   const bool pause = first == "PAUSE";
-  if (pause == paused_) return fmt::format("ERROR at {}: the run is {}", when, pause ? "paused already" : "not paused");
+  if (pause == paused_)
+    return refused(fmt::format("ERROR at {}: the run is {}", when, pause ? "paused already" : "not paused"));
   paused_ = pause;
   if (pause)
     return fmt::format("PAUSED at {}: simulated time stands still; commands typed now act at {}; RESUME goes on",

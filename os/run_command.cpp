@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <iostream>
@@ -31,6 +33,16 @@ bool write_file(const std::filesystem::path& p, const std::string& text) {
   std::ofstream out(p);
   out << text;
   return bool(out);
+}
+
+// Writes a report; "" if it was written, else the file and the system's reason.
+std::string write_report(const std::filesystem::path& p, const std::string& text) {
+  errno = 0;
+  std::ofstream out(p);
+  if (out) out << text;
+  if (out) out.flush();
+  if (out) return "";
+  return fmt::format("cannot write {}: {}", p.string(), errno ? std::strerror(errno) : "write failed");
 }
 
 // A report of a run that ended early says so at its top: a text report in a first
@@ -163,9 +175,16 @@ std::string joined(const std::vector<std::string>& items) {
 
 }  // namespace
 
+namespace {
+void warn_recorded_file_changes(const RunConfig& config, const RunOptions& opts) {
+  for (const std::string& w : recorded_file_changes(config, opts.configs)) fmt::print(stderr, "tpfemu: warning: {}\n", w);
+}
+}  // namespace
+
 int check_run_config(const RunOptions& opts, const SubsystemFactory& subsystems) {
   RunConfig config;
   if (!load(opts, subsystems, config)) return 2;
+  warn_recorded_file_changes(config, opts);
   emu::Machine machine(config.machine, true);
   if (!make_control_program(machine, config)) return 2;
   write_run_record(std::cout, config, opts.command_line, opts.configs);
@@ -177,6 +196,7 @@ int check_run_config(const RunOptions& opts, const SubsystemFactory& subsystems)
 int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems) {
   RunConfig config;
   if (!load(opts, subsystems, config)) return 2;
+  warn_recorded_file_changes(config, opts);
   // From here on a signal ends the run, not the process (before the machine starts:
   // at its first step).
   StopSignals stop_signals;
@@ -211,11 +231,17 @@ int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems) {
                console->port(), console->port());
     console->set_host_stop(&host_signal);
     cp->set_console(console.get());
+    console->set_greeting("tpfemu operator console. The commands (HELP lists them again):\n" +
+                          cp->operator_command("HELP", 0));
     if (opts.console_wait) {
       fmt::print(stderr, "tpfemu: the run starts when a client connects\n");
       console->wait_for_client();  // a signal meanwhile: the run stops at its first step
     }
-    console->set_pace(opts.pace);  // the pace counts from the run's start
+    const double pace = opts.pace < 0 ? kConsolePace : opts.pace;
+    if (opts.pace < 0)
+      fmt::print(stderr, "tpfemu: paced at {:g} (a simulated {:g} ms a host second; --pace 0: as fast as it can)\n",
+                 pace, pace * 1e3);
+    console->set_pace(pace);  // the pace counts from the run's start
   }
   // The output directory appears only now, when nothing can stop the run from starting.
   if (!prepare_output(out, run_files(*cp))) return 2;
@@ -239,38 +265,52 @@ int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems) {
   std::ostringstream text, json;
   write_summary_text(text, s);
   write_summary_json(json, s);
-  std::vector<std::string> written = {"config.yaml", "summary.txt", "summary.json", "run.log", "dumps.txt"};
-  bool ok = write_file(out / "summary.txt", text.str()) && write_file(out / "summary.json", json.str()) &&
-            write_file(out / "run.log", run_log_header(config.machine.clock_ghz) + cp->log()) &&
-            write_file(out / "dumps.txt", marked("dumps.txt", cp->dumps(), s.ended_early));
-  for (auto& f : streams) {
-    f->close();
-    ok = ok && !f->fail();
-  }
+  // Every report is attempted: one that cannot be written is named with the system's
+  // reason, and the others are still written (the run's figures are not lost with it).
+  std::vector<std::string> written = {"config.yaml"}, errors;
+  auto report = [&](const std::string& name, const std::string& body) {
+    const std::string err = write_report(out / name, body);
+    if (err.empty()) written.push_back(name);
+    else errors.push_back(err);
+  };
+  report("summary.txt", text.str());
+  report("summary.json", json.str());
+  report("run.log", run_log_header(config.machine.clock_ghz) + cp->log());
+  report("dumps.txt", marked("dumps.txt", cp->dumps(), s.ended_early));
   for (const ReportFile& r : cp->reports()) {
-    if (r.stream) {
-      if (!s.ended_early.empty()) ok = ok && mark_streamed(out / r.name, s.ended_early);
-      written.push_back(r.name);
-      continue;
-    }
+    if (r.stream) continue;   // written as the run went on: closed below
     if (r.wanted && !r.wanted()) continue;
     std::ostringstream body;
     r.write(body);
-    ok = ok && write_file(out / r.name, marked(r.name, body.str(), s.ended_early));
-    written.push_back(r.name);
+    report(r.name, marked(r.name, body.str(), s.ended_early));
   }
+  {
+    size_t k = 0;
+    for (const ReportFile& r : cp->reports()) {
+      if (!r.stream) continue;
+      std::ofstream& f = *streams[k++];
+      f.close();
+      if (f.fail() || (!s.ended_early.empty() && !mark_streamed(out / r.name, s.ended_early)))
+        errors.push_back(fmt::format("cannot write {}: {}", (out / r.name).string(), "write failed"));
+      else
+        written.push_back(r.name);
+    }
+  }
+  const bool ok = errors.empty();
   if (console)  // the clients hear the end before their connections close
     console->close_with(fmt::format(
         "RUN ENDED at {} simulated{}: {} messages in the measurement window; {} {}\n",
         emu::format_duration(uint64_t(double(machine.elapsed_cycles()) / machine.config().clock_ghz)),
         s.ended_early.empty() ? "" : " (" + s.ended_early + ")", s.messages,
         ok ? "reports in" : "the reports could not be written to", out.string()));
-  if (!ok) {
-    fmt::print(stderr, "tpfemu: cannot write the reports to {}\n", out.string());
-    return 2;
-  }
   std::cout << text.str();
   fmt::print("reports: {}/{}\n", out.string(), fmt::join(written, ", "));
+  if (!ok) {
+    std::cout.flush();   // the figures before the errors about the files
+    std::fflush(stdout);
+    for (const std::string& e : errors) fmt::print(stderr, "tpfemu: {}\n", e);
+    return 2;
+  }
   const std::vector<std::string> failed = failures(s);
   for (const std::string& f : failed) fmt::print(stderr, "tpfemu: {}\n", f);
   if (const int sig = cp->stopped_by_signal()) return 128 + sig;  // the shell's convention

@@ -8,6 +8,10 @@
 
 namespace os {
 
+// A run with an operator console and no --pace runs a simulated 10 ms a host second, so
+// that a person has time to type before the run is over (--pace 0: as fast as it can).
+inline constexpr double kConsolePace = 0.01;
+
 struct RunOptions {
   std::vector<std::string> configs;  // YAML files, applied in order
   std::vector<std::string> sets;     // overrides, applied last
@@ -16,7 +20,9 @@ struct RunOptions {
   int console_port = -1;             // >= 0: the operator console on 127.0.0.1 (0: any port)
   std::vector<std::string> command_line;  // as typed, for the run's config.yaml
   bool console_wait = false;         // the run starts once a console client connects
-  double pace = 0;                   // > 0: simulated time runs at this ratio to real time (console polls)
+  // > 0: simulated time runs at this ratio to real time (console polls); 0: as fast as it
+  // can; < 0 (not given): kConsolePace with a console, else as fast as it can.
+  double pace = -1;
 };
 
 // Runs the configuration with the subsystems `subsystems` makes; writes summary.txt,
@@ -41,6 +47,7 @@ std::string run_log_header(double clock_ghz);
 // after workload.duration (`duration_s` > 0); the host seconds so far.
 std::string progress_line(uint64_t done, uint64_t target, double simulated_s, double duration_s, double host_s);
 
-int compare_runs(const std::string& dir_a, const std::string& dir_b);
+// `all`: each I-stream's rows too.
+int compare_runs(const std::string& dir_a, const std::string& dir_b, bool all = false);
 
 }  // namespace os

@@ -69,7 +69,15 @@ std::vector<std::string> element_labels(const json& array) {
   std::set<std::string> seen;
   for (const json& e : array) {
     std::string label;
+    // Its name first (a lock is "syslog" whatever its algorithm, so that the variants of
+    // an experiment match), then what else names it, then its first string member.
     if (e.is_object())
+      for (const char* k : {"name", "program", "module", "device"})
+        if (e.contains(k) && e[k].is_string()) {
+          label = e[k].get<std::string>();
+          break;
+        }
+    if (label.empty() && e.is_object())
       for (const auto& [k, v] : e.items())
         if (v.is_string()) {
           label = v.get<std::string>();
@@ -118,16 +126,90 @@ void numbers(const json& j, const std::string& path, std::map<std::string, doubl
   }
 }
 
+// One number style for every table of compare, as summary.txt writes its figures:
+// whole numbers grouped (1,234,567); others with 6 decimals below 1, 3 from 1 on, grouped.
 std::string number_text(double v) {
   if (std::isnan(v)) return "-";
   if (v == std::floor(v) && std::fabs(v) < 1e18) return summary_format::grouped(uint64_t(std::fabs(v))).insert(0, v < 0 ? "-" : "");
-  return fmt::format("{:.6g}", v);
+  return summary_format::grouped_fixed(v, std::fabs(v) < 1 ? 6 : 3);
 }
 
 std::string ratio_text(double a, double b) {
   if (std::isnan(a) || std::isnan(b) || (a == 0 && b == 0)) return "-";
   if (a == 0) return "n/a";
   return fmt::format("{:.3f}", b / a);
+}
+
+// B against A in percent: "+38.6%", "-99.3%"; "new" when A is 0, "" when both are.
+std::string change_text(double a, double b) {
+  if (std::isnan(a) || std::isnan(b) || (a == 0 && b == 0)) return "";
+  if (a == 0) return "new";
+  const double pct = (b / a - 1) * 100;
+  return fmt::format("{}{:.1f}%", pct >= 0 ? "+" : "", pct);
+}
+
+// The headline of both runs, with its ratio: the question the runs were made for.
+void write_headlines(std::ostream& out, const RunSummary& a, const RunSummary& b) {
+  if (a.headline.key != b.headline.key) {
+    out << "Headline: A's is " << a.headline.label << " (" << number_text(a.headline.value) << "), B's "
+        << b.headline.label << " (" << number_text(b.headline.value) << "): not the same figure; messages per second "
+        << number_text(a.messages_per_second) << " -> " << number_text(b.messages_per_second) << " (B/A "
+        << ratio_text(a.messages_per_second, b.messages_per_second) << ")\n\n";
+    return;
+  }
+  out << "Headline: " << a.headline.label << "\n";
+  write_table(out,
+              {{"A", "B", "B/A", "change"},
+               {number_text(a.headline.value), number_text(b.headline.value), ratio_text(a.headline.value, b.headline.value),
+                change_text(a.headline.value, b.headline.value)}},
+              "  ", "rrrr");
+  out << "\n";
+}
+
+// What moved most between the runs, a message: the cycles by cause first (where the
+// time went), then the other counts; each list with B/A furthest from 1 first.
+void write_moved_most(std::ostream& out, const RunSummary& a, const RunSummary& b, size_t most) {
+  const bool per_message = a.messages > 0 && b.messages > 0;
+  const double na = per_message ? double(a.messages) : 1.0, nb = per_message ? double(b.messages) : 1.0;
+  struct Moved {
+    std::string name;
+    double a, b;
+    double distance() const {
+      if (a == 0 && b == 0) return -1;
+      if (a == 0 || b == 0) return 1e9;
+      return std::fabs(std::log(b / a));
+    }
+  };
+  auto ranked = [](std::vector<Moved> v) {
+    v.erase(std::remove_if(v.begin(), v.end(), [](const Moved& m) { return m.distance() <= 0; }), v.end());
+    std::stable_sort(v.begin(), v.end(), [](const Moved& x, const Moved& y) { return x.distance() > y.distance(); });
+    return v;
+  };
+  const emu::CyclesByCause ca = total_cycles_by_cause(a), cb = total_cycles_by_cause(b);
+  std::vector<Moved> causes, others;
+  for (size_t c = 0; c < emu::kCauseCount; ++c)
+    causes.push_back({std::string("cycles: ") + emu::cause_name(emu::Cause(c)), double(ca[c]) / na, double(cb[c]) / nb});
+  others.push_back({"instructions", double(a.instructions) / na, double(b.instructions) / nb});
+  others.push_back({"cycles", double(a.cycles) / na, double(b.cycles) / nb});
+  {  // the control program's and the subsystems' counters, as summary.json has them
+    std::ostringstream ja, jb;
+    write_summary_json(ja, a);
+    write_summary_json(jb, b);
+    const json da = json::parse(ja.str()).at("control_program"), db = json::parse(jb.str()).at("control_program");
+    for (const auto& [k, v] : da.items())
+      if (v.is_number() && db.contains(k) && db[k].is_number())
+        others.push_back({k, v.get<double>() / na, db[k].get<double>() / nb});
+  }
+  const std::vector<Moved> rc = ranked(causes), ro = ranked(others);
+  out << "Moved most, " << (per_message ? "a message" : "in all (a run completed no message)")
+      << " (cycles by cause first; B/A furthest from 1 first)\n";
+  std::vector<std::vector<std::string>> rows = {{"FIGURE", "A", "B", "B/A", "change"}};
+  for (const Moved& m : rc) rows.push_back({m.name, number_text(m.a), number_text(m.b), ratio_text(m.a, m.b), change_text(m.a, m.b)});
+  for (size_t i = 0; i < ro.size() && i < most; ++i)
+    rows.push_back({ro[i].name, number_text(ro[i].a), number_text(ro[i].b), ratio_text(ro[i].a, ro[i].b),
+                    change_text(ro[i].a, ro[i].b)});
+  write_table(out, rows, "  ", "lrrrr");
+  out << "\n";
 }
 
 // The report's figures that differ between the runs, and how many are the same.
@@ -138,7 +220,7 @@ void write_report_differences(std::ostream& out, const std::string& name, const 
   std::set<std::string> keys;
   for (const auto& [k, v] : na) keys.insert(k);
   for (const auto& [k, v] : nb) keys.insert(k);
-  std::vector<std::vector<std::string>> rows = {{"FIGURE", "A", "B", "B/A"}};
+  std::vector<std::vector<std::string>> rows = {{"FIGURE", "A", "B", "B/A", "change"}};
   size_t same = 0;
   for (const std::string& k : keys) {
     const double va = na.count(k) ? na[k] : NAN, vb = nb.count(k) ? nb[k] : NAN;
@@ -146,10 +228,10 @@ void write_report_differences(std::ostream& out, const std::string& name, const 
       ++same;
       continue;
     }
-    rows.push_back({k, number_text(va), number_text(vb), ratio_text(va, vb)});
+    rows.push_back({k, number_text(va), number_text(vb), ratio_text(va, vb), change_text(va, vb)});
   }
   out << "\n" << name << ": " << rows.size() - 1 << " figures differ, " << same << " the same\n";
-  if (rows.size() > 1) write_table(out, rows, "  ", "lrrr");
+  if (rows.size() > 1) write_table(out, rows, "  ", "lrrrr");
 }
 
 bool read_json(const fs::path& p, json& j) {
@@ -165,12 +247,17 @@ bool read_json(const fs::path& p, json& j) {
 
 }  // namespace
 
-int compare_runs(const std::string& dir_a, const std::string& dir_b) {
+int compare_runs(const std::string& dir_a, const std::string& dir_b, bool all) {
   try {
     RunSummary a = read_summary_json((fs::path(dir_a) / "summary.json").string());
     RunSummary b = read_summary_json((fs::path(dir_b) / "summary.json").string());
+    std::cout << "A: " << dir_a << (a.config.empty() ? "" : " (" + a.config + ")") << "\n";
+    std::cout << "B: " << dir_b << (b.config.empty() ? "" : " (" + b.config + ")") << "\n\n";
+    write_headlines(std::cout, a, b);
     write_config_differences(std::cout, dir_a, dir_b);
-    write_comparison(std::cout, dir_a, a, dir_b, b);
+    write_moved_most(std::cout, a, b, 10);
+    std::cout << "All figures (summary.json)\n";
+    write_comparison(std::cout, dir_a, a, dir_b, b, all, false);
     for (const char* name : kReports) {
       json ja, jb;
       const bool in_a = read_json(fs::path(dir_a) / name, ja), in_b = read_json(fs::path(dir_b) / name, jb);

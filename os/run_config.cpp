@@ -192,6 +192,16 @@ emu::Section<SystemConfig> make_system_section() {
                    "rate plots)."}, [](SystemConfig& s, const emu::ConfigValue& v) {
            s.timeline_s = emu::field_value<double>(v, emu::ValueType::Duration) / 1e3;  // ms to s
          });
+  s.key({.path = "system.headline",
+         .type = T::String,
+         .default_value = "auto",
+         .unit = "a headline figure's key",
+         .description = "The figure summary.txt and summary.json lead with: auto (the first a subsystem offers "
+                        "that applies to the run, e.g. syslog_lines_per_second for a run that logged, "
+                        "tls_messages_per_second for the TLS workload; else messages_per_second), or one of those "
+                        "keys. The summary says which it is and why.",
+         .source = "auto: the figure of the experiment the run is (issue 17)."},
+        &SystemConfig::headline);
   s.describe("system", "The control program: guest image, time slice and timeout, service costs, ECB storage.");
 
   s.check("system.time_slice is below system.timeout", [](const emu::Config& c) {

@@ -30,6 +30,7 @@ struct SystemConfig {
   unsigned max_threads = 0;     // threads per process
   uint64_t shared_size = 0;     // bytes of system storage shared by all ECBs (TPF_EVM_SHARED)
   double timeline_s = 0;        // system.timeline: a row of timeline.txt this often (0: none)
+  std::string headline;         // system.headline: the summary's headline figure's key ("auto": chosen)
 };
 
 enum class Arrivals { Closed, Open };

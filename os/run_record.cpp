@@ -110,6 +110,36 @@ void write_run_record(std::ostream& out, const RunConfig& config, const std::vec
   });
 }
 
+std::vector<std::string> recorded_file_changes(const RunConfig& config, const std::vector<std::string>& files) {
+  std::vector<std::string> out;
+  for (const std::string& f : files) {
+    std::ifstream in(f);
+    std::string first;
+    if (!std::getline(in, first) || first.rfind("# What a tpfemu run ran.", 0) != 0) continue;
+    RunRecord r;
+    try {
+      r = read_run_record(f);
+    } catch (const std::runtime_error&) {
+      continue;   // the configuration's own loading says what is wrong with it
+    }
+    for (const auto& [name, hash] : r.header) {
+      const std::string suffix = " sha256";
+      if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+        continue;
+      const std::string key = name.substr(0, name.size() - suffix.size());
+      const std::string now = resolved_file(*config.values, key);
+      if (now.empty()) continue;
+      const std::string now_hash = sha256_of_file(now);
+      if (now_hash == hash) continue;
+      auto rec = r.header.find(key);
+      out.push_back(fmt::format("{}: {} was {} (sha256 {}) when recorded; this run uses {} (sha256 {}): its figures "
+                                "may differ from the recorded run's",
+                                f, key, rec == r.header.end() ? "?" : rec->second, hash, now, now_hash));
+    }
+  }
+  return out;
+}
+
 RunRecord read_run_record(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error(fmt::format("{}: cannot open (a run of an older tpfemu has no config.yaml)", path));

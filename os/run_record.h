@@ -29,6 +29,11 @@ struct RunRecord {
 // Throws std::runtime_error naming the file if it cannot be read or is not YAML.
 RunRecord read_run_record(const std::string& path);
 
+// For each configuration file that is a run's config.yaml: the files its header recorded
+// (the image, a trace) whose SHA-256 differs from the file this configuration now
+// resolves, one warning each naming both (a run of it may not give the recorded figures).
+std::vector<std::string> recorded_file_changes(const RunConfig& config, const std::vector<std::string>& files);
+
 // The command line as a shell would take it back: arguments with spaces or quotes in
 // single quotes.
 std::string shell_command_line(const std::vector<std::string>& args);

@@ -66,6 +66,7 @@ struct SummaryCounter {
 // simulated second of a run that logged.
 struct SummaryHeadline {
   std::string key{}, label{}, note{};
+  std::string reason{};   // why it is the headline when it applies, e.g. "the run logged with syslog()"
   int digits = 0;
   std::function<bool()> applies{};
   std::function<double()> value{};
@@ -84,6 +85,18 @@ using OperatorHandler =
 // address (os/evm.cpp), which keeps the page's contents while it is withdrawn.
 struct ProgramPage {
   uint64_t address = 0, frame = 0;
+};
+
+// What the control program holds now, for an operator's status display (ZSTAT).
+struct IStreamStatus {
+  std::string running;                 // the program of the ECB it runs ("" when idle)
+  size_t ready = 0, deferred = 0, input = 0;
+  uint64_t cycles = 0, busy_cycles = 0;   // its clock, and the part it ran work
+};
+struct SystemStatus {
+  size_t ecbs = 0;                     // ECBs in use (made, not yet exited)
+  size_t cross = 0, held = 0;          // the cross list; ready ECBs of nondispatchable processes
+  std::vector<IStreamStatus> istreams;
 };
 
 // The control program as a subsystem sees it.
@@ -169,6 +182,8 @@ class System {
   }
   // Every process still alive, once each, in the order of their ECBs.
   virtual void for_each_process(const std::function<void(Process&)>& fn) = 0;
+  // The ECBs in use and each I-stream's lists and clock, now.
+  virtual SystemStatus status() const = 0;
 
   // ---- the program image's read-only pages, for a subsystem managing real storage ----
   // Every one, in address order.

@@ -190,6 +190,13 @@ void write_summary_text(std::ostream& out, const RunSummary& s) {
   if (!s.ended_early.empty()) out << "  ENDED EARLY    " << s.ended_early << "\n";
   out << "  headline       " << grouped_fixed(s.headline.value, s.headline.digits) << " " << s.headline.label << " ("
       << s.headline.note << ")\n";
+  out << "  chosen         " << s.headline.key << ": " << s.headline.reason;
+  if (s.headline.choices.size() > 1) {
+    out << " (system.headline picks one of";
+    for (size_t i = 0; i < s.headline.choices.size(); ++i) out << (i ? ", " : " ") << s.headline.choices[i];
+    out << ")";
+  }
+  out << "\n";
   out << "\nThroughput (measurement window, after warm-up)\n";
   write_table(out,
               {{"messages", grouped(s.messages)},
@@ -246,7 +253,8 @@ void write_summary_json(std::ostream& out, const RunSummary& s) {
   out << "  \"config\": " << json_string(s.config) << ",\n";
   if (!s.ended_early.empty()) out << "  \"ended_early\": " << json_string(s.ended_early) << ",\n";
   out << "  \"headline\": {\"key\": " << json_string(s.headline.key) << ", \"label\": " << json_string(s.headline.label)
-      << ", \"value\": " << json_number(s.headline.value, s.headline.digits) << "},\n";
+      << ", \"value\": " << json_number(s.headline.value, s.headline.digits)
+      << ", \"reason\": " << json_string(s.headline.reason) << "},\n";
   out << "  \"messages\": " << s.messages << ",\n";
   out << "  \"simulated_seconds\": " << json_number(s.simulated_seconds, kSecondsDigits) << ",\n";
   out << "  \"messages_per_second\": " << json_number(s.messages_per_second, kRateDigits) << ",\n";

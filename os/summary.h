@@ -27,6 +27,9 @@ struct Headline {
   std::string note = "measurement window";  // where the figure comes from, for people
   double value = 0;
   int digits = 3;
+  // Why this figure: what made a subsystem's apply, or that none did, or system.headline.
+  std::string reason = "no subsystem's figure applies to this run";
+  std::vector<std::string> choices;         // the keys system.headline may name for this run
 };
 
 // Response times that fall in two well separated groups (e.g. messages that waited
@@ -101,8 +104,9 @@ void write_summary_text(std::ostream& out, const RunSummary& s);
 void write_summary_json(std::ostream& out, const RunSummary& s);
 // Reads a summary.json back (for compare); throws std::runtime_error naming the file.
 RunSummary read_summary_json(const std::string& path);
-// Side by side with the ratio B/A of each figure.
+// Side by side with the ratio B/A of each figure; `all`: each I-stream's rows too (else
+// one line says how many were left out).
 void write_comparison(std::ostream& out, const std::string& name_a, const RunSummary& a,
-                      const std::string& name_b, const RunSummary& b);
+                      const std::string& name_b, const RunSummary& b, bool all = true, bool names = true);
 
 }  // namespace os

@@ -170,6 +170,13 @@ RunSummary read_summary_json(const std::string& given) {
   if (auto it = doc.find("notes"); it != doc.end() && it->is_array())
     for (const auto& n : *it)
       if (n.is_string()) s.notes.push_back(n.get<std::string>());
+  if (auto it = doc.find("headline"); it != doc.end() && it->is_object()) {
+    const json& h = *it;
+    if (h.contains("key") && h["key"].is_string()) s.headline.key = h["key"].get<std::string>();
+    if (h.contains("label") && h["label"].is_string()) s.headline.label = h["label"].get<std::string>();
+    if (h.contains("value") && h["value"].is_number()) s.headline.value = h["value"].get<double>();
+    if (h.contains("reason") && h["reason"].is_string()) s.headline.reason = h["reason"].get<std::string>();
+  }
   s.messages = read_uint(doc, "messages", "", path);
   s.simulated_seconds = read_double(doc, "simulated_seconds", "", path);
   s.messages_per_second = read_double(doc, "messages_per_second", "", path);
@@ -215,11 +222,13 @@ RunSummary read_summary_json(const std::string& given) {
 // ---- tpfemu compare -------------------------------------------------------------
 
 void write_comparison(std::ostream& out, const std::string& name_a, const RunSummary& a, const std::string& name_b,
-                      const RunSummary& b) {
+                      const RunSummary& b, bool all, bool names) {
   const size_t n = std::max(a.istreams.size(), b.istreams.size());
   const std::vector<Figure> fa = figures(a, n), fb = figures(b, n);
-  out << "A: " << name_a << (a.config.empty() ? "" : " (" + a.config + ")") << "\n";
-  out << "B: " << name_b << (b.config.empty() ? "" : " (" + b.config + ")") << "\n\n";
+  if (names) {
+    out << "A: " << name_a << (a.config.empty() ? "" : " (" + a.config + ")") << "\n";
+    out << "B: " << name_b << (b.config.empty() ? "" : " (" + b.config + ")") << "\n\n";
+  }
   // By name: runs with other subsystems have other counters ("-" where a run has none).
   auto find = [](const std::vector<Figure>& f, const std::string& name, bool whole) {
     for (const Figure& x : f)
@@ -227,15 +236,21 @@ void write_comparison(std::ostream& out, const std::string& name_a, const RunSum
     return Figure{name, whole, std::numeric_limits<double>::quiet_NaN(), 0, 0};
   };
   std::vector<std::vector<std::string>> rows = {{"FIGURE", "A", "B", "B/A"}};
-  for (const Figure& x : fa) {
-    const Figure y = find(fb, x.name, x.whole);
+  size_t folded = 0;
+  auto add = [&](const Figure& x, const Figure& y) {
+    if (!all && x.name.rfind("istreams[", 0) == 0) {
+      ++folded;
+      return;
+    }
     rows.push_back({x.name, show(x), show(y), ratio(x, y)});
-  }
+  };
+  for (const Figure& x : fa) add(x, find(fb, x.name, x.whole));
   for (const Figure& y : fb) {
     const Figure x = find(fa, y.name, y.whole);
-    if (std::isnan(x.value)) rows.push_back({y.name, show(x), show(y), ratio(x, y)});
+    if (std::isnan(x.value)) add(Figure{y.name, y.whole, x.value, 0, y.digits}, y);
   }
   write_table(out, rows, "", "lrrr");
+  if (folded) out << "\n" << folded << " rows of single I-streams (istreams[N].*) left out: --all shows them.\n";
   out << "\nB/A: \"-\" when both are 0 or a run has no such I-stream; \"n/a\" when only A is 0.\n";
 }
 

@@ -87,9 +87,13 @@ def _list(path, node, key):
     return node.value
 
 
-def _param(path, knode, key):
+def _param(path, knode, key, places=None, section=""):
+    """KEY checked as a configuration key's name; PLACES (when given) gets where it
+    stands, "FILE:LINE: SECTION.KEY", for check_keys' messages."""
     if not re.fullmatch(r"[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)+", key):
         raise SweepError(f"{_where(path, knode)}: {key}: not a configuration key (section.key, as --set takes)")
+    if places is not None:
+        places.setdefault(key, f"{_where(path, knode)}: {section}.{key}")
     return key
 
 
@@ -225,7 +229,7 @@ def load(sweep_path, axis_values=None):
     root = _compose(p, _read(p))
     if root is None:
         raise SweepError(f"{p}:1: empty sweep file (configs:, grid: and collect: are needed)")
-    spec = {"file": sweep_path, "configs": [], "set": [], "axes": [], "derive": [], "seeds": None,
+    spec = {"file": sweep_path, "configs": [], "set": [], "axes": [], "derive": [], "seeds": None, "places": {},
             "collect": {}, "plot": {}, "slurm": {}}
     top = dict((k, (kn, v)) for k, kn, v in _mapping(p, root, "sweep"))
     for k, (kn, _) in top.items():
@@ -242,7 +246,7 @@ def load(sweep_path, axis_values=None):
         spec["configs"].append(full)
     if "set" in top:
         for k, kn, v in _mapping(p, top["set"][1], "set"):
-            spec["set"].append([_param(p, kn, k), _text(_value(p, v, "set." + k))])
+            spec["set"].append([_param(p, kn, k, spec["places"], "set"), _text(_value(p, v, "set." + k))])
     params = []
     axis_values = dict(axis_values or {})
 
@@ -255,7 +259,7 @@ def load(sweep_path, axis_values=None):
 
     if "grid" in top:
         for k, kn, v in _mapping(p, top["grid"][1], "grid"):
-            _param(p, kn, k)
+            _param(p, kn, k, spec["places"], "grid")
             if k in params:
                 raise SweepError(f"{_where(p, kn)}: grid.{k}: swept twice")
             params.append(k)
@@ -264,7 +268,7 @@ def load(sweep_path, axis_values=None):
         for z in _list(p, top["zip"][1], "zip"):
             keys, cols, line = [], [], z.start_mark.line + 1
             for k, kn, v in _mapping(p, z, "zip"):
-                _param(p, kn, k)
+                _param(p, kn, k, spec["places"], "zip")
                 if k in params:
                     raise SweepError(f"{_where(p, kn)}: zip.{k}: swept twice")
                 params.append(k)
@@ -284,7 +288,7 @@ def load(sweep_path, axis_values=None):
         # alone at each of its other values, the rest at their first (a sensitivity study).
         keys, firsts, moves = [], [], []
         for k, kn, v in _mapping(p, top["one_at_a_time"][1], "one_at_a_time"):
-            _param(p, kn, k)
+            _param(p, kn, k, spec["places"], "one_at_a_time")
             if k in params or k in axis_values:
                 raise SweepError(f"{_where(p, kn)}: one_at_a_time.{k}: swept twice")
             vs = values(k, v)
@@ -303,7 +307,7 @@ def load(sweep_path, axis_values=None):
         raise SweepError(f"{p}: {', '.join(axis_values)}: not swept in this file")
     if "derive" in top:
         for k, kn, v in _mapping(p, top["derive"][1], "derive"):
-            _param(p, kn, k)
+            _param(p, kn, k, spec["places"], "derive")
             if k in params:
                 raise SweepError(f"{_where(p, kn)}: derive.{k}: also swept")
             spec["derive"].append([k, _derive_expr(p, v, k, str(_value(p, v, "derive." + k)), params),
@@ -336,7 +340,7 @@ def load(sweep_path, axis_values=None):
         spec["collect"][name] = _parse_figure(p, v, name, str(_value(p, v, "collect." + name)), list(spec["collect"]))
     if "plot" in top:
         for k, kn, v in _mapping(p, top["plot"][1], "plot"):
-            val = None if k in ("figures", "labels") else _value(p, v, "plot." + k)
+            val = None if k in ("figures", "labels", "units") else _value(p, v, "plot." + k)
             if k == "x" and val not in params:
                 raise SweepError(f"{_where(p, v)}: plot.x: {val} is not a swept parameter")
             if k == "xscale" and val not in ("linear", "log2", "log10"):
@@ -346,15 +350,18 @@ def load(sweep_path, axis_values=None):
                 for n, f in zip(v.value, val):
                     if f not in spec["collect"]:
                         raise SweepError(f"{_where(p, n)}: plot.figures: {f} is not collected")
-            if k == "labels":  # figure or parameter -> what the axis says (the quantity and its unit)
+            if k in ("labels", "units"):  # figure or parameter -> what the axis says / the unit it is in
                 val = {}
-                for name, nn, lv in _mapping(p, v, "plot.labels"):
+                for name, nn, lv in _mapping(p, v, "plot." + k):
                     if name not in spec["collect"] and name not in params:
-                        raise SweepError(f"{_where(p, nn)}: plot.labels.{name}: neither a collected figure nor a "
+                        raise SweepError(f"{_where(p, nn)}: plot.{k}.{name}: neither a collected figure nor a "
                                          "swept parameter")
-                    val[name] = str(_value(p, lv, "plot.labels." + name))
-            if k not in ("x", "xscale", "figures", "title", "labels"):
-                raise SweepError(f"{_where(p, kn)}: plot.{k}: unknown key (x, xscale, figures, title, labels)")
+                    val[name] = str(_value(p, lv, f"plot.{k}." + name))
+            if k == "yzero" and not isinstance(val, bool):
+                raise SweepError(f"{_where(p, v)}: plot.yzero: {val!r}: true or false")
+            if k not in ("x", "xscale", "figures", "title", "labels", "units", "yzero"):
+                raise SweepError(f"{_where(p, kn)}: plot.{k}: unknown key (x, xscale, figures, title, labels, units, "
+                                 "yzero)")
             spec["plot"][k] = val
     if "slurm" in top:
         for k, kn, v in _mapping(p, top["slurm"][1], "slurm"):
@@ -424,7 +431,7 @@ def plan(spec, extra_sets=()):
                              "in characters a folder name cannot hold)")
         seen.add(r["name"])
     return {"sweep": spec["file"], "params": params, "short": short, "collect": spec["collect"],
-            "plot": spec["plot"], "slurm": spec["slurm"], "runs": runs}
+            "plot": spec["plot"], "slurm": spec["slurm"], "runs": runs, "places": spec.get("places", {})}
 
 
 def configs_of(p):
@@ -568,6 +575,36 @@ def stale_message(out, p, stale):
     return "\n".join(lines)
 
 
+def check_keys(p, tpfemu=TPFEMU):
+    """Every run's configuration checked before any runs (`tpfemu config`: the files,
+    then the run's --set), each distinct one once: a key misspelt or a value out of its
+    range refuses the sweep, naming the sweep file's line for a key it sets (grid:, zip:,
+    one_at_a_time:, set:, derive:) and the run's values."""
+    seen = set()
+    for r in p["runs"]:
+        configs = configs_of(p)
+        args = ["config"] + [x for c in configs for x in ("--config", c)] + r["args"][len(configs) + 2:]
+        key = tuple(args)
+        if key in seen:
+            continue
+        seen.add(key)
+        try:
+            c = subprocess.run([tpfemu] + args, capture_output=True, text=True, timeout=120)
+        except subprocess.TimeoutExpired:
+            raise SweepError(f"{tpfemu} config: no answer in 120 s") from None
+        except OSError as e:
+            raise SweepError(f"{tpfemu}: {e.strerror} (is it built? scripts/setup builds it)") from None
+        if c.returncode == 0:
+            continue
+        msg = c.stderr.strip().splitlines()[0] if c.stderr.strip() else f"exit status {c.returncode}"
+        msg = msg[len("tpfemu: "):] if msg.startswith("tpfemu: ") else msg
+        m = re.match(r"--set: ([a-z0-9_.]+): (.*)", msg)
+        if m and m[1] in p.get("places", {}):
+            at = ", ".join(f"{k}={_text(v)}" for k, v in r["params"].items())
+            raise SweepError(f"{p['places'][m[1]]}: {m[2]}" + (f" (at {at})" if at else ""))
+        raise SweepError(f"{p['sweep']}: run {r['name']}: {msg}")
+
+
 def prepare(out, p, rerun_stale=False, tpfemu=TPFEMU):
     """Makes DIR ready for the runs of plan P and returns the build record (build_record):
     DIR/plan.json written, over one of the same runs (another sweep is refused);
@@ -575,6 +612,7 @@ def prepare(out, p, rerun_stale=False, tpfemu=TPFEMU):
     configuration contents made refused, naming what differs, or with RERUN_STALE
     removed so that they run again (the others are kept)."""
     now = build_record(configs_of(p), tpfemu)
+    check_keys(p, tpfemu)
     os.makedirs(os.path.join(out, RUNS, FAILED), exist_ok=True)
     path = os.path.join(out, PLAN)
     if os.path.exists(path):
@@ -1026,9 +1064,15 @@ def plot(out, p, doc):
             if sc != "linear":
                 ax.set_xscale("log", base=2 if sc == "log2" else 10)
             readable_axis(ax.xaxis, sorted(set(xs_all)))
+        # The figure's axis from zero (a bar of the eye's), unless plot.yzero says not or
+        # a value is negative.
+        if p["plot"].get("yzero", True) and ax.get_ylim()[0] > 0:
+            ax.set_ylim(bottom=0)
         readable_axis(ax.yaxis)
-        labels = p["plot"].get("labels", {})
-        ax.set(xlabel=labels.get(x, x), ylabel=labels.get(fig_name, fig_name),
+        labels, units = p["plot"].get("labels", {}), p["plot"].get("units", {})
+        def axis_label(name):
+            return labels.get(name, name) + (f" ({units[name]})" if name in units else "")
+        ax.set(xlabel=axis_label(x), ylabel=axis_label(fig_name),
                title=p["plot"].get("title", os.path.basename(p["sweep"])))
         ax.grid(True, alpha=0.3)
         if others:

@@ -165,14 +165,14 @@ def case_failing(work, env):
     out = os.path.join(work, "out")
     r = sweep([os.path.join(HERE, "failing.yaml"), "--out", out, "-j", "2"], env)
     check(r.returncode == 1, f"exit status {r.returncode}, not 1: {r.stderr}")
-    check("run istreams=66 failed" in r.stderr and "machine.istreams: 66 is out of range 1..64" in r.stderr,
+    check("run duration=1us failed" in r.stderr and "no message completed in the measurement window" in r.stderr,
           f"the failure is not named with its error: {r.stderr}")
     check("1 of 3 runs failed" in r.stderr, f"no count of failures: {r.stderr}")
     st = {x["run"]: x for x in rows(os.path.join(out, "results.csv"))}
-    check(st["runs/istreams=1"]["status"] == "ok" and st["runs/istreams=2"]["status"] == "ok", f"others: {st}")
-    check(st["runs/istreams=66"]["status"] == "failed" and "out of range" in st["runs/istreams=66"]["error"],
-          f"failed row: {st['runs/istreams=66']}")
-    check(not os.path.exists(os.path.join(out, "runs", "istreams=66")), "a failed run left a run folder")
+    check(st["runs/duration=2ms"]["status"] == "ok" and st["runs/duration=3ms"]["status"] == "ok", f"others: {st}")
+    check(st["runs/duration=1us"]["status"] == "failed" and "no message completed" in st["runs/duration=1us"]["error"],
+          f"failed row: {st['runs/duration=1us']}")
+    check(not os.path.exists(os.path.join(out, "runs", "duration=1us")), "a failed run left a run folder")
     # Rerun: the failed point is tried again (and fails again), the others are not rerun.
     r = sweep([os.path.join(HERE, "failing.yaml"), "--out", out, "-j", "2"], env)
     check(r.returncode == 1 and "2 of 3 runs complete already" in r.stderr, f"rerun: {r.stderr}")
@@ -400,15 +400,21 @@ def case_rerun_stale(work, env):
     check(r.returncode == 0 and "4 of 4 runs complete already" in r.stderr, f"after --rerun-stale: {r.stderr}")
 
 
+# The middle point fails when it runs (1 us: no message completes), after its
+# configuration was checked; the others complete.
 COLLECT = """configs: [{demo}]
 set:
-  workload.messages: 200
-grid:
-  machine.istreams: [1, 66, 2]
+  workload.messages: 0
+zip:
+  - machine.istreams: [1, 1, 2]
+    workload.duration: [1ms, 1us, 1ms]
 collect:
   messages: summary.json:messages
   {extra}
 """
+
+
+ONE, FAILING, TWO = "istreams=1,duration=1ms", "istreams=1,duration=1us", "istreams=2,duration=1ms"
 
 
 def case_collect(work, env):
@@ -441,24 +447,24 @@ def case_collect(work, env):
     check("[nosuch=1] matches no row of istreams (1 row) (no row has a field nosuch)" in r.stderr
           and "[nosuch=1] matches no row of istreams (2 rows) (no row has a field nosuch)" in r.stderr,
           f"a filter on a field no row has: {r.stderr}")
-    for run, n in (("istreams=1", 1), ("istreams=2", 2)):
+    for run, n in ((ONE, 1), (TWO, 2)):
         check(f"run {run}: figures not collected:" in r.stderr, f"{run} not named: {r.stderr}")
         for k, (expr, why) in bad.items():
-            if k == "over_zero" and run == "istreams=2":
+            if k == "over_zero" and run == TWO:
                 continue  # two I-streams transfer lines: a ratio there
             want = f"collect.{k}: {expr}: {why.replace('{n}', str(n))}"
             check(want in r.stderr, f"{run}: expected {want!r} in: {r.stderr}")
     check("the figures of 2 of 3 runs were not all collected" in r.stderr, f"no count: {r.stderr}")
-    check("run istreams=66 failed" in r.stderr and "istreams=66: figures not collected" not in r.stderr,
+    check(f"run {FAILING} failed" in r.stderr and f"run {FAILING}: figures not collected" not in r.stderr,
           f"the failed run: {r.stderr}")
     st = {x["run"]: x for x in rows(os.path.join(out, "results.csv"))}
-    one = st["runs/istreams=1"]
-    check(one["status"] == "collect failed" and one["messages"] == "200" and one["transfers"] == "0",
+    one = st[f"runs/{ONE}"]
+    check(one["status"] == "collect failed" and int(one["messages"]) > 0 and one["transfers"] == "0",
           f"the figures that are there stay: {one}")
     check(all(one[k] == "" for k in bad), f"a figure not collected has a value: {one}")
     check("collect.no_row: " in one["error"] and "collect.over_zero: " in one["error"], f"error column: {one}")
-    check(st["runs/istreams=2"]["over_zero"] != "", f"istreams=2's ratio: {st['runs/istreams=2']}")
-    check(st["runs/istreams=66"]["status"] == "failed", f"the failed run: {st['runs/istreams=66']}")
+    check(st[f"runs/{TWO}"]["over_zero"] != "", f"{TWO}'s ratio: {st[f'runs/{TWO}']}")
+    check(st[f"runs/{FAILING}"]["status"] == "failed", f"the failed run: {st[f'runs/{FAILING}']}")
     agg = rows(os.path.join(out, "aggregate.csv"))
     check(all(a["failed"] == "1" and a["messages_n"] == "0" for a in agg),
           f"a run whose figures were not all collected counted in the aggregate: {agg}")
@@ -472,11 +478,11 @@ def case_collect(work, env):
           and "2 of 3 runs complete already" in r.stderr, f"collect: corrected: {r.returncode}: {r.stderr}")
     check(run_stats(os.path.join(out, "runs")) == before, "a run was run again for a new collect:")
     st = {x["run"]: x for x in rows(os.path.join(out, "results.csv"))}
-    check(st["runs/istreams=1"]["status"] == "ok" and int(st["runs/istreams=1"]["busy"]) > 0,
-          f"collected again: {st['runs/istreams=1']}")
+    check(st[f"runs/{ONE}"]["status"] == "ok" and int(st[f"runs/{ONE}"]["busy"]) > 0,
+          f"collected again: {st[f'runs/{ONE}']}")
     # Other runs (another grid) are still another sweep.
     with open(sw, "w") as f:
-        f.write(COLLECT.format(demo=demo, extra="").replace("[1, 66, 2]", "[1, 2]"))
+        f.write(COLLECT.format(demo=demo, extra="").replace("[1, 1, 2]", "[1, 2, 2]"))
     r = sweep([sw, "--out", out], env)
     check(r.returncode == 2 and "this folder holds another sweep" in r.stderr, f"another grid: {r.stderr}")
 
@@ -561,6 +567,15 @@ BAD = [
     ("configs: [../../configs/demo.yaml]\ngrid:\n  machine.istreams: [1, 2]\nderive:\n"
      "  workload.terminals: '{machine.istreams} * \"2\"'\ncollect:\n  a: s.json:m\n",
      "bad.yaml:5: derive.workload.terminals: '{machine.istreams} * \"2\"' is not an expression"),
+    # Keys checked against tpfemu's before any run (issue 27): a typo in grid:, a value out
+    # of range at one point, a derived key misspelt; the sweep file's line named.
+    ("configs: [../../configs/demo.yaml]\ngrid:\n  machine.istreems: [1, 2]\ncollect:\n  a: summary.json:messages\n",
+     "bad.yaml:3: grid.machine.istreems: unknown key (did you mean istreams?)"),
+    ("configs: [../../configs/demo.yaml]\ngrid:\n  machine.istreams: [1, 200]\ncollect:\n  a: summary.json:messages\n",
+     "bad.yaml:3: grid.machine.istreams: 200 is out of range 1..64 (at machine.istreams=200)"),
+    ("configs: [../../configs/demo.yaml]\ngrid:\n  machine.istreams: [1, 2]\nderive:\n"
+     "  workload.terminal: '{machine.istreams} * 2'\ncollect:\n  a: summary.json:messages\n",
+     "bad.yaml:5: derive.workload.terminal: unknown key"),
 ]
 
 

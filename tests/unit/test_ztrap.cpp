@@ -232,10 +232,10 @@ TEST_CASE("ztrap: operator commands parse, in any case, and name what is wrong",
 }
 
 TEST_CASE("ztrap: a bad operator: entry is a load-time error with its line", "[ztrap][config]") {
-  CHECK(error_of("operator:\n  - at: 1ms\n    command: ZSTAT\n") ==
-        "ztrap.yaml:3: operator entry 1: command: \"ZSTAT\": unknown operator command ZSTAT (known: ZTRAP EI START "
+  CHECK(error_of("operator:\n  - at: 1ms\n    command: ZDSP\n") ==
+        "ztrap.yaml:3: operator entry 1: command: \"ZDSP\": unknown operator command ZDSP (known: ZTRAP EI START "
         "[PROG=name], ZTRAP EI STOP, D M=SCM[(DETAIL)], CF SCM(amount|start-end),ONLINE|OFFLINE, "
-        "F SCM,FAIL,CARD=pair.card, D ASM[,SCM], DUMP COMM=(title),JOBNAME=(name,...))");
+        "F SCM,FAIL,CARD=pair.card, D ASM[,SCM], DUMP COMM=(title),JOBNAME=(name,...), ZSTAT)");
   CHECK(error_of("operator:\n  - at: 1ms\n    comand: ZTRAP EI STOP\n") ==
         "ztrap.yaml:3: operator entry 1: comand: unknown field (did you mean command?)");
   CHECK(error_of("operator:\n  - at: 1ms\n    command: ZTRAP EI START\n  - command: ZTRAP EI STOP\n") ==
