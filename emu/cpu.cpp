@@ -255,7 +255,10 @@ RunResult Cpu::run(uint64_t limit, uint64_t cycle_end) {
         if ((psw_addr != next) | crossed | leave_block_ | (n >= limit) | (cycles >= stop_cycle)) [[unlikely]] {
           // The instruction that was executing when the clock passed a sample point
           // takes the sample (one per interval it covered: a stall shows up often).
-          while (cycles >= next_sample_) in->samples += 1, next_sample_ += sample_interval_;
+          while (cycles >= next_sample_) {
+            in->samples += 1, next_sample_ += sample_interval_;
+            if (sample_sink_) sample_sink_->sample(istream_, a);
+          }
           break;
         }
         in += in->len >> 1;

@@ -39,6 +39,15 @@ class CpuGroup {
 // What the layer above does when DAT finds a page not present. Retry: the page is
 // there now; the instruction is nullified and executed again. Fail: the run stops
 // with the page-translation exception reported.
+// Who else hears of a ZTRAP EI sample besides the instruction's counter (Insn::samples):
+// the profiler, to attribute it to the unit of work the I-stream runs (emu/ knows no
+// units of work) and to the I-stream.
+class SampleSink {
+ public:
+  virtual ~SampleSink() = default;
+  virtual void sample(unsigned istream, uint64_t address) = 0;
+};
+
 class PageFaultHandler {
  public:
   // Retry: the page is there now, the instruction runs again at once. Wait: the
@@ -128,9 +137,10 @@ class Cpu final : public TlbPurgeListener {
   void set_page_fault_handler(PageFaultHandler* h) { page_fault_ = h; }
   // Sampling (the ZTRAP EI profiler): every `interval` cycles from `first`, the
   // instruction executing at that moment gets a sample (Insn::samples). 0: off.
-  void set_sampling(uint64_t interval, uint64_t first) {
+  void set_sampling(uint64_t interval, uint64_t first, SampleSink* sink = nullptr) {
     sample_interval_ = interval ? interval : 1;
     next_sample_ = interval ? first : ~0ull;
+    sample_sink_ = interval ? sink : nullptr;
   }
   uint64_t page_faults = 0;  // resolved by the handler
   SvcHandler* svc_handler() const { return svc_; }
@@ -273,6 +283,7 @@ class Cpu final : public TlbPurgeListener {
   Storage& storage_;  // every space this I-stream loads lies in it
   SvcHandler* svc_ = nullptr;
   PageFaultHandler* page_fault_ = nullptr;
+  SampleSink* sample_sink_ = nullptr;
   CpuGroup* group_ = nullptr;
   MemoryHierarchy* caches_ = nullptr;
   unsigned istream_ = 0;

@@ -82,17 +82,27 @@ std::vector<Symbol> read_symbols(const Reader& r, const std::vector<uint8_t>& by
     uint64_t stroff = r.get(strsh + 24, 8, "strtab offset"), strsize = r.get(strsh + 32, 8, "strtab size");
     r.need(off, size, fmt::format("symbol table (section {})", s));
     r.need(stroff, strsize, fmt::format("string table (section {})", link));
+    std::string file;  // the last FILE entry: the source file of the local symbols after it
     for (uint64_t e = off; e + 24 <= off + size; e += 24) {
       uint32_t name = uint32_t(r.get(e, 4, "symbol name"));
-      unsigned type = r.get(e + 4, 1, "symbol info") & 0xF;
+      const unsigned info = unsigned(r.get(e + 4, 1, "symbol info"));
+      unsigned type = info & 0xF;
+      const bool local = (info >> 4) == 0;
       uint64_t value = r.get(e + 8, 8, "symbol value"), sz = r.get(e + 16, 8, "symbol size");
+      if (type == 4) {  // FILE
+        file = name && name < strsize
+                   ? std::string(reinterpret_cast<const char*>(bytes.data() + stroff + name),
+                                 strnlen(reinterpret_cast<const char*>(bytes.data() + stroff + name), strsize - name))
+                   : std::string();
+        continue;
+      }
       if (type != 0 && type != 1 && type != 2) continue;  // NOTYPE, OBJECT, FUNC
       if (name == 0 || name >= strsize || value == 0) continue;
       const char* p = reinterpret_cast<const char*>(bytes.data() + stroff + name);
       size_t n = strnlen(p, strsize - name);
       std::string sym(p, n);
       if (sym.empty() || sym[0] == '.' || sym[0] == '$') continue;  // local labels
-      out.push_back({sym, value, sz});
+      out.push_back({sym, value, sz, local ? file : std::string()});
     }
   }
   return out;

@@ -19,6 +19,9 @@ struct Symbol {
   std::string name;
   uint64_t address = 0;
   uint64_t size = 0;
+  // The source file of a local (static) symbol, from the symbol table's FILE entry before
+  // it ("eheap.c"): what tells two static functions of one name apart. "" for a global.
+  std::string file;
 };
 
 // Symbols sorted by address; finds the one an address lies in.

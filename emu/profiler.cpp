@@ -67,11 +67,10 @@ std::vector<ProgramRows> by_program(const EtimHeader& h, const std::vector<Profi
   std::vector<ProgramRows> out;
   std::map<std::string, size_t> index;
   for (const auto& r : rows) {
-    if (h.sampled && r.samples == 0) continue;
     auto [at, added] = index.try_emplace(r.prog, out.size());
     if (added) out.push_back({r.prog, {}, 0, 0, 0});
     ProgramRows& p = out[at->second];
-    p.rows.push_back(&r);
+    if (!h.sampled || r.samples) p.rows.push_back(&r);   // listed; counted either way
     p.count += etim_count(h, r), p.executions += r.count, p.cycles += r.cycles;
   }
   for (auto& p : out)
@@ -95,7 +94,7 @@ void write_program_summary(std::ostream& out, const EtimHeader& h, std::vector<P
 }  // namespace
 
 void write_etim_text(std::ostream& out, const EtimHeader& h, const std::vector<ProfileRow>& rows,
-                     size_t top_n) {
+                     size_t top_n, const std::function<void(std::ostream&)>& after_summary) {
   const char* what = h.sampled ? "samples" : "executions";
   uint64_t total = 0;
   size_t prog_width = 20;  // the PROG column fits the longest name (a C++ symbol can be long)
@@ -112,7 +111,8 @@ void write_etim_text(std::ostream& out, const EtimHeader& h, const std::vector<P
     fmt::print(out,
                "COUNT is samples: the instruction each I-stream was executing when its clock passed a sample\n"
                "point (time-weighted: a stall shows up often). EXECUTIONS and CYCLES are exact, for the same\n"
-               "window. P = problem state, then the I-stream (000: all I-streams; the counters are shared).\n\n");
+               "window; a program's add up over all its rows, listed or not, to the header's. P = problem\n"
+               "state, then the I-stream its samples came from (***: several).\n\n");
   } else {
     fmt::print(out,
                "COUNT is exact executions; CYCLES the simulated cycles they took (storage references included).\n"
@@ -121,6 +121,7 @@ void write_etim_text(std::ostream& out, const EtimHeader& h, const std::vector<P
 
   const std::vector<ProgramRows> programs = by_program(h, rows);
   write_program_summary(out, h, programs, total, prog_width);
+  if (after_summary) after_summary(out);
   // The listing: a line per program (SSU, PROG - OBJECT, its share), then its rows:
   // P and the I-stream, DISP from the program's start, the instruction and figures.
   auto executions = [&](const std::string& v) { return h.sampled ? fmt::format(" {:>16}", v) : std::string(); };
@@ -128,11 +129,15 @@ void write_etim_text(std::ostream& out, const EtimHeader& h, const std::vector<P
   fmt::print(out, "{:<5} {:<16} {:<8} {:>14}{} {:>18}\n", "P IS", "DISP", "INST", "COUNT", executions("EXECUTIONS"),
              "CYCLES");
   for (const auto& p : programs) {
+    if (p.rows.empty()) continue;   // executed, never sampled: in the summary only
     fmt::print(out, "{:<4} {} - {}   ({} {}, {:.2f}%)\n", h.ssu, p.prog, h.object, grouped(p.count), what,
                pct(p.count, total));
-    for (auto* r : p.rows)
-      fmt::print(out, "P {:03} {:016X} {:<8} {:>14}{} {:>18}\n", h.istream, r->disp, r->inst,
-                 grouped(etim_count(h, *r)), executions(grouped(r->count)), grouped(r->cycles));
+    for (auto* r : p.rows) {
+      const std::string is = !h.sampled ? fmt::format("{:03}", h.istream)
+                             : r->istream >= 0 ? fmt::format("{:03}", r->istream) : std::string("***");
+      fmt::print(out, "P {} {:016X} {:<8} {:>14}{} {:>18}\n", is, r->disp, r->inst, grouped(etim_count(h, *r)),
+                 executions(grouped(r->count)), grouped(r->cycles));
+    }
   }
 
   std::vector<const ProfileRow*> top;
@@ -158,7 +163,8 @@ std::string json_escape(const std::string& s) {
   return o;
 }
 
-void write_etim_json(std::ostream& out, const EtimHeader& h, const std::vector<ProfileRow>& rows) {
+void write_etim_json(std::ostream& out, const EtimHeader& h, const std::vector<ProfileRow>& rows,
+                     const std::string& extra) {
   uint64_t total = 0;
   for (const auto& r : rows) total += etim_count(h, r);
   fmt::print(out,
@@ -172,10 +178,10 @@ void write_etim_json(std::ostream& out, const EtimHeader& h, const std::vector<P
     fmt::print(out,
                "{}\n    {{\"ssu\": \"{}\", \"istream\": {}, \"prog\": \"{}\", \"disp\": {}, \"address\": {}, "
                "\"inst\": \"{}\", \"count\": {}, \"executions\": {}, \"cycles\": {}}}",
-               k ? "," : "", json_escape(h.ssu), h.istream, json_escape(r.prog), r.disp, r.address, r.inst,
-               etim_count(h, r), r.count, r.cycles);
+               k ? "," : "", json_escape(h.ssu), h.sampled ? r.istream : int(h.istream), json_escape(r.prog),
+               r.disp, r.address, r.inst, etim_count(h, r), r.count, r.cycles);
   }
-  fmt::print(out, "\n  ]\n}}\n");
+  fmt::print(out, "\n  ]{}\n}}\n", extra);
 }
 
 }  // namespace emu

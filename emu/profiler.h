@@ -4,6 +4,7 @@
 // instruction count report (layout of z/TPF's ZTRAP EI software profiler).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -33,6 +34,7 @@ struct ProfileRow {
   uint64_t count = 0;   // executions
   uint64_t cycles = 0;  // cycles those executions took (storage references included)
   uint64_t samples = 0; // ZTRAP EI samples that found it executing (time-weighted)
+  int istream = -1;     // the one I-stream its samples came from; -1: several, or none known
 };
 
 // Rows for the given slots (address order kept), named from the symbols.
@@ -61,12 +63,16 @@ inline uint64_t etim_count(const EtimHeader& h, const ProfileRow& r) { return h.
 
 // Text report: grouped by program (first address order), rows by displacement, then
 // the top rows by COUNT with their percentage. When sampled, rows without samples
-// are left out of the listing (they stay in the JSON).
+// are left out of the listing (they stay in the JSON) but not out of their program's
+// EXECUTIONS and CYCLES, which add up to the header's. `after_summary`, if given, writes
+// a section of the caller's after the programs' summary (ZTRAP's view by ECB program).
 void write_etim_text(std::ostream& out, const EtimHeader& h, const std::vector<ProfileRow>& rows,
-                     size_t top_n = 20);
+                     size_t top_n = 20, const std::function<void(std::ostream&)>& after_summary = {});
 // The same rows as JSON: {"object":..., "rows":[{ssu, istream, prog, disp, address, inst,
-// count, executions, cycles}]}; count is COUNT (samples when sampled).
-void write_etim_json(std::ostream& out, const EtimHeader& h, const std::vector<ProfileRow>& rows);
+// count, executions, cycles}]}; count is COUNT (samples when sampled). `extra`, if given,
+// is a JSON object's members written after "rows" (", \"by_program\": [...]").
+void write_etim_json(std::ostream& out, const EtimHeader& h, const std::vector<ProfileRow>& rows,
+                     const std::string& extra = "");
 
 std::string json_escape(const std::string& s);
 

@@ -99,6 +99,8 @@ class ControlProgram : public emu::Dispatcher,
   void add_summary_note(std::function<std::string()> text) override { notes_.push_back(std::move(text)); }
   void add_summary_headline(SummaryHeadline headline) override { headlines_.push_back(std::move(headline)); }
   SystemStatus status() const override;
+  const Ecb* running(unsigned istream) const override { return loop_.current(istream); }
+  void on_measurement_open(std::function<void(uint64_t now)> fn) override { measurement_.on_open(std::move(fn)); }
   void add_timeline_column(TimelineColumn column) override {
     if (timeline_) timeline_->add(std::move(column));
   }

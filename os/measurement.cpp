@@ -35,6 +35,7 @@ void Measurement::open(uint64_t time) {
     causes0_[k] = machine_.cpu(k).cycles_by_cause();
   }
   end_after(time);
+  for (const auto& fn : on_open_) fn(time);
 }
 
 void Measurement::completed(uint64_t arrival, uint64_t time) {

@@ -3,6 +3,7 @@
 // figures (throughput, CPU per message, response times, per-I-stream busy and idle
 // cycles) are taken over it.
 #pragma once
+#include <functional>
 #include <cstdint>
 #include <vector>
 
@@ -34,6 +35,8 @@ class Measurement {
   MeasurementWindow window() const;
   // The window's figures into `s` (its counters are already there).
   void figures(RunSummary& s) const;
+  // Runs each `fn` when the window opens, at its time.
+  void on_open(std::function<void(uint64_t)> fn) { on_open_.push_back(std::move(fn)); }
 
  private:
   void open(uint64_t time);
@@ -47,6 +50,7 @@ class Measurement {
   std::vector<emu::CyclesByCause> causes0_;
   std::vector<double> responses_ms_;
   double response_ms_total_ = 0;
+  std::vector<std::function<void(uint64_t)>> on_open_;
 };
 
 }  // namespace os

@@ -86,13 +86,17 @@ emu::Section<ZtrapConfig> make_ztrap_section() {
   s.key_with({.path = "system.ztrap.ei",
          .type = T::Enum,
          .default_value = "off",
-         .choices = {"off", "whole-run"},
+         .choices = {"off", "whole-run", "measurement"},
          .unit = "collection",
-         .description = "ZTRAP EI software profiler for the whole run (writes etim.txt and etim.json): whole-run "
-                        "is a ZTRAP EI START at 0 with no STOP. For a window or a PROG= filter, use operator: "
-                        "entries instead.",
+         .description = "ZTRAP EI software profiler (writes etim.txt and etim.json): whole-run is a ZTRAP EI START "
+                        "at 0 with no STOP; measurement a START when the summary's measurement window opens (after "
+                        "the warm-up), so that the profile and summary.txt count the same instructions. For another "
+                        "window or a PROG= filter, use operator: entries instead.",
          .source = "off: sampling costs nothing while off, and most runs need no instruction report."},
-         [](ZtrapConfig& z, const emu::ConfigValue& v) { z.whole_run = std::get<std::string>(v) == "whole-run"; });
+         [](ZtrapConfig& z, const emu::ConfigValue& v) {
+           z.whole_run = std::get<std::string>(v) == "whole-run";
+           z.measurement = std::get<std::string>(v) == "measurement";
+         });
   s.key({.path = "system.ztrap.interval",
          .type = T::Cycles,
          .default_value = "4999",

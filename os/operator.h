@@ -58,6 +58,7 @@ struct OperatorEntry {
 // ZTRAP EI settings (system.ztrap.*).
 struct ZtrapConfig {
   bool whole_run = false;   // system.ztrap.ei: whole-run (a START at 0, no STOP)
+  bool measurement = false; // system.ztrap.ei: measurement (a START when the summary's window opens)
   uint64_t interval = 0;    // cycles between samples, per I-stream
   uint64_t console_poll_ns = 0;  // system.console.poll_interval: console commands are taken this often
 };

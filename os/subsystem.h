@@ -184,6 +184,10 @@ class System {
   virtual void for_each_process(const std::function<void(Process&)>& fn) = 0;
   // The ECBs in use and each I-stream's lists and clock, now.
   virtual SystemStatus status() const = 0;
+  // The ECB an I-stream runs now (nullptr: none).
+  virtual const Ecb* running(unsigned istream) const = 0;
+  // `fn` runs when the summary's measurement window opens (after the warm-up), at its time.
+  virtual void on_measurement_open(std::function<void(uint64_t now)> fn) = 0;
 
   // ---- the program image's read-only pages, for a subsystem managing real storage ----
   // Every one, in address order.

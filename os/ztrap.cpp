@@ -1,22 +1,120 @@
 #include "os/ztrap.h"
 
 #include <algorithm>
+#include <cctype>
+#include <tuple>
 #include <fmt/format.h>
+#include <fmt/ostream.h>
 
 #include "emu/config.h"
+#include "emu/number_text.h"
+#include "os/guest/include/tpf_evm.h"
 
 namespace os {
 
 ZtrapEi::ZtrapEi(emu::Machine& machine, emu::AddressSpace& code, const emu::SymbolTable& symbols,
-                 std::string object, uint64_t interval)
-    : machine_(machine), code_(code), symbols_(symbols), object_(std::move(object)), interval_(interval ? interval : 1) {}
+                 std::string object, uint64_t interval, std::function<std::string(unsigned)> running_program)
+    : machine_(machine), code_(code), symbols_(symbols), object_(std::move(object)), interval_(interval ? interval : 1),
+      running_program_(std::move(running_program)) {}
 
 void ZtrapEi::set_sampling(bool on, uint64_t now) {
   for (unsigned i = 0; i < machine_.istreams(); ++i) {
     emu::Cpu& c = machine_.cpu(i);
-    if (on) c.set_sampling(interval_, std::max(now, c.cycles) + interval_);
+    if (on) c.set_sampling(interval_, std::max(now, c.cycles) + interval_, this);
     else c.set_sampling(0, 0);
   }
+}
+
+void ZtrapEi::sample(unsigned istream, uint64_t address) {
+  if (!on_) return;
+  std::string program = running_program_ ? running_program_(istream) : std::string();
+  if (program.empty()) program = "(no ECB)";
+  if (!prog_.empty() && program.compare(0, prog_.size(), prog_) != 0) return;
+  ++attributed_[program][{istream, address}];
+}
+
+// Where an address lies, named so that no two places share a name: its segment (the
+// program slot it is in, or the image's system part: the TPF runtime, the heap, the
+// locks), the source file of a static function, and the function.
+ZtrapEi::Place ZtrapEi::place_of(uint64_t address) const {
+  Place p;
+  const emu::Symbol* s = symbols_.find(address);
+  p.function = s ? s->name : fmt::format("{:#x}", address);
+  p.file = s ? s->file : "";
+  if (address >= TPF_EVM_PROGRAMS && address < TPF_EVM_IMAGE_END) {
+    const uint64_t slot = address & ~uint64_t(TPF_EVM_PROGRAM_SLOT - 1);
+    // The slot's program: its upper-case symbol (the entry the ECB enters).
+    for (const emu::Symbol& x : symbols_.all())
+      if (x.address >= slot && x.address < slot + TPF_EVM_PROGRAM_SLOT && !x.name.empty() &&
+          std::all_of(x.name.begin(), x.name.end(), [](char c) { return std::isupper(uint8_t(c)) || std::isdigit(uint8_t(c)); })) {
+        p.segment = x.name;
+        break;
+      }
+    if (p.segment.empty()) p.segment = "program";
+  } else if (address >= TPF_EVM_IMAGE && address < TPF_EVM_PROGRAMS) {
+    p.segment = "system";
+  } else {
+    p.segment = "other";
+  }
+  return p;
+}
+
+std::vector<ZtrapEi::ProgramView> ZtrapEi::by_ecb_program() const {
+  std::vector<ProgramView> out;
+  for (const auto& [program, samples] : attributed_) {
+    ProgramView v;
+    v.program = program;
+    v.by_istream.assign(machine_.istreams(), 0);
+    std::map<std::tuple<std::string, std::string, std::string>, uint64_t> places;
+    for (const auto& [key, n] : samples) {
+      v.samples += n;
+      if (key.first < v.by_istream.size()) v.by_istream[key.first] += n;
+      const Place p = place_of(key.second);
+      places[{p.segment, p.file, p.function}] += n;
+    }
+    for (const auto& [k, n] : places) v.places.push_back({std::get<0>(k), std::get<1>(k), std::get<2>(k), n});
+    std::stable_sort(v.places.begin(), v.places.end(), [](const Place& a, const Place& b) { return a.samples > b.samples; });
+    out.push_back(std::move(v));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const ProgramView& a, const ProgramView& b) { return a.samples > b.samples; });
+  return out;
+}
+
+void ZtrapEi::write_by_program(std::ostream& out, const std::vector<ProgramView>& view, uint64_t total) const {
+  auto pct = [](uint64_t n, uint64_t of) { return of ? 100.0 * double(n) / double(of) : 0.0; };
+  fmt::print(out,
+             "BY ECB PROGRAM, INCLUSIVE (samples)\n"
+             "Each sample goes to the program the running ECB entered, wherever it was: its own code and what it\n"
+             "called (the heap, locks, the runtime). Under each program, where its samples fell: SEGMENT (the\n"
+             "program slot, or system: the runtime, heap and locks), FILE (of a static function), FUNCTION.\n");
+  std::string istreams;
+  for (size_t i = 0; i < machine_.istreams(); ++i) istreams += fmt::format(" {:>9}", fmt::format("IS {:03}", i));
+  fmt::print(out, "{:<30} {:>10} {:>7}{}\n", "PROGRAM", "SAMPLES", "PCT", istreams);
+  for (const ProgramView& v : view) {
+    std::string per;
+    for (uint64_t n : v.by_istream) per += fmt::format(" {:>9}", emu::grouped(n));
+    fmt::print(out, "{:<30} {:>10} {:>6.2f}%{}\n", v.program, emu::grouped(v.samples), pct(v.samples, total), per);
+    for (const Place& p : v.places)
+      fmt::print(out, "  {:<10} {:<16} {:<28} {:>10} {:>6.2f}% of {}\n", p.segment, p.file.empty() ? "-" : p.file,
+                 p.function, emu::grouped(p.samples), pct(p.samples, v.samples), v.program);
+  }
+  fmt::print(out, "\n");
+}
+
+std::string ZtrapEi::by_program_json(const std::vector<ProgramView>& view) const {
+  std::string j = ",\n  \"by_ecb_program\": [";
+  for (size_t k = 0; k < view.size(); ++k) {
+    const ProgramView& v = view[k];
+    std::string per, places;
+    for (size_t i = 0; i < v.by_istream.size(); ++i) per += fmt::format("{}{}", i ? ", " : "", v.by_istream[i]);
+    for (size_t i = 0; i < v.places.size(); ++i)
+      places += fmt::format("{}\n      {{\"segment\": \"{}\", \"file\": \"{}\", \"function\": \"{}\", \"samples\": {}}}",
+                            i ? "," : "", emu::json_escape(v.places[i].segment), emu::json_escape(v.places[i].file),
+                            emu::json_escape(v.places[i].function), v.places[i].samples);
+    j += fmt::format("{}\n    {{\"program\": \"{}\", \"samples\": {}, \"by_istream\": [{}], \"places\": [{}\n    ]}}",
+                     k ? "," : "", emu::json_escape(v.program), v.samples, per, places);
+  }
+  return j + "\n  ]";
 }
 
 void ZtrapEi::start(const std::string& prog, uint64_t now, uint64_t at_ns) {
@@ -70,9 +168,19 @@ std::vector<emu::ProfileRow> ZtrapEi::rows() {
       auto [it, fresh] = all.try_emplace(r.address, r);
       if (!fresh) it->second.count += r.count, it->second.cycles += r.cycles, it->second.samples += r.samples;
     }
+  // Each row's I-stream: the one its samples came from, when there is one.
+  std::map<uint64_t, int> istream_of;
+  for (const auto& [program, samples] : attributed_)
+    for (const auto& [key, n] : samples) {
+      auto [it, fresh] = istream_of.try_emplace(key.second, int(key.first));
+      if (!fresh && it->second != int(key.first)) it->second = -1;
+    }
   std::vector<emu::ProfileRow> out;
   out.reserve(all.size());
-  for (auto& [a, r] : all) out.push_back(std::move(r));
+  for (auto& [a, r] : all) {
+    if (auto it = istream_of.find(a); it != istream_of.end()) r.istream = it->second;
+    out.push_back(std::move(r));
+  }
   return out;
 }
 
@@ -96,8 +204,11 @@ emu::EtimHeader ZtrapEi::header(const std::vector<emu::ProfileRow>& rows) const 
 void ZtrapEi::write(std::ostream& text, std::ostream& json, size_t top_n) {
   std::vector<emu::ProfileRow> r = rows();
   emu::EtimHeader h = header(r);
-  emu::write_etim_text(text, h, r, top_n);
-  emu::write_etim_json(json, h, r);
+  const std::vector<ProgramView> view = by_ecb_program();
+  uint64_t total = 0;
+  for (const auto& x : r) total += x.samples;
+  emu::write_etim_text(text, h, r, top_n, [&](std::ostream& out) { write_by_program(out, view, total); });
+  emu::write_etim_json(json, h, r, by_program_json(view));
 }
 
 }  // namespace os

@@ -37,6 +37,13 @@ void ZtrapSubsystem::install(System& system) {
       [this](const OperatorCommand& c, uint64_t now, uint64_t ns, bool console) {
         return command(c, now, ns, console);
       });
+  // system.ztrap.ei: measurement: the summary's window (its instructions, this profile's).
+  if (system.config().ztrap.measurement)
+    system.on_measurement_open([this](uint64_t now) {
+      const uint64_t ns = uint64_t(double(now) / system_->machine().config().clock_ghz + 0.5);
+      profiler().start("", now, ns);
+      system_->log(fmt::format("{:>12} ZTRAP EI START (system.ztrap.ei: measurement, the window opens)", now));
+    });
   auto started = [this] { return ei_ && ei_->started(); };
   system.add_report({.name = "etim.txt",
                      .write = [this](std::ostream& out) { ei_->write(out, json_); },
@@ -50,7 +57,11 @@ ZtrapEi& ZtrapSubsystem::profiler() {
   if (!ei_) {
     const RunConfig& c = system_->config();
     ei_ = std::make_unique<ZtrapEi>(system_->machine(), system_->system_space(), system_->symbols(),
-                                    std::filesystem::path(c.system.image).filename().string(), c.ztrap.interval);
+                                    std::filesystem::path(c.system.image).filename().string(), c.ztrap.interval,
+                                    [this](unsigned istream) {
+                                      const Ecb* e = system_->running(istream);
+                                      return e ? e->program : std::string();
+                                    });
   }
   return *ei_;
 }
