@@ -145,6 +145,7 @@ std::string change_text(double a, double b) {
   if (std::isnan(a) || std::isnan(b) || (a == 0 && b == 0)) return "";
   if (a == 0) return "new";
   const double pct = (b / a - 1) * 100;
+  if (pct > 9999) return ">+9,999%";   // B/A says how many times
   return fmt::format("{}{:.1f}%", pct >= 0 ? "+" : "", pct);
 }
 
@@ -180,9 +181,13 @@ void write_moved_most(std::ostream& out, const RunSummary& a, const RunSummary& 
       return std::fabs(std::log(b / a));
     }
   };
-  auto ranked = [](std::vector<Moved> v) {
+  // Counts by how many times they changed; cycles by how many cycles a message moved
+  // (where the time went: a cause of a few cycles that grew tenfold is not the story).
+  auto ranked = [](std::vector<Moved> v, bool by_amount) {
     v.erase(std::remove_if(v.begin(), v.end(), [](const Moved& m) { return m.distance() <= 0; }), v.end());
-    std::stable_sort(v.begin(), v.end(), [](const Moved& x, const Moved& y) { return x.distance() > y.distance(); });
+    std::stable_sort(v.begin(), v.end(), [&](const Moved& x, const Moved& y) {
+      return by_amount ? std::fabs(x.b - x.a) > std::fabs(y.b - y.a) : x.distance() > y.distance();
+    });
     return v;
   };
   const emu::CyclesByCause ca = total_cycles_by_cause(a), cb = total_cycles_by_cause(b);
@@ -200,9 +205,9 @@ void write_moved_most(std::ostream& out, const RunSummary& a, const RunSummary& 
       if (v.is_number() && db.contains(k) && db[k].is_number())
         others.push_back({k, v.get<double>() / na, db[k].get<double>() / nb});
   }
-  const std::vector<Moved> rc = ranked(causes), ro = ranked(others);
+  const std::vector<Moved> rc = ranked(causes, true), ro = ranked(others, false);
   out << "Moved most, " << (per_message ? "a message" : "in all (a run completed no message)")
-      << " (cycles by cause first; B/A furthest from 1 first)\n";
+      << " (cycles by cause first, most cycles moved first; then the counts, B/A furthest from 1 first)\n";
   std::vector<std::vector<std::string>> rows = {{"FIGURE", "A", "B", "B/A", "change"}};
   for (const Moved& m : rc) rows.push_back({m.name, number_text(m.a), number_text(m.b), ratio_text(m.a, m.b), change_text(m.a, m.b)});
   for (size_t i = 0; i < ro.size() && i < most; ++i)

@@ -38,6 +38,9 @@ RUNS = "runs"               # DIR/runs/NAME: the complete run folders
 FAILED = ".failed"          # DIR/runs/.failed/NAME.txt: why a run failed (removed once it succeeds)
 TMP = ".tmp-"               # DIR/runs/.tmp-NAME: a run in progress (removed when found later)
 MADE_BY = "made_by.json"    # DIR/runs/NAME/made_by.json: the build and configuration that made the run
+# The longest folder name a point gets from its values; a longer one is named by its
+# number (p001, p002, ... in plan order), results.csv giving its values beside it.
+MAX_NAME = 48
 RUN_KEYS = ("sweep", "params", "short", "runs")  # what of plan.json a resume must find the same
 TOP_KEYS = ("configs", "set", "grid", "zip", "one_at_a_time", "derive", "seeds", "replications", "collect", "plot",
             "slurm")
@@ -417,6 +420,8 @@ def plan(spec, extra_sets=()):
                 at = ", ".join(f"{n}={_text(v)}" for n, v in pt)
                 raise SweepError(f"{where}: derive.{k}: at {at}: {e}") from None
         base = ",".join(names) or "base"
+        if len(base) > MAX_NAME:   # a long point's folder by its number; results.csv maps it to its values
+            base = f"p{len(runs) // len(spec['seeds'] or [None]) + 1:03d}"
         for seed in spec["seeds"] or [None]:
             name = base + (f",seed={seed}" if seed is not None else "")
             s = sets + ([f"workload.seed={seed}"] if seed is not None else [])

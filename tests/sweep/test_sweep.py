@@ -611,6 +611,14 @@ def case_one_at_a_time(work, env):
           f"one moved, the rest at their first values: {params[3]}")
     check(all("workload.terminals=4" in r["args"] or r["params"]["workload.terminals"] != 4 for r in p["runs"]),
           "the reference values are passed too")
+    # A point whose values make a long name gets a short one: its number (results.csv maps it).
+    with open(path, "w") as f:
+        f.write(f"configs: [{ROOT}/configs/demo.yaml]\ngrid:\n  machine.istreams: [1, 2]\n"
+                "  workload.message_text: ['a text long enough to make a folder name no one wants to type', short]\n"
+                "collect:\n  rate: summary.json:messages_per_second\n")
+    names = [r["name"] for r in sw.plan(sw.load(path))["runs"]]
+    check(names == ["p001", "istreams=1,message_text=short", "p003", "istreams=2,message_text=short"],
+          f"long names: {names}")
 
 
 def main():
