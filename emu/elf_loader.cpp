@@ -15,6 +15,9 @@ ElfError::ElfError(const std::string& what, uint64_t off)
 SymbolTable::SymbolTable(std::vector<Symbol> symbols) : symbols_(std::move(symbols)) {
   std::stable_sort(symbols_.begin(), symbols_.end(),
                    [](const Symbol& a, const Symbol& b) { return a.address < b.address; });
+  std::set<std::string> seen;
+  for (const Symbol& s : symbols_)
+    if (!seen.insert(s.name).second) shared_.insert(s.name);
 }
 
 const Symbol* SymbolTable::find(uint64_t address) const {

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <stdexcept>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,11 +33,19 @@ class SymbolTable {
   // sizes are unknown); nullptr when the address precedes every symbol.
   const Symbol* find(uint64_t address) const;
   const Symbol* find(const std::string& name) const;
+  // A name two symbols share (static functions of one name in two files: "put"): reports
+  // then name it with its file ("eheap_core.c:put").
+  bool ambiguous(const std::string& name) const { return shared_.count(name) != 0; }
+  // The symbol's name as reports give it: its file before it when the name is ambiguous.
+  std::string display_name(const Symbol& s) const {
+    return ambiguous(s.name) && !s.file.empty() ? s.file + ":" + s.name : s.name;
+  }
   size_t size() const { return symbols_.size(); }
   const std::vector<Symbol>& all() const { return symbols_; }  // by address
 
  private:
   std::vector<Symbol> symbols_;
+  std::set<std::string> shared_;  // names more than one symbol has
 };
 
 struct ElfSegment {

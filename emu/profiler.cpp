@@ -33,7 +33,7 @@ std::vector<ProfileRow> profile_rows(const std::vector<SlotCounts>& slots, const
     ProfileRow r;
     r.address = c.address;
     const Symbol* s = symbols.find(r.address);
-    r.prog = s ? s->name : fallback_prog;
+    r.prog = s ? symbols.display_name(*s) : fallback_prog;
     r.disp = s ? r.address - s->address : r.address;
     r.inst = c.id < table.size() ? table[c.id].mnemonic : "?";
     r.count = c.count;

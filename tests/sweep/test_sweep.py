@@ -567,6 +567,12 @@ BAD = [
     ("configs: [../../configs/demo.yaml]\ngrid:\n  machine.istreams: [1, 2]\nderive:\n"
      "  workload.terminals: '{machine.istreams} * \"2\"'\ncollect:\n  a: s.json:m\n",
      "bad.yaml:5: derive.workload.terminals: '{machine.istreams} * \"2\"' is not an expression"),
+    ("configs: [../../configs/demo.yaml]\ngrid:\n  machine.istreams: [1, 2]\ncollect:\n  a: summary.json:messages\n"
+     "plot:\n  yzero: maybe\n",
+     "bad.yaml:7: plot.yzero: 'maybe': true or false"),
+    ("configs: [../../configs/demo.yaml]\ngrid:\n  machine.istreams: [1, 2]\ncollect:\n  a: summary.json:messages\n"
+     "plot:\n  units:\n    b: s\n",
+     "bad.yaml:8: plot.units.b: neither a collected figure nor a swept parameter"),
     # Keys checked against tpfemu's before any run (issue 27): a typo in grid:, a value out
     # of range at one point, a derived key misspelt; the sweep file's line named.
     ("configs: [../../configs/demo.yaml]\ngrid:\n  machine.istreems: [1, 2]\ncollect:\n  a: summary.json:messages\n",

@@ -114,6 +114,27 @@ TEST_CASE("symbol lookup picks the containing function", "[elf]") {
   CHECK(t.find(0x400)->name == "label");
 }
 
+TEST_CASE("a static function's name two files share is given with its file; a unique one alone", "[elf]") {
+  emu::SymbolTable t({{"put", 0x100, 0x10, "eheap_core.c"}, {"put", 0x200, 0x10, "qmyh.c"}, {"get", 0x300, 0x10, "x.c"},
+                      {"main", 0x400, 0x10, ""}});
+  CHECK(t.ambiguous("put"));
+  CHECK_FALSE(t.ambiguous("get"));
+  CHECK(t.display_name(*t.find(0x105)) == "eheap_core.c:put");
+  CHECK(t.display_name(*t.find(0x205)) == "qmyh.c:put");
+  CHECK(t.display_name(*t.find(0x305)) == "get");
+  CHECK(t.display_name(*t.find(0x405)) == "main");
+}
+
+TEST_CASE("the image's static functions know their source file (the symbol table's FILE entries)", "[elf]") {
+  const emu::ElfImage img = emu::read_elf_file(std::string(TPFEMU_GUEST_DIR) + "/tpf_apps.elf");
+  const emu::Symbol* s = img.symbols.find(std::string("eheap_get.part.0"));
+  REQUIRE(s != nullptr);
+  CHECK(s->file == "eheap_core.c");
+  const emu::Symbol* g = img.symbols.find(std::string("QZZ0"));
+  REQUIRE(g != nullptr);
+  CHECK(g->file.empty());   // a global: no file
+}
+
 namespace {
 
 // The file offsets of the program headers of type `type`.
