@@ -17,7 +17,7 @@ import shutil
 import subprocess
 import sys
 
-tpfemu, source, guest, scratch = sys.argv[1:5]
+tpfemu, source, guest, scratch = (os.path.abspath(a) for a in sys.argv[1:5])
 update = "--update" in sys.argv[5:]
 REF = os.path.join(source, "tests", "reference")
 ZTRAP = ["--set", "system.ztrap.ei=whole-run"]
