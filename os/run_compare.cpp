@@ -196,15 +196,12 @@ void write_moved_most(std::ostream& out, const RunSummary& a, const RunSummary& 
     causes.push_back({std::string("cycles: ") + emu::cause_name(emu::Cause(c)), double(ca[c]) / na, double(cb[c]) / nb});
   others.push_back({"instructions", double(a.instructions) / na, double(b.instructions) / nb});
   others.push_back({"cycles", double(a.cycles) / na, double(b.cycles) / nb});
-  {  // the control program's and the subsystems' counters, as summary.json has them
-    std::ostringstream ja, jb;
-    write_summary_json(ja, a);
-    write_summary_json(jb, b);
-    const json da = json::parse(ja.str()).at("control_program"), db = json::parse(jb.str()).at("control_program");
-    for (const auto& [k, v] : da.items())
-      if (v.is_number() && db.contains(k) && db[k].is_number())
-        others.push_back({k, v.get<double>() / na, db[k].get<double>() / nb});
-  }
+  // The control program's and the subsystems' counters both runs have (summary_format's list).
+  std::map<std::string, uint64_t> counts_b;
+  for (const auto& c : summary_format::all_counters(b)) counts_b[c.key] = c.value;
+  for (const auto& c : summary_format::all_counters(a))
+    if (auto it = counts_b.find(c.key); it != counts_b.end())
+      others.push_back({c.key, double(c.value) / na, double(it->second) / nb});
   const std::vector<Moved> rc = ranked(causes, true), ro = ranked(others, false);
   out << "Moved most, " << (per_message ? "a message" : "in all (a run completed no message)")
       << " (cycles by cause first, most cycles moved first; then the counts, B/A furthest from 1 first)\n";
