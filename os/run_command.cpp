@@ -29,12 +29,6 @@
 namespace os {
 namespace {
 
-bool write_file(const std::filesystem::path& p, const std::string& text) {
-  std::ofstream out(p);
-  out << text;
-  return bool(out);
-}
-
 // Writes a report; "" if it was written, else the file and the system's reason.
 std::string write_report(const std::filesystem::path& p, const std::string& text) {
   errno = 0;
@@ -44,6 +38,8 @@ std::string write_report(const std::filesystem::path& p, const std::string& text
   if (out) return "";
   return fmt::format("cannot write {}: {}", p.string(), errno ? std::strerror(errno) : "write failed");
 }
+
+bool write_file(const std::filesystem::path& p, const std::string& text) { return write_report(p, text).empty(); }
 
 // A report of a run that ended early says so at its top: a text report in a first
 // line, a JSON object in a first member.
