@@ -43,11 +43,16 @@ ZtrapEi::Place ZtrapEi::place_of(uint64_t address) const {
   p.file = s ? s->file : "";
   if (address >= TPF_EVM_PROGRAMS && address < TPF_EVM_IMAGE_END) {
     const uint64_t slot = address & ~uint64_t(TPF_EVM_PROGRAM_SLOT - 1);
-    // The slot's program: its upper-case symbol (the entry the ECB enters).
-    for (const emu::Symbol& x : symbols_.all())
-      if (x.address >= slot && x.address < slot + TPF_EVM_PROGRAM_SLOT && !x.name.empty() &&
-          std::all_of(x.name.begin(), x.name.end(), [](char c) { return std::isupper(uint8_t(c)) || std::isdigit(uint8_t(c)); })) {
-        p.segment = x.name;
+    // The slot's program: its upper-case symbol (the entry the ECB enters), among the
+    // symbols of the slot (the table is in address order).
+    const auto& all = symbols_.all();
+    auto x = std::lower_bound(all.begin(), all.end(), slot,
+                              [](const emu::Symbol& s, uint64_t a) { return s.address < a; });
+    for (; x != all.end() && x->address < slot + TPF_EVM_PROGRAM_SLOT; ++x)
+      if (!x->name.empty() && std::all_of(x->name.begin(), x->name.end(), [](char c) {
+            return std::isupper(uint8_t(c)) || std::isdigit(uint8_t(c));
+          })) {
+        p.segment = x->name;
         break;
       }
     if (p.segment.empty()) p.segment = "program";
