@@ -585,9 +585,8 @@ def check_keys(p, tpfemu=TPFEMU):
     then the run's --set), each distinct one once: a key misspelt or a value out of its
     range refuses the sweep, naming the sweep file's line for a key it sets (grid:, zip:,
     one_at_a_time:, set:, derive:) and the run's values."""
-    seen = set()
+    seen, configs = set(), configs_of(p)
     for r in p["runs"]:
-        configs = configs_of(p)
         args = ["config"] + [x for c in configs for x in ("--config", c)] + r["args"][len(configs) + 2:]
         key = tuple(args)
         if key in seen:
