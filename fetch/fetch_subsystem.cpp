@@ -168,6 +168,7 @@ emu::PageFaultHandler::Action ProgramFetch::page_fault(emu::Cpu& cpu, os::Ecb& e
     case Step::Failed: break;
   }
   // The reference takes its program check (the dump); run.log says why.
+  count_abend(p);
   system_->log(fmt::format("{:>12} {}", cpu.cycles, dump_text(p, e, cpu.istream())));
   f.fetcher = 0;
   for (os::Ecb* w : f.waiters) system_->make_ready(*w, cpu.cycles);
@@ -259,13 +260,22 @@ void ProgramFetch::svc(emu::Cpu& cpu, os::Ecb& e, Kind kind) {
   switch (advance(cpu, e, p)) {
     case Step::Parked: return;
     case Step::Finished: return finish(cpu, e, p);
-    case Step::Failed: {
-      const std::string dump = dump_text(p, e, cpu.istream());
-      pending_.erase(e.id);
-      system_->abend(cpu, e, dump);
-      return;
-    }
+    case Step::Failed: return end_with_abend(cpu, e, p);
   }
+}
+
+// The LOAD (or BLDL) failed: counted, and its ECB ends with the abend's dump.
+void ProgramFetch::end_with_abend(emu::Cpu& cpu, os::Ecb& e, Pending& p) {
+  count_abend(p);
+  const std::string dump = dump_text(p, e, cpu.istream());
+  pending_.erase(e.id);   // p goes with it
+  system_->abend(cpu, e, dump);
+}
+
+void ProgramFetch::count_abend(const Pending& p) {
+  ModuleStats& m = modules_[p.name];
+  ++m.abends, ++abends_;
+  m.cpu_cycles += p.cpu_cycles;
 }
 
 // A new LOAD or BLDL: its name, then what storage already holds. False if it is answered.
@@ -278,10 +288,11 @@ bool ProgramFetch::begin(emu::Cpu& cpu, os::Ecb& e, Kind kind) {
   p.name = name;
   p.ecb = &e;
   p.started = cpu.cycles;
-  ModuleStats& m = modules_[check_member_name(name).empty() ? name : "(not a name)"];
-  if (!check_member_name(name).empty()) {
+  const std::string bad_name = check_member_name(name);
+  ModuleStats& m = modules_[bad_name.empty() ? name : "(not a name)"];
+  if (!bad_name.empty()) {
     p.name = "'" + name + "'";
-    fail(p, "806-04", fmt::format("the name at {:#x} is not a program name: {}", cpu.gr[2], check_member_name(name)));
+    fail(p, "806-04", fmt::format("the name at {:#x} is not a program name: {}", cpu.gr[2], bad_name));
     ++m.abends, ++abends_;
     system_->abend(cpu, e, dump_text(p, e, cpu.istream()));
     return false;
@@ -333,12 +344,7 @@ ProgramFetch::Step ProgramFetch::advance(emu::Cpu& cpu, os::Ecb& e, Pending& p) 
       p.phase = Phase::Done;
       continue;
     }
-    if (!p.error.empty()) {
-      ModuleStats& m = modules_[p.name];
-      ++m.abends, ++abends_;
-      m.cpu_cycles += p.cpu_cycles;
-      return Step::Failed;
-    }
+    if (!p.error.empty()) return Step::Failed;
     if (p.phase == Phase::Directory) {
       if (volume_.organization == Organization::Pds) {
         if (p.started_directory) {   // the block came back without the name in it
@@ -666,11 +672,7 @@ void ProgramFetch::finish(emu::Cpu& cpu, os::Ecb& e, Pending& p) {
   } else {
     fail(p, "106-0C", fmt::format("no storage for the module's {} bytes (reason 14): the fetched-programs area "
                                   "(TPF_EVM_FETCHED) is full", p.image.size()));
-    ++m.abends, ++abends_;
-    const std::string dump = dump_text(p, e, cpu.istream());
-    pending_.erase(e.id);
-    system_->abend(cpu, e, dump);
-    return;
+    return end_with_abend(cpu, e, p);
   }
   // Relocation: each adcon gets the load address added (4-byte A-type adcons).
   const uint64_t rld = p.adcons.empty() ? p.rld_items : p.adcons.size();

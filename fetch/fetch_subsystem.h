@@ -196,6 +196,8 @@ class ProgramFetch : public os::Subsystem {
   std::vector<MemberSpec> image_programs(os::System& system);
   void charge(emu::Cpu& cpu, Pending& p, uint64_t cycles);
   void fail(Pending& p, const std::string& code, const std::string& why);
+  void end_with_abend(emu::Cpu& cpu, os::Ecb& e, Pending& p);
+  void count_abend(const Pending& p);
 
   // The steps' channel programs and what their records mean.
   std::vector<flashsim::ckd::Ccw> bldl_program(const std::string& name, uint32_t cylinder) const;
