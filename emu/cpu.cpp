@@ -235,8 +235,9 @@ RunResult Cpu::run(uint64_t limit, uint64_t cycle_end) {
         enter_code_page(a);
       Insn* in = &code_->slot[(a & kPageMask) >> 1];
       leave_block_ = false;
-      // Straight-line code steps from slot to slot. Whether the handler branched is a
-      // (well predicted) test, not a data dependency of the next instruction's lookup.
+      // Straight-line code steps from slot to slot, and a branch to the same page goes
+      // to its slot without leaving this loop. Whether the handler branched is a (well
+      // predicted) test, not a data dependency of the next instruction's lookup.
       for (;;) {
         if (!in->fn) [[unlikely]] {
           cur = nullptr;  // a fault while fetching belongs to no decoded instruction
@@ -247,12 +248,12 @@ RunResult Cpu::run(uint64_t limit, uint64_t cycle_end) {
         psw_addr = next;
         ++in->count;
         ++n;
-        const uint64_t started = cycles;
-        charge(Cause::Instruction, in->cycles);
+        const uint64_t expected = cycles + in->cycles;  // charge(Cause::Instruction, in->cycles)
+        cycles = expected;
         in->fn(*this, *in);
-        in->spent += cycles - started;
-        const bool crossed = (next & kPageMask) < in->len;
-        if ((psw_addr != next) | crossed | leave_block_ | (n >= limit) | (cycles >= stop_cycle)) [[unlikely]] {
+        if (cycles != expected) [[unlikely]]
+          in->extra += cycles - expected;
+        if (leave_block_ | (n >= limit) | (cycles >= stop_cycle)) [[unlikely]] {
           // The instruction that was executing when the clock passed a sample point
           // takes the sample (one per interval it covered: a stall shows up often).
           while (cycles >= next_sample_) {
@@ -261,8 +262,15 @@ RunResult Cpu::run(uint64_t limit, uint64_t cycle_end) {
           }
           break;
         }
-        in += in->len >> 1;
-        a = next;
+        const uint64_t to = psw_addr;
+        if (to == next) [[likely]] {
+          if ((next & kPageMask) < in->len) break;  // the next instruction is on the next page
+          in += in->len >> 1;
+        } else {
+          if (((to >> 12) != code_vpage_) | (to & 1)) break;
+          in = &code_->slot[(to & kPageMask) >> 1];
+        }
+        a = to;
       }
       if (stop_requested_ | slice_over_) break;
     }

@@ -18,7 +18,7 @@ std::vector<SlotCounts> slot_counts(AddressSpace& space) {
     for (unsigned k = 0; k < kPageSize / 2; ++k) {
       const Insn& in = frame.code->slot[k];
       if (!in.fn || !(in.count | in.samples)) continue;
-      out.push_back({vaddr + 2 * k, in.count, in.spent, in.samples, in.id});
+      out.push_back({vaddr + 2 * k, in.count, in.spent(), in.samples, in.id});
     }
   });
   return out;

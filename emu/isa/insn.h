@@ -37,7 +37,10 @@ constexpr uint8_t kZeroReg = 16;
 struct Insn {
   Handler fn = nullptr;
   uint64_t count = 0;    // executions of the instruction at this address
-  uint64_t spent = 0;    // cycles those executions took, storage references included
+  // Cycles those executions took beyond their base cycles (storage references,
+  // per-byte costs, serialization): kept apart so that the common execution, which
+  // costs its base cycles exactly, writes no counter but `count`.
+  uint64_t extra = 0;
   uint64_t samples = 0;  // profiler samples that found it executing (time-weighted)
   uint64_t target = 0;   // relative operand: branch target or relative-long address
   int64_t imm = 0;       // main immediate, sign-extended from its field width
@@ -50,6 +53,9 @@ struct Insn {
   uint8_t len = 0;       // 2, 4 or 6 bytes
   uint8_t cycles = 0;
   uint16_t id = 0;       // index of the table line
+
+  // Cycles the executions took, storage references included.
+  uint64_t spent() const { return count * cycles + extra; }
 };
 
 }  // namespace emu
