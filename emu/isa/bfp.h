@@ -31,6 +31,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <limits>
+#include <type_traits>
 
 #include "emu/isa/common.h"
 
@@ -100,6 +101,7 @@ template <> struct Traits<float> {
   using Bits = uint32_t;
   static constexpr int kFraction = 23;
   static constexpr int kScale = 192;  // exponent adjustment of trapped overflow/underflow
+  static constexpr int kMinExponent = -126;  // of the smallest normal
   static constexpr Bits kDefaultNaN = 0x7FC00000u;
   static float min() { return 0x1p-126f; }
 };
@@ -107,6 +109,7 @@ template <> struct Traits<double> {
   using Bits = uint64_t;
   static constexpr int kFraction = 52;
   static constexpr int kScale = 1536;
+  static constexpr int kMinExponent = -1022;
   static constexpr Bits kDefaultNaN = 0x7FF8000000000000ull;
   static double min() { return 0x1p-1022; }
 };
@@ -114,6 +117,7 @@ template <> struct Traits<f128> {
   using Bits = u128;
   static constexpr int kFraction = 112;
   static constexpr int kScale = 24576;
+  static constexpr int kMinExponent = -16382;
   static constexpr Bits kDefaultNaN = u128(0x7FFF800000000000ull) << 64;
   static f128 min() { return power_of_two(-16382); }
 };
@@ -195,8 +199,14 @@ static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "with_odd_bit assumes a
 // count too; without them (float and double only) reading those would cost a quarter
 // of the operation.
 template <bool kSoftFp, class F> auto on_host(Rounding r, uint8_t& exc, F f) {
-  const unsigned saved = _mm_getcsr();
-  _mm_setcsr((saved & ~(kMxcsrFlags | kMxcsrRounding | kMxcsrDaz | kMxcsrFtz)) | host_mode(r));
+  // LDMXCSR costs far more than STMXCSR, so it is left out where it changes nothing:
+  // on the way in when the host already has the mode wanted and no flags (after the
+  // previous operation, usually), on the way out when nothing was raised and the mode
+  // was not changed. The host's own sticky flags are not kept (it reads none).
+  constexpr unsigned kModes = kMxcsrRounding | kMxcsrDaz | kMxcsrFtz;
+  const unsigned entry = _mm_getcsr();
+  const unsigned wanted = (entry & ~(kMxcsrFlags | kModes)) | host_mode(r);
+  if (entry != wanted) _mm_setcsr(wanted);
   uint16_t x87_status = 0;
   if constexpr (kSoftFp) {
     __asm__ volatile("fnstsw %0" : "=am"(x87_status));
@@ -204,8 +214,10 @@ template <bool kSoftFp, class F> auto on_host(Rounding r, uint8_t& exc, F f) {
   }
   auto v = launder(f());
   if constexpr (kSoftFp) __asm__ volatile("fnstsw %0" : "=am"(x87_status));
-  const unsigned raised = from_host(_mm_getcsr() | x87_status);
-  _mm_setcsr(saved);
+  const unsigned after = _mm_getcsr();
+  const unsigned raised = from_host(after | x87_status);
+  const unsigned restored = entry & ~kMxcsrFlags;
+  if (after != restored) _mm_setcsr(restored);
   exc |= raised;
   if (r == Rounding::Odd && (raised & kInexact)) v = with_odd_bit(v);
   return v;
@@ -308,14 +320,72 @@ template <class T> Result<T> nan_result(Cpu& c, std::initializer_list<T> operand
 }
 
 // --- operations ------------------------------------------------------------------------------
-// op is a generic lambda: it runs on T (the host result) and on __float128 (the exact one).
+// The four basic operations, each on T (the host result) and on __float128 (the exact one).
+struct Add {
+  template <class X> X operator()(X x, X y) const { return x + y; }
+};
+struct Subtract {
+  template <class X> X operator()(X x, X y) const { return x - y; }
+};
+struct Multiply {
+  template <class X> X operator()(X x, X y) const { return x * y; }
+};
+struct Divide {
+  template <class X> X operator()(X x, X y) const { return x / y; }
+};
+
+// The operation in round to nearest even (the host's own mode) without touching MXCSR,
+// when the result tells its exceptions by itself: finite, and zero or above the
+// normal range's bottom by more than the error terms need (so no overflow, no
+// underflow, no invalid), and inexact exactly when the error, which the host computes
+// exactly there, is not zero: TwoSum for a sum (Knuth, TAOCP 4.2.2), the FMA
+// residual for a product or a quotient. Anything else returns false and goes the slow
+// way, which computes the same result and its flags under MXCSR.
+template <class T, class Op> bool nearest_even_alone(Op, T a, T b, T& r, uint8_t& exc) {
+  // 2^(emin + 2p): a residual a - r*b or a*b - r stays representable above it.
+  const T floor = T(power_of_two(Traits<T>::kMinExponent + 2 * (Traits<T>::kFraction + 1)));
+  T err;
+  if constexpr (std::is_same_v<Op, Add> || std::is_same_v<Op, Subtract>) {
+    const T y = std::is_same_v<Op, Add> ? b : -b;
+    r = a + y;
+    if (r != 0 && !(magnitude(r) > Traits<T>::min())) return false;  // tiny, infinite or NaN
+    if (is_inf(r)) return false;
+    const T yv = r - a, av = r - yv;
+    err = (a - av) + (y - yv);
+  } else if constexpr (std::is_same_v<Op, Multiply>) {
+    r = a * b;
+    if (r == 0) {
+      if (a != 0 && b != 0) return false;  // an underflow to zero
+    } else if (!(magnitude(r) >= floor) || is_inf(r)) {
+      return false;
+    }
+    err = r == 0 ? T(0) : std::fma(a, b, -r);
+  } else {
+    static_assert(std::is_same_v<Op, Divide>);
+    if (b == 0 || is_inf(a) || is_inf(b)) return false;
+    r = a / b;
+    if (r == 0) {
+      if (a != 0) return false;  // an underflow to zero
+    } else if (!(magnitude(r) >= floor) || !(magnitude(a) >= floor) || is_inf(r)) {
+      return false;
+    }
+    err = r == 0 ? T(0) : std::fma(-r, b, a);
+  }
+  exc = err != 0 ? kInexact : 0;
+  return true;
+}
+
 template <class T, class Op> Result<T> arith(Cpu& c, T a, T b, Op op) {
   if (is_nan(a) || is_nan(b)) return nan_result(c, {a, b});
   const Rounding rm = fpc_rounding(c);
   uint8_t exc = 0;
-  T r = on_host<sizeof(T) == 16>(rm, exc, [&] { return op(launder(a), launder(b)); });
+  T r;
+  auto exact = [&] { return exact_odd<T>([&] { return op(launder(f128(a)), f128(b)); }); };
+  if constexpr (sizeof(T) < 16)
+    if (rm == Rounding::NearestEven && nearest_even_alone(op, a, b, r, exc)) return conclude(c, rm, exc, r, exact);
+  r = on_host<sizeof(T) == 16>(rm, exc, [&] { return op(launder(a), launder(b)); });
   if (exc & kInvalid) r = default_nan<T>();
-  return conclude(c, rm, exc, r, [&] { return exact_odd<T>([&] { return op(launder(f128(a)), f128(b)); }); });
+  return conclude(c, rm, exc, r, exact);
 }
 
 // op3 * op2 + op1, or - op1, with one rounding. NaN precedence: op3, op2, op1; an

@@ -103,10 +103,10 @@ template <class T> void deliver(Cpu& c, unsigned r1, const Result<T>& r, bool se
   bfp::raise_pending(c, r);
 }
 
-constexpr auto kAdd = [](auto x, auto y) { return x + y; };
-constexpr auto kSubtract = [](auto x, auto y) { return x - y; };
-constexpr auto kMultiply = [](auto x, auto y) { return x * y; };
-constexpr auto kDivide = [](auto x, auto y) { return x / y; };
+constexpr bfp::Add kAdd;
+constexpr bfp::Subtract kSubtract;
+constexpr bfp::Multiply kMultiply;
+constexpr bfp::Divide kDivide;
 
 template <class T, class Op> void arith(Cpu& c, unsigned r1, T b, Op op, bool sets_cc) {
   deliver(c, r1, bfp::arith(c, reg<T>(c, r1), b, op), sets_cc);
