@@ -306,6 +306,16 @@ Result<T> conclude(Cpu& c, Rounding rm, uint8_t exc, T r, Exact exact, bool quie
   return {r};
 }
 
+// conclude() for a result the shortcuts answered: neither tiny nor overflowed, and at
+// most inexact (exc is 0 or kInexact), which is all that is left to look at.
+template <class T, class Exact>
+Result<T> conclude_normal(Cpu& c, Rounding rm, uint8_t exc, T r, Exact exact, bool quiet_inexact = false) {
+  if (!exc || quiet_inexact) return {r};
+  if (masks(c) & kInexact) return conclude(c, rm, exc, r, exact, quiet_inexact);
+  set_flags(c, kInexact);
+  return {r};
+}
+
 // The result of an operation with a NaN operand: a signaling NaN (quieted) before a
 // quiet one, then operand order; a signaling NaN is an invalid operation.
 template <class T> Result<T> nan_result(Cpu& c, std::initializer_list<T> operands) {
@@ -320,6 +330,20 @@ template <class T> Result<T> nan_result(Cpu& c, std::initializer_list<T> operand
 }
 
 // --- operations ------------------------------------------------------------------------------
+// a * b + c with one rounding: the host's FMA instruction where it has one (every
+// x86-64-v3 machine), glibc's fma (a call, and a software one on older machines)
+// otherwise; the same correctly rounded result and flags either way. The instruction
+// is written out because the build targets baseline x86-64.
+inline const bool kHostFma = (__builtin_cpu_init(), __builtin_cpu_supports("fma"));
+template <class T> T fused(T a, T b, T c) {
+  if (kHostFma) [[likely]] {
+    if constexpr (sizeof(T) == 8) __asm__("vfmadd231sd %2, %1, %0" : "+x"(c) : "x"(a), "x"(b));
+    else __asm__("vfmadd231ss %2, %1, %0" : "+x"(c) : "x"(a), "x"(b));
+    return c;
+  }
+  return std::fma(a, b, c);
+}
+
 // The four basic operations, each on T (the host result) and on __float128 (the exact one).
 struct Add {
   template <class X> X operator()(X x, X y) const { return x + y; }
@@ -359,7 +383,7 @@ template <class T, class Op> bool nearest_even_alone(Op, T a, T b, T& r, uint8_t
     } else if (!(magnitude(r) >= floor) || is_inf(r)) {
       return false;
     }
-    err = r == 0 ? T(0) : std::fma(a, b, -r);
+    err = r == 0 ? T(0) : fused(a, b, -r);
   } else {
     static_assert(std::is_same_v<Op, Divide>);
     if (b == 0 || is_inf(a) || is_inf(b)) return false;
@@ -369,7 +393,7 @@ template <class T, class Op> bool nearest_even_alone(Op, T a, T b, T& r, uint8_t
     } else if (!(magnitude(r) >= floor) || !(magnitude(a) >= floor) || is_inf(r)) {
       return false;
     }
-    err = r == 0 ? T(0) : std::fma(-r, b, a);
+    err = r == 0 ? T(0) : fused(-r, b, a);
   }
   exc = err != 0 ? kInexact : 0;
   return true;
@@ -382,10 +406,37 @@ template <class T, class Op> Result<T> arith(Cpu& c, T a, T b, Op op) {
   T r;
   auto exact = [&] { return exact_odd<T>([&] { return op(launder(f128(a)), f128(b)); }); };
   if constexpr (sizeof(T) < 16)
-    if (rm == Rounding::NearestEven && nearest_even_alone(op, a, b, r, exc)) return conclude(c, rm, exc, r, exact);
+    if (rm == Rounding::NearestEven && nearest_even_alone(op, a, b, r, exc))
+      return conclude_normal(c, rm, exc, r, exact);
   r = on_host<sizeof(T) == 16>(rm, exc, [&] { return op(launder(a), launder(b)); });
   if (exc & kInvalid) r = default_nan<T>();
   return conclude(c, rm, exc, r, exact);
+}
+
+// a * x + y in round to nearest even without MXCSR, as nearest_even_alone does for
+// the basic operations: the exact error of the FMA is the sum of two values computed
+// exactly (ErrFma: Boldo and Muller, "Exact and approximated error of the FMA", IEEE
+// Trans. Computers 60(2), 2011), so the result is inexact exactly when that sum is
+// not zero. It holds where nothing overflows or underflows: finite operands, the
+// product and the result at least 2^(emin + 2p) (else the slow way).
+template <class T> bool fma_nearest_even_alone(T a, T x, T y, T& r, uint8_t& exc) {
+  const T floor = T(power_of_two(Traits<T>::kMinExponent + 2 * (Traits<T>::kFraction + 1)));
+  if (is_inf(a) || is_inf(x) || is_inf(y)) return false;
+  r = fused(a, x, y);
+  const T u1 = a * x;
+  if (!(magnitude(r) >= floor) || !(magnitude(u1) >= floor) || is_inf(r) || is_inf(u1)) return false;
+  const T u2 = fused(a, x, -u1);  // a*x = u1 + u2 exactly
+  auto two_sum = [](T p, T q, T& err) {
+    const T s = p + q, qv = s - p, pv = s - qv;
+    err = (p - pv) + (q - qv);
+    return s;
+  };
+  T z, beta2;
+  const T alpha1 = two_sum(y, u2, z);
+  const T beta1 = two_sum(u1, alpha1, beta2);
+  const T gamma = (beta1 - r) + beta2;
+  exc = gamma + z != 0 ? kInexact : 0;  // a*x + y - r = gamma + z, exactly
+  return true;
 }
 
 // op3 * op2 + op1, or - op1, with one rounding. NaN precedence: op3, op2, op1; an
@@ -400,12 +451,16 @@ template <class T> Result<T> multiply_add(Cpu& c, T op1, T op2, T op3, bool subt
   const T addend = subtract ? -op1 : op1;
   const Rounding rm = fpc_rounding(c);
   uint8_t exc = 0;
-  T r = on_host<false>(rm, exc, [&] { return std::fma(launder(op3), launder(op2), launder(addend)); });
-  if (exc & kInvalid) r = default_nan<T>();
-  return conclude(c, rm, exc, r, [&] {
+  T r;
+  auto exact = [&] {
     const f128 product = f128(op3) * f128(op2);  // exact: 2 x 53 bits fit in 113
     return exact_odd<T>([&] { return launder(product) + f128(addend); });
-  });
+  };
+  if (rm == Rounding::NearestEven && fma_nearest_even_alone(op3, op2, addend, r, exc))
+    return conclude_normal(c, rm, exc, r, exact);
+  r = on_host<false>(rm, exc, [&] { return std::fma(launder(op3), launder(op2), launder(addend)); });
+  if (exc & kInvalid) r = default_nan<T>();
+  return conclude(c, rm, exc, r, exact);
 }
 
 // The square root of a positive finite extended value, rounded once in the host's
@@ -465,6 +520,27 @@ template <class T> Result<T> square_root(Cpu& c, T a) {
   });
 }
 
+// A long value rounded to short (LEDBR) in round to nearest even without MXCSR: a
+// result above the smallest normal (or an exact zero) neither overflowed nor
+// underflowed, and is inexact when it is not the operand. Else the slow way.
+template <class To, class From> bool round_nearest_even_alone(From v, To& r, uint8_t& exc) {
+  r = To(v);
+  if (is_inf(r) || !(magnitude(r) > Traits<To>::min() || (r == 0 && v == 0))) return false;
+  exc = From(r) != v ? kInexact : 0;
+  return true;
+}
+
+// An integer converted in round to nearest even without MXCSR: it never overflows or
+// underflows a short or long result, which is inexact when it does not convert back
+// to the integer (inside I's range: [-2^63, 2^63) or [0, 2^64) for 64 bits).
+template <class T, class I> T from_fixed_nearest_even(I x, uint8_t& exc) {
+  const T r = T(x);
+  const T top = T(power_of_two(int(sizeof(I) * 8) - std::is_signed_v<I>));
+  const T bottom = std::is_signed_v<I> ? -top : T(0);
+  exc = !(r >= bottom && r < top) || I(r) != x ? kInexact : 0;
+  return r;
+}
+
 // Long to short (LEDBR) with a rounding modifier.
 template <class To, class From> Result<To> round_to(Cpu& c, From v, Rounding rm, bool quiet_inexact) {
   if (is_nan(v)) {
@@ -472,6 +548,11 @@ template <class To, class From> Result<To> round_to(Cpu& c, From v, Rounding rm,
     return {convert_nan<To>(v)};
   }
   uint8_t exc = 0;
+  if constexpr (sizeof(To) < sizeof(From) && sizeof(From) <= 8) {
+    To near;
+    if (rm == Rounding::NearestEven && round_nearest_even_alone(v, near, exc))
+      return conclude_normal(c, rm, exc, near, [&] { return f128(v); }, quiet_inexact);
+  }
   auto convert = [&] { return To(launder(v)); };
   const To r = rm == Rounding::TiesAway ? ties_away<To>(exc, v, convert)
                                         : on_host<sizeof(From) == 16 || sizeof(To) == 16>(rm, exc, convert);
@@ -481,6 +562,12 @@ template <class To, class From> Result<To> round_to(Cpu& c, From v, Rounding rm,
 // From a fixed-point integer.
 template <class T, class I> Result<T> from_fixed(Cpu& c, I x, Rounding rm, bool quiet_inexact) {
   uint8_t exc = 0;
+  if constexpr (sizeof(T) < 16) {
+    if (rm == Rounding::NearestEven) {
+      const T near = from_fixed_nearest_even<T>(x, exc);
+      return conclude_normal(c, rm, exc, near, [&] { return f128(x); }, quiet_inexact);
+    }
+  }
   auto convert = [&] { return T(launder(x)); };
   const T r = rm == Rounding::TiesAway ? ties_away<T>(exc, x, convert) : on_host<sizeof(T) == 16>(rm, exc, convert);
   return conclude(c, rm, exc, r, [&] { return f128(x); }, quiet_inexact);

@@ -58,7 +58,81 @@ template <class T, class Op> void agree(Op op, const char* what) {
   CHECK(answered - inexact > 5000);
 }
 
+template <class T> void fma_agrees(const char* what) {
+  std::mt19937_64 g(20261127);
+  size_t answered = 0, inexact = 0;
+  for (int k = 0; k < 400000; ++k) {
+    const T a = draw<T>(g), x = draw<T>(g);
+    // Addends that cancel the product (exactly, nearly) as well as any.
+    const T y = g() % 4 == 0 ? -(a * x) : g() % 4 == 0 ? -(a * x) * T(1 + 1e-7) : draw<T>(g);
+    T fast;
+    uint8_t fast_exc = 0;
+    if (!fma_nearest_even_alone(a, x, y, fast, fast_exc)) continue;
+    ++answered;
+    uint8_t slow_exc = 0;
+    const T slow = on_host<false>(Rounding::NearestEven, slow_exc, [&] { return std::fma(launder(a), launder(x), launder(y)); });
+    if (bits_of(fast) != bits_of(slow) || fast_exc != slow_exc) {
+      INFO(what << " of " << double(a) << " * " << double(x) << " + " << double(y) << ": shortcut " << double(fast)
+                << " exc " << int(fast_exc) << ", MXCSR " << double(slow) << " exc " << int(slow_exc));
+      CHECK(false);
+      return;
+    }
+    inexact += fast_exc != 0;
+  }
+  CHECK(answered > 100000);
+  CHECK(inexact > 10000);
+  CHECK(answered - inexact > 1000);
+}
+
 }  // namespace
+
+TEST_CASE("BFP: the round-to-nearest shortcut of multiply and add agrees with MXCSR's flags", "[float]") {
+  fma_agrees<double>("MADBR");
+  fma_agrees<float>("MAEBR");
+}
+
+TEST_CASE("BFP: the round-to-nearest shortcut of LEDBR and of the conversions from fixed agrees with MXCSR's flags",
+          "[float]") {
+  std::mt19937_64 g(20261128);
+  size_t answered = 0;
+  for (int k = 0; k < 400000; ++k) {
+    const double v = g() % 8 == 0 ? double(draw<float>(g)) : draw<double>(g);
+    float fast;
+    uint8_t fast_exc = 0, slow_exc = 0;
+    if (!round_nearest_even_alone(v, fast, fast_exc)) continue;
+    ++answered;
+    const float slow = on_host<false>(Rounding::NearestEven, slow_exc, [&] { return float(launder(v)); });
+    INFO("LEDBR of " << v);
+    REQUIRE(bits_of(fast) == bits_of(slow));
+    REQUIRE(int(fast_exc) == int(slow_exc));
+  }
+  CHECK(answered > 100000);
+  auto ints = [&](auto sample, const char* what) {
+    using I = decltype(sample);
+    for (int k = 0; k < 200000; ++k) {
+      const int shift = int(g() % (sizeof(I) * 8));
+      I x = I(g() >> shift);
+      if (g() % 8 == 0) x = std::numeric_limits<I>::max() - I(g() % 4);
+      if (g() % 8 == 0) x = std::numeric_limits<I>::min() + I(g() % 4);
+      if (std::is_signed_v<I> && g() % 2) x = I(-x);
+      auto check = [&](auto target) {
+        using T = decltype(target);
+        uint8_t fast_exc = 0, slow_exc = 0;
+        const T fast = from_fixed_nearest_even<T>(x, fast_exc);
+        const T slow = on_host<false>(Rounding::NearestEven, slow_exc, [&] { return T(launder(x)); });
+        INFO(what << " of " << int64_t(x) << " (" << uint64_t(x) << ")");
+        REQUIRE(bits_of(fast) == bits_of(slow));
+        REQUIRE(int(fast_exc) == int(slow_exc));
+      };
+      check(0.0);
+      check(0.0f);
+    }
+  };
+  ints(int64_t(0), "CDGBR/CEGBR");
+  ints(uint64_t(0), "CDLGBR/CELGBR");
+  ints(int32_t(0), "CDFBR/CEFBR");
+  ints(uint32_t(0), "CDLFBR/CELFBR");
+}
 
 TEST_CASE("BFP: the round-to-nearest shortcut of add, subtract, multiply, divide agrees with MXCSR's flags",
           "[float]") {
