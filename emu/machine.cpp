@@ -53,11 +53,19 @@ MachineRunResult Machine::run(uint64_t max_instructions) {
       return MachineRunResult{MachineRunResult::Reason::HostStop, 0, {}};
     if (storage_.over_host_limit()) [[unlikely]]
       return MachineRunResult{MachineRunResult::Reason::HostLimit, 0, {}};
-    // The running I-stream with the smallest clock; ties to the lower number.
+    // The running I-stream with the smallest clock; ties to the lower number. Without
+    // branches on the clocks, which a host predicts badly when many I-streams take turns.
     int next = -1;
-    for (unsigned i = 0; i < cpus_.size(); ++i)
-      if (state_[i] == IStreamState::Running && (next < 0 || cpus_[i]->cycles < cpus_[next]->cycles))
-        next = int(i);
+    uint64_t least = ~0ull;
+    unsigned running = 0;
+    for (unsigned i = 0; i < cpus_.size(); ++i) {
+      const bool runs = state_[i] == IStreamState::Running;
+      const uint64_t clock = runs ? cpus_[i]->cycles : ~0ull;
+      const bool less = runs & (clock < least || next < 0);
+      least = less ? clock : least;
+      next = less ? int(i) : next;
+      running += runs;
+    }
     if (!events_.empty() && (next < 0 || events_.next_time() <= cpus_[next]->cycles)) {
       uint64_t t = events_.next_time();
       for (unsigned i = 0; i < cpus_.size(); ++i)  // idle clocks jump to the event
@@ -70,7 +78,7 @@ MachineRunResult Machine::run(uint64_t max_instructions) {
     Cpu& c = *cpus_[next];
     uint64_t before = c.instructions;
     // A lone running I-stream has no one to interleave with: it runs to the next event.
-    bool alone = std::count(state_.begin(), state_.end(), IStreamState::Running) == 1;
+    const bool alone = running == 1;
     uint64_t end = !alone ? c.cycles + config_.quantum : events_.empty() ? ~0ull : events_.next_time();
     end = std::min(end, deadline_[next]);
     lone_runner_ = alone ? next : -1;
