@@ -37,7 +37,12 @@ void Cpu::flush_tlb() {
 }
 
 void Cpu::flush_micro_tlb() {
-  for (auto& e : tlb_) e = TlbEntry{~0ull, ~0ull, nullptr, 0};
+  if (filled_count_ > kFilledMax) {
+    for (auto& e : tlb_) e = TlbEntry{~0ull, ~0ull, nullptr, 0};
+  } else {
+    for (unsigned k = 0; k < filled_count_; ++k) tlb_[filled_[k]] = TlbEntry{~0ull, ~0ull, nullptr, 0};
+  }
+  filled_count_ = 0;
   code_vpage_ = ~0ull;  // the next fetch enters its code page again, setting its reference bit
   leave_block_ = true;
 }
@@ -97,6 +102,8 @@ const Cpu::TlbEntry& Cpu::fill_tlb(uint64_t addr, bool for_write) {
       }
     }
     e = TlbEntry{vpage, ~0ull, t.frame->data.get(), t.frame->absolute()};
+    if (filled_count_ < kFilledMax) filled_[filled_count_] = uint16_t(vpage & (kTlbSize - 1));
+    filled_count_ += filled_count_ <= kFilledMax;
   }
   // Stores to a frame holding decoded instructions take the slow path, which drops
   // the frame's decode cache before the store lands.

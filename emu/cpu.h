@@ -305,6 +305,12 @@ class Cpu final : public TlbPurgeListener {
   bool stop_requested_ = false;
   bool leave_block_ = false;  // leave the straight-line loop: a stop or a code change
   TlbEntry tlb_[kTlbSize];
+  // The entries filled since the micro-TLB was last flushed (with repeats), so that a
+  // flush, which every switch of address space does, clears a few dozen entries and
+  // not all kTlbSize; past kFilledMax it clears them all.
+  static constexpr unsigned kFilledMax = 128;
+  uint16_t filled_[kFilledMax];
+  unsigned filled_count_ = kFilledMax + 1;  // more than kFilledMax: clear every entry
   uint64_t code_vpage_ = ~0ull;  // page the decode slots below belong to
   DecodedPage* code_ = nullptr;
   std::vector<std::unique_ptr<DecodedPage>> retired_code_;  // freed after the current insn
