@@ -240,7 +240,8 @@ RunResult Cpu::run(uint64_t limit, uint64_t cycle_end) {
       cur = nullptr;
       if (((a >> 12) != code_vpage_) | (a & 1)) [[unlikely]]
         enter_code_page(a);
-      Insn* in = &code_->slot[(a & kPageMask) >> 1];
+      DecodedPage* const page = code_;  // `in` stays on this page below
+      Insn* in = &page->slot[(a & kPageMask) >> 1];
       leave_block_ = false;
       // Straight-line code steps from slot to slot, and a branch to the same page goes
       // to its slot without leaving this loop. Whether the handler branched is a (well
@@ -264,7 +265,7 @@ RunResult Cpu::run(uint64_t limit, uint64_t cycle_end) {
           // The instruction that was executing when the clock passed a sample point
           // takes the sample (one per interval it covered: a stall shows up often).
           while (cycles >= next_sample_) {
-            in->samples += 1, next_sample_ += sample_interval_;
+            page->add_sample(unsigned(in - page->slot)), next_sample_ += sample_interval_;
             if (sample_sink_) sample_sink_->sample(istream_, a);
           }
           break;
@@ -275,7 +276,7 @@ RunResult Cpu::run(uint64_t limit, uint64_t cycle_end) {
           in += in->len >> 1;
         } else {
           if (((to >> 12) != code_vpage_) | (to & 1)) break;
-          in = &code_->slot[(to & kPageMask) >> 1];
+          in = &page->slot[(to & kPageMask) >> 1];
         }
         a = to;
       }

@@ -39,7 +39,7 @@ class CpuGroup {
 // What the layer above does when DAT finds a page not present. Retry: the page is
 // there now; the instruction is nullified and executed again. Fail: the run stops
 // with the page-translation exception reported.
-// Who else hears of a ZTRAP EI sample besides the instruction's counter (Insn::samples):
+// Who else hears of a ZTRAP EI sample besides the instruction's counter (DecodedPage::samples):
 // the profiler, to attribute it to the unit of work the I-stream runs (emu/ knows no
 // units of work) and to the I-stream.
 class SampleSink {
@@ -144,7 +144,7 @@ class Cpu final : public TlbPurgeListener {
   void set_svc_handler(SvcHandler* h) { svc_ = h; }
   void set_page_fault_handler(PageFaultHandler* h) { page_fault_ = h; }
   // Sampling (the ZTRAP EI profiler): every `interval` cycles from `first`, the
-  // instruction executing at that moment gets a sample (Insn::samples). 0: off.
+  // instruction executing at that moment gets a sample (DecodedPage::samples). 0: off.
   void set_sampling(uint64_t interval, uint64_t first, SampleSink* sink = nullptr) {
     sample_interval_ = interval ? interval : 1;
     next_sample_ = interval ? first : ~0ull;

@@ -17,8 +17,9 @@ std::vector<SlotCounts> slot_counts(AddressSpace& space) {
     if (!frame.code) return;
     for (unsigned k = 0; k < kPageSize / 2; ++k) {
       const Insn& in = frame.code->slot[k];
-      if (!in.fn || !(in.count | in.samples)) continue;
-      out.push_back({vaddr + 2 * k, in.count, in.spent(), in.samples, in.id});
+      const uint64_t samples = frame.code->samples_at(k);
+      if (!in.fn || !(in.count | samples)) continue;
+      out.push_back({vaddr + 2 * k, in.count, in.spent(), samples, in.id});
     }
   });
   return out;

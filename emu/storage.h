@@ -21,6 +21,14 @@ constexpr unsigned kPagesPerSegment = unsigned(kSegmentSize / kPageSize);
 // Decoded instructions of one frame, one slot per halfword.
 struct DecodedPage {
   Insn slot[kPageSize / 2];
+  // ZTRAP EI samples by slot, allocated at the page's first sample (most pages get
+  // none): kept out of Insn so that a decoded instruction fills one host cache line.
+  std::unique_ptr<uint64_t[]> samples;
+  uint64_t samples_at(unsigned k) const { return samples ? samples[k] : 0; }
+  void add_sample(unsigned k) {
+    if (!samples) samples = std::make_unique<uint64_t[]>(kPageSize / 2);
+    ++samples[k];
+  }
 };
 
 struct Frame {

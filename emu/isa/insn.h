@@ -34,14 +34,14 @@ struct InsnDef {
 // address is gr[x2] + gr[b2] + d2 without tests for "no base" / "no index".
 constexpr uint8_t kZeroReg = 16;
 
-struct Insn {
+// One host cache line: the interpreter reads one line per instruction it executes.
+struct alignas(64) Insn {
   Handler fn = nullptr;
   uint64_t count = 0;    // executions of the instruction at this address
   // Cycles those executions took beyond their base cycles (storage references,
   // per-byte costs, serialization): kept apart so that the common execution, which
   // costs its base cycles exactly, writes no counter but `count`.
   uint64_t extra = 0;
-  uint64_t samples = 0;  // profiler samples that found it executing (time-weighted)
   uint64_t target = 0;   // relative operand: branch target or relative-long address
   int64_t imm = 0;       // main immediate, sign-extended from its field width
   int32_t d1 = 0, d2 = 0;  // displacements (long ones sign-extended from 20 bits)
@@ -57,5 +57,6 @@ struct Insn {
   // Cycles the executions took, storage references included.
   uint64_t spent() const { return count * cycles + extra; }
 };
+static_assert(sizeof(Insn) == 64);
 
 }  // namespace emu
