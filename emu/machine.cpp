@@ -53,18 +53,24 @@ MachineRunResult Machine::run(uint64_t max_instructions) {
       return MachineRunResult{MachineRunResult::Reason::HostStop, 0, {}};
     if (storage_.over_host_limit()) [[unlikely]]
       return MachineRunResult{MachineRunResult::Reason::HostLimit, 0, {}};
-    // The running I-stream with the smallest clock; ties to the lower number. Without
-    // branches on the clocks, which a host predicts badly when many I-streams take turns.
-    int next = -1;
-    uint64_t least = ~0ull;
+    // The running I-stream with the smallest clock; ties to the lower number. One key
+    // per I-stream, clock then number (8 bits), and the least key: no branches on the
+    // clocks, which a host predicts badly when many I-streams take turns.
+    static_assert(kMaxIStreams <= 256);
+    uint64_t least = ~0ull, clocks = 0;
     unsigned running = 0;
     for (unsigned i = 0; i < cpus_.size(); ++i) {
       const bool runs = state_[i] == IStreamState::Running;
-      const uint64_t clock = runs ? cpus_[i]->cycles : ~0ull;
-      const bool less = runs & (clock < least || next < 0);
-      least = less ? clock : least;
-      next = less ? int(i) : next;
+      const uint64_t clock = cpus_[i]->cycles;
+      clocks |= clock;
+      least = std::min<uint64_t>(least, runs ? clock << 8 | i : ~0ull);
       running += runs;
+    }
+    int next = least == ~0ull ? -1 : int(least & 0xFF);
+    if (clocks >> 56) [[unlikely]] {  // a clock too large for the key (after 160 simulated days)
+      next = -1;
+      for (unsigned i = 0; i < cpus_.size(); ++i)
+        if (state_[i] == IStreamState::Running && (next < 0 || cpus_[i]->cycles < cpus_[next]->cycles)) next = int(i);
     }
     if (!events_.empty() && (next < 0 || events_.next_time() <= cpus_[next]->cycles)) {
       uint64_t t = events_.next_time();
