@@ -25,8 +25,8 @@ AddressSpace::~AddressSpace() {
       if (s.owned[0]) storage_.free_1m(s.frame[0]);
       continue;
     }
-    for (unsigned k = 0; k < kPagesPerSegment; ++k)
-      if (s.frame[k] && s.owned[k]) storage_.free_4k(s.frame[k]);
+    for (unsigned k = 0; s.owned_pages && k < kPagesPerSegment; ++k)
+      if (s.frame[k] && s.owned[k]) storage_.free_4k(s.frame[k]), --s.owned_pages;
   }
 }
 
@@ -34,7 +34,7 @@ AddressSpace::~AddressSpace() {
 void AddressSpace::release(Segment& s, uint64_t vseg, unsigned k) {
   if (!s.frame[k]) return;
   purge_page(s, vseg, k);
-  if (s.owned[k]) storage_.free_4k(s.frame[k]);
+  if (s.owned[k]) storage_.free_4k(s.frame[k]), --s.owned_pages;
   s.frame[k] = 0, s.resolved[k] = nullptr, s.prot[k] = 0, s.owned[k] = false, s.common[k] = false;
 }
 
@@ -52,9 +52,19 @@ void AddressSpace::purge_segment(const Segment& s, uint64_t vseg) {
 }
 
 AddressSpace::Segment& AddressSpace::segment(uint64_t vseg) {
+  if (vseg == cached_vseg_) return *cached_segment_;
   auto& s = segments_[vseg];
   if (!s) s = std::make_unique<Segment>();
+  cached_vseg_ = vseg, cached_segment_ = s.get();
   return *s;
+}
+
+AddressSpace::Segment* AddressSpace::find_segment(uint64_t vseg) {
+  if (vseg == cached_vseg_) return cached_segment_;
+  auto it = segments_.find(vseg);
+  if (it == segments_.end()) return nullptr;
+  cached_vseg_ = vseg, cached_segment_ = it->second.get();
+  return cached_segment_;
 }
 
 std::vector<uint64_t> AddressSpace::sorted_segments() const {
@@ -80,7 +90,7 @@ bool AddressSpace::map(uint64_t addr, uint64_t len, uint8_t prot) {
     if (!s.frame[k]) {
       auto f = storage_.allocate_4k();
       if (!f) return false;
-      s.frame[k] = *f, s.owned[k] = true;
+      s.frame[k] = *f, s.owned[k] = true, ++s.owned_pages;
       // A frame never touched is created zeroed when first used; a reused one is cleared.
       if (storage_.touched().count(*f)) std::memset(storage_.frame(*f).data.get(), 0, kPageSize);
     } else if (s.prot[k] & ~prot) {
@@ -116,6 +126,7 @@ unsigned AddressSpace::map_large(uint64_t addr, uint64_t len, uint8_t prot) {
       continue;
     }
     s.large = true;
+    s.owned_pages = 1;  // the 1 MB frame, through its first page
     for (unsigned k = 0; k < kPagesPerSegment; ++k) {
       s.frame[k] = *first + k, s.prot[k] = prot, s.owned[k] = k == 0;
       s.resolved[k] = nullptr;  // touched lazily: a 1 MB page costs host memory as used
@@ -155,6 +166,7 @@ void AddressSpace::unmap(uint64_t addr, uint64_t len) {
       purge_segment(s, it->first);
       if (s.owned[0]) storage_.free_1m(s.frame[0]);
       segments_.erase(it);
+      cached_vseg_ = ~0ull, cached_segment_ = nullptr;
       vp = (vp / kPagesPerSegment + 1) * kPagesPerSegment - 1;
       continue;
     }
@@ -164,12 +176,12 @@ void AddressSpace::unmap(uint64_t addr, uint64_t len) {
 
 Translate AddressSpace::translate(uint64_t vaddr, Translation& out) {
   if (vaddr >= limit_) return Translate::OutOfRange;
-  auto it = segments_.find(vaddr / kSegmentSize);
-  if (it == segments_.end()) {
+  Segment* found = find_segment(vaddr / kSegmentSize);
+  if (!found) {
     if (reserved_.empty() || !map_reserved(vaddr)) return Translate::NotPresent;
-    it = segments_.find(vaddr / kSegmentSize);
+    found = find_segment(vaddr / kSegmentSize);
   }
-  Segment& s = *it->second;
+  Segment& s = *found;
   unsigned k = unsigned((vaddr / kPageSize) % kPagesPerSegment);
   if (!s.frame[k] && (reserved_.empty() || !map_reserved(vaddr))) return Translate::NotPresent;
   if (!s.resolved[k]) s.resolved[k] = &storage_.frame(s.frame[k]);

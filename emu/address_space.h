@@ -137,8 +137,14 @@ class AddressSpace {
     std::array<uint8_t, kPagesPerSegment> prot{};
     std::array<bool, kPagesPerSegment> owned{};
     std::array<bool, kPagesPerSegment> common{};
+    unsigned owned_pages = 0;  // how many owned[] are set: a segment of shared pages only frees nothing
   };
   Segment& segment(uint64_t vseg);
+  Segment* find_segment(uint64_t vseg);  // nullptr when the segment has no table
+  // The segment looked up last: runs of pages (a process's shared image, a range being
+  // mapped, the pages DAT translates) mostly fall in one segment. Reset on erase.
+  uint64_t cached_vseg_ = ~0ull;
+  Segment* cached_segment_ = nullptr;
   std::vector<uint64_t> sorted_segments() const;
   void release(Segment& s, uint64_t vseg, unsigned k);
   void purge_page(const Segment& s, uint64_t vseg, unsigned k);  // from every I-stream's TLB
