@@ -222,6 +222,15 @@ uint64_t Cpu::tod_at(double clock_ghz, uint64_t cycles) {
   return kEpoch + uint64_t(us * 4096.0);
 }
 
+// The instruction charged more than its base cycles (storage, per-byte costs): its
+// record keeps the difference. Out of line, so that the compiler cannot make the
+// interpreter's clock a copy of the member in every case (then each instruction's
+// clock would wait for the previous one's through host memory).
+[[gnu::noinline, gnu::cold]] uint64_t Cpu::charged_more(Insn& in, uint64_t clock) {
+  in.extra += cycles - clock;
+  return cycles;
+}
+
 RunResult Cpu::run(uint64_t limit, uint64_t cycle_end) {
   stop_requested_ = slice_over_ = false;
   // Sample points the clock passed while no instruction ran (idle, or host work between
@@ -244,24 +253,29 @@ RunResult Cpu::run(uint64_t limit, uint64_t cycle_end) {
       Insn* in = &page->slot[(a & kPageMask) >> 1];
       leave_block_ = false;
       // Straight-line code steps from slot to slot, and a branch to the same page goes
-      // to its slot without leaving this loop. Whether the handler branched is a (well
-      // predicted) test, not a data dependency of the next instruction's lookup.
+      // to its slot without leaving this loop. Nothing the next instruction's lookup
+      // needs waits for the handler through host memory: the clock is kept in `clock`,
+      // the next slot and address come from the length read before the handler runs,
+      // and whether the handler branched or charged more is a (well predicted) test.
+      uint64_t clock = cycles;
       for (;;) {
         if (!in->fn) [[unlikely]] {
           cur = nullptr;  // a fault while fetching belongs to no decoded instruction
           decode_into(*in, a);
         }
         cur = in;
-        const uint64_t next = a + in->len;
+        const unsigned len = in->len;
+        const uint64_t next = a + len;
+        Insn* const following = in + (len >> 1);
         psw_addr = next;
         ++in->count;
         ++n;
-        const uint64_t expected = cycles + in->cycles;  // charge(Cause::Instruction, in->cycles)
-        cycles = expected;
+        clock += in->cycles;  // charge(Cause::Instruction, in->cycles)
+        cycles = clock;
         in->fn(*this, *in);
-        if (cycles != expected) [[unlikely]]
-          in->extra += cycles - expected;
-        if (leave_block_ | (n >= limit) | (cycles >= stop_cycle)) [[unlikely]] {
+        if (cycles != clock) [[unlikely]]
+          clock = charged_more(*in, clock);
+        if (leave_block_ | (n >= limit) | (clock >= stop_cycle)) [[unlikely]] {
           // The instruction that was executing when the clock passed a sample point
           // takes the sample (one per interval it covered: a stall shows up often).
           while (cycles >= next_sample_) {
@@ -272,13 +286,14 @@ RunResult Cpu::run(uint64_t limit, uint64_t cycle_end) {
         }
         const uint64_t to = psw_addr;
         if (to == next) [[likely]] {
-          if ((next & kPageMask) < in->len) break;  // the next instruction is on the next page
-          in += in->len >> 1;
+          if ((next & kPageMask) < len) break;  // the next instruction is on the next page
+          in = following;
+          a = next;
         } else {
           if (((to >> 12) != code_vpage_) | (to & 1)) break;
           in = &page->slot[(to & kPageMask) >> 1];
+          a = to;
         }
-        a = to;
       }
       if (stop_requested_ | slice_over_) break;
     }

@@ -284,6 +284,7 @@ class Cpu final : public TlbPurgeListener {
   void enter_code_page(uint64_t a);
   void decode_into(Insn& in, uint64_t a);
   void fetch_bytes(uint64_t a, uint8_t* out, unsigned& len);
+  uint64_t charged_more(Insn& in, uint64_t clock);
   void invalidate_code(Frame& f);
 
   AddressSpace* space_;
