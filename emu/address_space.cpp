@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 namespace emu {
 
@@ -18,7 +19,8 @@ AddressSpace::AddressSpace(Storage& storage, uint64_t limit)
 AddressSpace::~AddressSpace() {
   // Its ASCE is given up: every entry it formed leaves every TLB (the common entries
   // stay: the other spaces map those pages alike).
-  for (TlbPurgeListener* t : storage_.tlbs()) t->purge_space(serial_);
+  if (!never_loaded_)
+    for (TlbPurgeListener* t : storage_.tlbs()) t->purge_space(serial_);
   for (uint64_t vseg : sorted_segments()) {
     Segment& s = *segments_.at(vseg);
     if (s.large) {
@@ -41,30 +43,43 @@ void AddressSpace::release(Segment& s, uint64_t vseg, unsigned k) {
 // IPTE: the page's entry leaves every I-stream's TLB (and with it their host-side
 // shortcuts to the page).
 void AddressSpace::purge_page(const Segment& s, uint64_t vseg, unsigned k) {
+  if (never_loaded_) return;
   const uint64_t tag = s.common[k] ? TlbModel::kCommon : serial_;
   for (TlbPurgeListener* t : storage_.tlbs()) t->purge_page(tag, vseg * kPagesPerSegment + k);
 }
 
 // IDTE of a segment: its 1 MB entry and any 4 KB entries formed in it.
 void AddressSpace::purge_segment(const Segment& s, uint64_t vseg) {
+  if (never_loaded_) return;
   const uint64_t tag = s.common[0] ? TlbModel::kCommon : serial_;
   for (TlbPurgeListener* t : storage_.tlbs()) t->purge_segment(tag, vseg);
 }
 
 AddressSpace::Segment& AddressSpace::segment(uint64_t vseg) {
-  if (vseg == cached_vseg_) return *cached_segment_;
+  if (vseg == cached_vseg_ && cached_->use_count() == 1) return **cached_;
   auto& s = segments_[vseg];
-  if (!s) s = std::make_unique<Segment>();
-  cached_vseg_ = vseg, cached_segment_ = s.get();
+  if (!s) s = std::make_shared<Segment>();
+  cached_vseg_ = vseg, cached_ = &s;
+  return writable(s);
+}
+
+AddressSpace::Segment& AddressSpace::writable(std::shared_ptr<Segment>& s) {
+  if (s.use_count() > 1) s = std::make_shared<Segment>(*s);
   return *s;
 }
 
+void AddressSpace::share_segments_of(const AddressSpace& from) {
+  for (const auto& [vseg, seg] : from.segments_)
+    if (seg->owned_pages || !segments_.emplace(vseg, seg).second)
+      throw std::logic_error("share_segments_of: a segment that is owned, or already here");
+}
+
 AddressSpace::Segment* AddressSpace::find_segment(uint64_t vseg) {
-  if (vseg == cached_vseg_) return cached_segment_;
+  if (vseg == cached_vseg_) return cached_->get();
   auto it = segments_.find(vseg);
   if (it == segments_.end()) return nullptr;
-  cached_vseg_ = vseg, cached_segment_ = it->second.get();
-  return cached_segment_;
+  cached_vseg_ = vseg, cached_ = &it->second;
+  return it->second.get();
 }
 
 std::vector<uint64_t> AddressSpace::sorted_segments() const {
@@ -166,11 +181,12 @@ void AddressSpace::unmap(uint64_t addr, uint64_t len) {
       purge_segment(s, it->first);
       if (s.owned[0]) storage_.free_1m(s.frame[0]);
       segments_.erase(it);
-      cached_vseg_ = ~0ull, cached_segment_ = nullptr;
+      cached_vseg_ = ~0ull, cached_ = nullptr;
       vp = (vp / kPagesPerSegment + 1) * kPagesPerSegment - 1;
       continue;
     }
-    release(s, it->first, unsigned(vp % kPagesPerSegment));
+    const unsigned k = unsigned(vp % kPagesPerSegment);
+    if (s.frame[k]) release(writable(it->second), it->first, k);
   }
 }
 

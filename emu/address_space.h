@@ -64,6 +64,15 @@ class AddressSpace {
   // (the control program's promise, as z's common-segment bit is), so one TLB entry
   // serves them all.
   void map_shared(uint64_t vaddr, uint64_t frame_number, uint8_t prot, bool common = false);
+  // Takes every segment of `from` as it is, shared until either space changes it (then
+  // the one changing it gets a copy): what mapping each of from's pages into this space
+  // with map_shared would give, for the cost of one table per segment. This space must
+  // have none of those segments yet, and `from` must own none of its pages.
+  void share_segments_of(const AddressSpace& from);
+  // A space no I-stream ever loads (a pattern other spaces share segments of): its
+  // changes purge nothing from the TLBs, since none holds an entry it formed, and its
+  // common pages' entries belong to the spaces that load them.
+  void set_never_loaded() { never_loaded_ = true; }
   // Removes the mappings of the range (whole 1 MB segments for large pages), purges them
   // from the TLBs and returns owned frames.
   void unmap(uint64_t addr, uint64_t len);
@@ -141,10 +150,13 @@ class AddressSpace {
   };
   Segment& segment(uint64_t vseg);
   Segment* find_segment(uint64_t vseg);  // nullptr when the segment has no table
-  // The segment looked up last: runs of pages (a process's shared image, a range being
-  // mapped, the pages DAT translates) mostly fall in one segment. Reset on erase.
+  // The segment looked up last (its place in segments_, which a rehash does not move):
+  // runs of pages (a process's shared image, a range being mapped, the pages DAT
+  // translates) mostly fall in one segment. Reset on erase.
   uint64_t cached_vseg_ = ~0ull;
-  Segment* cached_segment_ = nullptr;
+  std::shared_ptr<Segment>* cached_ = nullptr;
+  bool never_loaded_ = false;
+  Segment& writable(std::shared_ptr<Segment>& s);  // *s, copied first if another space shares it
   std::vector<uint64_t> sorted_segments() const;
   void release(Segment& s, uint64_t vseg, unsigned k);
   void purge_page(const Segment& s, uint64_t vseg, unsigned k);  // from every I-stream's TLB
@@ -152,7 +164,7 @@ class AddressSpace {
 
   Storage& storage_;
   uint64_t limit_;
-  std::unordered_map<uint64_t, std::unique_ptr<Segment>> segments_;  // lookup; iterate sorted
+  std::unordered_map<uint64_t, std::shared_ptr<Segment>> segments_;  // lookup; iterate sorted
   struct Reservation {
     uint64_t begin, end;  // page-aligned
     uint8_t prot;

@@ -20,7 +20,9 @@ uint64_t page_up(uint64_t a) { return (a + emu::kPageMask) & ~emu::kPageMask; }
 }  // namespace
 
 Evm::Evm(emu::Machine& machine, const SystemConfig& system)
-    : machine_(machine), system_(system), image_(emu::read_elf_file(system.image)), image_space_(machine.storage()) {
+    : machine_(machine), system_(system), image_(emu::read_elf_file(system.image)), image_space_(machine.storage()),
+      process_pattern_(machine.storage()) {
+  process_pattern_.set_never_loaded();
   load_image();
   image_space_.for_each_page([&](uint64_t va, const emu::Frame& f) {
     emu::Translation t;
@@ -30,6 +32,7 @@ Evm::Evm(emu::Machine& machine, const SystemConfig& system)
     } else {
       image_pages_.push_back({va, f.number, t.prot});
       image_code_[va] = image_pages_.back();
+      process_pattern_.map_shared(va, f.number, t.prot, kCommon);
     }
   });
   if (!image_space_.map(TPF_EVM_SHARED, system.shared_size, kRW))
@@ -70,6 +73,7 @@ void Evm::share_pages(uint64_t from, uint64_t bytes, uint8_t prot) {
     emu::Translation t;
     image_space_.translate(va, t);
     image_pages_.push_back({va, t.frame->number, prot});
+    process_pattern_.map_shared(va, t.frame->number, prot, kCommon);
   }
 }
 
@@ -126,8 +130,7 @@ std::shared_ptr<Process> Evm::new_process(uint64_t id) {
   auto p = std::make_shared<Process>();
   p->id = id;
   p->space = std::make_unique<emu::AddressSpace>(machine_.storage());
-  for (const auto& pg : image_pages_)
-    if (!withdrawn_.count(pg.vaddr)) p->space->map_shared(pg.vaddr, pg.frame, pg.prot, kCommon);
+  p->space->share_segments_of(process_pattern_);
   return p;
 }
 
@@ -140,12 +143,14 @@ std::vector<ProgramPage> Evm::program_pages() const {
 void Evm::withdraw_program_page(uint64_t address) {
   if (!image_code_.count(address) || !withdrawn_.insert(address).second) return;
   image_space_.unmap(address, emu::kPageSize);
+  process_pattern_.unmap(address, emu::kPageSize);
 }
 
 void Evm::restore_program_page(uint64_t address) {
   auto it = image_code_.find(address);
   if (it == image_code_.end() || !withdrawn_.erase(address)) return;
   image_space_.map_shared(address, it->second.frame, it->second.prot);
+  process_pattern_.map_shared(address, it->second.frame, it->second.prot, kCommon);
 }
 
 void Evm::map_program_page(Process& p, uint64_t address) {

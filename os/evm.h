@@ -77,6 +77,9 @@ class Evm {
   const SystemConfig& system_;
   emu::ElfImage image_;
   emu::AddressSpace image_space_;
+  // What a new process maps: image_pages_ but the withdrawn ones, common, kept as a
+  // space whose segments every new process shares (never loaded by an I-stream).
+  emu::AddressSpace process_pattern_;
   std::vector<ImagePage> image_pages_;        // read-only, and the shared areas: in every process
   std::map<uint64_t, ImagePage> image_data_;  // writable: copied into a process on first touch
   std::map<uint64_t, ImagePage> image_code_;  // read-only pages of the image (also in image_pages_)
