@@ -1,7 +1,7 @@
 // The instruction profiler: per (program, displacement, mnemonic) the exact
 // executions and cycles, and the time-weighted samples of ZTRAP EI, taken from the
-// decode cache's per-address counters (Insn::count, spent, samples); and the ETIM
-// instruction count report (layout of z/TPF's ZTRAP EI software profiler).
+// decode cache's per-address counters (Insn::count and spent(), DecodedPage::samples);
+// and the ETIM instruction count report (layout of z/TPF's ZTRAP EI software profiler).
 #pragma once
 #include <cstdint>
 #include <functional>

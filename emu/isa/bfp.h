@@ -12,7 +12,11 @@
 // rounding mode with its flags clear (and flush-to-zero and denormals-are-zero off)
 // and clears the x87 flags, runs, reads both sets of flags and restores MXCSR
 // (on_host): what the <cfenv> functions do, without saving and loading the whole
-// x87 environment, which costs several times as much. The operands and result pass through volatile objects so
+// x87 environment, which costs several times as much. In round to nearest even the
+// basic operations, multiply-and-add and the commonest conversions first try a
+// shortcut that needs no MXCSR at all (nearest_even_alone and its kin): the host's
+// result and its exactly computed error tell the exceptions wherever the result is
+// neither tiny nor huge; anything else goes the MXCSR way. The operands and result pass through volatile objects so
 // the compiler can neither fold the operation nor move it across those MXCSR accesses
 // (float.cpp is also compiled with -frounding-math).
 //
