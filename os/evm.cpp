@@ -30,8 +30,7 @@ Evm::Evm(emu::Machine& machine, const SystemConfig& system)
     if (t.prot & emu::kProtWrite) {
       image_data_[va] = {va, f.number, t.prot};
     } else {
-      image_pages_.push_back({va, f.number, t.prot});
-      image_code_[va] = image_pages_.back();
+      image_code_[va] = {va, f.number, t.prot};
       process_pattern_.map_shared(va, f.number, t.prot, kCommon);
     }
   });
@@ -72,7 +71,6 @@ void Evm::share_pages(uint64_t from, uint64_t bytes, uint8_t prot) {
   for (uint64_t va = from; va < from + bytes; va += emu::kPageSize) {
     emu::Translation t;
     image_space_.translate(va, t);
-    image_pages_.push_back({va, t.frame->number, prot});
     process_pattern_.map_shared(va, t.frame->number, prot, kCommon);
   }
 }

@@ -77,12 +77,12 @@ class Evm {
   const SystemConfig& system_;
   emu::ElfImage image_;
   emu::AddressSpace image_space_;
-  // What a new process maps: image_pages_ but the withdrawn ones, common, kept as a
-  // space whose segments every new process shares (never loaded by an I-stream).
+  // What every new process maps, common: the image's read-only pages but the withdrawn
+  // ones, and the shared areas. A space whose segments each new process shares (never
+  // loaded by an I-stream).
   emu::AddressSpace process_pattern_;
-  std::vector<ImagePage> image_pages_;        // read-only, and the shared areas: in every process
   std::map<uint64_t, ImagePage> image_data_;  // writable: copied into a process on first touch
-  std::map<uint64_t, ImagePage> image_code_;  // read-only pages of the image (also in image_pages_)
+  std::map<uint64_t, ImagePage> image_code_;  // read-only pages of the image
   std::set<uint64_t> withdrawn_;              // of those, the ones no space maps now
   uint64_t frames_at_start_ = 0;
 };
