@@ -362,6 +362,12 @@ struct Divide {
   template <class X> X operator()(X x, X y) const { return x / y; }
 };
 
+// 2^(emin + 2p): above it the residual of a product or quotient (a*b - r, a - r*b) and
+// the error terms of ErrFma are representable, so the host computes them exactly.
+template <class T> T residual_floor() {
+  return T(power_of_two(Traits<T>::kMinExponent + 2 * (Traits<T>::kFraction + 1)));
+}
+
 // The operation in round to nearest even (the host's own mode) without touching MXCSR,
 // when the result tells its exceptions by itself: finite, and zero or above the
 // normal range's bottom by more than the error terms need (so no overflow, no
@@ -370,8 +376,7 @@ struct Divide {
 // residual for a product or a quotient. Anything else returns false and goes the slow
 // way, which computes the same result and its flags under MXCSR.
 template <class T, class Op> bool nearest_even_alone(Op, T a, T b, T& r, uint8_t& exc) {
-  // 2^(emin + 2p): a residual a - r*b or a*b - r stays representable above it.
-  const T floor = T(power_of_two(Traits<T>::kMinExponent + 2 * (Traits<T>::kFraction + 1)));
+  const T floor = residual_floor<T>();
   T err;
   if constexpr (std::is_same_v<Op, Add> || std::is_same_v<Op, Subtract>) {
     const T y = std::is_same_v<Op, Add> ? b : -b;
@@ -424,7 +429,7 @@ template <class T, class Op> Result<T> arith(Cpu& c, T a, T b, Op op) {
 // not zero. It holds where nothing overflows or underflows: finite operands, the
 // product and the result at least 2^(emin + 2p) (else the slow way).
 template <class T> bool fma_nearest_even_alone(T a, T x, T y, T& r, uint8_t& exc) {
-  const T floor = T(power_of_two(Traits<T>::kMinExponent + 2 * (Traits<T>::kFraction + 1)));
+  const T floor = residual_floor<T>();
   if (is_inf(a) || is_inf(x) || is_inf(y)) return false;
   r = fused(a, x, y);
   const T u1 = a * x;
