@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <random>
+#include <sstream>
 
 #include "emu/isa/bfp.h"
 
@@ -33,6 +34,18 @@ template <class T> T draw(std::mt19937_64& g) {
   return from_bits<T>(sign | Bits(biased) << kFraction | f);
 }
 
+// Whether the shortcut answered as MXCSR did, bit for bit and flag for flag; if not,
+// the failure names the operation and operands (describe() prints them).
+template <class T, class Describe>
+bool same_answer(T fast, uint8_t fast_exc, T slow, uint8_t slow_exc, Describe describe) {
+  if (bits_of(fast) == bits_of(slow) && fast_exc == slow_exc) return true;
+  std::ostringstream out;
+  describe(out);
+  FAIL_CHECK(out.str() << ": shortcut " << double(fast) << " exc " << int(fast_exc) << ", MXCSR " << double(slow)
+                       << " exc " << int(slow_exc));
+  return false;
+}
+
 template <class T, class Op> void agree(Op op, const char* what) {
   std::mt19937_64 g(20261126);
   size_t answered = 0, inexact = 0;
@@ -44,12 +57,9 @@ template <class T, class Op> void agree(Op op, const char* what) {
     ++answered;
     uint8_t slow_exc = 0;
     const T slow = on_host<false>(Rounding::NearestEven, slow_exc, [&] { return op(launder(a), launder(b)); });
-    if (bits_of(fast) != bits_of(slow) || fast_exc != slow_exc) {
-      INFO(what << " of " << double(a) << " and " << double(b) << ": shortcut " << double(fast) << " exc "
-                << int(fast_exc) << ", MXCSR " << double(slow) << " exc " << int(slow_exc));
-      CHECK(false);
+    if (!same_answer(fast, fast_exc, slow, slow_exc,
+                     [&](std::ostream& o) { o << what << " of " << double(a) << " and " << double(b); }))
       return;
-    }
     inexact += fast_exc != 0;
   }
   // The shortcut is the common way, and tells exact from inexact.
@@ -70,13 +80,12 @@ template <class T> void fma_agrees(const char* what) {
     if (!fma_nearest_even_alone(a, x, y, fast, fast_exc)) continue;
     ++answered;
     uint8_t slow_exc = 0;
-    const T slow = on_host<false>(Rounding::NearestEven, slow_exc, [&] { return std::fma(launder(a), launder(x), launder(y)); });
-    if (bits_of(fast) != bits_of(slow) || fast_exc != slow_exc) {
-      INFO(what << " of " << double(a) << " * " << double(x) << " + " << double(y) << ": shortcut " << double(fast)
-                << " exc " << int(fast_exc) << ", MXCSR " << double(slow) << " exc " << int(slow_exc));
-      CHECK(false);
+    const T slow =
+        on_host<false>(Rounding::NearestEven, slow_exc, [&] { return std::fma(launder(a), launder(x), launder(y)); });
+    if (!same_answer(fast, fast_exc, slow, slow_exc, [&](std::ostream& o) {
+          o << what << " of " << double(a) << " * " << double(x) << " + " << double(y);
+        }))
       return;
-    }
     inexact += fast_exc != 0;
   }
   CHECK(answered > 100000);
