@@ -36,9 +36,6 @@ class CpuGroup {
   virtual void code_invalidated(const DecodedPage* old) = 0;  // stop executing old
 };
 
-// What the layer above does when DAT finds a page not present. Retry: the page is
-// there now; the instruction is nullified and executed again. Fail: the run stops
-// with the page-translation exception reported.
 // Who else hears of a ZTRAP EI sample besides the instruction's counter (DecodedPage::samples):
 // the profiler, to attribute it to the unit of work the I-stream runs (emu/ knows no
 // units of work) and to the I-stream.
@@ -48,6 +45,7 @@ class SampleSink {
   virtual void sample(unsigned istream, uint64_t address) = 0;
 };
 
+// What the layer above does when DAT finds a page not present.
 class PageFaultHandler {
  public:
   // Retry: the page is there now, the instruction runs again at once. Wait: the
