@@ -11,10 +11,10 @@
 #include <string_view>
 #include <vector>
 
-#include "emu/config.h"
-#include "os/exec_command.h"
-#include "os/run_command.h"
-#include "os/version.h"
+#include "config/config.h"
+#include "app/exec_command.h"
+#include "app/run_command.h"
+#include "app/version.h"
 #include "app/console_client.h"
 #include "app/subsystems.h"
 
@@ -168,7 +168,7 @@ class Args {
 };
 
 int exec_main(Args args) {
-  os::ExecOptions o;
+  app::ExecOptions o;
   int status = 0;
   while (!args.done()) {
     std::string_view a = args.next();
@@ -224,12 +224,12 @@ int exec_main(Args args) {
     }
   }
   if (o.program.empty()) return args.error("exec needs a program (an s390x ELF file)");
-  return os::run_exec(o);
+  return app::run_exec(o);
 }
 
 // The options `run` and `config` share; false with `status` set when one is wrong or
 // it was --help.
-bool run_options(Args& args, std::string_view command, os::RunOptions& o, int& status, bool& list, bool& example) {
+bool run_options(Args& args, std::string_view command, app::RunOptions& o, int& status, bool& list, bool& example) {
   while (!args.done()) {
     std::string_view a = args.next();
     if (is_help(a)) {
@@ -289,7 +289,7 @@ bool run_options(Args& args, std::string_view command, os::RunOptions& o, int& s
 }
 
 int run_main(Args args, std::vector<std::string> command_line) {
-  os::RunOptions o;
+  app::RunOptions o;
   o.command_line = std::move(command_line);
   int status = 0;
   bool list = false, example = false;
@@ -297,11 +297,11 @@ int run_main(Args args, std::vector<std::string> command_line) {
   if (o.configs.empty()) return args.error("run needs a configuration file (e.g. configs/demo.yaml)");
   if ((o.console_wait || o.pace >= 0) && o.console_port < 0)
     return args.error(fmt::format("{} needs --console PORT", o.console_wait ? "--console-wait" : "--pace"));
-  return os::run_workload(o, app::subsystems);
+  return app::run_workload(o, app::subsystems);
 }
 
 int config_main(Args args, std::vector<std::string> command_line) {
-  os::RunOptions o;
+  app::RunOptions o;
   o.command_line = std::move(command_line);
   int status = 0;
   bool list = false, example = false;
@@ -314,7 +314,7 @@ int config_main(Args args, std::vector<std::string> command_line) {
     app::run_schema().write_example(std::cout);
     return 0;
   }
-  return os::check_run_config(o, app::subsystems);
+  return app::check_run_config(o, app::subsystems);
 }
 
 }  // namespace
@@ -357,10 +357,10 @@ int main(int argc, char** argv) {
       else dirs.push_back(argv[k]);
     }
     if (dirs.size() != 2) return usage_error(cmd, "compare needs two output directories (compare DIR_A DIR_B [--all])");
-    return os::compare_runs(dirs[0], dirs[1], all);
+    return app::compare_runs(dirs[0], dirs[1], all);
   }
   if (cmd == "--version" || cmd == "version") {
-    fmt::print("tpfemu {}\n", os::tpfemu_version());
+    fmt::print("tpfemu {}\n", app::tpfemu_version());
     return 0;
   }
   if (is_help(cmd) || cmd == "help") {

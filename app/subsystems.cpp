@@ -26,8 +26,8 @@ os::Subsystems subsystems() {
   return s;
 }
 
-const emu::Schema& run_schema() {
-  static const emu::Schema schema = os::run_schema(subsystems());
+const cfg::Schema& run_schema() {
+  static const cfg::Schema schema = os::run_schema(subsystems());
   return schema;
 }
 

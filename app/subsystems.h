@@ -13,8 +13,8 @@ namespace app {
 // The ECB heap (heap/), simple locks and syslog (lock/), ZTRAP EI (os/).
 os::Subsystems subsystems();
 // The schema of a run with them all (for listings, examples and tests).
-const emu::Schema& run_schema();
-// Defaults, then the files in order, then the overrides; throws emu::ConfigError.
+const cfg::Schema& run_schema();
+// Defaults, then the files in order, then the overrides; throws cfg::ConfigError.
 os::RunConfig load_run_config(const std::vector<std::string>& files, const std::vector<std::string>& sets = {});
 
 }  // namespace app

@@ -1,5 +1,5 @@
 # Script mode (cmake -P), run at every build: writes OUT, a C++ file defining
-# os::tpfemu_version(), as "VERSION (git COMMIT[-dirty])" from the source tree's git, or
+# app::tpfemu_version(), as "VERSION (git COMMIT[-dirty])" from the source tree's git, or
 # "VERSION" where there is no git. The file is rewritten only when the text changes, so
 # a build that changes nothing recompiles nothing.
 #   -D SRC=source dir -D OUT=file -D VERSION=project version
@@ -12,7 +12,7 @@ if(GIT AND EXISTS "${SRC}/.git")
     set(text "${VERSION} (git ${commit})")
   endif()
 endif()
-set(content "// Written by cmake/version.cmake at build time.\n#include \"os/version.h\"\nstd::string_view os::tpfemu_version() { return \"${text}\"; }\n")
+set(content "// Written by cmake/version.cmake at build time.\n#include \"app/version.h\"\nstd::string_view app::tpfemu_version() { return \"${text}\"; }\n")
 set(old "")
 if(EXISTS "${OUT}")
   file(READ "${OUT}" old)

@@ -6,15 +6,15 @@
 #include "devices/guest/eadm.h"
 #include "emu/cpu.h"
 #include "emu/machine.h"
-#include "emu/number_text.h"
+#include "config/number_text.h"
 #include "os/ecb.h"
 #include "os/run_config.h"
 
 namespace {
 // devices.txt in the project's one number style (emu/number_text.h).
 const flashsim::NumberStyle kStyle{
-    .whole = [](uint64_t v) { return emu::grouped(v); },
-    .decimal = [](double v, int digits) { return emu::grouped_fixed(v, digits); }};
+    .whole = [](uint64_t v) { return cfg::grouped(v); },
+    .decimal = [](double v, int digits) { return cfg::grouped_fixed(v, digits); }};
 }  // namespace
 
 namespace devices {
@@ -48,13 +48,13 @@ bool is_scm_command(std::string_view text) {
   return t.rfind("DM=SCM", 0) == 0 || t.rfind("CFSCM", 0) == 0 || t.rfind("FSCM", 0) == 0;
 }
 
-// Throws emu::ConfigError naming what is wrong.
+// Throws cfg::ConfigError naming what is wrong.
 ScmCommand parse_scm_command(std::string_view text) {
   const std::string t = squeeze(text);
   ScmCommand c;
   if (t == "DM=SCM") return c;
   if (t == "DM=SCM(DETAIL)") return c.kind = ScmCommand::Detail, c;
-  const auto bad = [&](const std::string& why) { return emu::ConfigError(fmt::format("\"{}\": {}", text, why)); };
+  const auto bad = [&](const std::string& why) { return cfg::ConfigError(fmt::format("\"{}\": {}", text, why)); };
   if (t.rfind("DM=SCM", 0) == 0) throw bad("D M=SCM takes (DETAIL) or nothing");
   if (t.rfind("CFSCM(", 0) == 0) {
     const size_t close = t.find(')');
@@ -171,7 +171,7 @@ os::OperatorGrammars DeviceSubsystem::operator_grammars() const {
 std::string DeviceSubsystem::command(const os::OperatorCommand& c, uint64_t now, uint64_t ns) {
   std::vector<std::string> lines;
   if (!scm_) {
-    lines = {"ERROR at " + emu::format_duration(ns) + ": the machine has no Flash Express (machine.scm.card_pairs: 0)"};
+    lines = {"ERROR at " + cfg::format_duration(ns) + ": the machine has no Flash Express (machine.scm.card_pairs: 0)"};
   } else {
     const ScmCommand k = parse_scm_command(c.text);  // checked when it was parsed
     switch (k.kind) {

@@ -48,9 +48,9 @@ struct Transfer : emu::IoOperation {
 
 class DeviceSubsystem : public os::Subsystem {
  public:
-  void declare(emu::Schema&) const override {}
-  void declare_machine(emu::Schema& schema) const override { devices_section().declare(schema); }
-  void configure(const emu::Config& config) override { config_ = devices_section().read(config); }
+  void declare(cfg::Schema&) const override {}
+  void declare_machine(cfg::Schema& schema) const override { devices_section().declare(schema); }
+  void configure(const cfg::Config& config) override { config_ = devices_section().read(config); }
   void install(os::System& system) override;
   // D M=SCM[(DETAIL)], CF SCM(amount|start-end),ONLINE|OFFLINE, F SCM,FAIL,CARD=pair.card
   os::OperatorGrammars operator_grammars() const override;

@@ -20,7 +20,7 @@ std::vector<std::pair<unsigned, unsigned>> cards(const std::string& text) {
     char dot = 0, extra = 0;
     std::istringstream one(item);
     if (!(one >> pair >> dot >> card) || dot != '.' || (one >> extra) || pair > 3 || card > 1)
-      throw emu::ConfigError(fmt::format("\"{}\" is not PAIR.CARD (pair 0..3, card 0 or 1)", item));
+      throw cfg::ConfigError(fmt::format("\"{}\" is not PAIR.CARD (pair 0..3, card 0 or 1)", item));
     v.emplace_back(pair, card);
   }
   return v;
@@ -36,13 +36,13 @@ double ratio(const std::string& t) {
     used = 0;
   }
   if (used != t.size() || !(x >= 0 && x <= 1))
-    throw emu::ConfigError(fmt::format("\"{}\" is not a fraction from 0 to 1", t));
+    throw cfg::ConfigError(fmt::format("\"{}\" is not a fraction from 0 to 1", t));
   return x;
 }
 
-emu::Section<DevicesConfig> make_devices_section() {
-  emu::Section<DevicesConfig> s;
-  using T = emu::ValueType;
+cfg::Section<DevicesConfig> make_devices_section() {
+  cfg::Section<DevicesConfig> s;
+  using T = cfg::ValueType;
   using C = DevicesConfig;
   const flashsim::ScmConfig scm;
   const flashsim::DasdConfig dasd;
@@ -51,24 +51,24 @@ emu::Section<DevicesConfig> make_devices_section() {
               .description = "Flash Express card pairs (RAID 10 mirrored, 1.4 TB usable each); 0: the machine has "
                              "no storage-class memory.",
               .source = kSeed2 + ": 1 to 4 card pairs. 0 by default so that runs without paging have no devices."},
-             [](C& c, const emu::ConfigValue& v) { c.scm.card_pairs = unsigned(std::get<int64_t>(v)); });
+             [](C& c, const cfg::ConfigValue& v) { c.scm.card_pairs = unsigned(std::get<int64_t>(v)); });
   s.key_with({.path = "machine.scm.defined", .type = T::Size, .default_value = "80G", .min = "16G", .max = "5600G",
               .unit = "bytes, 16G increments",
               .description = "SCM defined to the partition (its increments, online or offline-available).",
               .source = kSeed2 + ": D M=SCM shows 80G defined, in increments of 16G."},
-             [](C& c, const emu::ConfigValue& v) { c.scm.defined_increments = unsigned(increments(std::get<uint64_t>(v))); });
+             [](C& c, const cfg::ConfigValue& v) { c.scm.defined_increments = unsigned(increments(std::get<uint64_t>(v))); });
   s.key_with({.path = "machine.scm.online", .type = T::Size, .default_value = "64G", .min = "0", .max = "5600G",
               .unit = "bytes, 16G increments",
               .description = "SCM online at the start (the lowest increments); the rest of machine.scm.defined is "
                              "offline-available (CF SCM(16G),ONLINE brings it online).",
               .source = kSeed2 + ": D M=SCM shows 0G-64G online, 16G offline-available."},
-             [](C& c, const emu::ConfigValue& v) { c.scm.online_increments = unsigned(increments(std::get<uint64_t>(v))); });
+             [](C& c, const cfg::ConfigValue& v) { c.scm.online_increments = unsigned(increments(std::get<uint64_t>(v))); });
   s.key_with({.path = "machine.scm.failed_cards", .type = T::String, .default_value = "none",
               .unit = "PAIR.CARD, comma separated",
               .description = "Cards failed from the start (a fault to inject: the pair serves from its mirror, "
                              "nothing is lost); e.g. \"0.1\"; none: every card works.",
               .source = kSeed2 + ": RAID 10 covers an adapter's failure."},
-             [](C& c, const emu::ConfigValue& v) { c.failed_cards = cards(std::get<std::string>(v)); });
+             [](C& c, const cfg::ConfigValue& v) { c.failed_cards = cards(std::get<std::string>(v)); });
   const auto scm_key = [&](std::string key, T type, std::string value, std::string min, std::string max,
                            std::string unit, std::string what, std::string source, auto field) {
     s.key({.path = "machine.scm." + key, .type = type, .default_value = value, .min = min, .max = max, .unit = unit,
@@ -99,7 +99,7 @@ emu::Section<DevicesConfig> make_devices_section() {
               .default_value = std::to_string(scm.card_bandwidth_bytes_per_s / 1000000), .min = "1", .max = "100000",
               .unit = "MB a second", .description = "Data rate of one card's link (every block's data moves over it).",
               .source = "estimate: a PCIe adapter of the time, about 1 GB/s."},
-             [](C& c, const emu::ConfigValue& v) { c.scm.card_bandwidth_bytes_per_s = uint64_t(std::get<int64_t>(v)) * 1000000; });
+             [](C& c, const cfg::ConfigValue& v) { c.scm.card_bandwidth_bytes_per_s = uint64_t(std::get<int64_t>(v)) * 1000000; });
   scm_key("request_overhead", T::Duration, ns(scm.request_overhead_ns), "0ns", "1s", "simulated time",
           "An AOB's start and completion (adds latency, holds no card slot).", "estimate.",
           [](C& c) -> auto& { return c.scm.request_overhead_ns; });
@@ -137,7 +137,7 @@ emu::Section<DevicesConfig> make_devices_section() {
               .unit = "fraction of reads", .description = "Reads the control unit's cache serves (the rest are "
               "staged from the drives), decided per record by a seeded function of its address.",
               .source = kSeed2 + ": DS8800 with 60 GB cache, read hit ratios of 95-100% observed; the middle."},
-             [](C& c, const emu::ConfigValue& v) { c.dasd.cache_hit_ratio = ratio(std::get<std::string>(v)); });
+             [](C& c, const cfg::ConfigValue& v) { c.dasd.cache_hit_ratio = ratio(std::get<std::string>(v)); });
   dasd_key("cylinders", T::Integer, std::to_string(dasd.cylinders), "1", "65520", "cylinders",
            "Cylinders of each volume (15 tracks of 12 4 KB records each): its page data set's slots; a page "
            "volume that is full takes no more pages.",
@@ -159,17 +159,17 @@ emu::Section<DevicesConfig> make_devices_section() {
            [](C& c) -> auto& { return c.dasd.page_miss_ns; });
   s.describe("machine.scm", "Flash Express storage-class memory (flashsim/): card pairs, increments, timing.");
   s.describe("machine.dasd", "3390 page volumes behind DS8800 control units (flashsim/).");
-  s.check("machine.scm and machine.dasd describe devices flashsim can build", [](const emu::Config& c) {
+  s.check("machine.scm and machine.dasd describe devices flashsim can build", [](const cfg::Config& c) {
     DevicesConfig d;
     // The keys whose text is parsed here: their errors get the key's place.
     try {
       cards(c.get_string("machine.scm.failed_cards"));
-    } catch (const emu::ConfigError& e) {
+    } catch (const cfg::ConfigError& e) {
       throw c.error({"machine.scm.failed_cards"}, e.what());
     }
     try {
       ratio(c.get_string("machine.dasd.cache_hit_ratio"));
-    } catch (const emu::ConfigError& e) {
+    } catch (const cfg::ConfigError& e) {
       throw c.error({"machine.dasd.cache_hit_ratio"}, e.what());
     }
     d = devices_section().read(c);
@@ -193,8 +193,8 @@ emu::Section<DevicesConfig> make_devices_section() {
 
 }  // namespace
 
-const emu::Section<DevicesConfig>& devices_section() {
-  static const emu::Section<DevicesConfig> section = make_devices_section();
+const cfg::Section<DevicesConfig>& devices_section() {
+  static const cfg::Section<DevicesConfig> section = make_devices_section();
   return section;
 }
 

@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "emu/config.h"
-#include "emu/config_section.h"
+#include "config/config.h"
+#include "config/config_section.h"
 #include "flashsim/dasd.h"
 #include "flashsim/scm.h"
 
@@ -24,6 +24,6 @@ struct DevicesConfig {
   flashsim::DasdConfig dasd;                        // every volume's settings but its number and LCU
 };
 
-const emu::Section<DevicesConfig>& devices_section();
+const cfg::Section<DevicesConfig>& devices_section();
 
 }  // namespace devices

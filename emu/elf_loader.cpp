@@ -5,9 +5,12 @@
 #include <fmt/format.h>
 #include <iterator>
 
-#include "emu/input_file.h"
+#include "config/input_file.h"
 
 namespace emu {
+using cfg::InputFileError;
+using cfg::read_input_file;
+using cfg::kMaxImageBytes;
 
 ElfError::ElfError(const std::string& what, uint64_t off)
     : std::runtime_error(fmt::format("{} (at file offset {:#x})", what, off)), offset(off) {}

@@ -15,11 +15,16 @@
 // counts per page size; those defaults are estimates, marked so, with the reasoning.
 #include <fmt/format.h>
 
-#include "emu/config.h"
-#include "emu/config_section.h"
+#include "config/config.h"
+#include "config/config_section.h"
 #include "emu/machine_config.h"
 
 namespace emu {
+using cfg::Schema;
+using cfg::ValueType;
+using cfg::Section;
+using cfg::format_size;
+using cfg::Config;
 
 namespace {
 

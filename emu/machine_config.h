@@ -1,6 +1,10 @@
 // The machine's parameters: what the `machine:` section of a configuration sets.
 #pragma once
 #include <cstdint>
+#include <string>
+#include <vector>
+
+#include "config/config.h"
 
 namespace emu {
 
@@ -41,5 +45,16 @@ inline uint64_t cycles_of_ms(const MachineConfig& m, double ms) { return uint64_
 
 // The machine with every `machine:` key at its schema default (a z15-like I-stream).
 MachineConfig default_machine_config();
+
+// The `machine:` section's keys (machine_config.cpp), declared on the configuration
+// engine (config/config.h).
+void declare_machine_schema(cfg::Schema& schema);
+// A schema with only the `machine:` section.
+const cfg::Schema& machine_schema();
+// The MachineConfig a validated Config describes.
+MachineConfig machine_config(const cfg::Config& config);
+// Load files and overrides against machine_schema() and return the machine.
+MachineConfig load_machine_config(const std::vector<std::string>& files,
+                                  const std::vector<std::string>& sets = {});
 
 }  // namespace emu

@@ -7,9 +7,10 @@
 #include <ostream>
 
 #include "emu/isa/table.h"
-#include "emu/number_text.h"
+#include "config/number_text.h"
 
 namespace emu {
+using cfg::grouped;
 
 std::vector<SlotCounts> slot_counts(AddressSpace& space) {
   std::vector<SlotCounts> out;

@@ -15,6 +15,9 @@ namespace emu {
 
 constexpr uint64_t kPageSize = 4096;
 constexpr uint64_t kPageMask = kPageSize - 1;
+// The page boundary at or above / at or below `a`.
+constexpr uint64_t page_up(uint64_t a) { return (a + kPageMask) & ~kPageMask; }
+constexpr uint64_t page_down(uint64_t a) { return a & ~kPageMask; }
 constexpr uint64_t kSegmentSize = 1ull << 20;  // a 1 MB frame / large page
 constexpr unsigned kPagesPerSegment = unsigned(kSegmentSize / kPageSize);
 

@@ -21,7 +21,7 @@ namespace {
 constexpr const char* kSeed = "seed 001 (Longpela, \"Load Library Performance\", 2019)";
 
 // A path key: "(none)" or the file, resolved where the key was set (then system.image's folder).
-void land_path(std::string& to, const emu::Config& c, const std::string& path) {
+void land_path(std::string& to, const cfg::Config& c, const std::string& path) {
   to = c.get_string(path) == "(none)" ? "" : c.get_path(path, os::guest_dir());
 }
 
@@ -49,9 +49,9 @@ constexpr CpuKey kCpuKeys[] = {
 
 }  // namespace
 
-emu::Section<FetchConfig> make_fetch_section() {
-  emu::Section<FetchConfig> s;
-  using T = emu::ValueType;
+cfg::Section<FetchConfig> make_fetch_section() {
+  cfg::Section<FetchConfig> s;
+  using T = cfg::ValueType;
   s.key_from({.path = "system.fetch.library",
               .type = T::Path,
               .default_value = "(none)",
@@ -61,7 +61,7 @@ emu::Section<FetchConfig> make_fetch_section() {
                              "(none): the library is built at the start from system.fetch.members or "
                              "system.fetch.synthetic, or there is none (program fetch off).",
               .source = "(none): program fetch is for the seed 001 experiment (E5)."},
-             [](FetchConfig& f, const emu::Config& c, const std::string& p) { land_path(f.library, c, p); });
+             [](FetchConfig& f, const cfg::Config& c, const std::string& p) { land_path(f.library, c, p); });
   s.key_from({.path = "system.fetch.members",
               .type = T::Path,
               .default_value = "(none)",
@@ -70,7 +70,7 @@ emu::Section<FetchConfig> make_fetch_section() {
                              "built from at the start, as the binder (PDS) or a PDSE's binder would write it, with "
                              "the block size and organization below.",
               .source = "(none): no member list."},
-             [](FetchConfig& f, const emu::Config& c, const std::string& p) { land_path(f.members, c, p); });
+             [](FetchConfig& f, const cfg::Config& c, const std::string& p) { land_path(f.members, c, p); });
   s.key_with({.path = "system.fetch.programs",
               .type = T::String,
               .default_value = "(none)",
@@ -80,7 +80,7 @@ emu::Section<FetchConfig> make_fetch_section() {
                              "at its fetch), and the first ENTER, CREATE or reference of it fetches it from there "
                              "(BLDL, then its records) while the ECB waits; it stays resident after, for every ECB.",
               .source = "(none): every program is resident in the image, as z/TPF's core-resident programs."},
-             [](FetchConfig& f, const emu::ConfigValue& v) {
+             [](FetchConfig& f, const cfg::ConfigValue& v) {
                f.programs.clear();
                std::string word;
                for (char c : std::get<std::string>(v) + " ") {
@@ -110,7 +110,7 @@ emu::Section<FetchConfig> make_fetch_section() {
               .unit = "data set organization",
               .description = "A library built at the start: a PDS of load modules or a PDSE of program objects.",
               .source = std::string(kSeed) + " compares both."},
-             [](FetchConfig& f, const emu::ConfigValue& v) {
+             [](FetchConfig& f, const cfg::ConfigValue& v) {
                f.build.organization = std::get<std::string>(v) == "PDSE" ? Organization::Pdse : Organization::Pds;
              });
   s.key({.path = "system.fetch.block_size",
@@ -148,7 +148,7 @@ emu::Section<FetchConfig> make_fetch_section() {
               .description = "A PDSE built at the start: PACK,PRIME reads a program object whole at LOAD; "
                              "NOPACK,NOPRIME (the default) its INITIAL classes, the rest as referenced.",
               .source = std::string(kSeed) + ": FETCHOPT=(PACK,PRIME) against the binder's default."},
-             [](FetchConfig& f, const emu::ConfigValue& v) {
+             [](FetchConfig& f, const cfg::ConfigValue& v) {
                f.build.pack = f.build.prime = std::get<std::string>(v) == "PACK,PRIME";
              });
   s.key_with({.path = "system.fetch.pdse_initial_percent",
@@ -160,7 +160,7 @@ emu::Section<FetchConfig> make_fetch_section() {
               .description = "A PDSE built at the start: the share of a member's text in INITIAL classes (loaded at "
                              "LOAD) where its member list line does not say (initial=N).",
               .source = "ESTIMATE: IBM publishes no typical split of a program object's classes."},
-             [](FetchConfig& f, const emu::ConfigValue& v) {
+             [](FetchConfig& f, const cfg::ConfigValue& v) {
                f.build.pdse_initial_fraction = double(std::get<int64_t>(v)) / 100.0;
              });
   s.key_with({.path = "system.fetch.lla",
@@ -172,7 +172,7 @@ emu::Section<FetchConfig> make_fetch_section() {
                              "LOADs search no directory on DASD); MODULES also keeps each module's image after its "
                              "first fetch, as LLA with VLF staging does (later LOADs copy it from storage: no I/O).",
               .source = std::string(kSeed) + ": its runs used STEPLIB, \"so no LLA\"; \"Everyone uses LLA\"."},
-             [](FetchConfig& f, const emu::ConfigValue& v) {
+             [](FetchConfig& f, const cfg::ConfigValue& v) {
                const std::string& s = std::get<std::string>(v);
                f.lla = s == "DIRECTORY" ? Lla::Directory : s == "MODULES" ? Lla::Modules : Lla::None;
              });
@@ -209,7 +209,7 @@ emu::Section<FetchConfig> make_fetch_section() {
                      "sensitivity."},
           k.field);
   s.describe("system.fetch", "Program fetch (fetch/): the load library, LLA, the device's timing, the CPU of a fetch.");
-  s.check("system.fetch names one library", [](const emu::Config& c) {
+  s.check("system.fetch names one library", [](const cfg::Config& c) {
     const bool lib = c.get_string("system.fetch.library") != "(none)", mem = c.get_string("system.fetch.members") != "(none)";
     if (lib && mem)
       throw c.error({"system.fetch.members", "system.fetch.library"}, "give a library image or a member list, not both");
@@ -220,8 +220,8 @@ emu::Section<FetchConfig> make_fetch_section() {
   return s;
 }
 
-const emu::Section<FetchConfig>& fetch_section() {
-  static const emu::Section<FetchConfig> section = make_fetch_section();
+const cfg::Section<FetchConfig>& fetch_section() {
+  static const cfg::Section<FetchConfig> section = make_fetch_section();
   return section;
 }
 

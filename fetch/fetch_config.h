@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "emu/config.h"
-#include "emu/config_section.h"
+#include "config/config.h"
+#include "config/config_section.h"
 #include "fetch/library_builder.h"
 
 namespace fetch {
@@ -39,7 +39,7 @@ struct FetchConfig {
   bool enabled() const { return !library.empty() || !members.empty() || synthetic > 0 || !programs.empty(); }
 };
 
-emu::Section<FetchConfig> make_fetch_section();
-const emu::Section<FetchConfig>& fetch_section();
+cfg::Section<FetchConfig> make_fetch_section();
+const cfg::Section<FetchConfig>& fetch_section();
 
 }  // namespace fetch

@@ -112,8 +112,8 @@ struct JobStats {
 
 class ProgramFetch : public os::Subsystem {
  public:
-  void declare(emu::Schema& schema) const override { fetch_section().declare(schema); }
-  void configure(const emu::Config& config) override { config_ = fetch_section().read(config); }
+  void declare(cfg::Schema& schema) const override { fetch_section().declare(schema); }
+  void configure(const cfg::Config& config) override { config_ = fetch_section().read(config); }
   void install(os::System& system) override;
   void process_ending(os::Process& p) override;
   void ecb_ending(os::Ecb& e, uint64_t now) override;

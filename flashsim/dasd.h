@@ -71,8 +71,6 @@ class DasdVolume : public Device {
   void poke(uint64_t address, uint32_t size, const uint8_t* data) override { store_.write(address, size, data); }
   const DasdConfig& config() const { return cfg_; }
   bool cache_hit(uint64_t address) const;
-  uint64_t read_hits() const { return hits_; }
-  uint64_t read_misses() const { return misses_; }
 
  private:
   DasdConfig cfg_;

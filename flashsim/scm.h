@@ -93,7 +93,6 @@ class ScmDevice : public Device {
   // ---- Increments ----
   unsigned defined_increments() const { return unsigned(incs_.size()); }
   IncrementState increment_state(unsigned i) const { return incs_.at(i).state; }
-  uint64_t increment_used_bytes(unsigned i) const { return incs_.at(i).used_units * kBlock4K; }
   uint64_t online_bytes() const;              // online and pending offline
   uint64_t used_bytes() const;
 

@@ -12,8 +12,6 @@ namespace {
 
 constexpr uint8_t kRW = emu::kProtRead | emu::kProtWrite;
 
-uint64_t page_up(uint64_t a) { return (a + emu::kPageMask) & ~emu::kPageMask; }
-
 }  // namespace
 
 void EcbHeap::install(os::System& system) {
@@ -81,7 +79,7 @@ void EcbHeap::set_image_values() {
     s.set_image_array("eheap_avl_counts", kAvls + k, config_.ssl.counts[k], 4);
   }
   s.set_image_value("eheap_stack_top", TPF_EVM_STACK_TOP, 8);
-  s.set_image_value("eheap_stack_stride", page_up(s.config().system.stack_size) + 16 * emu::kPageSize, 8);
+  s.set_image_value("eheap_stack_stride", emu::page_up(s.config().system.stack_size) + 16 * emu::kPageSize, 8);
 }
 
 // The next 1 MB of an area, with a 1 MB frame if one is left (else 4 KB frames), or

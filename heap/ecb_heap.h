@@ -15,8 +15,8 @@ namespace heap {
 
 class EcbHeap : public os::Subsystem {
  public:
-  void declare(emu::Schema& schema) const override { ecb_heap_section().declare(schema); }
-  void configure(const emu::Config& config) override { config_ = ecb_heap_section().read(config); }
+  void declare(cfg::Schema& schema) const override { ecb_heap_section().declare(schema); }
+  void configure(const cfg::Config& config) override { config_ = ecb_heap_section().read(config); }
   void install(os::System& system) override;
   void process_ending(os::Process& p) override;
   void ecb_ending(os::Ecb& e, uint64_t now) override { unlock(e, now); }

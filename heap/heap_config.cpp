@@ -18,7 +18,7 @@ std::array<uint32_t, kAvls> five(const std::string& text, bool increasing, uint3
   std::string item;
   int n = 0;
   while (std::getline(in, item, ',')) {
-    if (n == kAvls) throw emu::ConfigError(fmt::format("\"{}\": more than {} values", text, kAvls));
+    if (n == kAvls) throw cfg::ConfigError(fmt::format("\"{}\": more than {} values", text, kAvls));
     size_t used = 0;
     unsigned long x = 0;
     try {
@@ -27,14 +27,14 @@ std::array<uint32_t, kAvls> five(const std::string& text, bool increasing, uint3
       used = 0;
     }
     if (used == 0 || used != item.size())
-      throw emu::ConfigError(fmt::format("\"{}\": AVL{} \"{}\" is not a whole number", text, n + 1, item));
+      throw cfg::ConfigError(fmt::format("\"{}\": AVL{} \"{}\" is not a whole number", text, n + 1, item));
     if (x < min || x > max)
-      throw emu::ConfigError(fmt::format("\"{}\": AVL{} {} is out of range {}..{}", text, n + 1, x, min, max));
+      throw cfg::ConfigError(fmt::format("\"{}\": AVL{} {} is out of range {}..{}", text, n + 1, x, min, max));
     if (increasing && n > 0 && x <= v[size_t(n - 1)])
-      throw emu::ConfigError(fmt::format("\"{}\": AVL{} ({}) must be larger than AVL{} ({})", text, n + 1, x, n, v[size_t(n - 1)]));
+      throw cfg::ConfigError(fmt::format("\"{}\": AVL{} ({}) must be larger than AVL{} ({})", text, n + 1, x, n, v[size_t(n - 1)]));
     v[size_t(n++)] = uint32_t(x);
   }
-  if (n != kAvls) throw emu::ConfigError(fmt::format("\"{}\": {} values, AVL1 to AVL5 need {}", text, n, kAvls));
+  if (n != kAvls) throw cfg::ConfigError(fmt::format("\"{}\": {} values, AVL1 to AVL5 need {}", text, n, kAvls));
   return v;
 }
 
@@ -65,32 +65,32 @@ uint32_t parse_changes(const std::string& text, const std::string& algorithm) {
   for (std::string item; std::getline(in, item, ',');) {
     const auto* c = std::find_if(std::begin(kChanges), std::end(kChanges), [&](const Change& k) { return item == k.name; });
     if (c == std::end(kChanges))
-      throw emu::ConfigError(fmt::format("\"{}\" is not a change of PJ47265 (algorithm, none, all, or some of {})",
+      throw cfg::ConfigError(fmt::format("\"{}\" is not a change of PJ47265 (algorithm, none, all, or some of {})",
                                          item, change_list()));
     bits |= c->bit;
   }
   return bits;
 }
 
-AvlConfig avls(const emu::Config& c, const std::string& who) {
+AvlConfig avls(const cfg::Config& c, const std::string& who) {
   AvlConfig a;
   const std::string sizes = "system.ecb_heap." + who + ".avl_sizes", counts = "system.ecb_heap." + who + ".avl_counts";
   try {
     a.sizes = five(c.get_string(sizes), true, 8, 1 << 20);
-  } catch (const emu::ConfigError& e) {
+  } catch (const cfg::ConfigError& e) {
     throw c.error({sizes}, e.what());
   }
   try {
     a.counts = five(c.get_string(counts), false, 0, 4096);
-  } catch (const emu::ConfigError& e) {
+  } catch (const cfg::ConfigError& e) {
     throw c.error({counts}, e.what());
   }
   return a;
 }
 
-emu::Section<EcbHeapConfig> make_ecb_heap_section() {
-  emu::Section<EcbHeapConfig> s;
-  using T = emu::ValueType;
+cfg::Section<EcbHeapConfig> make_ecb_heap_section() {
+  cfg::Section<EcbHeapConfig> s;
+  using T = cfg::ValueType;
   s.key({.path = "system.ecb_heap.algorithm",
          .type = T::Enum,
          .default_value = "baseline",
@@ -138,7 +138,7 @@ emu::Section<EcbHeapConfig> make_ecb_heap_section() {
                              "of the baseline. The eighth change of the APAR, the request size report's "
                              "layout, is a report (heap.txt has both layouts) and costs the guest nothing.",
               .source = "the list of seed 000, \"Technical Details\"."},
-             [](EcbHeapConfig& h, const emu::Config& c, const std::string& path) {
+             [](EcbHeapConfig& h, const cfg::Config& c, const std::string& path) {
                h.changes = parse_changes(c.get_string(path), c.get_string("system.ecb_heap.algorithm"));
              });
   s.key({.path = "system.ecb_heap.trace_entries",
@@ -180,7 +180,7 @@ emu::Section<EcbHeapConfig> make_ecb_heap_section() {
            .description = "Buffer sizes of AVL1 to AVL5 for " + whom + ", comma separated and increasing; a "
                           "request goes to the first AVL it fits, larger ones to the large list.",
            .source = source},
-               [avl](EcbHeapConfig& h, const emu::ConfigValue& v) {
+               [avl](EcbHeapConfig& h, const cfg::ConfigValue& v) {
                  (h.*avl).sizes = five(std::get<std::string>(v), true, 8, 1 << 20);
                });
     s.key_with({.path = "system.ecb_heap." + who + ".avl_counts",
@@ -191,7 +191,7 @@ emu::Section<EcbHeapConfig> make_ecb_heap_section() {
            .source = "estimate: a few of each, more of the small sizes the workload asks most for; AVL1-AVL4 "
                      "at most system.ecb_heap.control_entries together (z/TPF's ZCTKA limit, 150), AVL5 "
                      "within the initial table too."},
-               [avl](EcbHeapConfig& h, const emu::ConfigValue& v) {
+               [avl](EcbHeapConfig& h, const cfg::ConfigValue& v) {
                  (h.*avl).counts = five(std::get<std::string>(v), false, 0, 4096);
                });
   };
@@ -206,8 +206,8 @@ emu::Section<EcbHeapConfig> make_ecb_heap_section() {
          .unit = "program names",
          .description = "Programs (comma separated) whose ECBs and threads are shared SSL or Java ECBs and get "
                         "the ssl AVLs; every other ECB gets the app AVLs.",
-         .source = "QSSL, the TLS workload's SSL server program (os/guest/apps)."},
-         [](EcbHeapConfig& h, const emu::ConfigValue& v) {
+         .source = "QSSL, the TLS workload's SSL server program (apps/)."},
+         [](EcbHeapConfig& h, const cfg::ConfigValue& v) {
            std::istringstream in(std::get<std::string>(v));
            for (std::string p; std::getline(in, p, ',');)
              if (!p.empty()) h.ssl_programs.push_back(p);
@@ -215,7 +215,7 @@ emu::Section<EcbHeapConfig> make_ecb_heap_section() {
   s.describe("system.ecb_heap", "The ECB heap (heap/): variant, control table, AVLs per ECB class.");
   s.describe("system.ecb_heap.app", "AVLs of application ECBs.");
   s.describe("system.ecb_heap.ssl", "AVLs of shared SSL and Java ECBs.");
-  s.check("system.ecb_heap AVL sizes and counts are five numbers each", [](const emu::Config& c) {
+  s.check("system.ecb_heap AVL sizes and counts are five numbers each", [](const cfg::Config& c) {
     const uint64_t entries = uint64_t(c.get_int("system.ecb_heap.control_entries"));
     for (const std::string who : {"app", "ssl"}) {
       const AvlConfig a = avls(c, who);
@@ -232,7 +232,7 @@ emu::Section<EcbHeapConfig> make_ecb_heap_section() {
       throw c.error({"system.ecb_heap.hash_buckets"}, fmt::format("{} is not a power of two", buckets));
     try {
       parse_changes(c.get_string("system.ecb_heap.changes"), c.get_string("system.ecb_heap.algorithm"));
-    } catch (const emu::ConfigError& e) {
+    } catch (const cfg::ConfigError& e) {
       throw c.error({"system.ecb_heap.changes"}, e.what());
     }
   });
@@ -241,8 +241,8 @@ emu::Section<EcbHeapConfig> make_ecb_heap_section() {
 
 }  // namespace
 
-const emu::Section<EcbHeapConfig>& ecb_heap_section() {
-  static const emu::Section<EcbHeapConfig> section = make_ecb_heap_section();
+const cfg::Section<EcbHeapConfig>& ecb_heap_section() {
+  static const cfg::Section<EcbHeapConfig> section = make_ecb_heap_section();
   return section;
 }
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "emu/config.h"
-#include "emu/config_section.h"
+#include "config/config.h"
+#include "config/config_section.h"
 
 namespace heap {
 
@@ -32,7 +32,7 @@ struct EcbHeapConfig {
 };
 
 // system.ecb_heap.*, each key bound to its field of EcbHeapConfig.
-const emu::Section<EcbHeapConfig>& ecb_heap_section();
+const cfg::Section<EcbHeapConfig>& ecb_heap_section();
 int algorithm_number(const std::string& name);
 // What the reports call the heap code: the algorithm, or the changes picked for it.
 std::string variant_label(const EcbHeapConfig& h);  // EHEAP_BASELINE, EHEAP_PJ47265; -1 if unknown

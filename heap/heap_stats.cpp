@@ -6,13 +6,13 @@
 #include <vector>
 
 #include "emu/cpu.h"
-#include "emu/number_text.h"
+#include "config/number_text.h"
 #include "heap/guest/eheap.h"
 
 namespace heap {
 namespace {
 
-using emu::grouped;
+using cfg::grouped;
 
 static_assert(EHEAP_HIST == kHist && EHEAP_AVLS == 5);
 

@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "emu/cpu.h"
-#include "emu/input_file.h"
+#include "config/input_file.h"
 #include "os/guest/include/tls_trace.h"
 
 namespace heap {
@@ -20,7 +20,7 @@ void put32(std::vector<uint8_t>& out, size_t at, uint32_t v) { emu::Cpu::store_b
 }  // namespace
 
 std::vector<uint8_t> tls_trace_image(const std::string& path) {
-  return tls_trace_image_of(emu::read_input_file(path, emu::kMaxTraceBytes, "trace"), path);
+  return tls_trace_image_of(cfg::read_input_file(path, cfg::kMaxTraceBytes, "trace"), path);
 }
 
 std::vector<uint8_t> tls_trace_image_of(const std::string& text, const std::string& path) {

@@ -20,7 +20,7 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-std::string given(const emu::Config& c, const std::string& key) {
+std::string given(const cfg::Config& c, const std::string& key) {
   const std::string& t = c.get_string(key);
   return trim(t) == kNone ? std::string() : t;
 }
@@ -39,7 +39,7 @@ constexpr std::string_view kNameRule = "1 to 32 letters, digits or _, e.g. QLEH"
 // key was set, the key, and (from OptionError) the option and operand at fault:
 //   x.yaml:7: system.le.options: HEAP: operand 4 "KEPP" is not KEEP or FREE
 
-Options system_options(const emu::Config& c) {
+Options system_options(const cfg::Config& c) {
   try {
     return parse_options(given(c, kOptionsKey));
   } catch (const OptionError& e) {
@@ -47,7 +47,7 @@ Options system_options(const emu::Config& c) {
   }
 }
 
-std::vector<std::string> programs(const emu::Config& c) {
+std::vector<std::string> programs(const cfg::Config& c) {
   std::vector<std::string> out;
   const std::string text = given(c, kProgramsKey);
   for (size_t i = 0; i < text.size();) {
@@ -69,7 +69,7 @@ std::vector<std::string> programs(const emu::Config& c) {
 
 // "QLEH=HEAP(100M,100M) RPTSTG(ON); QLES=STORAGE(,,00)" resolved over `system` for every
 // program of `names` (those without an entry get `system` as it is).
-std::map<std::string, Options, std::less<>> program_options(const emu::Config& c, const Options& system,
+std::map<std::string, Options, std::less<>> program_options(const cfg::Config& c, const Options& system,
                                                             const std::vector<std::string>& names) {
   std::map<std::string, Options, std::less<>> out;
   for (const auto& n : names) out.emplace(n, system);
@@ -112,9 +112,9 @@ const Options& LeConfig::options_for(std::string_view program) const {
   return it->second;
 }
 
-emu::Section<LeConfig> make_le_section() {
-  emu::Section<LeConfig> s;
-  using T = emu::ValueType;
+cfg::Section<LeConfig> make_le_section() {
+  cfg::Section<LeConfig> s;
+  using T = cfg::ValueType;
   s.key_from({.path = kProgramsKey,
               .type = T::String,
               .default_value = kNone,
@@ -124,7 +124,7 @@ emu::Section<LeConfig> make_le_section() {
                              "options) instead of the ECB heap. No change to the programs. (none): every program "
                              "uses the ECB heap. (LE's stacks, ANYHEAP, BELOWHEAP and HEAPPOOLS: not yet.)",
               .source = "(none): z/TPF programs use the ECB heap; LE storage is for the seed 003 experiment (E4)."},
-             [](LeConfig& l, const emu::Config& c, const std::string&) { l.programs = programs(c); });
+             [](LeConfig& l, const cfg::Config& c, const std::string&) { l.programs = programs(c); });
   s.key_from({.path = kOptionsKey,
               .type = T::String,
               .default_value = kNone,
@@ -135,7 +135,7 @@ emu::Section<LeConfig> make_le_section() {
                              "HEAP(,64K)) keep IBM's defaults; a later option overrides an earlier one.",
               .source = "(none): IBM's non-CICS defaults (z/OS Language Environment Programming Reference): " +
                         std::string(kIbmDefaults) + "."},
-             [](LeConfig& l, const emu::Config& c, const std::string&) { l.options = system_options(c); });
+             [](LeConfig& l, const cfg::Config& c, const std::string&) { l.options = system_options(c); });
   s.key_from({.path = kProgramOptionsKey,
               .type = T::String,
               .default_value = kNone,
@@ -144,7 +144,7 @@ emu::Section<LeConfig> make_le_section() {
                              "PROGRAM=options separated by ;, e.g. \"QLEH=HEAP(100M,100M) RPTSTG(ON); "
                              "QLES=STORAGE(,,00)\". Each program must be in system.le.programs.",
               .source = "(none): every LE program runs with system.le.options."},
-             [](LeConfig& l, const emu::Config& c, const std::string&) {
+             [](LeConfig& l, const cfg::Config& c, const std::string&) {
                l.program_options = program_options(c, system_options(c), programs(c));
              });
   s.key({.path = kRegionKey,
@@ -162,17 +162,17 @@ emu::Section<LeConfig> make_le_section() {
                    "case could still get about 21.5 MB after LE's own use. Largest: JCL's REGION=2047M."},
         &LeConfig::region);
   s.describe("system.le", "LE storage (le/): the programs that run on it, their LE run-time options, the region.");
-  s.check("system.le options parse and name programs on LE storage", [](const emu::Config& c) {
+  s.check("system.le options parse and name programs on LE storage", [](const cfg::Config& c) {
     program_options(c, system_options(c), programs(c));
   });
   return s;
 }
 
-const emu::Section<LeConfig>& le_section() {
-  static const emu::Section<LeConfig> section = make_le_section();
+const cfg::Section<LeConfig>& le_section() {
+  static const cfg::Section<LeConfig> section = make_le_section();
   return section;
 }
 
-LeConfig le_config_from(const emu::Config& config) { return le_section().read(config); }
+LeConfig le_config_from(const cfg::Config& config) { return le_section().read(config); }
 
 }  // namespace le

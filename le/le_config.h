@@ -21,8 +21,8 @@
 #include <string_view>
 #include <vector>
 
-#include "emu/config.h"
-#include "emu/config_section.h"
+#include "config/config.h"
+#include "config/config_section.h"
 #include "le/le_options.h"
 
 namespace le {
@@ -41,9 +41,9 @@ struct LeConfig {
 };
 
 // system.le.*, each key bound to its field of LeConfig.
-emu::Section<LeConfig> make_le_section();
-const emu::Section<LeConfig>& le_section();  // make_le_section(), made once
+cfg::Section<LeConfig> make_le_section();
+const cfg::Section<LeConfig>& le_section();  // make_le_section(), made once
 // The LeConfig a loaded (and validated) Config describes: le_section().read(config).
-LeConfig le_config_from(const emu::Config& config);
+LeConfig le_config_from(const cfg::Config& config);
 
 }  // namespace le

@@ -23,16 +23,16 @@
 #include <string>
 #include <string_view>
 
-#include "emu/config.h"
+#include "config/config.h"
 
 namespace le {
 
 // A bad option string. The message names the option and the operand at fault, e.g.
 //   HEAP: operand 4 "KEPP" is not KEEP or FREE
 // but no place: le_config.cpp puts the file, line and key in front.
-class OptionError : public emu::ConfigError {
+class OptionError : public cfg::ConfigError {
  public:
-  using emu::ConfigError::ConfigError;
+  using cfg::ConfigError::ConfigError;
 };
 
 enum class Location : uint8_t { Anywhere, Below };   // ANYWHERE (or ANY) | BELOW the 16 MB line

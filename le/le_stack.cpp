@@ -34,8 +34,6 @@ namespace le {
 namespace {
 
 constexpr uint8_t kRW = emu::kProtRead | emu::kProtWrite;
-uint64_t page_up(uint64_t a) { return (a + emu::kPageMask) & ~emu::kPageMask; }
-uint64_t page_down(uint64_t a) { return a & ~emu::kPageMask; }
 
 void put64(os::Process& p, uint64_t offset, uint64_t v) {
   uint8_t be[8];
@@ -82,7 +80,7 @@ bool LeStorage::anchor(os::Process& p, const std::string& program) {
   Region::Stack& s = r.stack;
   s.on = true;
   s.top = TPF_EVM_STACK_TOP;  // the enclave's main ECB (thread 0)
-  s.area = TPF_EVM_STACK_TOP - page_up(system_->config().system.stack_size);
+  s.area = TPF_EVM_STACK_TOP - emu::page_up(system_->config().system.stack_size);
   s.init = o.stack.init_size;
   s.incr = o.stack.incr_size;
   // An initial segment larger than the ECB's stack area: none (the floor at the top), so
@@ -90,7 +88,7 @@ bool LeStorage::anchor(os::Process& p, const std::string& program) {
   s.floor = s.init <= s.top - s.area ? s.top - s.init : s.top;
   if (s.floor < s.top) {
     ++s.allocated;
-    r.above.held += page_up(s.init);
+    r.above.held += emu::page_up(s.init);
     r.above.held_max = std::max(r.above.held_max, r.above.held);
   }
   const Fill& fill = o.storage.dsa_alloc;
@@ -136,13 +134,13 @@ void LeStorage::stack_service(emu::Cpu& cpu, os::Ecb& e) {
     const uint64_t size = s.increments.back();
     s.increments.pop_back();
     // The segment's whole pages: unmapped, then demand-zero again (their frames go back).
-    const uint64_t lo = page_up(s.floor), hi = page_down(s.floor + size);
+    const uint64_t lo = emu::page_up(s.floor), hi = emu::page_down(s.floor + size);
     if (hi > lo) {
       e.process->space->unmap(lo, hi - lo);
       e.process->space->reserve(lo, hi - lo, kRW);
     }
     s.floor += size;
-    r.above.held -= page_up(size);
+    r.above.held -= emu::page_up(size);
     ++s.freed;
     stack_anchor(*e.process, s);
     return;
@@ -161,7 +159,7 @@ void LeStorage::stack_service(emu::Cpu& cpu, os::Ecb& e) {
                                        "floor {:#x}\n", op, frame, s.floor));
     return;
   }
-  if (r.above.held + page_up(size) > config_.region) {
+  if (r.above.held + emu::page_up(size) > config_.region) {
     system_->abend(cpu, e, fmt::format("LE_STACK: {} needs a stack segment of {} bytes: its LE region "
                                        "(system.le.region = {}) is full\n", r.program, size, config_.region));
     return;
@@ -169,7 +167,7 @@ void LeStorage::stack_service(emu::Cpu& cpu, os::Ecb& e) {
   s.floor -= size;
   s.increments.push_back(size);
   ++s.allocated;
-  r.above.held += page_up(size);
+  r.above.held += emu::page_up(size);
   r.above.held_max = std::max(r.above.held_max, r.above.held);
   stack_anchor(*e.process, s);
 }

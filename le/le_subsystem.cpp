@@ -18,8 +18,6 @@ namespace {
 
 constexpr uint8_t kRW = emu::kProtRead | emu::kProtWrite;
 
-uint64_t page_up(uint64_t a) { return (a + emu::kPageMask) & ~emu::kPageMask; }
-
 // The guest's struct le_enclave and its heaps' control blocks (big-endian fields).
 void put32(std::vector<uint8_t>& b, size_t off, uint32_t v) { emu::Cpu::store_be<uint32_t>(b.data() + off, v); }
 uint32_t get32(const std::vector<uint8_t>& b, size_t off) { return emu::Cpu::load_be<uint32_t>(b.data() + off); }
@@ -189,7 +187,7 @@ uint64_t LeStorage::limit(const Area& a) const {
 void LeStorage::getmain(emu::Cpu& cpu, os::Ecb& e) {
   Region& r = regions_[e.process->id];
   Area& a = cpu.gr[3] != 0 ? r.below : r.above;
-  const uint64_t bytes = page_up(std::max<uint64_t>(std::min<uint64_t>(cpu.gr[2], 1ULL << 40), 1));
+  const uint64_t bytes = emu::page_up(std::max<uint64_t>(std::min<uint64_t>(cpu.gr[2], 1ULL << 40), 1));
   cpu.gr[2] = 0;
   if (a.held + bytes > limit(a)) return;
   uint64_t at = 0;
@@ -268,7 +266,7 @@ void LeStorage::report(os::Process& p, const Region& r, const Enclave& enclave, 
     std::vector<uint8_t> pcb(sizeof(lepools_cb), 0);
     if (p.space->read_bytes(r.pools_cb, pcb.data(), offsetof(lepools_cb, ranges))) {
       for (uint64_t at = offsetof(lepools_cb, ranges); at < pcb.size();) {
-        const uint64_t end = std::min<uint64_t>(pcb.size(), page_up(r.pools_cb + at + 1) - r.pools_cb);
+        const uint64_t end = std::min<uint64_t>(pcb.size(), emu::page_up(r.pools_cb + at + 1) - r.pools_cb);
         if (!p.space->read_bytes(r.pools_cb + at, pcb.data() + at, end - at))
           std::fill(pcb.begin() + ptrdiff_t(at), pcb.begin() + ptrdiff_t(end), 0);
         at = end;

@@ -58,8 +58,8 @@ struct EnclaveReport {
 
 class LeStorage : public os::Subsystem {
  public:
-  void declare(emu::Schema& schema) const override { le_section().declare(schema); }
-  void configure(const emu::Config& config) override { config_ = le_section().read(config); }
+  void declare(cfg::Schema& schema) const override { le_section().declare(schema); }
+  void configure(const cfg::Config& config) override { config_ = le_section().read(config); }
   void install(os::System& system) override;
   void process_ending(os::Process& p) override;
   // The LE anchor page (le/guest/le_stack.h) at its first reference (le_stack.cpp).

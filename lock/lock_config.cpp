@@ -14,9 +14,9 @@ const std::string kSeed4 = "seed 004 (Simple Lock Performance Improvements, APAR
 uint64_t shared_area_needed() { return std::max<uint64_t>(TPF_SYSLOG_END, SLOCK_QNODE_END); }
 
 namespace {
-emu::Section<SimpleLockConfig> make_simple_lock_section() {
-  emu::Section<SimpleLockConfig> s;
-  using T = emu::ValueType;
+cfg::Section<SimpleLockConfig> make_simple_lock_section() {
+  cfg::Section<SimpleLockConfig> s;
+  using T = cfg::ValueType;
   s.key({.path = "system.simple_lock.algorithm",
          .type = T::Enum,
          .default_value = "csg-loop",
@@ -58,12 +58,12 @@ emu::Section<SimpleLockConfig> make_simple_lock_section() {
                                "(about 300 cycles: 17 lines a microsecond at 5.2 GHz, some 870 in 50 us), under the "
                                "{} records of the ring, so it fills only if holds get much shorter; full-ring waits "
                                "are counted in locks.txt.",
-                               TPF_SYSLOG_RECORDS)}, [](SimpleLockConfig& l, const emu::ConfigValue& v) {
-           l.drain_interval_us = emu::field_value<double>(v, emu::ValueType::Duration) * 1e3;  // ms to us
+                               TPF_SYSLOG_RECORDS)}, [](SimpleLockConfig& l, const cfg::ConfigValue& v) {
+           l.drain_interval_us = cfg::field_value<double>(v, cfg::ValueType::Duration) * 1e3;  // ms to us
          });
   s.describe("system.simple_lock", "Simple locks (lock/): the algorithm simple_lock() runs and its spin limit.");
   s.describe("system.syslog", "syslog(): the shared ring buffer the control program drains into syslog.log.");
-  s.check("system.shared_size holds the syslog ring and the lock nodes", [](const emu::Config& c) {
+  s.check("system.shared_size holds the syslog ring and the lock nodes", [](const cfg::Config& c) {
     if (c.get_uint("system.shared_size") < shared_area_needed())
       throw c.error({"system.shared_size"},
                     fmt::format("{} is too small: the syslog ring and the simple lock's queue nodes need {} bytes "
@@ -75,8 +75,8 @@ emu::Section<SimpleLockConfig> make_simple_lock_section() {
 
 }  // namespace
 
-const emu::Section<SimpleLockConfig>& simple_lock_section() {
-  static const emu::Section<SimpleLockConfig> section = make_simple_lock_section();
+const cfg::Section<SimpleLockConfig>& simple_lock_section() {
+  static const cfg::Section<SimpleLockConfig> section = make_simple_lock_section();
   return section;
 }
 

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string>
 
-#include "emu/config.h"
-#include "emu/config_section.h"
+#include "config/config.h"
+#include "config/config_section.h"
 
 namespace lock {
 
@@ -17,7 +17,7 @@ struct SimpleLockConfig {
 
 // Adds system.simple_lock.* and system.syslog.* (call among the other system.* keys),
 // and the check that system.shared_size holds the syslog ring and the lock nodes.
-const emu::Section<SimpleLockConfig>& simple_lock_section();
+const cfg::Section<SimpleLockConfig>& simple_lock_section();
 
 // Bytes of the shared area the syslog ring and the queue-lock nodes need.
 uint64_t shared_area_needed();

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "emu/cpu.h"
-#include "emu/number_text.h"
+#include "config/number_text.h"
 #include "os/guest/include/simplelock.h"
 
 namespace lock {
@@ -44,7 +44,7 @@ double us(uint64_t tod) { return double(tod) / 4096.0; }  // TOD units to micros
 }  // namespace
 
 void write_locks_text(std::ostream& out, const std::vector<LockStats>& locks, const SyslogStats& sl) {
-  using emu::grouped, emu::grouped_fixed;
+  using cfg::grouped, cfg::grouped_fixed;
   out << "SIMPLE LOCKS\n";
   for (const auto& l : locks) {
     out << fmt::format("  lock {} at {:#x}, algorithm {}\n", l.name, l.address, l.algorithm);

@@ -16,8 +16,8 @@ namespace lock {
 
 class LockSubsystem : public os::Subsystem {
  public:
-  void declare(emu::Schema& schema) const override { simple_lock_section().declare(schema); }
-  void configure(const emu::Config& config) override { config_ = simple_lock_section().read(config); }
+  void declare(cfg::Schema& schema) const override { simple_lock_section().declare(schema); }
+  void configure(const cfg::Config& config) override { config_ = simple_lock_section().read(config); }
   void install(os::System& system) override;
   void run_ended() override { syslog_->drain(); }
 

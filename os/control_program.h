@@ -68,7 +68,6 @@ class ControlProgram : public emu::Dispatcher,
   std::vector<uint64_t> list_contents(unsigned istream, const char* which) const {
     return loop_.list_contents(istream, which);
   }
-  size_t ecbs_in_flight() const { return ecbs_.size(); }
 
   // emu::Dispatcher, emu::SvcHandler, emu::PageFaultHandler
   bool dispatch(unsigned istream, Why why) override { return loop_.dispatch(istream, why); }
@@ -150,7 +149,6 @@ class ControlProgram : public emu::Dispatcher,
     const std::string s = evm_.symbolize(address);
     return s.empty() ? "" : " (" + s + ")";
   }
-  void counters_into(RunSummary& s) const;
 
   // The control program's own services (os/services.cpp).
   void install_services();

@@ -15,8 +15,6 @@ constexpr uint8_t kRW = emu::kProtRead | emu::kProtWrite;
 // copies of the image's writable pages, at the same addresses, are its own.
 constexpr bool kCommon = true;
 
-uint64_t page_up(uint64_t a) { return (a + emu::kPageMask) & ~emu::kPageMask; }
-
 }  // namespace
 
 Evm::Evm(emu::Machine& machine, const SystemConfig& system)
@@ -57,7 +55,7 @@ void Evm::load_image() {
                                       "(link TPF images with add_tpf_image, cmake/Guest.cmake)",
                                       s.vaddr, s.memsz, TPF_EVM_IMAGE, TPF_EVM_IMAGE_END),
                           s.header);
-    for (uint64_t va = s.vaddr & ~emu::kPageMask; va < s.vaddr + s.memsz; va += emu::kPageSize) {
+    for (uint64_t va = emu::page_down(s.vaddr); va < s.vaddr + s.memsz; va += emu::kPageSize) {
       const uint64_t frame = kFirstFrame + (va - TPF_EVM_IMAGE) / emu::kPageSize;
       // Segments sharing a page get the union of their rights, as Linux maps them.
       const uint8_t prot = s.prot | (storage.claim_4k(frame) ? 0 : image_space_.prot_of(va));
@@ -163,7 +161,7 @@ bool Evm::map_message(Process& p, const std::vector<uint8_t>& bytes) {
 }
 
 bool Evm::start_program(Ecb& e, uint64_t entry, uint64_t r2, uint64_t r3, uint64_t r14) {
-  const uint64_t size = page_up(system_.stack_size);
+  const uint64_t size = emu::page_up(system_.stack_size);
   const uint64_t stride = size + 16 * emu::kPageSize;  // a guard gap between stacks
   if (uint64_t(e.thread) >= (TPF_EVM_STACK_TOP - TPF_EVM_STACKS) / stride) return false;  // past the stack region
   const uint64_t top = TPF_EVM_STACK_TOP - uint64_t(e.thread) * stride;
@@ -174,7 +172,7 @@ bool Evm::start_program(Ecb& e, uint64_t entry, uint64_t r2, uint64_t r3, uint64
 }
 
 bool Evm::copy_static_page(Process& p, uint64_t address) {
-  auto it = image_data_.find(address & ~emu::kPageMask);
+  auto it = image_data_.find(emu::page_down(address));
   if (it == image_data_.end()) return false;
   const ImagePage& pg = it->second;
   if (!p.space->map(pg.vaddr, emu::kPageSize, pg.prot)) return false;
@@ -186,8 +184,8 @@ int64_t Evm::brk(Process& p, uint64_t addr) {
   const uint64_t limit = TPF_EVM_HEAP31 + system_.heap31_size;
   if (addr < TPF_EVM_HEAP31 || addr > limit) return int64_t(p.brk);
   if (addr > p.brk_mapped) {
-    if (!p.space->map(p.brk_mapped, page_up(addr) - p.brk_mapped, kRW)) return int64_t(p.brk);
-    p.brk_mapped = page_up(addr);
+    if (!p.space->map(p.brk_mapped, emu::page_up(addr) - p.brk_mapped, kRW)) return int64_t(p.brk);
+    p.brk_mapped = emu::page_up(addr);
   }
   p.brk = addr;
   return int64_t(p.brk);
@@ -196,7 +194,7 @@ int64_t Evm::brk(Process& p, uint64_t addr) {
 // GETSTOR blocks come from the system region, as much of it as system.heap31_size
 // allows (the region ends where the data area begins).
 int64_t Evm::getstor(Process& p, uint64_t bytes, bool vio) {
-  const uint64_t size = page_up(std::max<uint64_t>(bytes, 1));
+  const uint64_t size = emu::page_up(std::max<uint64_t>(bytes, 1));
   const uint64_t end = std::min<uint64_t>(TPF_EVM_SYSTEM + system_.heap31_size, TPF_EVM_SYSTEM_END);
   if (p.system_next + size > end) return 0;
   if (!p.space->map(p.system_next, size, kRW)) return 0;

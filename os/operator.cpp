@@ -42,7 +42,7 @@ OperatorCommand parse_operator_command(std::string_view text, const OperatorGram
   std::vector<std::string> w = words(text);
   std::string known = kKnown;
   for (const OperatorGrammar& g : others) known += ", " + g.syntax;
-  if (w.empty()) throw emu::ConfigError(fmt::format("an empty command (known: {})", known));
+  if (w.empty()) throw cfg::ConfigError(fmt::format("an empty command (known: {})", known));
   if (upper(w[0]) != "ZTRAP") {
     for (const OperatorGrammar& g : others)
       if (g.mine(text)) {
@@ -51,38 +51,38 @@ OperatorCommand parse_operator_command(std::string_view text, const OperatorGram
         c.owner = g.owner;
         return c;
       }
-    throw emu::ConfigError(fmt::format("\"{}\": unknown operator command {} (known: {})", text, w[0], known));
+    throw cfg::ConfigError(fmt::format("\"{}\": unknown operator command {} (known: {})", text, w[0], known));
   }
   if (w.size() < 2 || upper(w[1]) != "EI")
-    throw emu::ConfigError(fmt::format("\"{}\": ZTRAP knows only EI (known: {})", text, kKnown));
-  if (w.size() < 3) throw emu::ConfigError(fmt::format("\"{}\": ZTRAP EI needs START or STOP", text));
+    throw cfg::ConfigError(fmt::format("\"{}\": ZTRAP knows only EI (known: {})", text, kKnown));
+  if (w.size() < 3) throw cfg::ConfigError(fmt::format("\"{}\": ZTRAP EI needs START or STOP", text));
   const std::string verb = upper(w[2]);
   if (verb == "STOP") {
     c.verb = OperatorCommand::Verb::ZtrapEiStop;
-    if (w.size() > 3) throw emu::ConfigError(fmt::format("\"{}\": ZTRAP EI STOP takes no parameters", text));
+    if (w.size() > 3) throw cfg::ConfigError(fmt::format("\"{}\": ZTRAP EI STOP takes no parameters", text));
     return c;
   }
   if (verb != "START")
-    throw emu::ConfigError(fmt::format("\"{}\": ZTRAP EI {}: expected START or STOP", text, w[2]));
+    throw cfg::ConfigError(fmt::format("\"{}\": ZTRAP EI {}: expected START or STOP", text, w[2]));
   c.verb = OperatorCommand::Verb::ZtrapEiStart;
   for (size_t k = 3; k < w.size(); ++k) {
     const size_t eq = w[k].find('=');
     const std::string name = upper(w[k].substr(0, eq));
     if (eq == std::string::npos || name != "PROG")
-      throw emu::ConfigError(fmt::format("\"{}\": ZTRAP EI START: unknown parameter {} (known: PROG=name)", text, w[k]));
-    if (!c.prog.empty()) throw emu::ConfigError(fmt::format("\"{}\": PROG= given twice", text));
+      throw cfg::ConfigError(fmt::format("\"{}\": ZTRAP EI START: unknown parameter {} (known: PROG=name)", text, w[k]));
+    if (!c.prog.empty()) throw cfg::ConfigError(fmt::format("\"{}\": PROG= given twice", text));
     c.prog = w[k].substr(eq + 1);
     if (c.prog.empty() || c.prog.size() > 64 || !std::all_of(c.prog.begin(), c.prog.end(), symbol_char))
-      throw emu::ConfigError(
+      throw cfg::ConfigError(
           fmt::format("\"{}\": PROG=\"{}\" is not a program name (letters, digits, _, . or $)", text, c.prog));
   }
   return c;
 }
 
 namespace {
-emu::Section<ZtrapConfig> make_ztrap_section() {
-  emu::Section<ZtrapConfig> s;
-  using T = emu::ValueType;
+cfg::Section<ZtrapConfig> make_ztrap_section() {
+  cfg::Section<ZtrapConfig> s;
+  using T = cfg::ValueType;
   s.key_with({.path = "system.ztrap.ei",
          .type = T::Enum,
          .default_value = "off",
@@ -93,7 +93,7 @@ emu::Section<ZtrapConfig> make_ztrap_section() {
                         "the warm-up), so that the profile and summary.txt count the same instructions. For another "
                         "window or a PROG= filter, use operator: entries instead.",
          .source = "off: sampling costs nothing while off, and most runs need no instruction report."},
-         [](ZtrapConfig& z, const emu::ConfigValue& v) {
+         [](ZtrapConfig& z, const cfg::ConfigValue& v) {
            z.whole_run = std::get<std::string>(v) == "whole-run";
            z.measurement = std::get<std::string>(v) == "measurement";
          });
@@ -126,15 +126,15 @@ emu::Section<ZtrapConfig> make_ztrap_section() {
 
 }  // namespace
 
-const emu::Section<ZtrapConfig>& ztrap_section() {
-  static const emu::Section<ZtrapConfig> section = make_ztrap_section();
+const cfg::Section<ZtrapConfig>& ztrap_section() {
+  static const cfg::Section<ZtrapConfig> section = make_ztrap_section();
   return section;
 }
 
-void declare_operator_schema(emu::Schema& s, const OperatorGrammars& others) {
+void declare_operator_schema(cfg::Schema& s, const OperatorGrammars& others) {
   std::string known = kKnown;
   for (const OperatorGrammar& g : others) known += ", " + g.syntax;
-  using T = emu::ValueType;
+  using T = cfg::ValueType;
   s.add_list({.name = "operator",
               .fields = {{.path = "at",
                           .type = T::Duration,
@@ -147,20 +147,20 @@ void declare_operator_schema(emu::Schema& s, const OperatorGrammars& others) {
                           .description = "The command: " + known + "."}},
               .description = "Operator commands entered at a simulated time (z/TPF style).",
               .example = "- at: 2ms\n  command: ZTRAP EI START PROG=slockc\n- at: 10ms\n  command: ZTRAP EI STOP",
-              .check = [others](const emu::ListEntry& e) {
+              .check = [others](const cfg::ListEntry& e) {
                 try {
                   parse_operator_command(e.get_string("command"), others);
-                } catch (const emu::ConfigError& err) {
+                } catch (const cfg::ConfigError& err) {
                   throw e.error("command", err.what());
                 }
               }});
-  s.check("ZTRAP EI START and STOP alternate", [others](const emu::Config& c) { operator_entries(c, others); });
+  s.check("ZTRAP EI START and STOP alternate", [others](const cfg::Config& c) { operator_entries(c, others); });
 }
 
-std::vector<OperatorEntry> operator_entries(const emu::Config& c, const OperatorGrammars& others) {
+std::vector<OperatorEntry> operator_entries(const cfg::Config& c, const OperatorGrammars& others) {
   struct Item {
     OperatorEntry entry;
-    const emu::ListEntry* source;
+    const cfg::ListEntry* source;
   };
   std::vector<Item> items;
   if (ztrap_section().read(c).whole_run) {
@@ -169,7 +169,7 @@ std::vector<OperatorEntry> operator_entries(const emu::Config& c, const Operator
     e.where = c.origin("system.ztrap.ei") + ": system.ztrap.ei";
     items.push_back({e, nullptr});
   }
-  for (const emu::ListEntry& le : c.list("operator")) {
+  for (const cfg::ListEntry& le : c.list("operator")) {
     OperatorEntry e;
     e.at_ns = le.get_uint("at");
     e.command = parse_operator_command(le.get_string("command"), others);
@@ -181,18 +181,18 @@ std::vector<OperatorEntry> operator_entries(const emu::Config& c, const Operator
   for (const Item& it : items) {
     if (it.entry.command.verb == OperatorCommand::Verb::Other) continue;  // not ZTRAP's
     const bool start = it.entry.command.verb == OperatorCommand::Verb::ZtrapEiStart;
-    auto fail = [&](const std::string& msg) -> emu::ConfigError {
+    auto fail = [&](const std::string& msg) -> cfg::ConfigError {
       if (it.source) return it.source->error("command", msg);
       return c.error({"system.ztrap.ei"}, msg);
     };
     if (start && open)
       throw fail(fmt::format("ZTRAP EI START at {}: the collection is already on (started at {} by {}); "
                              "STOP it first",
-                             emu::format_duration(it.entry.at_ns), emu::format_duration(open->entry.at_ns),
+                             cfg::format_duration(it.entry.at_ns), cfg::format_duration(open->entry.at_ns),
                              open->source ? open->source->name() : "system.ztrap.ei: whole-run"));
     if (!start && !open)
       throw fail(fmt::format("ZTRAP EI STOP at {}: no collection is on (a ZTRAP EI START must come before)",
-                             emu::format_duration(it.entry.at_ns)));
+                             cfg::format_duration(it.entry.at_ns)));
     open = start ? &it : nullptr;
   }
   std::vector<OperatorEntry> out;

@@ -22,8 +22,8 @@
 #include <string_view>
 #include <vector>
 
-#include "emu/config.h"
-#include "emu/config_section.h"
+#include "config/config.h"
+#include "config/config_section.h"
 
 namespace os {
 
@@ -33,7 +33,7 @@ struct OperatorGrammar {
   std::string owner;   // routes the command to the handler registered under this name
   std::string syntax;  // for the "known:" list of an unknown command
   std::function<bool(std::string_view text)> mine;    // one of the owner's commands?
-  std::function<void(std::string_view text)> check;   // throws emu::ConfigError (no place) if not right
+  std::function<void(std::string_view text)> check;   // throws cfg::ConfigError (no place) if not right
 };
 using OperatorGrammars = std::vector<OperatorGrammar>;
 
@@ -45,7 +45,7 @@ struct OperatorCommand {
   std::string owner;  // "ZTRAP", or the grammar's owner for Verb::Other
 };
 
-// Throws emu::ConfigError with a message (no place) if `text` is not a known command:
+// Throws cfg::ConfigError with a message (no place) if `text` is not a known command:
 // ZTRAP's, or one of `others`.
 OperatorCommand parse_operator_command(std::string_view text, const OperatorGrammars& others = {});
 
@@ -65,12 +65,12 @@ struct ZtrapConfig {
 
 // system.ztrap.* and system.console.*, bound to ZtrapConfig (declared after the other
 // system.* keys: a section's keys go together).
-const emu::Section<ZtrapConfig>& ztrap_section();
+const cfg::Section<ZtrapConfig>& ztrap_section();
 // Adds the `operator:` list and the check of its START/STOP order; `others` are the
 // subsystems' commands.
-void declare_operator_schema(emu::Schema& schema, const OperatorGrammars& others = {});
+void declare_operator_schema(cfg::Schema& schema, const OperatorGrammars& others = {});
 // The commands in time order (ties in the order written); system.ztrap.ei: whole-run
 // is a ZTRAP EI START at 0.
-std::vector<OperatorEntry> operator_entries(const emu::Config& config, const OperatorGrammars& others = {});
+std::vector<OperatorEntry> operator_entries(const cfg::Config& config, const OperatorGrammars& others = {});
 
 }  // namespace os

@@ -46,7 +46,7 @@ std::string upper_first_word(const std::string& text) {
 
 std::string OperatorDesk::command(const std::string& text, uint64_t now) {
   const uint64_t ns = ns_of(now);
-  const std::string when = emu::format_duration(ns);
+  const std::string when = cfg::format_duration(ns);
   const std::string first = upper_first_word(text);
   if (first == "HELP") return help_ + (console_ ? kConsoleHelp : "");
   // A command refused is in run.log too, with why: the log says what the operator tried.
@@ -58,7 +58,7 @@ std::string OperatorDesk::command(const std::string& text, uint64_t now) {
   OperatorCommand c;
   try {
     c = parse_operator_command(text, grammars_);
-  } catch (const emu::ConfigError& e) {
+  } catch (const cfg::ConfigError& e) {
     return refused(fmt::format("ERROR at {}: {}", when, e.what()));
   }
   auto h = handlers_.find(c.owner);
@@ -73,7 +73,7 @@ std::string OperatorDesk::command(const std::string& text, uint64_t now) {
 std::string OperatorDesk::console_command(const std::string& text, uint64_t now) {
   const std::string first = upper_first_word(text);
   if (first != "PAUSE" && first != "RESUME") return command(text, now);
-  const std::string when = emu::format_duration(ns_of(now));
+  const std::string when = cfg::format_duration(ns_of(now));
   auto refused = [&](std::string answer) {
     log_(fmt::format("{:>12} operator console: {}   REFUSED: {}", now, text, answer));
     return answer;

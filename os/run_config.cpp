@@ -21,7 +21,7 @@
 
 #include <fmt/format.h>
 
-#include "emu/config_section.h"
+#include "config/config_section.h"
 
 #include <string>
 
@@ -35,7 +35,7 @@ const std::string kTmslc = "z/TPF tmslc() ECB time slice facility";
 
 constexpr uint64_t kPage = 4096;
 
-void check_pages(const emu::Config& c, const char* key) {
+void check_pages(const cfg::Config& c, const char* key) {
   if (c.get_uint(key) % kPage != 0)
     throw c.error({key}, fmt::format("{} is not a whole number of 4K pages", c.text(key)));
 }
@@ -50,9 +50,9 @@ bool valid_program_name(const std::string& s) {
 
 // Every key of the control program's own `system:` settings and the SystemConfig field it lands in
 // (the subsystems' keys, system.<name>.*, follow them: see run_schema).
-emu::Section<SystemConfig> make_system_section() {
-  emu::Section<SystemConfig> s;
-  using T = emu::ValueType;
+cfg::Section<SystemConfig> make_system_section() {
+  cfg::Section<SystemConfig> s;
+  using T = cfg::ValueType;
   s.key_from({.path = "system.image",
          .type = T::Path,
          .default_value = "tpf_apps.elf",
@@ -61,7 +61,7 @@ emu::Section<SystemConfig> make_system_section() {
                         "YAML file's folder (for --set, the current directory), then in tpfemu's guest image "
                         "folder (configs/README.md).",
          .source = "the image the build makes (build/guest/, or share/tpfemu/guest/ once installed)."},
-             [](SystemConfig& s, const emu::Config& c, const std::string& path) {
+             [](SystemConfig& s, const cfg::Config& c, const std::string& path) {
                s.image = c.get_path(path, guest_dir());
              });
   s.key({.path = "system.time_slice",
@@ -189,8 +189,8 @@ emu::Section<SystemConfig> make_system_section() {
                         "their mean response time, CPU busy, and the subsystems' figures (page-ins a second by "
                         "device). 0: no timeline.",
          .source = "a run's choice: transitions and dumps are seen over time (seed 002's throughput and page-in "
-                   "rate plots)."}, [](SystemConfig& s, const emu::ConfigValue& v) {
-           s.timeline_s = emu::field_value<double>(v, emu::ValueType::Duration) / 1e3;  // ms to s
+                   "rate plots)."}, [](SystemConfig& s, const cfg::ConfigValue& v) {
+           s.timeline_s = cfg::field_value<double>(v, cfg::ValueType::Duration) / 1e3;  // ms to s
          });
   s.key({.path = "system.headline",
          .type = T::String,
@@ -204,23 +204,23 @@ emu::Section<SystemConfig> make_system_section() {
         &SystemConfig::headline);
   s.describe("system", "The control program: guest image, time slice and timeout, service costs, ECB storage.");
 
-  s.check("system.time_slice is below system.timeout", [](const emu::Config& c) {
+  s.check("system.time_slice is below system.timeout", [](const cfg::Config& c) {
     if (c.get_uint("system.time_slice") >= c.get_uint("system.timeout"))
       throw c.error({"system.time_slice", "system.timeout"},
                     fmt::format("the time slice ({}) must be shorter than the timeout ({}), so a looping ECB is "
                                 "sliced, letting other work run, before it times out",
                                 c.text("system.time_slice"), c.text("system.timeout")));
   });
-  s.check("ECB areas are whole pages", [](const emu::Config& c) {
+  s.check("ECB areas are whole pages", [](const cfg::Config& c) {
     for (const char* key : {"system.stack_size", "system.heap31_size", "system.heap64_size"}) check_pages(c, key);
   });
   return s;
 }
 
 // Every key of `workload:` and the WorkloadConfig field it lands in.
-emu::Section<WorkloadConfig> make_workload_section() {
-  emu::Section<WorkloadConfig> s;
-  using T = emu::ValueType;
+cfg::Section<WorkloadConfig> make_workload_section() {
+  cfg::Section<WorkloadConfig> s;
+  using T = cfg::ValueType;
   s.key({.path = "workload.program",
          .type = T::String,
          .default_value = "QZZ0",
@@ -236,7 +236,7 @@ emu::Section<WorkloadConfig> make_workload_section() {
                         "the input messages begin when its ECB ends (a start-up, or a night's batch work before "
                         "the day's transactions). (none): messages begin at once.",
          .source = "(none): most runs have no start-up phase."},
-         [](WorkloadConfig& w, const emu::ConfigValue& v) {
+         [](WorkloadConfig& w, const cfg::ConfigValue& v) {
            w.prelude = std::get<std::string>(v) == "(none)" ? "" : std::get<std::string>(v);
          });
   s.key_with({.path = "workload.prelude_text",
@@ -245,7 +245,7 @@ emu::Section<WorkloadConfig> make_workload_section() {
          .unit = "text",
          .description = "The message text workload.prelude's ECB gets (its parameters); (none): no message.",
          .source = "(none): a prelude without parameters."},
-         [](WorkloadConfig& w, const emu::ConfigValue& v) {
+         [](WorkloadConfig& w, const cfg::ConfigValue& v) {
            w.prelude_text = std::get<std::string>(v) == "(none)" ? "" : std::get<std::string>(v);
          });
   s.key_with({.path = "workload.arrivals",
@@ -257,7 +257,7 @@ emu::Section<WorkloadConfig> make_workload_section() {
                         "the last one comes back (after workload.think_time); open: Poisson arrivals at "
                         "workload.rate, whatever the system's state.",
          .source = "closed is the usual driver of a throughput measurement, as in the message-rate tests of " +
-                   kSeed0 + "."}, [](WorkloadConfig& w, const emu::ConfigValue& v) {
+                   kSeed0 + "."}, [](WorkloadConfig& w, const cfg::ConfigValue& v) {
            w.arrivals = std::get<std::string>(v) == "open" ? Arrivals::Open : Arrivals::Closed;
          });
   s.key({.path = "workload.terminals",
@@ -279,7 +279,7 @@ emu::Section<WorkloadConfig> make_workload_section() {
                         "I-stream per terminal, as when each I-stream runs its own driver ECB).",
          .source = "round-robin spreads the input evenly over time; terminal keeps a fixed number of ECBs on "
                    "every I-stream, the setting of seed 004's measurements (every I-stream logging)."},
-         [](WorkloadConfig& w, const emu::ConfigValue& v) {
+         [](WorkloadConfig& w, const cfg::ConfigValue& v) {
            w.route_by_terminal = std::get<std::string>(v) == "terminal";
          });
   s.key_with({.path = "workload.message_text",
@@ -291,7 +291,7 @@ emu::Section<WorkloadConfig> make_workload_section() {
                         "every input message is that text (for programs that read parameters from their message, "
                         "such as QHTT and QHTG).",
          .source = "generated messages suit most programs."},
-             [](WorkloadConfig& w, const emu::ConfigValue& v) {
+             [](WorkloadConfig& w, const cfg::ConfigValue& v) {
                w.message_text = std::get<std::string>(v) == "(generated)" ? "" : std::get<std::string>(v);
              });
   s.key_from({.path = "workload.data_file",
@@ -302,7 +302,7 @@ emu::Section<WorkloadConfig> make_workload_section() {
                         "program maps read-only at TPF_EVM_DATA in every ECB, for the TLS workload (QTLS, QSSL) "
                         "to replay; a relative path as system.image's (the YAML file's folder first). (none): no data.",
          .source = "(none): only the TLS experiment's configurations need one."},
-             [](WorkloadConfig& w, const emu::Config& c, const std::string& path) {
+             [](WorkloadConfig& w, const cfg::Config& c, const std::string& path) {
                if (c.get_string(path) != "(none)") w.data_file = c.get_path(path, guest_dir());
              });
   s.key({.path = "workload.think_time",
@@ -358,8 +358,8 @@ emu::Section<WorkloadConfig> make_workload_section() {
          .unit = "simulated time",
          .description = "Stop after this much simulated time; 0: run for workload.messages instead. Exactly one "
                         "of the two is not 0.",
-         .source = "0: runs are counted in messages by default."}, [](WorkloadConfig& w, const emu::ConfigValue& v) {
-           w.seconds = emu::field_value<double>(v, emu::ValueType::Duration) / 1e3;  // ms to s
+         .source = "0: runs are counted in messages by default."}, [](WorkloadConfig& w, const cfg::ConfigValue& v) {
+           w.seconds = cfg::field_value<double>(v, cfg::ValueType::Duration) / 1e3;  // ms to s
          });
   s.key({.path = "workload.warmup",
          .type = T::Integer,
@@ -380,18 +380,18 @@ emu::Section<WorkloadConfig> make_workload_section() {
          .source = "any fixed number; change it to see run-to-run variation."}, &WorkloadConfig::seed);
   s.describe("workload", "The input messages: the program they enter, how they arrive, their size, how long to run.");
 
-  s.check("workload.prelude is a program name", [](const emu::Config& c) {
+  s.check("workload.prelude is a program name", [](const cfg::Config& c) {
     const std::string& p = c.get_string("workload.prelude");
     if (p != "(none)" && !valid_program_name(p))
       throw c.error({"workload.prelude"}, fmt::format("\"{}\" is not a program name (1 to 32 letters, digits or _)", p));
   });
-  s.check("workload.program is a program name", [](const emu::Config& c) {
+  s.check("workload.program is a program name", [](const cfg::Config& c) {
     if (!valid_program_name(c.get_string("workload.program")))
       throw c.error({"workload.program"},
                     fmt::format("\"{}\" is not a program name (1 to 32 letters, digits or _, e.g. QZZ0)",
                                 c.get_string("workload.program")));
   });
-  s.check("arrivals have their parameter", [](const emu::Config& c) {
+  s.check("arrivals have their parameter", [](const cfg::Config& c) {
     const std::string& arrivals = c.get_string("workload.arrivals");
     if (arrivals == "open" && c.get_int("workload.rate") <= 0)
       throw c.error({"workload.rate", "workload.arrivals"},
@@ -400,7 +400,7 @@ emu::Section<WorkloadConfig> make_workload_section() {
       throw c.error({"workload.terminals", "workload.arrivals"},
                     "closed arrivals need at least 1 terminal (set workload.terminals)");
   });
-  s.check("message sizes", [](const emu::Config& c) {
+  s.check("message sizes", [](const cfg::Config& c) {
     const uint64_t min = c.get_uint("workload.message_size"), max = c.get_uint("workload.message_size_max");
     if (max != 0 && max < min)
       throw c.error({"workload.message_size_max", "workload.message_size"},
@@ -408,7 +408,7 @@ emu::Section<WorkloadConfig> make_workload_section() {
                                 "set it at least as large, or 0 for fixed-size messages",
                                 c.text("workload.message_size_max"), c.text("workload.message_size")));
   });
-  s.check("one stop condition", [](const emu::Config& c) {
+  s.check("one stop condition", [](const cfg::Config& c) {
     const int64_t messages = c.get_int("workload.messages");
     const uint64_t duration = c.get_uint("workload.duration");
     if (messages == 0 && duration == 0)
@@ -420,7 +420,7 @@ emu::Section<WorkloadConfig> make_workload_section() {
                                 "to 0 (e.g. workload.messages: 0 to run for a time)",
                                 c.text("workload.messages"), c.text("workload.duration")));
   });
-  s.check("warm-up is shorter than the run", [](const emu::Config& c) {
+  s.check("warm-up is shorter than the run", [](const cfg::Config& c) {
     const int64_t messages = c.get_int("workload.messages"), warmup = c.get_int("workload.warmup");
     if (messages != 0 && warmup >= messages)
       throw c.error({"workload.warmup", "workload.messages"},
@@ -431,13 +431,13 @@ emu::Section<WorkloadConfig> make_workload_section() {
   return s;
 }
 
-const emu::Section<SystemConfig>& system_section() {
-  static const emu::Section<SystemConfig> section = make_system_section();
+const cfg::Section<SystemConfig>& system_section() {
+  static const cfg::Section<SystemConfig> section = make_system_section();
   return section;
 }
 
-const emu::Section<WorkloadConfig>& workload_section() {
-  static const emu::Section<WorkloadConfig> section = make_workload_section();
+const cfg::Section<WorkloadConfig>& workload_section() {
+  static const cfg::Section<WorkloadConfig> section = make_workload_section();
   return section;
 }
 
@@ -452,8 +452,8 @@ OperatorGrammars grammars_of(const Subsystems& subsystems) {
 }
 }  // namespace
 
-emu::Schema run_schema(const Subsystems& subsystems) {
-  emu::Schema s;
+cfg::Schema run_schema(const Subsystems& subsystems) {
+  cfg::Schema s;
   emu::declare_machine_schema(s);
   for (const auto& sub : subsystems) sub->declare_machine(s);  // machine.<name>.*: e.g. machine.scm
   system_section().declare(s);
@@ -464,7 +464,7 @@ emu::Schema run_schema(const Subsystems& subsystems) {
   return s;
 }
 
-RunConfig run_config(const emu::Config& c, const OperatorGrammars& grammars) {
+RunConfig run_config(const cfg::Config& c, const OperatorGrammars& grammars) {
   c.validate();
   RunConfig r;
   r.machine = emu::machine_config(c);
@@ -479,8 +479,8 @@ RunConfig run_config(const emu::Config& c, const OperatorGrammars& grammars) {
 RunConfig load_run_config(const SubsystemFactory& subsystems, const std::vector<std::string>& files,
                           const std::vector<std::string>& sets) {
   const Subsystems made = subsystems();
-  auto schema = std::make_shared<const emu::Schema>(run_schema(made));
-  auto values = std::make_shared<const emu::Config>(emu::load_config(*schema, files, sets));
+  auto schema = std::make_shared<const cfg::Schema>(run_schema(made));
+  auto values = std::make_shared<const cfg::Config>(cfg::load_config(*schema, files, sets));
   RunConfig r = run_config(*values, grammars_of(made));
   r.schema = schema, r.values = values, r.subsystems = subsystems;
   if (!files.empty()) r.source = files.front();

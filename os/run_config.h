@@ -8,7 +8,7 @@
 
 #include <memory>
 
-#include "emu/config.h"
+#include "config/config.h"
 #include "emu/machine_config.h"
 #include "os/operator.h"
 #include "os/subsystem.h"
@@ -65,17 +65,17 @@ struct RunConfig {
   // The subsystems that plug into the control program, and the loaded values their
   // own keys (system.<name>.*) are bound from when the control program makes them.
   SubsystemFactory subsystems;
-  std::shared_ptr<const emu::Schema> schema;
-  std::shared_ptr<const emu::Config> values;
+  std::shared_ptr<const cfg::Schema> schema;
+  std::shared_ptr<const cfg::Config> values;
 };
 
 // The schema of a run: machine, system (the control program's keys, then each
 // subsystem's), workload and operator sections.
-emu::Schema run_schema(const Subsystems& subsystems);
+cfg::Schema run_schema(const Subsystems& subsystems);
 // The control program's part of a validated configuration (no subsystems); `grammars`:
 // the subsystems' operator commands, for the operator: entries.
-RunConfig run_config(const emu::Config& config, const OperatorGrammars& grammars = {});
-// Defaults, then the files in order, then the overrides; throws emu::ConfigError.
+RunConfig run_config(const cfg::Config& config, const OperatorGrammars& grammars = {});
+// Defaults, then the files in order, then the overrides; throws cfg::ConfigError.
 RunConfig load_run_config(const SubsystemFactory& subsystems, const std::vector<std::string>& files,
                           const std::vector<std::string>& sets = {});
 

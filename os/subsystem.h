@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "emu/config.h"
+#include "config/config.h"
 #include "emu/machine.h"
 #include "os/ecb.h"
 #include "os/measurement.h"
@@ -206,14 +206,14 @@ class Subsystem {
   virtual ~Subsystem() = default;
   // Its configuration keys (system.<name>.*), each declared once with the field its
   // value lands in (emu/config_section.h).
-  virtual void declare(emu::Schema& schema) const = 0;
+  virtual void declare(cfg::Schema& schema) const = 0;
   // Keys of hardware it brings to the machine (machine.<name>.*, e.g. devices), declared
   // among the machine's own.
-  virtual void declare_machine(emu::Schema&) const {}
+  virtual void declare_machine(cfg::Schema&) const {}
   // The operator commands it owns besides ZTRAP (their handler: add_operator_commands).
   virtual OperatorGrammars operator_grammars() const { return {}; }
   // Takes its settings from the loaded configuration (before install).
-  virtual void configure(const emu::Config& config) = 0;
+  virtual void configure(const cfg::Config& config) = 0;
   // Registers what it needs. The image is loaded; no ECB has run.
   virtual void install(System& system) = 0;
   // A process begins (before its first ECB runs) and ends (its last ECB exits, or the

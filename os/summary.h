@@ -102,11 +102,5 @@ emu::CyclesByCause total_cycles_by_cause(const RunSummary& s);
 
 void write_summary_text(std::ostream& out, const RunSummary& s);
 void write_summary_json(std::ostream& out, const RunSummary& s);
-// Reads a summary.json back (for compare); throws std::runtime_error naming the file.
-RunSummary read_summary_json(const std::string& path);
-// Side by side with the ratio B/A of each figure; `all`: each I-stream's rows too (else
-// one line says how many were left out).
-void write_comparison(std::ostream& out, const std::string& name_a, const RunSummary& a,
-                      const std::string& name_b, const RunSummary& b, bool all = true, bool names = true);
 
 }  // namespace os

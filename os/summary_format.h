@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "emu/number_text.h"
+#include "config/number_text.h"
 #include "os/summary.h"
 
 namespace os::summary_format {
@@ -49,9 +49,9 @@ constexpr int kRateDigits = 3;     // messages per second
 constexpr int kMsDigits = 6;       // milliseconds: nanosecond resolution
 constexpr int kFractionDigits = 6; // utilizations (0..1)
 
-using emu::fixed;  // emu/number_text.h: the text reports' one number style
-using emu::grouped;
-using emu::grouped_fixed;
+using cfg::fixed;  // emu/number_text.h: the text reports' one number style
+using cfg::grouped;
+using cfg::grouped_fixed;
 std::string json_number(double v, int digits);  // null if not finite
 // A JSON string: escaped, and any byte that is not valid UTF-8 replaced, so the file
 // always parses.

@@ -1,6 +1,6 @@
 #include "os/timeline.h"
 
-#include "emu/number_text.h"
+#include "config/number_text.h"
 
 #include "os/summary_format.h"
 
@@ -37,7 +37,7 @@ void Timeline::sample(double seconds) {
 
 namespace {
 // Thousands separators in the integer part, as the other reports print figures.
-std::string figure(double v, int decimals) { return emu::grouped_fixed(v, decimals); }
+std::string figure(double v, int decimals) { return cfg::grouped_fixed(v, decimals); }
 }  // namespace
 
 void Timeline::write_text(std::ostream& out) const {

@@ -3,8 +3,8 @@
 #include <cctype>
 #include <fmt/format.h>
 
-#include "emu/config.h"
-#include "emu/number_text.h"
+#include "config/config.h"
+#include "config/number_text.h"
 
 namespace os {
 namespace {
@@ -23,7 +23,7 @@ OperatorGrammars SystemStatusDisplay::operator_grammars() const {
            .syntax = "ZSTAT",
            .mine = [](std::string_view text) { return upper_trimmed(text).rfind("ZSTAT", 0) == 0; },
            .check = [](std::string_view text) {
-             if (upper_trimmed(text) != "ZSTAT") throw emu::ConfigError("ZSTAT takes nothing after it");
+             if (upper_trimmed(text) != "ZSTAT") throw cfg::ConfigError("ZSTAT takes nothing after it");
            }}};
 }
 
@@ -43,9 +43,9 @@ std::string SystemStatusDisplay::display(uint64_t now, uint64_t ns, const std::s
   last_busy_.resize(s.istreams.size(), 0);
   std::vector<std::string> lines;
   lines.push_back(fmt::format("ZSTAT at {}: {} ECBs in use; cross list {}, held (nondispatchable) {}",
-                              emu::format_duration(ns), s.ecbs, s.cross, s.held));
+                              cfg::format_duration(ns), s.ecbs, s.cross, s.held));
   lines.push_back(fmt::format("  {:<4} {:<10} {:>6} {:>6} {:>6}  {}", "IS", "RUNNING", "READY", "DEFER", "INPUT",
-                              "UTIL since " + emu::format_duration(last_ns_)));
+                              "UTIL since " + cfg::format_duration(last_ns_)));
   for (size_t i = 0; i < s.istreams.size(); ++i) {
     const IStreamStatus& is = s.istreams[i];
     const uint64_t cycles = is.cycles - std::min(is.cycles, last_cycles_[i]);

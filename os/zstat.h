@@ -12,8 +12,8 @@ namespace os {
 
 class SystemStatusDisplay : public Subsystem {
  public:
-  void declare(emu::Schema&) const override {}
-  void configure(const emu::Config&) override {}
+  void declare(cfg::Schema&) const override {}
+  void configure(const cfg::Config&) override {}
   OperatorGrammars operator_grammars() const override;
   void install(System& system) override;
 

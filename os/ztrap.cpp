@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
-#include "emu/config.h"
-#include "emu/number_text.h"
+#include "config/config.h"
+#include "config/number_text.h"
 #include "os/guest/include/tpf_evm.h"
 
 namespace os {
@@ -97,11 +97,11 @@ void ZtrapEi::write_by_program(std::ostream& out, const std::vector<ProgramView>
   fmt::print(out, "{:<30} {:>10} {:>7}{}\n", "PROGRAM", "SAMPLES", "PCT", istreams);
   for (const ProgramView& v : view) {
     std::string per;
-    for (uint64_t n : v.by_istream) per += fmt::format(" {:>9}", emu::grouped(n));
-    fmt::print(out, "{:<30} {:>10} {:>6.2f}%{}\n", v.program, emu::grouped(v.samples), pct(v.samples, total), per);
+    for (uint64_t n : v.by_istream) per += fmt::format(" {:>9}", cfg::grouped(n));
+    fmt::print(out, "{:<30} {:>10} {:>6.2f}%{}\n", v.program, cfg::grouped(v.samples), pct(v.samples, total), per);
     for (const Place& p : v.places)
       fmt::print(out, "  {:<10} {:<16} {:<28} {:>10} {:>6.2f}% of {}\n", p.segment, p.file.empty() ? "-" : p.file,
-                 p.function, emu::grouped(p.samples), pct(p.samples, v.samples), v.program);
+                 p.function, cfg::grouped(p.samples), pct(p.samples, v.samples), v.program);
   }
   fmt::print(out, "\n");
 }
@@ -128,7 +128,7 @@ void ZtrapEi::start(const std::string& prog, uint64_t now, uint64_t at_ns) {
   prog_ = prog;
   on_ = true;
   window_start_ns_ = at_ns;
-  windows_.push_back(emu::format_duration(at_ns) + "..end");
+  windows_.push_back(cfg::format_duration(at_ns) + "..end");
   filters_.push_back(prog);
   set_sampling(true, now);
 }
@@ -143,7 +143,7 @@ void ZtrapEi::stop(uint64_t at_ns) {
   on_ = false;
   base_.clear();
   std::string& w = windows_.back();
-  w = w.substr(0, w.size() - 3) + emu::format_duration(at_ns);
+  w = w.substr(0, w.size() - 3) + cfg::format_duration(at_ns);
 }
 
 // The open window: the counters now minus the snapshot at START, filtered.

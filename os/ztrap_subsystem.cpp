@@ -69,7 +69,7 @@ ZtrapEi& ZtrapSubsystem::profiler() {
 std::string ZtrapSubsystem::command(const OperatorCommand& c, uint64_t now, uint64_t ns, bool console) {
   ZtrapEi& z = profiler();
   const bool start = c.verb == OperatorCommand::Verb::ZtrapEiStart;
-  const std::string when = emu::format_duration(ns);
+  const std::string when = cfg::format_duration(ns);
   if (console && start == z.on())
     return fmt::format("ERROR at {}: ZTRAP EI is {}", when, start ? "already on (STOP it first)" : "not on");
   if (start) {
@@ -89,7 +89,7 @@ std::string ZtrapSubsystem::command(const OperatorCommand& c, uint64_t now, uint
   for (const auto& r : rows) samples += r.samples;
   std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.samples > b.samples; });
   std::string out = fmt::format("ZTRAP EI STOPPED at {}: {} samples in the window {}..{}; its top instructions:\n",
-                                when, samples, emu::format_duration(since_ns), when);
+                                when, samples, cfg::format_duration(since_ns), when);
   for (size_t k = 0; k < rows.size() && k < 5 && rows[k].samples; ++k)
     out += fmt::format("  {:<20} {:016X} {:<8} {:>10}\n", rows[k].prog, rows[k].disp, rows[k].inst, rows[k].samples);
   return out;

@@ -13,8 +13,8 @@ namespace os {
 
 class ZtrapSubsystem : public Subsystem {
  public:
-  void declare(emu::Schema&) const override {}
-  void configure(const emu::Config&) override {}
+  void declare(cfg::Schema&) const override {}
+  void configure(const cfg::Config&) override {}
   void install(System& system) override;
   // The profiler, once a command has started it (nullptr before).
   ZtrapEi* ei() const { return ei_.get(); }

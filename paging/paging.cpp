@@ -37,7 +37,7 @@ void Paging::install(os::System& system) {
         DumpCommand d;
         try {
           d = parse_dump_command(c.text);
-        } catch (const emu::ConfigError& e) {
+        } catch (const cfg::ConfigError& e) {
           return system_->operator_answer(now, c.text, {std::string("ERROR: ") + e.what()});
         }
         return system_->operator_answer(now, c.text, {request_dump(d.title, "OPERATOR", d.jobs, now)});
@@ -134,7 +134,7 @@ Paging::ProcessPages& Paging::adopt(os::Process& p) {
     const uint64_t id = p.id;
     p.space->set_host_fault_handler([this, id](uint64_t va) {
       auto it = processes_.find(id);
-      return it != processes_.end() && restore(it->second, va & ~emu::kPageMask);
+      return it != processes_.end() && restore(it->second, emu::page_down(va));
     });
   }
   return pp;
@@ -465,14 +465,14 @@ bool Paging::restore(ProcessPages& pp, uint64_t va) {
 emu::PageFaultHandler::Action Paging::page_fault(emu::Cpu& cpu, os::Ecb& e, uint64_t address) {
   using Action = emu::PageFaultHandler::Action;
   if (!programs_.empty())
-    if (auto g = programs_.find(address & ~emu::kPageMask); g != programs_.end() && g->second.state != State::Resident)
+    if (auto g = programs_.find(emu::page_down(address)); g != programs_.end() && g->second.state != State::Resident)
       return program_fault(cpu, e, g->first, g->second);
   auto p = processes_.find(e.process->id);
   if (p == processes_.end()) return Action::Fail;
   ProcessPages& pp = p->second;
   if (auto l = pp.large.find(address & ~(kSegment - 1)); l != pp.large.end() && l->second.state != State::Resident)
     return large_fault(cpu, e, pp, l->first, l->second);
-  const uint64_t va = address & ~emu::kPageMask;
+  const uint64_t va = emu::page_down(address);
   auto g = pp.pages.find(va);
   if (g == pp.pages.end() || g->second.state == State::Resident) return Action::Fail;
   Page& pg = g->second;

@@ -79,8 +79,8 @@ class Paging : public os::Subsystem {
  public:
   explicit Paging(devices::DeviceSubsystem* devices);
   ~Paging() override;
-  void declare(emu::Schema& schema) const override { paging_section().declare(schema); }
-  void configure(const emu::Config& config) override { config_ = paging_section().read(config); }
+  void declare(cfg::Schema& schema) const override { paging_section().declare(schema); }
+  void configure(const cfg::Config& config) override { config_ = paging_section().read(config); }
   void install(os::System& system) override;
   // D ASM (IEE200I) and D ASM,SCM (IEE207I)
   os::OperatorGrammars operator_grammars() const override;

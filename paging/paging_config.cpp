@@ -20,7 +20,7 @@ uint64_t vio_volumes(const std::string& text) {
     used = 0;
   }
   if (text.empty() || used != text.size() || text[0] == '-' || n > 256)
-    throw emu::ConfigError(fmt::format("\"{}\" is not all or a count of page volumes (0 to 256)", text));
+    throw cfg::ConfigError(fmt::format("\"{}\" is not all or a count of page volumes (0 to 256)", text));
   return n;
 }
 
@@ -30,13 +30,13 @@ uint64_t pagescm(const std::string& text) {
   if (text == "NONE") return 0;
   uint64_t bytes = 0;
   if (!flashsim::parse_amount(text, bytes))
-    throw emu::ConfigError(fmt::format("\"{}\" is not ALL, NONE or an amount (for example 64G)", text));
+    throw cfg::ConfigError(fmt::format("\"{}\" is not ALL, NONE or an amount (for example 64G)", text));
   return bytes;
 }
 
-emu::Section<PagingConfig> make_paging_section() {
-  emu::Section<PagingConfig> s;
-  using T = emu::ValueType;
+cfg::Section<PagingConfig> make_paging_section() {
+  cfg::Section<PagingConfig> s;
+  using T = cfg::ValueType;
   s.key({.path = "system.paging.real_storage", .type = T::Size, .default_value = "0", .min = "0", .max = "1T",
          .unit = "bytes",
          .description = "Real storage for the ECBs' pageable 4 KB pages (their stacks, GETSTOR storage, data): "
@@ -60,7 +60,7 @@ emu::Section<PagingConfig> make_paging_section() {
               .description = "PAGESCM: how much storage-class memory paging may use (machine.scm.*); pages go to "
                              "SCM while it has room, else to the local page data sets (machine.dasd.page_volumes).",
               .source = kSeed2 + ": PAGESCM=ALL is the default; SCM is preferred while it is faster and has room."},
-             [](PagingConfig& c, const emu::ConfigValue& v) {
+             [](PagingConfig& c, const cfg::ConfigValue& v) {
                c.pagescm = std::get<std::string>(v);
                c.scm_limit = pagescm(c.pagescm);
              });
@@ -136,20 +136,20 @@ emu::Section<PagingConfig> make_paging_section() {
               .source = kSeed2 + ": VIO data will always be placed on disk (first to VIO accepting data sets with "
                         "any spillover flowing to non-VIO data sets); z/OS's NONVIO system parameter names the "
                         "others. all by default, as z/OS without NONVIO."},
-             [](PagingConfig& c, const emu::ConfigValue& v) {
+             [](PagingConfig& c, const cfg::ConfigValue& v) {
                c.vio_volumes_text = std::get<std::string>(v);
                c.vio_volumes = vio_volumes(c.vio_volumes_text);
              });
   s.describe("system.paging", "Paging (paging/): real storage for pageable pages, auxiliary storage on SCM and DASD.");
-  s.check("system.paging: PAGESCM and the thresholds", [](const emu::Config& c) {
+  s.check("system.paging: PAGESCM and the thresholds", [](const cfg::Config& c) {
     try {
       pagescm(c.get_string("system.paging.scm"));
-    } catch (const emu::ConfigError& e) {
+    } catch (const cfg::ConfigError& e) {
       throw c.error({"system.paging.scm"}, e.what());
     }
     try {
       vio_volumes(c.get_string("system.paging.vio_volumes"));
-    } catch (const emu::ConfigError& e) {
+    } catch (const cfg::ConfigError& e) {
       throw c.error({"system.paging.vio_volumes"}, e.what());
     }
     if (c.get_int("system.paging.afq_ok") < c.get_int("system.paging.afq_low"))
@@ -174,8 +174,8 @@ emu::Section<PagingConfig> make_paging_section() {
 
 }  // namespace
 
-const emu::Section<PagingConfig>& paging_section() {
-  static const emu::Section<PagingConfig> section = make_paging_section();
+const cfg::Section<PagingConfig>& paging_section() {
+  static const cfg::Section<PagingConfig> section = make_paging_section();
   return section;
 }
 

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string>
 
-#include "emu/config.h"
-#include "emu/config_section.h"
+#include "config/config.h"
+#include "config/config_section.h"
 
 namespace paging {
 
@@ -27,6 +27,6 @@ struct PagingConfig {
   std::string vio_volumes_text;  // as written: all, or a count
 };
 
-const emu::Section<PagingConfig>& paging_section();
+const cfg::Section<PagingConfig>& paging_section();
 
 }  // namespace paging

@@ -47,7 +47,7 @@ void Paging::ipl_programs() {
     ++stats_.plpa_pages;
   }
   fixed_frames_ -= std::min(fixed_frames_, stats_.plpa_pages);
-  system_->system_space().set_host_fault_handler([this](uint64_t va) { return restore_program(va & ~emu::kPageMask); });
+  system_->system_space().set_host_fault_handler([this](uint64_t va) { return restore_program(emu::page_down(va)); });
   system_->log(fmt::format("PAGING: PLPA: {} pages of the program image on SYS1.PLPA.PAGE ({:04X}), {} on SCM",
                            stats_.plpa_pages, devices_->plpa_volume()->config().device_number,
                            stats_.plpa_scm_copies));

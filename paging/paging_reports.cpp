@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "emu/machine.h"
-#include "emu/number_text.h"
+#include "config/number_text.h"
 #include "os/ecb.h"
 #include "os/run_config.h"
 
@@ -28,7 +28,7 @@ os::OperatorGrammars Paging::operator_grammars() const {
            .check = [squeeze](std::string_view text) {
              const std::string t = squeeze(text);
              if (t != "DASM" && t != "DASM,SCM")
-               throw emu::ConfigError(fmt::format("\"{}\": D ASM takes ,SCM or nothing", text));
+               throw cfg::ConfigError(fmt::format("\"{}\": D ASM takes ,SCM or nothing", text));
            }},
           {.owner = "DUMP",
            .syntax = "DUMP COMM=(title),JOBNAME=(name,...)",
@@ -194,10 +194,10 @@ std::string Paging::data_sets_json() const {
 
 void Paging::write_text(std::ostream& out) const {
   const double ghz = system_->machine().config().clock_ghz;
-  auto line = [&](const std::string& what, uint64_t v) { out << fmt::format("  {:<52}{:>14}\n", what, emu::grouped(v)); };
+  auto line = [&](const std::string& what, uint64_t v) { out << fmt::format("  {:<52}{:>14}\n", what, cfg::grouped(v)); };
   out << fmt::format("PAGING  real storage for pageable pages {} frames ({} MB); available frames: steal below {}, "
                      "up to {}\n",
-                     emu::grouped(budget_frames_), emu::grouped(budget_frames_ * kPage >> 20), config_.afq_low,
+                     cfg::grouped(budget_frames_), cfg::grouped(budget_frames_ * kPage >> 20), config_.afq_low,
                      config_.afq_ok);
   line("steal passes", stats_.scans);
   line("pages stolen", stats_.stolen);

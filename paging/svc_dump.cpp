@@ -249,7 +249,7 @@ void Paging::finish_dump(uint64_t now) {
 namespace paging {
 
 // DUMP COMM=(title),JOBNAME=(name[,name...]): z/OS's DUMP command with the reply's
-// JOBNAME= on the same line. Throws emu::ConfigError with what is wrong.
+// JOBNAME= on the same line. Throws cfg::ConfigError with what is wrong.
 DumpCommand parse_dump_command(std::string_view text) {
   auto upper = [](std::string_view s) {
     std::string u;
@@ -258,14 +258,14 @@ DumpCommand parse_dump_command(std::string_view text) {
   };
   const std::string u = upper(text);
   size_t at = u.find_first_not_of(' ');
-  if (at == std::string::npos || u.compare(at, 4, "DUMP") != 0) throw emu::ConfigError("not a DUMP command");
+  if (at == std::string::npos || u.compare(at, 4, "DUMP") != 0) throw cfg::ConfigError("not a DUMP command");
   at = u.find_first_not_of(' ', at + 4);
   DumpCommand d;
   // The value after KEY=: parenthesized (commas inside), or up to the next comma.
   const auto value = [&](size_t& p) {
     if (p < u.size() && u[p] == '(') {
       const size_t close = u.find(')', p);
-      if (close == std::string::npos) throw emu::ConfigError("a ( without its )");
+      if (close == std::string::npos) throw cfg::ConfigError("a ( without its )");
       std::string v(text.substr(p + 1, close - p - 1));
       p = close + 1;
       return v;
@@ -277,7 +277,7 @@ DumpCommand parse_dump_command(std::string_view text) {
   };
   while (at != std::string::npos && at < u.size()) {
     const size_t eq = u.find('=', at);
-    if (eq == std::string::npos) throw emu::ConfigError(fmt::format("\"{}\": KEY=value expected", text.substr(at)));
+    if (eq == std::string::npos) throw cfg::ConfigError(fmt::format("\"{}\": KEY=value expected", text.substr(at)));
     std::string key = u.substr(at, eq - at);
     key.erase(std::remove(key.begin(), key.end(), ' '), key.end());
     size_t p = eq + 1;
@@ -295,12 +295,12 @@ DumpCommand parse_dump_command(std::string_view text) {
         }
       }
     } else {
-      throw emu::ConfigError(fmt::format("DUMP: unknown keyword {} (COMM=, JOBNAME=)", key));
+      throw cfg::ConfigError(fmt::format("DUMP: unknown keyword {} (COMM=, JOBNAME=)", key));
     }
     if (p < u.size() && u[p] == ',') ++p;
     at = p < u.size() ? u.find_first_not_of(' ', p) : std::string::npos;
   }
-  if (d.jobs.empty()) throw emu::ConfigError("DUMP needs JOBNAME=(name,...): the programs whose processes to dump");
+  if (d.jobs.empty()) throw cfg::ConfigError("DUMP needs JOBNAME=(name,...): the programs whose processes to dump");
   return d;
 }
 

@@ -28,7 +28,7 @@ struct SvcDumpRecord {
   std::vector<DumpedAddressSpace> spaces;
 };
 
-// The operator's DUMP COMM=(title),JOBNAME=(name,...); throws emu::ConfigError.
+// The operator's DUMP COMM=(title),JOBNAME=(name,...); throws cfg::ConfigError.
 struct DumpCommand {
   std::string title;
   std::vector<std::string> jobs;

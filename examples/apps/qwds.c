@@ -1,4 +1,4 @@
-/* QWDS: an application program kept outside os/guest/apps (README, "Adding an
+/* QWDS: an application program kept outside apps/ (README, "Adding an
    application program"). It counts the words of its input message and the letters of
    each length, keeps the longest word in its static storage (which is the ECB's own),
    copies the message into the ECB heap, ENTERs QZZ1 for the message's fare like the

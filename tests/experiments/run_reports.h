@@ -15,6 +15,7 @@
 
 #include "emu/profiler.h"
 #include "os/summary.h"
+#include "app/summary_read.h"
 
 struct RunReports {
   std::string dir;
@@ -25,7 +26,7 @@ struct RunReports {
 
   explicit RunReports(const std::string& name) : dir(std::string(TPFEMU_EXPERIMENT_RUNS) + "/" + name) {
     summary_json = read("summary.json");
-    s = os::read_summary_json(dir + "/summary.json");
+    s = app::read_summary_json(dir + "/summary.json");
     dumps = read("dumps.txt");
     if (std::ifstream(dir + "/locks.json")) locks = nlohmann::json::parse(read("locks.json"));
     if (std::ifstream(dir + "/heap.json")) heap = nlohmann::json::parse(read("heap.json"));

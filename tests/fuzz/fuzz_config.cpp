@@ -8,20 +8,20 @@
 #include <sstream>
 #include <string>
 
-#include "emu/config.h"
+#include "config/config.h"
 #include "emu/machine_config.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   try {
-    emu::Config config(emu::machine_schema());
+    cfg::Config config(emu::machine_schema());
     config.load_yaml(text, "fuzz.yaml");
     std::istringstream lines(text);
     for (std::string line; std::getline(lines, line);)
       if (line.rfind("#set ", 0) == 0) config.set(line.substr(5));
     config.validate();
     (void)emu::machine_config(config);
-  } catch (const emu::ConfigError&) {
+  } catch (const cfg::ConfigError&) {
   }
   return 0;
 }

@@ -1,7 +1,7 @@
 // Fuzz target: the operator command parser (os/operator.h) with every subsystem's
 // grammar (ZTRAP, the devices' SCM commands, paging's DASM and DUMP), as a command
 // typed on the console or written in an operator: entry reaches it. Each line of the
-// input is one command. Any outcome but a parsed command or an emu::ConfigError is a
+// input is one command. Any outcome but a parsed command or an cfg::ConfigError is a
 // finding.
 #include <cstddef>
 #include <cstdint>
@@ -28,7 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (std::string line; std::getline(lines, line);) {
     try {
       (void)os::parse_operator_command(line, grammars);
-    } catch (const emu::ConfigError&) {
+    } catch (const cfg::ConfigError&) {
     }
   }
   return 0;

@@ -7,7 +7,7 @@
 #include "emu/cpu.h"
 #include "emu/elf_loader.h"
 #include "emu/machine.h"
-#include "os/linux_process.h"
+#include "linux/linux_process.h"
 
 namespace test {
 
@@ -56,7 +56,7 @@ struct GuestRun {
     std::FILE* e = o.separate_err ? std::tmpfile() : f;
     std::vector<std::string> argv{name};
     argv.insert(argv.end(), o.args.begin(), o.args.end());
-    os::LinuxProcess proc(*space_ptr, image, argv, f, e);
+    linux_user::LinuxProcess proc(*space_ptr, image, argv, f, e);
     proc.set_large_pages(o.large_pages);
     proc.set_environment(o.env);
     proc.set_seed(o.seed);

@@ -19,13 +19,13 @@
 
 #include <unistd.h>
 
-#include "emu/config.h"
+#include "config/config.h"
 #include "emu/machine_config.h"
 
 namespace {
 
-using emu::Config;
-using emu::ConfigError;
+using cfg::Config;
+using cfg::ConfigError;
 using emu::MachineConfig;
 
 const std::string kExample = std::string(TPFEMU_SOURCE_DIR) + "/configs/machine-z15.yaml";
@@ -137,100 +137,100 @@ TEST_CASE("the schema has one key per MachineConfig field, and the defaults come
 // ---- Units ---------------------------------------------------------------------------
 
 TEST_CASE("sizes: bytes, K/M/G/T powers of 1024 in either case, with optional B or iB", "[config]") {
-  CHECK(emu::parse_size("256") == 256);
-  CHECK(emu::parse_size("0") == 0);
-  CHECK(emu::parse_size("256B") == 256);
-  CHECK(emu::parse_size("4K") == 4096);
-  CHECK(emu::parse_size("4k") == 4096);
-  CHECK(emu::parse_size("4KB") == 4096);
-  CHECK(emu::parse_size("4KiB") == 4096);
-  CHECK(emu::parse_size("1M") == (1u << 20));
-  CHECK(emu::parse_size("1mB") == (1u << 20));
-  CHECK(emu::parse_size("16G") == (16ull << 30));
-  CHECK(emu::parse_size("1T") == (1ull << 40));
-  CHECK(emu::parse_size("1TiB") == (1ull << 40));
-  CHECK(emu::parse_size("1536K") == 1536 * 1024);
-  CHECK(emu::parse_size("16777215T") == (16777215ull << 40));
+  CHECK(cfg::parse_size("256") == 256);
+  CHECK(cfg::parse_size("0") == 0);
+  CHECK(cfg::parse_size("256B") == 256);
+  CHECK(cfg::parse_size("4K") == 4096);
+  CHECK(cfg::parse_size("4k") == 4096);
+  CHECK(cfg::parse_size("4KB") == 4096);
+  CHECK(cfg::parse_size("4KiB") == 4096);
+  CHECK(cfg::parse_size("1M") == (1u << 20));
+  CHECK(cfg::parse_size("1mB") == (1u << 20));
+  CHECK(cfg::parse_size("16G") == (16ull << 30));
+  CHECK(cfg::parse_size("1T") == (1ull << 40));
+  CHECK(cfg::parse_size("1TiB") == (1ull << 40));
+  CHECK(cfg::parse_size("1536K") == 1536 * 1024);
+  CHECK(cfg::parse_size("16777215T") == (16777215ull << 40));
 
   for (const char* bad : {"", "K", "4 K", " 4K", "4K ", "4Kb", "4kb", "4b", "1.5M", "-1", "+4K", "4X", "4KK",
                           "0x100", "4KiBB", "4iB", "16E", "4M B"}) {
     INFO("\"" << bad << "\"");
-    CHECK(error_of([&] { emu::parse_size(bad); }) ==
+    CHECK(error_of([&] { cfg::parse_size(bad); }) ==
           fmt::format("\"{}\" is not a size (use e.g. 256, 4K, 1M, 16G or 1T)", bad));
   }
-  CHECK(error_of([] { emu::parse_size("16777216T"); }) == "\"16777216T\" is too large for a size");
-  CHECK(error_of([] { emu::parse_size("99999999999999999999"); }) ==
+  CHECK(error_of([] { cfg::parse_size("16777216T"); }) == "\"16777216T\" is too large for a size");
+  CHECK(error_of([] { cfg::parse_size("99999999999999999999"); }) ==
         "\"99999999999999999999\" is too large for a size");
 }
 
 TEST_CASE("frequencies: a decimal number with GHz, MHz, kHz or Hz, held in Hz", "[config]") {
-  CHECK(emu::parse_frequency_hz("5.2GHz") == 5200000000ull);
-  CHECK(emu::parse_frequency_hz("5GHz") == 5000000000ull);
-  CHECK(emu::parse_frequency_hz("5.20GHz") == 5200000000ull);
-  CHECK(emu::parse_frequency_hz("5200MHz") == 5200000000ull);
-  CHECK(emu::parse_frequency_hz("800MHz") == 800000000ull);
-  CHECK(emu::parse_frequency_hz("1.5kHz") == 1500);
-  CHECK(emu::parse_frequency_hz("100Hz") == 100);
-  CHECK(emu::parse_frequency_hz("1.000000000000GHz") == 1000000000ull);
-  CHECK(emu::parse_frequency_hz("0.000000001GHz") == 1);
+  CHECK(cfg::parse_frequency_hz("5.2GHz") == 5200000000ull);
+  CHECK(cfg::parse_frequency_hz("5GHz") == 5000000000ull);
+  CHECK(cfg::parse_frequency_hz("5.20GHz") == 5200000000ull);
+  CHECK(cfg::parse_frequency_hz("5200MHz") == 5200000000ull);
+  CHECK(cfg::parse_frequency_hz("800MHz") == 800000000ull);
+  CHECK(cfg::parse_frequency_hz("1.5kHz") == 1500);
+  CHECK(cfg::parse_frequency_hz("100Hz") == 100);
+  CHECK(cfg::parse_frequency_hz("1.000000000000GHz") == 1000000000ull);
+  CHECK(cfg::parse_frequency_hz("0.000000001GHz") == 1);
 
   for (const char* bad : {"", "5.2", "5.2 GHz", "5.2 Ghz", "5.2ghz", "5.2Ghz", "5.2GHZ", "GHz", ".5GHz", "5.GHz",
                           "5,2GHz", "-1GHz", "5.2GHz ", "5.2THz", "5e9Hz"}) {
     INFO("\"" << bad << "\"");
-    CHECK(error_of([&] { emu::parse_frequency_hz(bad); }) ==
+    CHECK(error_of([&] { cfg::parse_frequency_hz(bad); }) ==
           fmt::format("\"{}\" is not a frequency (use e.g. 5.2GHz or 800MHz)", bad));
   }
-  CHECK(error_of([] { emu::parse_frequency_hz("0.5Hz"); }) == "\"0.5Hz\" is finer than 1 Hz");
-  CHECK(error_of([] { emu::parse_frequency_hz("1.0000000001GHz"); }) == "\"1.0000000001GHz\" is finer than 1 Hz");
-  CHECK(error_of([] { emu::parse_frequency_hz("99999999999GHz"); }) == "\"99999999999GHz\" is too large for a frequency");
+  CHECK(error_of([] { cfg::parse_frequency_hz("0.5Hz"); }) == "\"0.5Hz\" is finer than 1 Hz");
+  CHECK(error_of([] { cfg::parse_frequency_hz("1.0000000001GHz"); }) == "\"1.0000000001GHz\" is finer than 1 Hz");
+  CHECK(error_of([] { cfg::parse_frequency_hz("99999999999GHz"); }) == "\"99999999999GHz\" is too large for a frequency");
 }
 
 TEST_CASE("cycles, integers and bools", "[config]") {
-  CHECK(emu::parse_cycles("40") == 40);
-  CHECK(emu::parse_cycles("0") == 0);
-  CHECK(emu::parse_cycles("007") == 7);
+  CHECK(cfg::parse_cycles("40") == 40);
+  CHECK(cfg::parse_cycles("0") == 0);
+  CHECK(cfg::parse_cycles("007") == 7);
   for (const char* bad : {"", "40c", "40 cycles", "4.0", "-1", "+1", " 40", "1e3", "1_000"}) {
     INFO("\"" << bad << "\"");
-    CHECK(error_of([&] { emu::parse_cycles(bad); }) ==
+    CHECK(error_of([&] { cfg::parse_cycles(bad); }) ==
           fmt::format("\"{}\" is not a whole number of cycles (use e.g. 40)", bad));
   }
-  CHECK(error_of([] { emu::parse_cycles("18446744073709551616"); }) ==
+  CHECK(error_of([] { cfg::parse_cycles("18446744073709551616"); }) ==
         "\"18446744073709551616\" is too large for a number of cycles");
 
-  CHECK(emu::parse_integer("8") == 8);
-  CHECK(emu::parse_integer("-3") == -3);
-  CHECK(emu::parse_integer("-9223372036854775808") == INT64_MIN);
+  CHECK(cfg::parse_integer("8") == 8);
+  CHECK(cfg::parse_integer("-3") == -3);
+  CHECK(cfg::parse_integer("-9223372036854775808") == INT64_MIN);
   for (const char* bad : {"", "-", "8.5", "+8", "8 ", "0x10", "eight"}) {
     INFO("\"" << bad << "\"");
-    CHECK(error_of([&] { emu::parse_integer(bad); }) == fmt::format("\"{}\" is not a whole number (use e.g. 8)", bad));
+    CHECK(error_of([&] { cfg::parse_integer(bad); }) == fmt::format("\"{}\" is not a whole number (use e.g. 8)", bad));
   }
-  CHECK(error_of([] { emu::parse_integer("9223372036854775808"); }) ==
+  CHECK(error_of([] { cfg::parse_integer("9223372036854775808"); }) ==
         "\"9223372036854775808\" is too large for a whole number");
 
-  CHECK(emu::parse_bool("true"));
-  CHECK(emu::parse_bool("True"));
-  CHECK_FALSE(emu::parse_bool("FALSE"));
+  CHECK(cfg::parse_bool("true"));
+  CHECK(cfg::parse_bool("True"));
+  CHECK_FALSE(cfg::parse_bool("FALSE"));
   for (const char* bad : {"yes", "no", "1", "0", "on", ""}) {
     INFO("\"" << bad << "\"");
-    CHECK(error_of([&] { emu::parse_bool(bad); }) == fmt::format("\"{}\" is not true or false", bad));
+    CHECK(error_of([&] { cfg::parse_bool(bad); }) == fmt::format("\"{}\" is not true or false", bad));
   }
 }
 
 TEST_CASE("sizes and frequencies print in their shortest exact form and parse back", "[config]") {
-  CHECK(emu::format_size(0) == "0");
-  CHECK(emu::format_size(300) == "300");
-  CHECK(emu::format_size(4096) == "4K");
-  CHECK(emu::format_size(1536 * 1024) == "1536K");
-  CHECK(emu::format_size(256ull << 20) == "256M");
-  CHECK(emu::format_size(1ull << 40) == "1T");
-  CHECK(emu::format_frequency(5200000000ull) == "5.2GHz");
-  CHECK(emu::format_frequency(800000000ull) == "800MHz");
-  CHECK(emu::format_frequency(1500) == "1.5kHz");
-  CHECK(emu::format_frequency(7) == "7Hz");
-  CHECK(emu::format_frequency(0) == "0Hz");
+  CHECK(cfg::format_size(0) == "0");
+  CHECK(cfg::format_size(300) == "300");
+  CHECK(cfg::format_size(4096) == "4K");
+  CHECK(cfg::format_size(1536 * 1024) == "1536K");
+  CHECK(cfg::format_size(256ull << 20) == "256M");
+  CHECK(cfg::format_size(1ull << 40) == "1T");
+  CHECK(cfg::format_frequency(5200000000ull) == "5.2GHz");
+  CHECK(cfg::format_frequency(800000000ull) == "800MHz");
+  CHECK(cfg::format_frequency(1500) == "1.5kHz");
+  CHECK(cfg::format_frequency(7) == "7Hz");
+  CHECK(cfg::format_frequency(0) == "0Hz");
   for (uint64_t v : {0ull, 1ull, 1000ull, 4096ull, 1536ull << 10, 3ull << 40, 123456789ull}) {
-    CHECK(emu::parse_size(emu::format_size(v)) == v);
-    CHECK(emu::parse_frequency_hz(emu::format_frequency(v)) == v);
+    CHECK(cfg::parse_size(cfg::format_size(v)) == v);
+    CHECK(cfg::parse_frequency_hz(cfg::format_frequency(v)) == v);
   }
 }
 
@@ -351,7 +351,7 @@ TEST_CASE("--set overrides a default and a file", "[config]") {
   // The last word wins: a file, then the overrides in order.
   m = emu::load_machine_config({kExample}, {"machine.istreams=4", "machine.istreams=16"});
   CHECK(m.istreams == 16);
-  Config c = emu::load_config(emu::machine_schema(), {kExample}, {"machine.tlb.walk=80"});
+  Config c = cfg::load_config(emu::machine_schema(), {kExample}, {"machine.tlb.walk=80"});
   CHECK(c.origin("machine.tlb.walk") == "--set");
   CHECK(c.text("machine.tlb.walk") == "80");
   CHECK(c.origin("machine.tlb.1m.ways").rfind(kExample + ":", 0) == 0);
@@ -462,7 +462,7 @@ TEST_CASE("every key has a description, a default, a unit and a source, and the 
     CHECK(!k.default_value.empty());
     CHECK(!k.unit.empty());
     CHECK(!k.source.empty());
-    if (k.type != emu::ValueType::Bool) {  // a switch has no range
+    if (k.type != cfg::ValueType::Bool) {  // a switch has no range
       CHECK(!k.min.empty());
       CHECK(!k.max.empty());
     }
@@ -478,12 +478,12 @@ TEST_CASE("every key has a description, a default, a unit and a source, and the 
 }
 
 TEST_CASE("a declaration that is wrong is a programming error", "[config]") {
-  using emu::KeyDecl;
-  using emu::ValueType;
+  using cfg::KeyDecl;
+  using cfg::ValueType;
   auto decl = [](std::string path, ValueType t, std::string def) {
     return KeyDecl{.path = std::move(path), .type = t, .default_value = std::move(def), .description = "d"};
   };
-  emu::Schema s;
+  cfg::Schema s;
   s.add(decl("sec.a", ValueType::Integer, "1"));
   CHECK_THROWS_AS(s.add(decl("sec.a", ValueType::Integer, "1")), std::logic_error);        // twice
   CHECK_THROWS_AS(s.add(decl("sec.a.b", ValueType::Integer, "1")), std::logic_error);      // under a key
@@ -508,9 +508,9 @@ TEST_CASE("a declaration that is wrong is a programming error", "[config]") {
 }
 
 TEST_CASE("other sections plug in beside machine: with every type", "[config]") {
-  using emu::KeyDecl;
-  using emu::ValueType;
-  emu::Schema s;
+  using cfg::KeyDecl;
+  using cfg::ValueType;
+  cfg::Schema s;
   emu::declare_machine_schema(s);
   s.add({.path = "test.seed", .type = ValueType::Integer, .default_value = "-1", .min = "-1", .description = "seed"});
   s.add({.path = "test.policy",
@@ -577,7 +577,7 @@ TEST_CASE("loading the same configuration twice gives the same values and the sa
 }
 
 TEST_CASE("configs/machine-z15.yaml sets every machine key to its default", "[config]") {
-  Config c = emu::load_config(emu::machine_schema(), {kExample});
+  Config c = cfg::load_config(emu::machine_schema(), {kExample});
   CHECK(describe(emu::machine_config(c)) == kDefaults);
   for (const auto& k : emu::machine_schema().keys()) {
     INFO(k.path);
@@ -614,8 +614,8 @@ TEST_CASE("a relative path is looked for in its YAML file's folder, then in the 
   fs::create_directories(root / "guest");
   for (const fs::path& p : {root / "cfg" / "both.elf", root / "guest" / "both.elf", root / "guest" / "guest.elf"})
     std::ofstream(p) << "x";
-  emu::Schema s;
-  s.add({.path = "sec.file", .type = emu::ValueType::Path, .default_value = "guest.elf", .unit = "path",
+  cfg::Schema s;
+  s.add({.path = "sec.file", .type = cfg::ValueType::Path, .default_value = "guest.elf", .unit = "path",
          .description = "a file"});
   const std::string yaml = (root / "cfg" / "run.yaml").string();
   const std::string cfg = (root / "cfg").string(), guest = (root / "guest").string();
@@ -658,9 +658,9 @@ TEST_CASE("a relative path is looked for in its YAML file's folder, then in the 
 
 namespace {
 // A small schema with a nested section, a string, a path and a list (for the record).
-emu::Schema record_schema() {
-  using T = emu::ValueType;
-  emu::Schema s;
+cfg::Schema record_schema() {
+  using T = cfg::ValueType;
+  cfg::Schema s;
   s.add({.path = "box.count", .type = T::Integer, .default_value = "2", .description = "count", .source = "s"});
   s.add({.path = "box.inner.size", .type = T::Size, .default_value = "4K", .description = "size", .source = "s"});
   s.add({.path = "box.name", .type = T::String, .default_value = "plain", .description = "name", .source = "s"});
@@ -674,7 +674,7 @@ emu::Schema record_schema() {
 }  // namespace
 
 TEST_CASE("the effective configuration: every key with where its value came from, loadable again", "[config]") {
-  const emu::Schema schema = record_schema();
+  const cfg::Schema schema = record_schema();
   Config c(schema);
   c.load_yaml("box:\n  inner:\n    size: 8K\n  name: 'say \"hi\" # now'\nsteps:\n  - at: 2ms\n", "runs/x.yaml");
   c.set("box.count=7");
@@ -695,7 +695,7 @@ TEST_CASE("the effective configuration: every key with where its value came from
   // Loaded back, every value is the same (the path as it was shown), each from the record.
   Config again(schema);
   again.load_yaml(out.str(), "record.yaml");
-  for (const emu::KeyDecl& k : schema.keys())
+  for (const cfg::KeyDecl& k : schema.keys())
     if (k.path != "box.file") CHECK(again.value(k.path) == c.value(k.path));
   CHECK(again.get_string("box.file") == "/abs/f");
   CHECK(again.origin("box.inner.size") == "record.yaml:4");

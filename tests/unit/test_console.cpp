@@ -135,7 +135,7 @@ TEST_CASE("console: a STOP answers with its own window, since the matching START
   const uint64_t now = m.elapsed_cycles();
   cp.operator_command("ZTRAP EI START", now);
   const std::string stop = cp.operator_command("ZTRAP EI STOP", now);
-  const std::string at = emu::format_duration(uint64_t(double(now) / m.config().clock_ghz + 0.5));
+  const std::string at = cfg::format_duration(uint64_t(double(now) / m.config().clock_ghz + 0.5));
   CHECK_THAT(stop, Contains("ZTRAP EI STOPPED at " + at + ": 0 samples in the window " + at + ".." + at));
 }
 

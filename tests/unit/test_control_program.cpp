@@ -1,4 +1,4 @@
-// The control program end to end: real guest programs (os/guest/apps) in ECBs on the
+// The control program end to end: real guest programs (apps/) in ECBs on the
 // machine model, driven by the workload generator.
 #include <catch2/catch.hpp>
 

@@ -22,6 +22,7 @@
 #include "os/control_program.h"
 #include "os/run_config.h"
 #include "os/summary.h"
+#include "app/summary_read.h"
 
 namespace {
 
@@ -209,17 +210,17 @@ TEST_CASE("cycles by cause: summary.json reads back with them; one written befor
   };
   std::ostringstream out;
   os::write_summary_json(out, s);
-  const os::RunSummary back = os::read_summary_json(write("tpfemu-causes-new.json", out.str()));
+  const os::RunSummary back = app::read_summary_json(write("tpfemu-causes-new.json", out.str()));
   CHECK(back.has_cycles_by_cause);
   CHECK(back.istreams[1].cycles_by_cause == s.istreams[1].cycles_by_cause);
 
   nlohmann::json old = nlohmann::json::parse(out.str());
   old.erase("cycles_by_cause");
   for (auto& is : old["istreams"]) is.erase("cycles_by_cause");
-  const os::RunSummary before = os::read_summary_json(write("tpfemu-causes-old.json", old.dump()));
+  const os::RunSummary before = app::read_summary_json(write("tpfemu-causes-old.json", old.dump()));
   CHECK(!before.has_cycles_by_cause);
   std::ostringstream cmp;
-  os::write_comparison(cmp, "old", before, "new", back);
+  app::write_comparison(cmp, "old", before, "new", back);
   CHECK(cmp.str().find("cycles_by_cause.coherence") != std::string::npos);
   std::istringstream lines(cmp.str());
   for (std::string line; std::getline(lines, line);)

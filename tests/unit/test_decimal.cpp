@@ -6,7 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "harness.h"
-#include "os/linux_process.h"
+#include "linux/linux_process.h"
 
 using namespace test;
 
@@ -84,7 +84,7 @@ TEST_CASE("CVD and CVB convert between binary and packed decimal", "[decimal]") 
   auto r = m.run(RX(0x4F, 4, 0, 5, 0x18));
   CHECK(r.check.interrupt.code == emu::Pic::Data);
   CHECK(r.check.interrupt.dxc == 0);
-  CHECK(os::linux_signal_for(r.check, false).info.signo == 4);  // SIGILL, as Linux for DXC 0
+  CHECK(linux_user::linux_signal_for(r.check, false).info.signo == 4);  // SIGILL, as Linux for DXC 0
   CHECK(m.cpu.gr[4] == 7);
   poke_bytes(m, kData + 0x18, {0, 0, 0, 0, 0, 0x12, 0x34, 0x55});
   CHECK(m.run(RX(0x4F, 4, 0, 5, 0x18)).check.interrupt.code == emu::Pic::Data);

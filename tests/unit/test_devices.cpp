@@ -156,7 +156,7 @@ TEST_CASE("devices: a bad SCM command is a load-time error with its entry, or an
   auto err = [&](const char* text) {
     try {
       os::parse_operator_command(text, g);
-    } catch (const emu::ConfigError& e) {
+    } catch (const cfg::ConfigError& e) {
       return std::string(e.what());
     }
     return std::string("(no error)");
@@ -183,8 +183,8 @@ struct PageVolumeProbe : os::Subsystem {
   std::vector<uint8_t> written, read;
   uint64_t write_started = 0, write_done = 0, read_done = 0;
   uint32_t status = 99;
-  void declare(emu::Schema&) const override {}
-  void configure(const emu::Config&) override {}
+  void declare(cfg::Schema&) const override {}
+  void configure(const cfg::Config&) override {}
   void install(os::System& s) override {
     system = &s;
     s.at(100000, [this] { write_pages(); });

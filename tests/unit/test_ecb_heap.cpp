@@ -19,7 +19,7 @@
 #include "lock/lock_subsystem.h"
 #include "os/ztrap_subsystem.h"
 #include "emu/machine.h"
-#include "emu/number_text.h"
+#include "config/number_text.h"
 #include "heap/heap_stats.h"
 #include "os/control_program.h"
 #include "os/run_config.h"
@@ -307,7 +307,7 @@ TEST_CASE("ECB heap reports: the wording explains itself, counts are grouped, an
   CHECK_THAT(r.heap_text, Contains("Each process's heap is read once, as the process ends"));
   CHECK_THAT(r.heap_text, Contains("buffers still held when their ECB exited (*)"));
   CHECK_THAT(r.heap_text, Contains("(*) dispensed and never freed by the program; the ECB's exit returns the whole heap"));
-  CHECK_THAT(r.heap_text, Contains(fmt::format("  malloc calls{:>58}\n", emu::grouped(r.heap.mallocs))));
+  CHECK_THAT(r.heap_text, Contains(fmt::format("  malloc calls{:>58}\n", cfg::grouped(r.heap.mallocs))));
   CHECK(r.heap.mallocs >= 1000);  // so that the line above shows a thousands separator
   // Nothing called, nothing dispensed, no error: the run writes no heap.txt/json.
   heap::HeapTotals unused;

@@ -27,7 +27,7 @@ TEST_CASE("exec mode: a program check stops the program with a report, not the h
   CHECK_THAT(report, Contains("PROGRAM CHECK 0009 (fixed-point-divide exception)"));
   CHECK_THAT(report, Contains("main+0x"));
   CHECK_THAT(report, Contains("GR0 -3"));
-  CHECK(os::linux_signal_for(g.check().check, false).info.signo == 8);  // SIGFPE
+  CHECK(linux_user::linux_signal_for(g.check().check, false).info.signo == 8);  // SIGFPE
 }
 
 TEST_CASE("exec mode: an unimplemented opcode names its bytes", "[exec]") {

@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "harness.h"
-#include "os/linux_process.h"
+#include "linux/linux_process.h"
 
 using namespace test;
 
@@ -167,7 +167,7 @@ TEST_CASE("BFP: an enabled invalid or divide trap suppresses the operation", "[f
   REQUIRE(r.reason == emu::StopReason::ProgramCheck);
   CHECK(r.check.interrupt.code == emu::Pic::Data);
   CHECK(r.check.interrupt.dxc == 0x80);
-  CHECK(os::linux_signal_for(r.check, false).info.signo == 8);  // SIGFPE
+  CHECK(linux_user::linux_signal_for(r.check, false).info.signo == 8);  // SIGFPE
   CHECK(dxc_of(m.cpu) == 0x80);
   CHECK(flags_of(m.cpu) == 0);
   CHECK(m.cpu.fpr[1] == 0);  // not stored

@@ -96,8 +96,8 @@ struct Pager : os::Subsystem {
   unsigned sch = 99;
   os::System* system = nullptr;
   std::vector<std::pair<uint64_t, uint64_t>> done;  // started, completed
-  void declare(emu::Schema&) const override {}
-  void configure(const emu::Config&) override {}
+  void declare(cfg::Schema&) const override {}
+  void configure(const cfg::Config&) override {}
   void install(os::System& s) override {
     system = &s;
     device.service = 50000;

@@ -4,7 +4,7 @@
 #include <functional>
 #include <string>
 
-#include "emu/config.h"
+#include "config/config.h"
 #include "le/le_config.h"
 #include "le/le_options.h"
 
@@ -224,29 +224,29 @@ TEST_CASE("le options: each error names the option and the operand", "[le]") {
             .heappools.count() == 12);
   // The error of the second option, though the first is good; an OptionError is a ConfigError.
   CHECK(option_error("HEAP(1M) STACK(1M,,SOMEWHERE)") == "STACK: operand 3 \"SOMEWHERE\" is not ANYWHERE, ANY or BELOW");
-  CHECK_THROWS_AS(parse_options("HEAP(X)"), emu::ConfigError);
+  CHECK_THROWS_AS(parse_options("HEAP(X)"), cfg::ConfigError);
 }
 
 namespace {
 
-emu::Schema le_schema() {
-  emu::Schema s;
+cfg::Schema le_schema() {
+  cfg::Schema s;
   le::le_section().declare(s);
   return s;
 }
 
 // The LeConfig a YAML text gives (loaded as configs/le.yaml), or its error's message.
-le::LeConfig from_yaml(const emu::Schema& schema, const std::string& text) {
-  emu::Config c(schema);
+le::LeConfig from_yaml(const cfg::Schema& schema, const std::string& text) {
+  cfg::Config c(schema);
   c.load_yaml(text, "configs/le.yaml");
   c.validate();
   return le::le_config_from(c);
 }
 std::string yaml_error(const std::string& text) {
-  const emu::Schema schema = le_schema();
+  const cfg::Schema schema = le_schema();
   try {
     from_yaml(schema, text);
-  } catch (const emu::ConfigError& e) {
+  } catch (const cfg::ConfigError& e) {
     return e.what();
   }
   return "(no error)";
@@ -255,7 +255,7 @@ std::string yaml_error(const std::string& text) {
 }  // namespace
 
 TEST_CASE("le config: system.le.* defaults", "[le]") {
-  const emu::Schema schema = le_schema();
+  const cfg::Schema schema = le_schema();
   const le::LeConfig l = from_yaml(schema, "");
   CHECK(l.programs.empty());
   CHECK(l.program_options.empty());
@@ -266,7 +266,7 @@ TEST_CASE("le config: system.le.* defaults", "[le]") {
 }
 
 TEST_CASE("le config: programs on LE storage get the system options, then their own", "[le]") {
-  const emu::Schema schema = le_schema();
+  const cfg::Schema schema = le_schema();
   const le::LeConfig l = from_yaml(schema,
                                    "system:\n"
                                    "  le:\n"
@@ -325,13 +325,13 @@ TEST_CASE("le config: a bad option string names the file, line, key, option and 
         "configs/le.yaml:3: system.le.programs: QLEH is named twice");
   CHECK(yaml_error("system:\n  le:\n    region: 4G\n").rfind("configs/le.yaml:3: system.le.region:", 0) == 0);
   // A --set is named as the place.
-  const emu::Schema schema = le_schema();
-  emu::Config c(schema);
+  const cfg::Schema schema = le_schema();
+  cfg::Config c(schema);
   c.set("system.le.options=RPTSTG(MAYBE)");
   try {
     c.validate();
     FAIL("no error");
-  } catch (const emu::ConfigError& e) {
+  } catch (const cfg::ConfigError& e) {
     CHECK(std::string(e.what()) == "--set: system.le.options: RPTSTG: operand 1 \"MAYBE\" is not ON or OFF");
   }
 }

@@ -17,14 +17,14 @@
 #include "heap/ecb_heap.h"
 #include "lock/lock_subsystem.h"
 #include "os/ztrap_subsystem.h"
-#include "emu/config.h"
-#include "emu/number_text.h"
+#include "config/config.h"
+#include "config/number_text.h"
 #include "os/run_config.h"
 
 namespace {
 
-using emu::Config;
-using emu::ConfigError;
+using cfg::Config;
+using cfg::ConfigError;
 
 const std::string kConfigs = std::string(TPFEMU_SOURCE_DIR) + "/configs/";
 const std::string kReference = kConfigs + "system-reference.yaml";
@@ -83,18 +83,18 @@ std::string read(const std::string& path) {
 // ---- The duration unit (emu/config) --------------------------------------------------
 
 TEST_CASE("run config: durations: a decimal number with s, ms, us or ns, held in nanoseconds", "[run_config][config]") {
-  CHECK(emu::parse_duration_ns("1ms") == 1000000);
-  CHECK(emu::parse_duration_ns("500us") == 500000);
-  CHECK(emu::parse_duration_ns("2s") == 2000000000);
-  CHECK(emu::parse_duration_ns("0.5ms") == 500000);
-  CHECK(emu::parse_duration_ns("1.25us") == 1250);
-  CHECK(emu::parse_duration_ns("40ns") == 40);
-  CHECK(emu::parse_duration_ns("0") == 0);
-  CHECK(emu::parse_duration_ns("0ms") == 0);
-  CHECK(emu::parse_duration_ns("1.000000000s") == 1000000000);
-  CHECK(emu::parse_duration_ns("18446744073709551615ns") == 18446744073709551615ull);
+  CHECK(cfg::parse_duration_ns("1ms") == 1000000);
+  CHECK(cfg::parse_duration_ns("500us") == 500000);
+  CHECK(cfg::parse_duration_ns("2s") == 2000000000);
+  CHECK(cfg::parse_duration_ns("0.5ms") == 500000);
+  CHECK(cfg::parse_duration_ns("1.25us") == 1250);
+  CHECK(cfg::parse_duration_ns("40ns") == 40);
+  CHECK(cfg::parse_duration_ns("0") == 0);
+  CHECK(cfg::parse_duration_ns("0ms") == 0);
+  CHECK(cfg::parse_duration_ns("1.000000000s") == 1000000000);
+  CHECK(cfg::parse_duration_ns("18446744073709551615ns") == 18446744073709551615ull);
 
-  auto err = [](const char* text) { return error_of([&] { emu::parse_duration_ns(text); }); };
+  auto err = [](const char* text) { return error_of([&] { cfg::parse_duration_ns(text); }); };
   const std::string hint = " is not a duration (use e.g. 2s, 1ms, 0.5ms, 500us or 40ns)";
   for (const char* bad : {"1", "1 ms", "1MS", "1Ms", "ms", "", ".5ms", "1.ms", "-1ms", "1min", "1msec", "1e3us", "0.0"})
     CHECK(err(bad) == fmt::format("\"{}\"{}", bad, hint));
@@ -105,20 +105,20 @@ TEST_CASE("run config: durations: a decimal number with s, ms, us or ns, held in
 }
 
 TEST_CASE("run config: durations print in their shortest exact form and parse back", "[run_config][config]") {
-  CHECK(emu::format_duration(0) == "0");
-  CHECK(emu::format_duration(1000000) == "1ms");
-  CHECK(emu::format_duration(500000) == "500us");
-  CHECK(emu::format_duration(1500000) == "1.5ms");
-  CHECK(emu::format_duration(2000000000) == "2s");
-  CHECK(emu::format_duration(40) == "40ns");
-  CHECK(emu::format_duration(1000000001) == "1.000000001s");
+  CHECK(cfg::format_duration(0) == "0");
+  CHECK(cfg::format_duration(1000000) == "1ms");
+  CHECK(cfg::format_duration(500000) == "500us");
+  CHECK(cfg::format_duration(1500000) == "1.5ms");
+  CHECK(cfg::format_duration(2000000000) == "2s");
+  CHECK(cfg::format_duration(40) == "40ns");
+  CHECK(cfg::format_duration(1000000001) == "1.000000001s");
   for (uint64_t ns : {0ull, 1ull, 999ull, 1000ull, 1001ull, 123456789ull, 5000000000ull, 18446744073709551615ull})
-    CHECK(emu::parse_duration_ns(emu::format_duration(ns)) == ns);
+    CHECK(cfg::parse_duration_ns(cfg::format_duration(ns)) == ns);
 }
 
 TEST_CASE("run config: a duration key has a range and reads as milliseconds", "[run_config][config]") {
-  emu::Schema s;
-  s.add({.path = "t.wait", .type = emu::ValueType::Duration, .default_value = "1ms", .min = "1us", .max = "1s",
+  cfg::Schema s;
+  s.add({.path = "t.wait", .type = cfg::ValueType::Duration, .default_value = "1ms", .min = "1us", .max = "1s",
          .unit = "time", .description = "wait"});
   Config c(s);
   CHECK(c.get_uint("t.wait") == 1000000);
@@ -129,7 +129,7 @@ TEST_CASE("run config: a duration key has a range and reads as milliseconds", "[
   CHECK(error_of([&] { c.set("t.wait=500ns"); }) == "--set: t.wait: 500ns is out of range 1us..1s");
   CHECK(error_of([&] { c.set("t.wait=5"); }) ==
         "--set: t.wait: \"5\" is not a duration (use e.g. 2s, 1ms, 0.5ms, 500us or 40ns)");
-  CHECK(std::string(emu::type_name(emu::ValueType::Duration)) == "duration");
+  CHECK(std::string(cfg::type_name(cfg::ValueType::Duration)) == "duration");
   CHECK_THROWS_AS(c.get_ms("t.nope"), std::logic_error);
 }
 
@@ -170,7 +170,7 @@ TEST_CASE("run config: an empty run configuration gives the documented defaults"
 }
 
 TEST_CASE("run config: the run schema is machine, system and workload, every key documented", "[run_config]") {
-  const emu::Schema& s = app::run_schema();
+  const cfg::Schema& s = app::run_schema();
   const std::vector<std::string> top = {"machine", "system", "workload"};
   CHECK(s.children("") == top);
   // The machine's own keys, the devices' (machine.scm.*: 12, machine.dasd.*: 11), system (paging: 14, le: 4,
@@ -377,7 +377,7 @@ TEST_CASE("run config: --set overrides the defaults and the file, in order", "[r
   CHECK(r.workload.terminals == 16);  // from the file
   CHECK(r.source == demo);
 
-  Config c = emu::load_config(app::run_schema(), {demo}, {"workload.seed=9"});
+  Config c = cfg::load_config(app::run_schema(), {demo}, {"workload.seed=9"});
   CHECK(c.origin("workload.seed") == "--set");
   CHECK(c.origin("workload.messages") == demo + ":29");
   CHECK(c.is_default("system.svc_cost"));
@@ -430,7 +430,7 @@ TEST_CASE("run config: every file in configs/ loads as a run configuration", "[r
 }
 
 TEST_CASE("run config: configs/system-reference.yaml sets every system and workload key to its default", "[run_config]") {
-  Config c = emu::load_config(app::run_schema(), {kReference});
+  Config c = cfg::load_config(app::run_schema(), {kReference});
   size_t n = 0;
   for (const auto& k : app::run_schema().keys()) {
     INFO(k.path);
@@ -496,7 +496,7 @@ TEST_CASE("run config: machine-z15.yaml and system-reference.yaml say which work
       fmt::format("{} terminals sending {}-byte messages to program\n{} until {} messages complete, on {} I-stream",
                   default_of("workload.terminals"), default_of("workload.message_size"),
                   unquoted(default_of("workload.program")),
-                  emu::grouped(std::stoull(default_of("workload.messages"))),
+                  cfg::grouped(std::stoull(default_of("workload.messages"))),
                   default_of("machine.istreams"));
   for (const std::string name : {"machine-z15.yaml", "system-reference.yaml"}) {
     INFO(name);

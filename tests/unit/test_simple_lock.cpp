@@ -22,7 +22,7 @@
 
 namespace {
 
-constexpr int kLines = 20;  // QSLG_LINES (os/guest/apps/apps.h)
+constexpr int kLines = 20;  // QSLG_LINES (apps/apps.h)
 
 struct LockRun {
   os::RunSummary s;

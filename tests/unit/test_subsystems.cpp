@@ -20,8 +20,8 @@ namespace {
 struct Probe : os::Subsystem {
   uint64_t ticks = 0, processes = 0, ecbs = 0;
   bool ended = false;
-  void declare(emu::Schema&) const override {}
-  void configure(const emu::Config&) override {}
+  void declare(cfg::Schema&) const override {}
+  void configure(const cfg::Config&) override {}
   void install(os::System& s) override {
     s.every(100000, [this](uint64_t) { ++ticks; });
     s.add_report({.name = "probe.txt", .write = [this](std::ostream& out) { out << "ticks " << ticks << "\n"; }});
@@ -108,8 +108,8 @@ TEST_CASE("subsystems: a subsystem's periodic event, report, summary counter and
 
 TEST_CASE("subsystems: two lines for one SVC number are refused", "[cp][subsystem]") {
   struct Clash : os::Subsystem {
-    void declare(emu::Schema&) const override {}
-    void configure(const emu::Config&) override {}
+    void declare(cfg::Schema&) const override {}
+    void configure(const cfg::Config&) override {}
     void install(os::System& s) override { s.add_svc({TPF_SVC_LOG, "LOG AGAIN", os::SvcCost::Entry, {}}); }
   };
   os::RunConfig cfg = app::load_run_config({}, {});

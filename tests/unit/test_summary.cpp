@@ -20,9 +20,10 @@
 
 #include <unistd.h>
 
-#include "emu/number_text.h"
-#include "os/run_command.h"
+#include "config/number_text.h"
+#include "app/run_command.h"
 #include "os/summary.h"
+#include "app/summary_read.h"
 
 namespace {
 
@@ -90,7 +91,7 @@ struct TempDir {
 
 std::string read_error(const std::string& path) {
   try {
-    os::read_summary_json(path);
+    app::read_summary_json(path);
   } catch (const std::runtime_error& e) {
     return e.what();
   }
@@ -172,15 +173,15 @@ TEST_CASE("summary.json reads back to the same figures", "[summary]") {
   TempDir dir("round");
   const RunSummary s = sample();
   const std::string path = dir.write("summary.json", json_of(s));
-  const RunSummary back = os::read_summary_json(path);
+  const RunSummary back = app::read_summary_json(path);
   CHECK(figures(back) == figures(s));
   CHECK(json_of(back) == json_of(s));  // and writes the same bytes again
   // A run's directory works as well as its summary.json.
-  CHECK(figures(os::read_summary_json(dir.path.string())) == figures(s));
+  CHECK(figures(app::read_summary_json(dir.path.string())) == figures(s));
 
   RunSummary empty;
   const std::string p2 = dir.write("empty.json", json_of(empty));
-  CHECK(figures(os::read_summary_json(p2)) == figures(empty));
+  CHECK(figures(app::read_summary_json(p2)) == figures(empty));
   CHECK(json_of(empty).find("\"istreams\": [],") != std::string::npos);
 }
 
@@ -198,7 +199,7 @@ TEST_CASE("strings are escaped and figures that are not finite are null", "[summ
   CHECK(j.find("\"cpu_utilization\": 0.000000,") != std::string::npos);  // no -0.000000
 
   TempDir dir("nan");
-  const RunSummary back = os::read_summary_json(dir.write("summary.json", j));
+  const RunSummary back = app::read_summary_json(dir.write("summary.json", j));
   CHECK(std::isnan(back.messages_per_second));
   CHECK(std::isnan(back.ms_per_message));
   const std::string t = text_of(s);
@@ -232,7 +233,7 @@ TEST_CASE("compare puts each figure side by side with B/A", "[summary]") {
   a.frames_in_use_at_end = 0, b.frames_in_use_at_end = 7;
   a.time_slices = 0, b.time_slices = 0;
   std::ostringstream out;
-  os::write_comparison(out, "runs/a", a, "runs/b", b);
+  app::write_comparison(out, "runs/a", a, "runs/b", b);
   const std::string c = out.str();
   CHECK(c.rfind("A: runs/a (configs/demo.yaml)\nB: runs/b (configs/demo.yaml)\n", 0) == 0);
   CHECK(row(c, "FIGURE") == std::vector<std::string>{"FIGURE", "A", "B", "B/A"});
@@ -260,11 +261,11 @@ TEST_CASE("compare shows I-streams that only one run has", "[summary]") {
   RunSummary a = sample(), b = sample();
   b.istreams.resize(2);
   std::ostringstream out;
-  os::write_comparison(out, "a", a, "b", b);
+  app::write_comparison(out, "a", a, "b", b);
   CHECK(row(out.str(), "istreams[1].cycles") == std::vector<std::string>{"istreams[1].cycles", "16,000,000", "16,000,000", "1.000"});
   CHECK(row(out.str(), "istreams[3].cycles") == std::vector<std::string>{"istreams[3].cycles", "16,000,000", "-", "-"});
   std::ostringstream again;
-  os::write_comparison(again, "a", a, "b", b);
+  app::write_comparison(again, "a", a, "b", b);
   CHECK(again.str() == out.str());
 }
 
@@ -273,7 +274,7 @@ TEST_CASE("compare: a subsystem's counter that only one run has is shown with \"
   a.extra_counters.push_back({"ecb_heap_errors", "ECB heap errors", "ecb_program_checks", 3});
   b.extra_counters.push_back({"probe_ticks", "probe ticks", "", 9});
   std::ostringstream out;
-  os::write_comparison(out, "a", a, "b", b);
+  app::write_comparison(out, "a", a, "b", b);
   CHECK(row(out.str(), "control_program.ecb_heap_errors") ==
         std::vector<std::string>{"control_program.ecb_heap_errors", "3", "-", "-"});
   CHECK(row(out.str(), "control_program.probe_ticks") ==
@@ -323,18 +324,18 @@ TEST_CASE("a missing or bad summary.json is an error naming the file and the pro
 }
 
 TEST_CASE("the text reports' number style: thousands grouped, fixed digits, no -0", "[summary]") {
-  CHECK(emu::grouped(0) == "0");
-  CHECK(emu::grouped(999) == "999");
-  CHECK(emu::grouped(1000) == "1,000");
-  CHECK(emu::grouped(1234567) == "1,234,567");
-  CHECK(emu::grouped_fixed(1234567.5, 3) == "1,234,567.500");
-  CHECK(emu::grouped_fixed(720447.4, 0) == "720,447");
-  CHECK(emu::grouped_fixed(999.9996, 3) == "1,000.000");  // the carry reaches the whole part
-  CHECK(emu::grouped_fixed(-1234.5, 1) == "-1,234.5");
-  CHECK(emu::grouped_fixed(-0.0001, 3) == "0.000");
-  CHECK(emu::grouped_fixed(-0.4, 0) == "0");
-  CHECK(emu::grouped_fixed(123.25, 2) == "123.25");
-  CHECK(emu::grouped_fixed(std::numeric_limits<double>::quiet_NaN(), 3) == "n/a");
+  CHECK(cfg::grouped(0) == "0");
+  CHECK(cfg::grouped(999) == "999");
+  CHECK(cfg::grouped(1000) == "1,000");
+  CHECK(cfg::grouped(1234567) == "1,234,567");
+  CHECK(cfg::grouped_fixed(1234567.5, 3) == "1,234,567.500");
+  CHECK(cfg::grouped_fixed(720447.4, 0) == "720,447");
+  CHECK(cfg::grouped_fixed(999.9996, 3) == "1,000.000");  // the carry reaches the whole part
+  CHECK(cfg::grouped_fixed(-1234.5, 1) == "-1,234.5");
+  CHECK(cfg::grouped_fixed(-0.0001, 3) == "0.000");
+  CHECK(cfg::grouped_fixed(-0.4, 0) == "0");
+  CHECK(cfg::grouped_fixed(123.25, 2) == "123.25");
+  CHECK(cfg::grouped_fixed(std::numeric_limits<double>::quiet_NaN(), 3) == "n/a");
 }
 
 TEST_CASE("summary.txt and summary.json lead with the experiment's headline figure", "[summary]") {
@@ -398,14 +399,14 @@ TEST_CASE("summary.txt explains the percentiles when the response times are bimo
 }
 
 TEST_CASE("the progress line shows the simulated time a duration-limited run lasts, not \"of 0\"", "[summary]") {
-  CHECK(os::progress_line(12000, 12200, 0.0123, 0, 2.5) == "12,000 messages of 12,200, 0.0123 s simulated, 2.5 s");
-  const std::string d = os::progress_line(12000, 0, 0.0123, 0.05, 2.5);
+  CHECK(app::progress_line(12000, 12200, 0.0123, 0, 2.5) == "12,000 messages of 12,200, 0.0123 s simulated, 2.5 s");
+  const std::string d = app::progress_line(12000, 0, 0.0123, 0.05, 2.5);
   CHECK(d.find("of 0") == std::string::npos);
   CHECK(d == "12,000 messages, 0.0123 s simulated (the window lasts 0.0500 s after the warm-up), 2.5 s");
 }
 
 TEST_CASE("run.log labels its first column: the simulated time in cycles", "[summary]") {
-  const std::string h = os::run_log_header(5.2);
+  const std::string h = app::run_log_header(5.2);
   CHECK(h.find("CYCLE is the\n# simulated time of the line in cycles of the 5.2 GHz clock (5,200 cycles a "
                "microsecond).\n       CYCLE LINE\n") != std::string::npos);
 }

@@ -14,7 +14,7 @@
 #include "heap/ecb_heap.h"
 #include "lock/lock_subsystem.h"
 #include "os/ztrap_subsystem.h"
-#include "emu/config.h"
+#include "config/config.h"
 #include "emu/machine.h"
 #include "emu/profiler.h"
 #include "os/control_program.h"
@@ -28,7 +28,7 @@ using Catch::Matchers::StartsWith;
 namespace {
 
 os::RunConfig config_of(const std::string& yaml, std::vector<std::string> sets) {
-  auto c = std::make_shared<emu::Config>(app::run_schema());
+  auto c = std::make_shared<cfg::Config>(app::run_schema());
   c->load_yaml(yaml, "ztrap.yaml");
   for (const auto& s : sets) c->set(s);
   c->validate();
@@ -40,7 +40,7 @@ os::RunConfig config_of(const std::string& yaml, std::vector<std::string> sets) 
 std::string error_of(const std::string& yaml, std::vector<std::string> sets = {}) {
   try {
     config_of(yaml, std::move(sets));
-  } catch (const emu::ConfigError& e) {
+  } catch (const cfg::ConfigError& e) {
     return e.what();
   }
   return "(no error)";
@@ -217,7 +217,7 @@ TEST_CASE("ztrap: operator commands parse, in any case, and name what is wrong",
   auto err = [](const char* text) {
     try {
       os::parse_operator_command(text);
-    } catch (const emu::ConfigError& e) {
+    } catch (const cfg::ConfigError& e) {
       return std::string(e.what());
     }
     return std::string("(no error)");
@@ -289,19 +289,19 @@ TEST_CASE("ztrap: the operator: list reaches the run configuration in time order
 }
 
 TEST_CASE("config: list sections are declared with checked fields and listed", "[ztrap][config]") {
-  emu::Schema s;
-  s.add({.path = "a.b", .type = emu::ValueType::Integer, .default_value = "1", .description = "b"});
+  cfg::Schema s;
+  s.add({.path = "a.b", .type = cfg::ValueType::Integer, .default_value = "1", .description = "b"});
   s.add_list({.name = "jobs",
-              .fields = {{.path = "size", .type = emu::ValueType::Size, .default_value = "4K", .max = "1M",
+              .fields = {{.path = "size", .type = cfg::ValueType::Size, .default_value = "4K", .max = "1M",
                           .description = "how big"},
-                         {.path = "name", .type = emu::ValueType::String, .description = "what"}},
+                         {.path = "name", .type = cfg::ValueType::String, .description = "what"}},
               .description = "Jobs."});
   CHECK_THROWS_AS(s.add_list({.name = "jobs", .fields = {{.path = "x", .description = "x"}}, .description = "d"}),
                   std::logic_error);
   CHECK_THROWS_AS(s.add_list({.name = "a", .fields = {{.path = "x", .description = "x"}}, .description = "d"}),
                   std::logic_error);
   CHECK_THROWS_AS(s.add_list({.name = "k", .fields = {}, .description = "d"}), std::logic_error);
-  emu::Config c(s);
+  cfg::Config c(s);
   c.load_yaml("jobs:\n  - name: one\n  - {name: two, size: 1M}\n", "f1.yaml");
   c.load_yaml("jobs:\n  - name: three\n", "f2.yaml");
   const auto& l = c.list("jobs");
@@ -313,11 +313,11 @@ TEST_CASE("config: list sections are declared with checked fields and listed", "
   CHECK(l[2].place == "f2.yaml:2");
   CHECK(l[2].name() == "jobs entry 3");
   CHECK_THROWS_AS(c.list("nope"), std::logic_error);
-  emu::Config bad(s);
+  cfg::Config bad(s);
   try {
     bad.load_yaml("jobs:\n  - {name: x, size: 2M}\n", "f.yaml");
     FAIL("no error");
-  } catch (const emu::ConfigError& e) {
+  } catch (const cfg::ConfigError& e) {
     CHECK(std::string(e.what()) == "f.yaml:2: jobs entry 1: size: 2M is above the maximum 1M");
   }
   std::ostringstream listing, example;
@@ -327,6 +327,6 @@ TEST_CASE("config: list sections are declared with checked fields and listed", "
   CHECK_THAT(listing.str(), Contains("size: size, at most 1M, default 4K"));
   CHECK_THAT(example.str(), Contains("#   name: string, required"));
   CHECK_THAT(example.str(), Contains("\njobs: []\n"));
-  emu::Config again(s);
+  cfg::Config again(s);
   CHECK_NOTHROW(again.load_yaml(example.str(), "example.yaml"));
 }

@@ -1,4 +1,4 @@
-/* Benchmark: the demo transaction's own code (os/guest/apps/qzz0.c, qzz1.c) without
+/* Benchmark: the demo transaction's own code (apps/qzz0.c, qzz1.c) without
    the control program. The TPF services it calls are plain functions here: storage
    from a static block, ENTER a direct call, DEFRC and LOG nothing. Its host time per
    message is what the machine alone costs; `tpfemu run` of the demo with the same

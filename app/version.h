@@ -3,6 +3,6 @@
 #pragma once
 #include <string_view>
 
-namespace os {
+namespace app {
 std::string_view tpfemu_version();
 }

@@ -5,10 +5,10 @@
 // pointing at argc.
 #include <cstring>
 
-#include "os/linux_abi.h"
-#include "os/linux_process.h"
+#include "linux/linux_abi.h"
+#include "linux/linux_process.h"
 
-namespace os {
+namespace linux_user {
 namespace abi = linux_abi;
 
 namespace {
@@ -75,4 +75,4 @@ bool LinuxProcess::build_stack(LinuxThread& t, uint64_t top) {
   return true;
 }
 
-}  // namespace os
+}  // namespace linux_user

@@ -8,7 +8,7 @@
 
 #include "emu/address_space.h"
 
-namespace os {
+namespace linux_user {
 
 class LinuxMemory {
  public:
@@ -47,4 +47,4 @@ class LinuxMemory {
   std::map<uint64_t, uint64_t> maps_;  // mmap'd ranges: start -> end
 };
 
-}  // namespace os
+}  // namespace linux_user

@@ -8,10 +8,10 @@
 #include <functional>
 #include <vector>
 
-#include "os/linux_abi.h"
-#include "os/linux_process.h"
+#include "linux/linux_abi.h"
+#include "linux/linux_process.h"
 
-namespace os {
+namespace linux_user {
 namespace abi = linux_abi;
 
 struct LinuxSyscalls {
@@ -638,4 +638,4 @@ void LinuxProcess::supervisor_call(emu::Cpu& cpu, uint8_t number) {
   if (!exited_ && !t.exited && !t.waiting) deliver_pending(t);
 }
 
-}  // namespace os
+}  // namespace linux_user

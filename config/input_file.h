@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace emu {
+namespace cfg {
 
 struct InputFileError : std::runtime_error {
   InputFileError(const std::string& path, const std::string& why) : std::runtime_error(path + ": " + why), why(why) {}
@@ -22,4 +22,4 @@ constexpr uint64_t kMaxTraceBytes = 256ull << 20;  // a workload trace
 // a regular file, or holds more than `limit` bytes (`what` names the kind: "configuration").
 std::string read_input_file(const std::string& path, uint64_t limit, const char* what);
 
-}  // namespace emu
+}  // namespace cfg

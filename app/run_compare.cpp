@@ -10,12 +10,16 @@
 #include <set>
 #include <spdlog/spdlog.h>
 
-#include "os/run_command.h"
-#include "os/run_record.h"
-#include "os/summary.h"
+#include "app/run_command.h"
+#include "app/run_record.h"
+#include "app/summary_read.h"
 #include "os/summary_format.h"
 
-namespace os {
+namespace app {
+using os::total_cycles_by_cause;
+namespace summary_format = os::summary_format;
+using os::RunSummary;
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -276,4 +280,4 @@ int compare_runs(const std::string& dir_a, const std::string& dir_b, bool all) {
   return 0;
 }
 
-}  // namespace os
+}  // namespace app

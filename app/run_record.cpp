@@ -1,4 +1,4 @@
-#include "os/run_record.h"
+#include "app/run_record.h"
 
 #include <cctype>
 #include <filesystem>
@@ -11,22 +11,25 @@
 #include <yaml-cpp/yaml.h>
 
 #include "os/guest_dir.h"
-#include "os/version.h"
+#include "app/version.h"
 
-namespace os {
+namespace app {
+using os::guest_dir;
+using os::RunConfig;
+
 namespace {
 
 namespace fs = std::filesystem;
 
 // The file a path key names, made absolute so the record loads from any folder; ""
 // for one that names no file (workload.data_file's "(none)").
-std::string resolved_file(const emu::Config& c, const std::string& key) {
+std::string resolved_file(const cfg::Config& c, const std::string& key) {
   try {
     const fs::path p = c.get_path(key, guest_dir());
     std::error_code ec;
     if (!fs::is_regular_file(p, ec)) return {};
     return fs::absolute(p).lexically_normal().string();
-  } catch (const emu::ConfigError&) {
+  } catch (const cfg::ConfigError&) {
     return {};
   }
 }
@@ -87,7 +90,7 @@ std::string shell_command_line(const std::vector<std::string>& args) {
 
 void write_run_record(std::ostream& out, const RunConfig& config, const std::vector<std::string>& command_line,
                       const std::vector<std::string>& files) {
-  const emu::Config& c = *config.values;
+  const cfg::Config& c = *config.values;
   out << "# What a tpfemu run ran. `tpfemu run` of this file runs the same configuration again.\n"
          "# Each value is followed by where it came from (default, FILE:LINE or --set).\n#\n";
   out << "# tpfemu: " << tpfemu_version() << "\n";
@@ -96,8 +99,8 @@ void write_run_record(std::ostream& out, const RunConfig& config, const std::vec
   for (size_t i = 0; i < files.size(); ++i) out << (i ? ", " : "") << files[i];
   out << (files.empty() ? "(none: the defaults)\n" : "\n");
   std::map<std::string, std::string> resolved;  // path key -> absolute file
-  for (const emu::KeyDecl& k : c.schema().keys()) {
-    if (k.type != emu::ValueType::Path) continue;
+  for (const cfg::KeyDecl& k : c.schema().keys()) {
+    if (k.type != cfg::ValueType::Path) continue;
     const std::string file = resolved_file(c, k.path);
     if (file.empty()) continue;
     resolved[k.path] = file;
@@ -166,4 +169,4 @@ RunRecord read_run_record(const std::string& path) {
   return r;
 }
 
-}  // namespace os
+}  // namespace app

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace os {
+namespace linux_user {
 
 class LinuxFiles {
  public:
@@ -65,4 +65,4 @@ class LinuxFiles {
   std::vector<OpenFile> fds_;
 };
 
-}  // namespace os
+}  // namespace linux_user

@@ -1,21 +1,20 @@
-#include "os/linux_memory.h"
+#include "linux/linux_memory.h"
 
 #include <algorithm>
 #include <vector>
 
-#include "os/linux_abi.h"
+#include "linux/linux_abi.h"
 
-namespace os {
+namespace linux_user {
 namespace abi = linux_abi;
 namespace {
 
-uint64_t page_up(uint64_t a) { return (a + emu::kPageMask) & ~emu::kPageMask; }
 bool page_aligned(uint64_t a) { return (a & emu::kPageMask) == 0; }
 
 }  // namespace
 
 LinuxMemory::LinuxMemory(emu::AddressSpace& space, uint64_t image_end)
-    : space_(space), brk_start_(page_up(image_end)), brk_(brk_start_), brk_mapped_(brk_start_) {}
+    : space_(space), brk_start_(emu::page_up(image_end)), brk_(brk_start_), brk_mapped_(brk_start_) {}
 
 uint8_t LinuxMemory::dat_rights(uint64_t prot) {
   // DAT has no write-only pages: write implies read, as on Linux for s390.
@@ -30,7 +29,7 @@ int64_t LinuxMemory::brk(uint64_t addr) {
   if (addr < brk_start_ || addr > brk_start_ + kBrkLimit) return int64_t(brk_);
   if (addr > brk_mapped_) {
     const uint8_t rw = emu::kProtRead | emu::kProtWrite;
-    uint64_t end = page_up(addr);
+    uint64_t end = emu::page_up(addr);
     if (!range_free(brk_mapped_, end - brk_mapped_)) return int64_t(brk_);  // an mmap is in the way
     if (large_pages_) {
       // 4 KB pages up to the first 1 MB boundary, 1 MB pages from there.
@@ -86,7 +85,7 @@ void LinuxMemory::forget(uint64_t addr, uint64_t len) {
 int64_t LinuxMemory::mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags) {
   if (len == 0 || len > kMaxMapping) return len ? -abi::kEnomem : -abi::kEinval;
   if (!(flags & (abi::kMapPrivate | abi::kMapShared))) return -abi::kEinval;
-  len = page_up(len);
+  len = emu::page_up(len);
   const bool fixed = flags & (abi::kMapFixed | abi::kMapFixedNoreplace);
   if (fixed) {
     if (!page_aligned(addr) || addr + len < addr || addr + len > space_.limit()) return -abi::kEinval;
@@ -118,7 +117,7 @@ int64_t LinuxMemory::mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t f
 
 int64_t LinuxMemory::munmap(uint64_t addr, uint64_t len) {
   if (!page_aligned(addr) || len == 0 || len > kMaxMapping || addr + len < addr) return -abi::kEinval;
-  len = page_up(len);
+  len = emu::page_up(len);
   forget(addr, len);
   if (addr >= brk_start_ && addr < brk_mapped_) brk_mapped_ = std::max(brk_start_, addr), brk_ = std::min(brk_, brk_mapped_);
   space_.unmap(addr, len);
@@ -128,7 +127,7 @@ int64_t LinuxMemory::munmap(uint64_t addr, uint64_t len) {
 int64_t LinuxMemory::mprotect(uint64_t addr, uint64_t len, uint64_t prot) {
   if (!page_aligned(addr) || addr + len < addr || len > kMaxMapping) return -abi::kEinval;
   if (prot & ~(abi::kProtRead | abi::kProtWrite | abi::kProtExec)) return -abi::kEinval;
-  len = page_up(len);
+  len = emu::page_up(len);
   for (uint64_t p = addr; p < addr + len; p += emu::kPageSize)
     if (!space_.is_mapped(p)) return -abi::kEnomem;
   if (len) space_.map(addr, len, dat_rights(prot));  // every page is mapped: only rights change
@@ -139,7 +138,7 @@ int64_t LinuxMemory::mremap(uint64_t old_addr, uint64_t old_len, uint64_t new_le
                             uint64_t new_addr) {
   if (!page_aligned(old_addr) || new_len == 0 || new_len > kMaxMapping || (flags & abi::kMremapFixed))
     return -abi::kEinval;
-  old_len = page_up(old_len), new_len = page_up(new_len);
+  old_len = emu::page_up(old_len), new_len = emu::page_up(new_len);
   (void)new_addr;  // MREMAP_FIXED is not supported (EINVAL above)
   for (uint64_t p = old_addr; p < old_addr + old_len; p += emu::kPageSize)
     if (!space_.is_mapped(p)) return -abi::kEfault;
@@ -174,9 +173,9 @@ int64_t LinuxMemory::mremap(uint64_t old_addr, uint64_t old_len, uint64_t new_le
 bool LinuxMemory::accessible(uint64_t addr, uint64_t len, uint8_t prot) {
   if (len == 0) return true;
   if (addr + len < addr) return false;
-  for (uint64_t p = addr & ~emu::kPageMask; p < addr + len; p += emu::kPageSize)
+  for (uint64_t p = emu::page_down(addr); p < addr + len; p += emu::kPageSize)
     if ((space_.prot_of(p) & prot) != prot || !space_.is_mapped(p)) return false;
   return true;
 }
 
-}  // namespace os
+}  // namespace linux_user

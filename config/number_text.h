@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace emu {
+namespace cfg {
 
 std::string grouped(uint64_t v);  // 1234567 -> "1,234,567"
 // `v` with `digits` after the point ("-0.000" written as "0.000"); `not_finite` if it is not.
@@ -15,4 +15,4 @@ std::string fixed(double v, int digits, std::string_view not_finite);
 // fixed() with the whole part grouped: 1234567.5 with 3 digits -> "1,234,567.500".
 std::string grouped_fixed(double v, int digits, std::string_view not_finite = "n/a");
 
-}  // namespace emu
+}  // namespace cfg

@@ -6,7 +6,7 @@
 
 #include "os/subsystem.h"
 
-namespace os {
+namespace app {
 
 // A run with an operator console and no --pace runs a simulated 10 ms a host second, so
 // that a person has time to type before the run is over (--pace 0: as fast as it can).
@@ -28,15 +28,15 @@ struct RunOptions {
 // Runs the configuration with the subsystems `subsystems` makes; writes summary.txt,
 // summary.json, run.log, dumps.txt and the subsystems' reports to the output
 // directory. Exit status 0, or 2 for bad configuration (the message names the place).
-// Before the run, the output directory gets config.yaml (os/run_record.h); the files a
+// Before the run, the output directory gets config.yaml (app/run_record.h); the files a
 // run of this configuration may write are removed first (others are left alone), and
 // a run that fails before it starts creates no directory.
-int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems);
+int run_workload(const RunOptions& opts, const os::SubsystemFactory& subsystems);
 // `tpfemu config --config X.yaml`: loads the configuration and builds the machine and
 // the control program as a run would (the image read, its programs and the operator
 // commands checked), runs nothing, and prints the record a run would write as
 // config.yaml. Exit status 0, or 2 with the message naming the place.
-int check_run_config(const RunOptions& opts, const SubsystemFactory& subsystems);
+int check_run_config(const RunOptions& opts, const os::SubsystemFactory& subsystems);
 
 // run.log's first lines: what it holds, and the label of its first column (the
 // simulated time in cycles).
@@ -50,4 +50,4 @@ std::string progress_line(uint64_t done, uint64_t target, double simulated_s, do
 // `all`: each I-stream's rows too.
 int compare_runs(const std::string& dir_a, const std::string& dir_b, bool all = false);
 
-}  // namespace os
+}  // namespace app

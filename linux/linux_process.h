@@ -1,7 +1,7 @@
 // The Linux personality of `tpfemu exec`: one static s390x Linux program as the
-// kernel would start it (os/linux_image.cpp builds the initial stack), the system
-// calls it makes by SVC (os/linux_syscalls.cpp, one table line per call), its memory
-// (os/linux_memory.h), files (os/linux_files.h) and signals (os/linux_signals.cpp),
+// kernel would start it (linux/linux_image.cpp builds the initial stack), the system
+// calls it makes by SVC (linux/linux_syscalls.cpp, one table line per call), its memory
+// (linux/linux_memory.h), files (linux/linux_files.h) and signals (linux/linux_signals.cpp),
 // so that the same binary runs here and under qemu-s390x-static.
 //
 // Threads (clone with CLONE_VM|CLONE_THREAD, as pthread_create makes them) run on
@@ -23,10 +23,10 @@
 #include "emu/cpu.h"
 #include "emu/elf_loader.h"
 #include "emu/machine.h"
-#include "os/linux_files.h"
-#include "os/linux_memory.h"
+#include "linux/linux_files.h"
+#include "linux/linux_memory.h"
 
-namespace os {
+namespace linux_user {
 
 // What a signal carries to its handler (the siginfo the kernel writes).
 struct SignalInfo {
@@ -113,7 +113,6 @@ class LinuxProcess : public emu::SvcHandler, public emu::Dispatcher {
   bool exited() const { return exited_; }
   // Threads remain, but every one waits on a futex no one can wake (the run ended).
   bool deadlocked() const;
-  uint64_t threads_created() const { return threads_.size(); }
   int exit_code() const { return exit_code_; }
   // The signal a program check ended the process with (0 if none did).
   int fatal_signal() const { return fatal_signal_; }
@@ -125,7 +124,7 @@ class LinuxProcess : public emu::SvcHandler, public emu::Dispatcher {
   LinuxThread& thread_of(const emu::Cpu& cpu);
   unsigned istream_of(const emu::Cpu& cpu) const;
 
-  // Threads on I-streams (os/linux_threads.cpp).
+  // Threads on I-streams (linux/linux_threads.cpp).
   void save_context(LinuxThread& t);
   void load_context(LinuxThread& t, unsigned istream);
   // A thread that can run again (new, woken, timed out) at simulated time `now`:
@@ -142,7 +141,7 @@ class LinuxProcess : public emu::SvcHandler, public emu::Dispatcher {
   uint64_t next_random();
   uint64_t now_ns(const emu::Cpu& cpu) const;
 
-  // Signals (os/linux_signals.cpp).
+  // Signals (linux/linux_signals.cpp).
   struct SigAction {
     uint64_t handler = 0, flags = 0, restorer = 0, mask = 0;
   };
@@ -184,4 +183,4 @@ class LinuxProcess : public emu::SvcHandler, public emu::Dispatcher {
   std::vector<uint64_t> warned_;
 };
 
-}  // namespace os
+}  // namespace linux_user

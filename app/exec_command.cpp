@@ -1,4 +1,4 @@
-#include "os/exec_command.h"
+#include "app/exec_command.h"
 
 #include <chrono>
 #include <cerrno>
@@ -10,13 +10,15 @@
 #include <spdlog/spdlog.h>
 
 #include "emu/cpu.h"
-#include "emu/config.h"
+#include "config/config.h"
 #include "emu/elf_loader.h"
 #include "emu/machine.h"
 #include "emu/profiler.h"
-#include "os/linux_process.h"
+#include "linux/linux_process.h"
 
-namespace os {
+namespace app {
+using linux_user::LinuxProcess;
+
 namespace {
 
 std::string profile_json_path(const std::string& path) {
@@ -82,7 +84,7 @@ int run_exec(const ExecOptions& opts) {
   emu::MachineConfig config;
   try {
     config = emu::load_machine_config(opts.config_files, opts.sets);
-  } catch (const emu::ConfigError& e) {
+  } catch (const cfg::ConfigError& e) {
     fmt::print(stderr, "tpfemu: {}\n", e.what());
     return 2;
   }
@@ -153,4 +155,4 @@ int run_exec(const ExecOptions& opts) {
   return status;
 }
 
-}  // namespace os
+}  // namespace app

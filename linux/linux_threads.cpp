@@ -4,10 +4,10 @@
 // I-stream number), so the same program gives the same interleaving every run.
 #include <algorithm>
 
-#include "os/linux_abi.h"
-#include "os/linux_process.h"
+#include "linux/linux_abi.h"
+#include "linux/linux_process.h"
 
-namespace os {
+namespace linux_user {
 namespace abi = linux_abi;
 namespace {
 constexpr double kTurnSeconds = 1e-3;  // a turn when threads outnumber I-streams
@@ -145,4 +145,4 @@ int64_t LinuxProcess::futex_requeue(uint64_t addr, uint64_t wake, uint64_t reque
   return n;
 }
 
-}  // namespace os
+}  // namespace linux_user

@@ -1,4 +1,4 @@
-#include "emu/config.h"
+#include "config/config.h"
 
 #include <fmt/format.h>
 #include <yaml-cpp/depthguard.h>  // YAML::DeepRecursion
@@ -17,9 +17,9 @@
 #include <ostream>
 #include <sstream>
 
-#include "emu/input_file.h"
+#include "config/input_file.h"
 
-namespace emu {
+namespace cfg {
 
 namespace {
 
@@ -1202,4 +1202,4 @@ Config load_config(const Schema& schema, const std::vector<std::string>& files, 
   return config;
 }
 
-}  // namespace emu
+}  // namespace cfg

@@ -1,4 +1,4 @@
-#include "emu/input_file.h"
+#include "config/input_file.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace emu {
+namespace cfg {
 namespace {
 
 const char* kind_of(mode_t mode) {
@@ -62,4 +62,4 @@ std::string read_input_file(const std::string& path, uint64_t limit, const char*
   return bytes;
 }
 
-}  // namespace emu
+}  // namespace cfg

@@ -1,4 +1,4 @@
-#include "os/run_command.h"
+#include "app/run_command.h"
 
 #include <atomic>
 #include <chrono>
@@ -16,17 +16,28 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
-#include "emu/config.h"
+#include "config/config.h"
 #include "emu/machine.h"
-#include "emu/number_text.h"
+#include "config/number_text.h"
 #include "os/console.h"
 #include "os/control_program.h"
 #include "os/run_config.h"
-#include "os/run_record.h"
+#include "app/run_record.h"
 #include "os/summary.h"
 #include "os/summary_format.h"
 
-namespace os {
+namespace app {
+using os::write_summary_text;
+using os::write_summary_json;
+namespace summary_format = os::summary_format;
+using os::load_run_config;
+using os::TcpConsole;
+using os::SubsystemFactory;
+using os::RunSummary;
+using os::RunConfig;
+using os::ReportFile;
+using os::ControlProgram;
+
 namespace {
 
 // Writes a report; "" if it was written, else the file and the system's reason.
@@ -115,7 +126,7 @@ bool load(const RunOptions& opts, const SubsystemFactory& subsystems, RunConfig&
   try {
     config = load_run_config(subsystems, opts.configs, opts.sets);
     return true;
-  } catch (const emu::ConfigError& e) {
+  } catch (const cfg::ConfigError& e) {
     fmt::print(stderr, "tpfemu: {}\n", e.what());
     return false;
   }
@@ -296,7 +307,7 @@ int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems) {
   if (console)  // the clients hear the end before their connections close
     console->close_with(fmt::format(
         "RUN ENDED at {} simulated{}: {} messages in the measurement window; {} {}\n",
-        emu::format_duration(uint64_t(double(machine.elapsed_cycles()) / machine.config().clock_ghz)),
+        cfg::format_duration(uint64_t(double(machine.elapsed_cycles()) / machine.config().clock_ghz)),
         s.ended_early.empty() ? "" : " (" + s.ended_early + ")", s.messages,
         ok ? "reports in" : "the reports could not be written to", out.string()));
   std::cout << text.str();
@@ -318,15 +329,15 @@ std::string run_log_header(double clock_ghz) {
       "# What the ECBs wrote (tpf_log, printf) and the control program's messages. CYCLE is the\n"
       "# simulated time of the line in cycles of the {} GHz clock ({} cycles a microsecond).\n"
       "{:>12} LINE\n",
-      fmt::format("{:g}", clock_ghz), emu::grouped_fixed(clock_ghz * 1e3, 0), "CYCLE");
+      fmt::format("{:g}", clock_ghz), cfg::grouped_fixed(clock_ghz * 1e3, 0), "CYCLE");
 }
 
 std::string progress_line(uint64_t done, uint64_t target, double simulated_s, double duration_s, double host_s) {
   if (duration_s > 0)  // the window runs that long after the warm-up: the message count is open
     return fmt::format("{} messages, {:.4f} s simulated (the window lasts {:.4f} s after the warm-up), {:.1f} s",
-                       emu::grouped(done), simulated_s, duration_s, host_s);
-  return fmt::format("{} messages of {}, {:.4f} s simulated, {:.1f} s", emu::grouped(done), emu::grouped(target),
+                       cfg::grouped(done), simulated_s, duration_s, host_s);
+  return fmt::format("{} messages of {}, {:.4f} s simulated, {:.1f} s", cfg::grouped(done), cfg::grouped(target),
                      simulated_s, host_s);
 }
 
-}  // namespace os
+}  // namespace app

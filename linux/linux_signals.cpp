@@ -4,10 +4,10 @@
 #include <cstring>
 #include <vector>
 
-#include "os/linux_abi.h"
-#include "os/linux_process.h"
+#include "linux/linux_abi.h"
+#include "linux/linux_process.h"
 
-namespace os {
+namespace linux_user {
 namespace abi = linux_abi;
 namespace {
 
@@ -42,7 +42,7 @@ ProgramCheckSignal linux_signal_for(const emu::ProgramCheckInfo& check, bool pag
   s.resume = after;
   auto segv = [&](int code) {
     // The kernel knows the failing address to the page only.
-    s.info.signo = abi::kSigsegv, s.info.code = code, s.info.addr = pi.address & ~emu::kPageMask;
+    s.info.signo = abi::kSigsegv, s.info.code = code, s.info.addr = emu::page_down(pi.address);
     s.resume = at;  // nullified, or rewound as the kernel does for protection
   };
   switch (pi.code) {
@@ -172,4 +172,4 @@ bool LinuxProcess::sigreturn(LinuxThread& t) {
   return true;
 }
 
-}  // namespace os
+}  // namespace linux_user

@@ -1,9 +1,9 @@
-#include "emu/number_text.h"
+#include "config/number_text.h"
 
 #include <cmath>
 #include <fmt/format.h>
 
-namespace emu {
+namespace cfg {
 
 namespace {
 // Commas every three digits of the whole part of `plain` (digits, an optional sign and
@@ -31,4 +31,4 @@ std::string grouped_fixed(double v, int digits, std::string_view not_finite) {
   return group_whole_part(fixed(v, digits, not_finite));
 }
 
-}  // namespace emu
+}  // namespace cfg

@@ -1,4 +1,4 @@
-#include "os/linux_files.h"
+#include "linux/linux_files.h"
 
 #include <cerrno>
 #include <cstring>
@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "emu/cpu.h"
-#include "os/linux_abi.h"
+#include "linux/linux_abi.h"
 
-namespace os {
+namespace linux_user {
 namespace abi = linux_abi;
 namespace {
 
@@ -332,4 +332,4 @@ int64_t LinuxFiles::fsync(int64_t fd) {
   return 0;  // the host writes when it will; the guest cannot tell
 }
 
-}  // namespace os
+}  // namespace linux_user

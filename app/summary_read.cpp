@@ -12,12 +12,15 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "os/summary.h"
+#include "app/summary_read.h"
 #include "os/summary_format.h"
 
-namespace os {
+namespace app {
+using os::RunSummary;
+using os::IStreamSummary;
+using os::total_cycles_by_cause;
 
-using namespace summary_format;
+using namespace os::summary_format;
 
 namespace {
 
@@ -254,4 +257,4 @@ void write_comparison(std::ostream& out, const std::string& name_a, const RunSum
   out << "\nB/A: \"-\" when both are 0 or a run has no such I-stream; \"n/a\" when only A is 0.\n";
 }
 
-}  // namespace os
+}  // namespace app

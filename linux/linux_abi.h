@@ -5,7 +5,7 @@
 #pragma once
 #include <cstdint>
 
-namespace os::linux_abi {
+namespace linux_user::linux_abi {
 
 // errno
 enum : int64_t {
@@ -88,4 +88,4 @@ constexpr uint64_t kCloneVm = 0x100, kCloneFs = 0x200, kCloneFiles = 0x400, kClo
                    kCloneThread = 0x10000, kCloneSettls = 0x80000, kCloneParentSettid = 0x100000,
                    kCloneChildCleartid = 0x200000, kCloneChildSettid = 0x1000000;
 
-}  // namespace os::linux_abi
+}  // namespace linux_user::linux_abi

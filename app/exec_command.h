@@ -7,7 +7,7 @@
 
 #include "emu/machine_config.h"
 
-namespace os {
+namespace app {
 
 struct ExecOptions {
   std::string program;
@@ -31,4 +31,4 @@ struct ExecOptions {
 // stopped it, or when every thread waits on a futex nothing will wake; 2 for bad input.
 int run_exec(const ExecOptions& opts);
 
-}  // namespace os
+}  // namespace app

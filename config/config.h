@@ -44,7 +44,7 @@
 #include <variant>
 #include <vector>
 
-namespace emu {
+namespace cfg {
 
 // Bad input: a message for the user, naming the place and the key.
 class ConfigError : public std::runtime_error {
@@ -281,17 +281,4 @@ class Config {
 Config load_config(const Schema& schema, const std::vector<std::string>& files,
                    const std::vector<std::string>& sets = {});
 
-// ---- The `machine:` section (machine_config.cpp) -------------------------------
-
-struct MachineConfig;
-
-void declare_machine_schema(Schema& schema);
-// A schema with only the `machine:` section.
-const Schema& machine_schema();
-// The MachineConfig a validated Config describes.
-MachineConfig machine_config(const Config& config);
-// Load files and overrides against machine_schema() and return the machine.
-MachineConfig load_machine_config(const std::vector<std::string>& files,
-                                  const std::vector<std::string>& sets = {});
-
-}  // namespace emu
+}  // namespace cfg

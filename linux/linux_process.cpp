@@ -1,11 +1,11 @@
-#include "os/linux_process.h"
+#include "linux/linux_process.h"
 
 #include <algorithm>
 #include <filesystem>
 
-#include "os/linux_abi.h"
+#include "linux/linux_abi.h"
 
-namespace os {
+namespace linux_user {
 namespace abi = linux_abi;
 
 LinuxProcess::LinuxProcess(emu::AddressSpace& space, const emu::ElfImage& image, std::vector<std::string> argv,
@@ -127,4 +127,4 @@ uint64_t LinuxProcess::next_random() {
 
 uint64_t LinuxProcess::now_ns(const emu::Cpu& cpu) const { return uint64_t(double(cpu.cycles) / cpu.clock_ghz); }
 
-}  // namespace os
+}  // namespace linux_user

@@ -3,9 +3,9 @@
 // its value lands in. Reading a validated Config into the struct then needs no code
 // that names a key a second time:
 //
-//   const emu::Section<SystemConfig>& system_section() {
-//     static const emu::Section<SystemConfig> s = [] {
-//       emu::Section<SystemConfig> s;
+//   const cfg::Section<SystemConfig>& system_section() {
+//     static const cfg::Section<SystemConfig> s = [] {
+//       cfg::Section<SystemConfig> s;
 //       s.key({.path = "system.svc_cost", .type = T::Cycles, ...}, &SystemConfig::svc_cost);
 //       return s;
 //     }();
@@ -30,9 +30,9 @@
 #include <variant>
 #include <vector>
 
-#include "emu/config.h"
+#include "config/config.h"
 
-namespace emu {
+namespace cfg {
 
 // The value of a key of type `type`, as a field of type F holds it (see above).
 template <class F> F field_value(const ConfigValue& v, ValueType type) {
@@ -102,4 +102,4 @@ template <class S> class Section {
   std::vector<std::pair<std::string, std::function<void(S&, const Config&, const std::string&)>>> lands_;
 };
 
-}  // namespace emu
+}  // namespace cfg

@@ -1,0 +1,58 @@
+#!/usr/bin/python3
+"""Layers talk one way (docs/architecture.md, "Layers"): each part of the host code may
+include only the parts listed for it below. A part not in the table is an error too, so
+that a new folder gets its place in the table when it is made.
+
+    config  <- emu <- os <- subsystems (heap, lock, le, fetch, devices, paging) <- app
+    flashsim (devices and blocks) <- fetch, devices, paging
+    emu <- linux (tpfemu exec's Linux personality: nothing of ECBs) <- app
+
+usage: tests/layers.py SOURCE_DIR
+"""
+import os
+import re
+import sys
+
+SUBSYSTEM = {"config", "emu", "os"}
+ALLOWED = {
+    "config": set(),
+    "flashsim": set(),
+    "emu": {"config"},
+    "os": {"config", "emu"},
+    "linux": {"config", "emu"},
+    "heap": SUBSYSTEM,
+    "lock": SUBSYSTEM,
+    "le": SUBSYSTEM,
+    "fetch": SUBSYSTEM | {"flashsim"},
+    "devices": SUBSYSTEM | {"flashsim"},
+    "paging": SUBSYSTEM | {"flashsim", "devices"},
+    "app": {"config", "emu", "os", "linux", "heap", "lock", "le", "fetch", "devices", "paging", "flashsim"},
+}
+# Folders of guest code (built for s390x, their own include rules) and of everything
+# else that is not a layer of the host program.
+NOT_LAYERS = {"apps", "examples", "tests", "scripts", "configs", "docs", "cmake", "build"}
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/')
+
+source = sys.argv[1]
+problems = []
+for part in sorted(os.listdir(source)):
+    if part.startswith(".") or part in NOT_LAYERS or not os.path.isdir(os.path.join(source, part)):
+        continue
+    if part not in ALLOWED:
+        problems.append(f"{part}/: a folder with no place in tests/layers.py's table")
+        continue
+    for folder, dirs, files in os.walk(os.path.join(source, part)):
+        dirs[:] = [d for d in dirs if d != "guest"]  # guest code: s390x, not the host's layers
+        for name in sorted(files):
+            if not name.endswith((".cpp", ".h")):
+                continue
+            path = os.path.join(folder, name)
+            for n, line in enumerate(open(path, encoding="utf-8"), 1):
+                m = INCLUDE.match(line)
+                if m and m.group(1) != part and m.group(1) not in ALLOWED[part]:
+                    rel = os.path.relpath(path, source)
+                    problems.append(f"{rel}:{n}: {part}/ includes {m.group(1)}/ ({line.strip()})")
+if problems:
+    print("layers that talk the wrong way:\n  " + "\n  ".join(problems))
+    sys.exit(1)
+print("layers.one_way: OK")
