@@ -1033,6 +1033,24 @@ def collect_failures(doc, prog):
     return len(bad)
 
 
+def run_study(sweep_path, out, sets, jobs, prog, rerun_stale=False, axis_values=None):
+    """An experiment script's sweep: SWEEP_PATH (its axes replaced by AXIS_VALUES where
+    given) run into OUT on this machine, resuming what is done. Exits with a message
+    naming each failed run or uncollected figure, after writing the results; else
+    returns results.json's document."""
+    try:
+        p = plan(load(sweep_path, axis_values), sets)
+        made_by = prepare(out, p, rerun_stale)
+    except SweepError as e:
+        sys.exit(f"{prog}: {e}")
+    errors = run_local(out, p, jobs, made_by)
+    for run_name, err in errors.items():
+        sys.stderr.write(f"{prog}: run {run_name} failed:\n  {err}\n")
+    doc = results(out, p)
+    if collect_failures(doc, prog) or errors:
+        sys.exit(1)
+    return doc
+
 def plot(out, p, doc):
     """plots/FIGURE.png for each figure (plot.figures, or all): its mean against the x
     parameter (plot.x, or the last numeric one swept), one line per value of the other
