@@ -24,7 +24,7 @@
 #include "os/run_config.h"
 #include "os/run_record.h"
 #include "os/summary.h"
-#include "os/summary_format.h"
+#include "emu/report_json.h"
 
 namespace os {
 namespace {
@@ -48,7 +48,7 @@ std::string marked(const std::string& name, std::string body, const std::string&
   if (name.ends_with(".json")) {
     const size_t brace = body.find('{');
     if (brace == std::string::npos) return body;
-    return body.insert(brace + 1, "\n  \"ended_early\": " + summary_format::json_string(ended_early) + ",");
+    return body.insert(brace + 1, "\n  \"ended_early\": " + report_json::inline_text(ended_early) + ",");
   }
   return "RUN ENDED EARLY: " + ended_early + "\n\n" + body;
 }

@@ -1,6 +1,7 @@
 // How the run's reports write their figures (summary.cpp writes them, summary_read.cpp
 // reads them back and compares two runs): the control program's counters in their
-// order, numbers with fixed digits, thousands grouped, aligned text tables. Internal
+// order, numbers with fixed digits, thousands grouped, aligned text tables. (The JSON
+// is written by emu/report_json.h, with these digits.) Internal
 // to os/summary*.cpp.
 #pragma once
 #include <cstdint>
@@ -52,10 +53,6 @@ constexpr int kFractionDigits = 6; // utilizations (0..1)
 using emu::fixed;  // emu/number_text.h: the text reports' one number style
 using emu::grouped;
 using emu::grouped_fixed;
-std::string json_number(double v, int digits);  // null if not finite
-// A JSON string: escaped, and any byte that is not valid UTF-8 replaced, so the file
-// always parses.
-std::string json_string(const std::string& s);
 std::string percent(double fraction);    // 0.25 -> "25.0%"
 // Columns padded to their widest cell; `align` has one letter per column, 'l' or 'r'
 // (columns past its end are right-aligned, the first defaults to left).
