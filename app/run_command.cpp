@@ -24,12 +24,11 @@
 #include "os/run_config.h"
 #include "app/run_record.h"
 #include "os/summary.h"
-#include "os/summary_format.h"
+#include "report/report_json.h"
 
 namespace app {
 using os::write_summary_text;
 using os::write_summary_json;
-namespace summary_format = os::summary_format;
 using os::load_run_config;
 using os::TcpConsole;
 using os::SubsystemFactory;
@@ -59,7 +58,7 @@ std::string marked(const std::string& name, std::string body, const std::string&
   if (name.ends_with(".json")) {
     const size_t brace = body.find('{');
     if (brace == std::string::npos) return body;
-    return body.insert(brace + 1, "\n  \"ended_early\": " + summary_format::json_string(ended_early) + ",");
+    return body.insert(brace + 1, "\n  \"ended_early\": " + report_json::inline_text(ended_early) + ",");
   }
   return "RUN ENDED EARLY: " + ended_early + "\n\n" + body;
 }

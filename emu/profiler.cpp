@@ -155,35 +155,35 @@ void write_etim_text(std::ostream& out, const EtimHeader& h, const std::vector<P
                grouped(etim_count(h, *r)), pct(etim_count(h, *r), total));
 }
 
-std::string json_escape(const std::string& s) {
-  std::string o;
-  for (unsigned char ch : s) {
-    if (ch == '"' || ch == '\\') o += '\\', o += char(ch);
-    else if (ch < 0x20) o += fmt::format("\\u{:04x}", ch);
-    else o += char(ch);
-  }
-  return o;
-}
-
-void write_etim_json(std::ostream& out, const EtimHeader& h, const std::vector<ProfileRow>& rows,
-                     const std::string& extra) {
+report_json::Json etim_json(const EtimHeader& h, const std::vector<ProfileRow>& rows) {
+  using report_json::Json;
   uint64_t total = 0;
   for (const auto& r : rows) total += etim_count(h, r);
-  fmt::print(out,
-             "{{\n  \"object\": \"{}\",\n  \"instructions\": {},\n  \"cycles\": {},\n  \"count_is\": \"{}\",\n"
-             "  \"interval\": {},\n  \"window\": \"{}\",\n  \"prog_filter\": \"{}\",\n  \"total_count\": {},\n"
-             "  \"rows\": [",
-             json_escape(h.object), h.instructions, h.cycles, h.sampled ? "samples" : "executions", h.interval,
-             json_escape(h.window), json_escape(h.filter), total);
-  for (size_t k = 0; k < rows.size(); ++k) {
-    const auto& r = rows[k];
-    fmt::print(out,
-               "{}\n    {{\"ssu\": \"{}\", \"istream\": {}, \"prog\": \"{}\", \"disp\": {}, \"address\": {}, "
-               "\"inst\": \"{}\", \"count\": {}, \"executions\": {}, \"cycles\": {}}}",
-               k ? "," : "", json_escape(h.ssu), h.sampled ? r.istream : int(h.istream), json_escape(r.prog),
-               r.disp, r.address, r.inst, etim_count(h, r), r.count, r.cycles);
-  }
-  fmt::print(out, "\n  ]{}\n}}\n", extra);
+  Json j = {{"object", h.object},
+            {"instructions", h.instructions},
+            {"cycles", h.cycles},
+            {"count_is", h.sampled ? "samples" : "executions"},
+            {"interval", h.interval},
+            {"window", h.window},
+            {"prog_filter", h.filter},
+            {"total_count", total},
+            {"rows", Json::array()}};
+  Json& out = j["rows"];
+  for (const auto& r : rows)
+    out.push_back({{"ssu", h.ssu},
+                   {"istream", h.sampled ? r.istream : int(h.istream)},
+                   {"prog", r.prog},
+                   {"disp", r.disp},
+                   {"address", r.address},
+                   {"inst", r.inst},
+                   {"count", etim_count(h, r)},
+                   {"executions", r.count},
+                   {"cycles", r.cycles}});
+  return j;
+}
+
+void write_etim_json(std::ostream& out, const EtimHeader& h, const std::vector<ProfileRow>& rows) {
+  report_json::write(out, etim_json(h, rows), kEtimLayout);
 }
 
 }  // namespace emu

@@ -11,6 +11,7 @@
 
 #include "emu/address_space.h"
 #include "emu/elf_loader.h"
+#include "report/report_json.h"
 
 namespace emu {
 
@@ -69,11 +70,11 @@ inline uint64_t etim_count(const EtimHeader& h, const ProfileRow& r) { return h.
 void write_etim_text(std::ostream& out, const EtimHeader& h, const std::vector<ProfileRow>& rows,
                      size_t top_n = 20, const std::function<void(std::ostream&)>& after_summary = {});
 // The same rows as JSON: {"object":..., "rows":[{ssu, istream, prog, disp, address, inst,
-// count, executions, cycles}]}; count is COUNT (samples when sampled). `extra`, if given,
-// is a JSON object's members written after "rows" (", \"by_program\": [...]").
-void write_etim_json(std::ostream& out, const EtimHeader& h, const std::vector<ProfileRow>& rows,
-                     const std::string& extra = "");
-
-std::string json_escape(const std::string& s);
+// count, executions, cycles}]}; count is COUNT (samples when sampled). A caller with
+// more to say (ZTRAP's view by ECB program) adds members to etim_json's and writes it
+// with kEtimLayout's one_per_line and its own.
+report_json::Json etim_json(const EtimHeader& h, const std::vector<ProfileRow>& rows);
+inline const report_json::Layout kEtimLayout{.one_per_line = {"rows"}};
+void write_etim_json(std::ostream& out, const EtimHeader& h, const std::vector<ProfileRow>& rows);
 
 }  // namespace emu

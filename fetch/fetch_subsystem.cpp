@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "report/report_json.h"
 #include "fetch/library_builder.h"
 #include "fetch/library_check.h"
 #include "fetch/load_module.h"
@@ -100,7 +101,9 @@ void ProgramFetch::install(os::System& system) {
   system.add_svc({TPF_SVC_BLDL, "BLDL", C::Entry, [this](emu::Cpu& c, os::Ecb& e) { svc(c, e, Kind::Bldl); }});
   system.add_svc({TPF_SVC_DELETE, "DELETE", C::Entry, [this](emu::Cpu& c, os::Ecb& e) { delete_svc(c, e); }});
   system.add_report({.name = "fetch.txt", .write = [this](std::ostream& o) { o << report_text(); }});
-  system.add_report({.name = "fetch.json", .write = [this](std::ostream& o) { o << report_json().dump(2) << "\n"; }});
+  system.add_report({.name = "fetch.json", .write = [this](std::ostream& o) {
+                       ::report_json::write(o, report_json(), {.one_per_line = {"modules", "jobs"}});
+                     }});
   system.add_summary_counter({.key = "fetch_loads", .label = "LOADs (program fetch)", .value = [this] { return loads_; }});
   system.add_summary_counter({.key = "fetch_excps", .label = "EXCPs (program fetch)", .value = [this] { return excps_; }});
   system.add_summary_counter({.key = "fetch_abends", .label = "LOADs ended by an abend", .value = [this] { return abends_; }});

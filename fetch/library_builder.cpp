@@ -8,6 +8,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "report/report_json.h"
 #include "fetch/pdse_format.h"
 
 namespace fetch {
@@ -336,17 +337,19 @@ std::string LibraryReport::text() const {
 }
 
 std::string LibraryReport::json() const {
-  char buf[1024];
-  int n = std::snprintf(buf, sizeof buf,
-                        "{\"organization\": \"%s\", \"block_size\": %u, \"members\": %u, \"aliases\": %u, "
-                        "\"tracks_used\": %u, \"tracks_allocated\": %u, \"records\": %llu, \"text_blocks\": %llu, "
-                        "\"short_blocks\": %llu, \"directory_blocks_used\": %u, \"directory_blocks\": %u, "
-                        "\"pages\": %llu, \"pdse_initial_fraction\": %.4f}\n",
-                        organization_name(organization), block_size, members, aliases, tracks_used, tracks_allocated,
-                        (unsigned long long)records, (unsigned long long)text_blocks,
-                        (unsigned long long)short_blocks, directory_blocks_used, directory_blocks,
-                        (unsigned long long)pages, pdse_initial_fraction);
-  return std::string(buf, size_t(n));
+  return report_json::text({{"organization", organization_name(organization)},
+                            {"block_size", block_size},
+                            {"members", members},
+                            {"aliases", aliases},
+                            {"tracks_used", tracks_used},
+                            {"tracks_allocated", tracks_allocated},
+                            {"records", records},
+                            {"text_blocks", text_blocks},
+                            {"short_blocks", short_blocks},
+                            {"directory_blocks_used", directory_blocks_used},
+                            {"directory_blocks", directory_blocks},
+                            {"pages", pages},
+                            {"pdse_initial_fraction", report_json::fixed(pdse_initial_fraction, 4)}});
 }
 
 }  // namespace fetch

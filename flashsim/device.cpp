@@ -1,5 +1,7 @@
 #include "flashsim/device.h"
 
+#include "report/report_json.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -170,15 +172,6 @@ Row row(const Device& d, uint64_t elapsed_ns) {
   r.mb = double(s.bytes_read + s.bytes_written) / 1e6;
   return r;
 }
-std::string json_str(const std::string& s) {
-  std::string o = "\"";
-  for (char ch : s) {
-    if (ch == '"' || ch == '\\') { o += '\\'; o += ch; }
-    else if (static_cast<unsigned char>(ch) < 0x20) { char b[8]; std::snprintf(b, sizeof b, "\\u%04x", ch); o += b; }
-    else o += ch;
-  }
-  return o + "\"";
-}
 }  // namespace
 
 void write_devices_text(std::ostream& out, const std::vector<const Device*>& devices, uint64_t elapsed_ns,
@@ -223,43 +216,42 @@ void write_devices_text(std::ostream& out, const std::vector<const Device*>& dev
 }
 
 void write_devices_json(std::ostream& out, const std::vector<const Device*>& devices, uint64_t elapsed_ns) {
-  char num[64];
-  auto f = [&](double v) {
-    std::snprintf(num, sizeof num, "%.6g", v);
-    return std::string(num);
-  };
-  out << "{\"elapsed_ns\": " << elapsed_ns << ", \"devices\": [";
-  bool first = true;
+  using report_json::Json;
+  const auto figure = [](double v) { return report_json::significant(v, 6); };
+  Json list = Json::array();
   for (const Device* d : devices) {
     const DeviceStats& s = d->stats();
-    Row r = row(*d, elapsed_ns);
-    out << (first ? "\n  " : ",\n  ");
-    first = false;
-    out << "{\"name\": " << json_str(d->name()) << ", \"kind\": \"" << d->kind() << "\", \"requests\": " << s.requests
-        << ", \"errors\": " << s.errors << ", \"blocks_4k\": " << s.blocks_4k << ", \"blocks_1m\": " << s.blocks_1m
-        << ", \"reads\": " << s.reads << ", \"writes\": " << s.writes << ", \"clears\": " << s.clears
-        << ", \"releases\": " << s.releases << ", \"bytes_read\": " << s.bytes_read
-        << ", \"bytes_written\": " << s.bytes_written << ", \"busy_ns\": " << s.busy_ns
-        << ", \"utilization\": " << f(r.util) << ", \"mean_queue_length\": " << f(r.queue)
-        << ", \"mean_in_system\": " << f(r.in_system) << ", \"response_ns\": {\"mean\": " << f(r.mean_us * 1e3)
-        << ", \"p50\": " << s.response.quantile(0.5) << ", \"p99\": " << s.response.quantile(0.99)
-        << ", \"max\": " << s.response.max() << "}, \"errors_by_status\": {";
-    bool ef = true;
+    const Row r = row(*d, elapsed_ns);
+    Json errors = Json::object();
     for (int st = 1; st <= int(Status::TimeOrder); st++) {
       auto it = s.errors_by_status.find(st);
-      if (it == s.errors_by_status.end()) continue;
-      out << (ef ? "" : ", ") << json_str(status_name(Status(st))) << ": " << it->second;
-      ef = false;
+      if (it != s.errors_by_status.end()) errors[status_name(Status(st))] = it->second;
     }
-    out << "}, \"detail\": [";
-    bool df = true;
-    for (const std::string& l : d->detail_lines()) {
-      out << (df ? "" : ", ") << json_str(l);
-      df = false;
-    }
-    out << "]}";
+    list.push_back({{"name", d->name()},
+                    {"kind", d->kind()},
+                    {"requests", s.requests},
+                    {"errors", s.errors},
+                    {"blocks_4k", s.blocks_4k},
+                    {"blocks_1m", s.blocks_1m},
+                    {"reads", s.reads},
+                    {"writes", s.writes},
+                    {"clears", s.clears},
+                    {"releases", s.releases},
+                    {"bytes_read", s.bytes_read},
+                    {"bytes_written", s.bytes_written},
+                    {"busy_ns", s.busy_ns},
+                    {"utilization", figure(r.util)},
+                    {"mean_queue_length", figure(r.queue)},
+                    {"mean_in_system", figure(r.in_system)},
+                    {"response_ns",
+                     {{"mean", figure(r.mean_us * 1e3)},
+                      {"p50", s.response.quantile(0.5)},
+                      {"p99", s.response.quantile(0.99)},
+                      {"max", s.response.max()}}},
+                    {"errors_by_status", errors},
+                    {"detail", d->detail_lines()}});
   }
-  out << "\n]}\n";
+  report_json::write(out, {{"elapsed_ns", elapsed_ns}, {"devices", list}}, {.one_per_line = {"devices"}});
 }
 
 }  // namespace flashsim

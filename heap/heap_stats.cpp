@@ -7,6 +7,7 @@
 
 #include "emu/cpu.h"
 #include "config/number_text.h"
+#include "report/report_json.h"
 #include "heap/guest/eheap.h"
 
 namespace heap {
@@ -188,40 +189,50 @@ void write_heap_text(std::ostream& out, const HeapTotals& t) {
 }
 
 void write_heap_json(std::ostream& out, const HeapTotals& t) {
-  auto list = [](const auto& v) {
-    std::string s = "[";
-    for (size_t k = 0; k < v.size(); ++k) s += (k ? ", " : "") + fmt::format("{}", v[k]);
-    return s + "]";
-  };
+  using report_json::Json;
   auto rows = [](const std::vector<Row>& r) {
-    std::string s = "[";
-    for (size_t k = 0; k < r.size(); ++k)
-      s += fmt::format("{}{{\"upper_limit\": {}, \"count\": {}}}", k ? ", " : "",
-                       r[k].limit ? fmt::format("{}", r[k].limit) : "null", r[k].count);
-    return s + "]";
+    Json list = Json::array();
+    for (const Row& row : r) list.push_back({{"upper_limit", row.limit ? Json(row.limit) : Json()}, {"count", row.count}});
+    return list;
   };
-  std::string usage = "[";
-  for (const auto& [k, n] : t.usage31)
-    usage += fmt::format("{}{{\"kb\": {}, \"ecbs\": {}}}", usage.size() > 1 ? ", " : "", k * 4, n);
-  usage += "]";
-  std::string errors = "{";
-  for (const auto& [what, n] : t.errors) errors += fmt::format("{}\"{}\": {}", errors.size() > 1 ? ", " : "", what, n);
-  errors += "}";
-  fmt::print(out,
-             "{{\n  \"algorithm\": \"{}\",\n  \"processes\": {},\n  \"request_sizes_32\": {},\n"
-             "  \"request_size_report_old\": {},\n  \"request_size_report_new\": {},\n"
-             "  \"ecbs_with_heap\": {},\n  \"ecbs_hash_expanded\": {},\n  \"ecbs_frames31\": {},\n"
-             "  \"ecbs_frames64\": {},\n  \"frames31\": {},\n  \"frames64\": {},\n  \"large_frame_fallbacks\": {},\n"
-             "  \"hash_expansions\": {},\n"
-             "  \"ecbs_table_grew\": {},\n  \"table_parts\": {},\n  \"entries_hwm\": {},\n"
-             "  \"avl_dispensed\": {},\n  \"avl_freed\": {},\n  \"large_dispensed\": {},\n  \"large_freed\": {},\n"
-             "  \"mallocs\": {},\n  \"callocs\": {},\n  \"reallocs\": {},\n  \"frees\": {},\n  \"malloc64s\": {},\n"
-             "  \"tags\": {},\n  \"locates\": {},\n  \"locate_steps\": {},\n  \"hwm31\": {},\n  \"hwm64\": {},\n"
-             "  \"usage31\": {},\n  \"live_buffers\": {},\n  \"errors\": {}\n}}\n",
-             t.algorithm, t.processes, list(t.requests), rows(old_layout(t)), rows(new_layout(t)), t.ecbs_with_heap,
-             t.ecbs_hash_expanded, t.ecbs_frames31, t.ecbs_frames64, t.frames31, t.frames64, t.large_frame_fallbacks, t.hash_expansions,
-             t.ecbs_table_grew, t.table_parts, t.entries_hwm, list(t.dispensed), list(t.freed), t.large_dispensed, t.large_freed, t.mallocs, t.callocs, t.reallocs,
-             t.frees, t.malloc64s, t.tags, t.locates, t.locate_steps, t.hwm31, t.hwm64, usage, t.live_buffers, errors);
+  Json usage = Json::array();
+  for (const auto& [k, n] : t.usage31) usage.push_back({{"kb", k * 4}, {"ecbs", n}});
+  Json errors = Json::object();
+  for (const auto& [what, n] : t.errors) errors[what] = n;
+  const Json j = {{"algorithm", t.algorithm},
+                  {"processes", t.processes},
+                  {"request_sizes_32", t.requests},
+                  {"request_size_report_old", rows(old_layout(t))},
+                  {"request_size_report_new", rows(new_layout(t))},
+                  {"ecbs_with_heap", t.ecbs_with_heap},
+                  {"ecbs_hash_expanded", t.ecbs_hash_expanded},
+                  {"ecbs_frames31", t.ecbs_frames31},
+                  {"ecbs_frames64", t.ecbs_frames64},
+                  {"frames31", t.frames31},
+                  {"frames64", t.frames64},
+                  {"large_frame_fallbacks", t.large_frame_fallbacks},
+                  {"hash_expansions", t.hash_expansions},
+                  {"ecbs_table_grew", t.ecbs_table_grew},
+                  {"table_parts", t.table_parts},
+                  {"entries_hwm", t.entries_hwm},
+                  {"avl_dispensed", t.dispensed},
+                  {"avl_freed", t.freed},
+                  {"large_dispensed", t.large_dispensed},
+                  {"large_freed", t.large_freed},
+                  {"mallocs", t.mallocs},
+                  {"callocs", t.callocs},
+                  {"reallocs", t.reallocs},
+                  {"frees", t.frees},
+                  {"malloc64s", t.malloc64s},
+                  {"tags", t.tags},
+                  {"locates", t.locates},
+                  {"locate_steps", t.locate_steps},
+                  {"hwm31", t.hwm31},
+                  {"hwm64", t.hwm64},
+                  {"usage31", usage},
+                  {"live_buffers", t.live_buffers},
+                  {"errors", errors}};
+  report_json::write(out, j);
 }
 
 }  // namespace heap

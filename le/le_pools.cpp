@@ -148,29 +148,32 @@ void write_pools_report(std::ostream& out, const PoolsReport& p) {
   out << "      " << suggested_cell_sizes_option(p) << "\n";
 }
 
-void write_pools_json(std::ostream& out, const PoolsReport& p) {
-  if (!p.on) {
-    out << "null";
-    return;
-  }
-  out << fmt::format("{{\"initial_heap_size\": {}, \"requests_greater_than_largest_cell\": {}, \"errors\": {}, "
-                     "\"extent_failures\": {}, \"pools\": [",
-                     p.heap_init, p.big_requests, p.errors, p.extent_failures);
+report_json::Json pools_json(const PoolsReport& p) {
+  using report_json::Json;
+  if (!p.on) return nullptr;
   const std::vector<uint32_t> pct = suggested_percentages(p);
+  Json pools = Json::array();
   for (size_t i = 0; i < p.pools.size(); ++i) {
     const PoolReport& q = p.pools[i];
-    out << (i ? ", " : "")
-        << fmt::format("{{\"cell_size\": {}, \"element_size\": {}, \"extent_percent\": {}, \"cells_per_extent\": {}, "
-                       "\"get_requests\": {}, \"free_requests\": {}, \"extents_allocated\": {}, "
-                       "\"maximum_cells_used\": {}, \"cells_in_use\": {}, \"suggested_percent\": {}}}",
-                       q.cell_size, q.element_size, q.percent, q.cells_per_extent, q.gets, q.frees, q.extents,
-                       q.max_used, q.in_use, pct[i]);
+    pools.push_back({{"cell_size", q.cell_size},
+                     {"element_size", q.element_size},
+                     {"extent_percent", q.percent},
+                     {"cells_per_extent", q.cells_per_extent},
+                     {"get_requests", q.gets},
+                     {"free_requests", q.frees},
+                     {"extents_allocated", q.extents},
+                     {"maximum_cells_used", q.max_used},
+                     {"cells_in_use", q.in_use},
+                     {"suggested_percent", pct[i]}});
   }
-  out << "], \"suggested_cell_sizes\": [";
-  const std::vector<uint32_t> cells = suggested_cell_sizes(p);
-  for (size_t i = 0; i < cells.size(); ++i) out << (i ? ", " : "") << cells[i];
-  out << fmt::format("], \"suggested_percentages_option\": \"{}\", \"suggested_cell_sizes_option\": \"{}\"}}",
-                     suggested_percentages_option(p), suggested_cell_sizes_option(p));
+  return {{"initial_heap_size", p.heap_init},
+          {"requests_greater_than_largest_cell", p.big_requests},
+          {"errors", p.errors},
+          {"extent_failures", p.extent_failures},
+          {"pools", pools},
+          {"suggested_cell_sizes", suggested_cell_sizes(p)},
+          {"suggested_percentages_option", suggested_percentages_option(p)},
+          {"suggested_cell_sizes_option", suggested_cell_sizes_option(p)}};
 }
 
 }  // namespace le

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "report/report_json.h"
 #include "le/guest/lepools.h"
 
 namespace le {
@@ -50,6 +51,6 @@ std::string suggested_cell_sizes_option(const PoolsReport& p);
 
 // The sections, after the heap's (write_storage_report, write_storage_json call them).
 void write_pools_report(std::ostream& out, const PoolsReport& p);
-void write_pools_json(std::ostream& out, const PoolsReport& p);  // a JSON object, or null when off
+report_json::Json pools_json(const PoolsReport& p);  // null when off
 
 }  // namespace le

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "emu/cpu.h"
+#include "report/report_json.h"
 #include "os/guest/include/tpf_evm.h"
 #include "le/guest/le_stack.h"
 #include "os/guest/include/tpf_svc.h"
@@ -404,17 +405,13 @@ void write_storage_json(std::ostream& out, const std::vector<EnclaveReport>& enc
                     {"anyheap", heap_json(e.anyheap)},
                     {"belowheap", heap_json(e.belowheap)},
                     {"suggested_options", suggested_options(e)}});
-    if (e.pools.on) {
-      std::ostringstream pools;
-      write_pools_json(pools, e.pools);
-      list.back()["heappools"] = nlohmann::ordered_json::parse(pools.str());
-    }
+    if (e.pools.on) list.back()["heappools"] = pools_json(e.pools);
     if (!available.is_null()) list.back()["available_when_asked"] = available;
   }
   nlohmann::ordered_json doc{{"enclaves", list}};
   // The first enclave in the report that asked (the innermost: they are reported as they end).
   if (!asked.is_null()) doc["storage_query"] = asked;
-  out << doc.dump(2) << "\n";
+  report_json::write(out, doc, {.one_per_line = {"enclaves"}});
 }
 
 }  // namespace le

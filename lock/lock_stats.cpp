@@ -4,6 +4,7 @@
 
 #include "emu/cpu.h"
 #include "config/number_text.h"
+#include "report/report_json.h"
 #include "os/guest/include/simplelock.h"
 
 namespace lock {
@@ -75,21 +76,30 @@ void write_locks_text(std::ostream& out, const std::vector<LockStats>& locks, co
 }
 
 void write_locks_json(std::ostream& out, const std::vector<LockStats>& locks, const SyslogStats& sl) {
-  out << "{\n  \"locks\": [";
-  for (size_t k = 0; k < locks.size(); ++k) {
-    const auto& l = locks[k];
-    out << (k ? ",\n" : "\n")
-        << fmt::format("    {{\"name\": \"{}\", \"algorithm\": \"{}\", \"address\": {}, \"acquisitions\": {}, "
-                       "\"contended\": {}, \"spins\": {}, \"csg_attempts\": {}, \"csg_failures\": {}, "
-                       "\"give_ups\": {}, \"hold_cycles\": {}, \"hold_max_cycles\": {}}}",
-                       l.name, l.algorithm, l.address, l.acquisitions, l.contended, l.spins, l.csg_attempts,
-                       l.csg_failures, l.give_ups, l.hold_cycles, l.hold_max_cycles);
-  }
-  out << fmt::format("\n  ],\n  \"syslog\": {{\"committed\": {}, \"drained\": {}, \"drains\": {}, \"full_waits\": {}, "
-                     "\"checked\": {}, \"window_start_us\": {:.3f}, \"window_end_us\": {:.3f}, "
-                     "\"records_in_window\": {}, \"records_per_second\": {:.3f}}}\n}}\n",
-                     sl.committed, sl.drained, sl.drains, sl.full_waits, sl.checked, us(sl.window_start_tod),
-                     us(sl.window_end_tod), sl.in_window, sl.records_per_second());
+  using report_json::Json, report_json::fixed;
+  Json list = Json::array();
+  for (const auto& l : locks)
+    list.push_back({{"name", l.name},
+                    {"algorithm", l.algorithm},
+                    {"address", l.address},
+                    {"acquisitions", l.acquisitions},
+                    {"contended", l.contended},
+                    {"spins", l.spins},
+                    {"csg_attempts", l.csg_attempts},
+                    {"csg_failures", l.csg_failures},
+                    {"give_ups", l.give_ups},
+                    {"hold_cycles", l.hold_cycles},
+                    {"hold_max_cycles", l.hold_max_cycles}});
+  const Json syslog = {{"committed", sl.committed},
+                       {"drained", sl.drained},
+                       {"drains", sl.drains},
+                       {"full_waits", sl.full_waits},
+                       {"checked", sl.checked},
+                       {"window_start_us", fixed(us(sl.window_start_tod), 3)},
+                       {"window_end_us", fixed(us(sl.window_end_tod), 3)},
+                       {"records_in_window", sl.in_window},
+                       {"records_per_second", fixed(sl.records_per_second(), 3)}};
+  report_json::write(out, {{"locks", list}, {"syslog", syslog}}, {.one_per_line = {"locks"}});
 }
 
 }  // namespace lock

@@ -12,6 +12,8 @@
 
 #include "os/summary_format.h"
 
+#include "report/report_json.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -34,17 +36,6 @@ namespace os {
 
 using namespace summary_format;
 
-namespace {
-
-// {"instruction": 123, "storage": 45, ...}: every cause, in the enum's order.
-std::string json_causes(const emu::CyclesByCause& c) {
-  std::string out = "{";
-  for (emu::Cause k : emu::all_causes())
-    out += fmt::format("{}\"{}\": {}", k == emu::Cause(0) ? "" : ", ", emu::cause_name(k), c[size_t(k)]);
-  return out + "}";
-}
-
-}  // namespace
 
 ResponseGroups response_groups(const std::vector<double>& sorted_ms) {
   ResponseGroups g;
@@ -248,53 +239,63 @@ void write_summary_text(std::ostream& out, const RunSummary& s) {
 
 // ---- summary.json ---------------------------------------------------------------
 
+namespace {
+
+using report_json::Json;
+
+// {"instruction": 123, "storage": 45, ...}: every cause, in the enum's order.
+Json causes_json(const emu::CyclesByCause& c) {
+  Json out = Json::object();
+  for (emu::Cause k : emu::all_causes()) out[emu::cause_name(k)] = c[size_t(k)];
+  return out;
+}
+
+Json istream_json(const RunSummary& s, const IStreamSummary& is) {
+  Json out = {{"instructions", is.instructions},
+              {"cycles", is.cycles},
+              {"busy_cycles", is.busy_cycles},
+              {"idle_cycles", is.idle_cycles},
+              {"utilization", report_json::fixed(is.utilization, kFractionDigits)}};
+  if (s.has_cycles_by_cause) out["cycles_by_cause"] = causes_json(is.cycles_by_cause);
+  return out;
+}
+
+Json response_groups_json(const ResponseGroups& g) {
+  return Json::array({{{"share", report_json::fixed(g.low_share, kFractionDigits)},
+                       {"mean_ms", report_json::fixed(g.low_mean_ms, kMsDigits)}},
+                      {{"share", report_json::fixed(g.high_share, kFractionDigits)},
+                       {"mean_ms", report_json::fixed(g.high_mean_ms, kMsDigits)}}});
+}
+
+}  // namespace
+
 void write_summary_json(std::ostream& out, const RunSummary& s) {
-  out << "{\n";
-  out << "  \"config\": " << json_string(s.config) << ",\n";
-  if (!s.ended_early.empty()) out << "  \"ended_early\": " << json_string(s.ended_early) << ",\n";
-  out << "  \"headline\": {\"key\": " << json_string(s.headline.key) << ", \"label\": " << json_string(s.headline.label)
-      << ", \"value\": " << json_number(s.headline.value, s.headline.digits)
-      << ", \"reason\": " << json_string(s.headline.reason) << "},\n";
-  out << "  \"messages\": " << s.messages << ",\n";
-  out << "  \"simulated_seconds\": " << json_number(s.simulated_seconds, kSecondsDigits) << ",\n";
-  out << "  \"messages_per_second\": " << json_number(s.messages_per_second, kRateDigits) << ",\n";
-  out << "  \"ms_per_message\": " << json_number(s.ms_per_message, kMsDigits) << ",\n";
-  out << "  \"response_ms\": {\"mean\": " << json_number(s.response_mean_ms, kMsDigits)
-      << ", \"p50\": " << json_number(s.response_p50_ms, kMsDigits)
-      << ", \"p90\": " << json_number(s.response_p90_ms, kMsDigits)
-      << ", \"p99\": " << json_number(s.response_p99_ms, kMsDigits) << "},\n";
-  if (s.response_groups.bimodal) {
-    const ResponseGroups& g = s.response_groups;
-    out << "  \"response_groups\": [{\"share\": " << json_number(g.low_share, kFractionDigits)
-        << ", \"mean_ms\": " << json_number(g.low_mean_ms, kMsDigits) << "}, {\"share\": "
-        << json_number(g.high_share, kFractionDigits) << ", \"mean_ms\": " << json_number(g.high_mean_ms, kMsDigits)
-        << "}],\n";
-  }
-  out << "  \"cpu_utilization\": " << json_number(s.cpu_utilization, kFractionDigits) << ",\n";
-  out << "  \"instructions\": " << s.instructions << ",\n";
-  out << "  \"cycles\": " << s.cycles << ",\n";
-  if (s.has_cycles_by_cause) out << "  \"cycles_by_cause\": " << json_causes(total_cycles_by_cause(s)) << ",\n";
-  out << "  \"istreams\": [";
-  for (size_t i = 0; i < s.istreams.size(); ++i) {
-    const IStreamSummary& is = s.istreams[i];
-    out << (i ? ",\n" : "\n") << "    {\"instructions\": " << is.instructions << ", \"cycles\": " << is.cycles
-        << ", \"busy_cycles\": " << is.busy_cycles << ", \"idle_cycles\": " << is.idle_cycles
-        << ", \"utilization\": " << json_number(is.utilization, kFractionDigits);
-    if (s.has_cycles_by_cause) out << ", \"cycles_by_cause\": " << json_causes(is.cycles_by_cause);
-    out << "}";
-  }
-  out << (s.istreams.empty() ? "],\n" : "\n  ],\n");
-  out << "  \"control_program\": {\n";
-  const std::vector<NamedCount> counters = all_counters(s);
-  for (size_t k = 0; k < counters.size(); ++k)
-    out << "    \"" << counters[k].key << "\": " << counters[k].value << (k + 1 < counters.size() ? ",\n" : "\n");
-  out << (s.notes.empty() ? "  }\n" : "  },\n");
-  if (!s.notes.empty()) {
-    out << "  \"notes\": [";
-    for (size_t k = 0; k < s.notes.size(); ++k) out << (k ? ", " : "") << json_string(s.notes[k]);
-    out << "]\n";
-  }
-  out << "}\n";
+  using report_json::fixed;
+  Json j = {{"config", s.config}};
+  if (!s.ended_early.empty()) j["ended_early"] = s.ended_early;
+  j["headline"] = {{"key", s.headline.key},
+                   {"label", s.headline.label},
+                   {"value", fixed(s.headline.value, s.headline.digits)},
+                   {"reason", s.headline.reason}};
+  j["messages"] = s.messages;
+  j["simulated_seconds"] = fixed(s.simulated_seconds, kSecondsDigits);
+  j["messages_per_second"] = fixed(s.messages_per_second, kRateDigits);
+  j["ms_per_message"] = fixed(s.ms_per_message, kMsDigits);
+  j["response_ms"] = {{"mean", fixed(s.response_mean_ms, kMsDigits)},
+                      {"p50", fixed(s.response_p50_ms, kMsDigits)},
+                      {"p90", fixed(s.response_p90_ms, kMsDigits)},
+                      {"p99", fixed(s.response_p99_ms, kMsDigits)}};
+  if (s.response_groups.bimodal) j["response_groups"] = response_groups_json(s.response_groups);
+  j["cpu_utilization"] = fixed(s.cpu_utilization, kFractionDigits);
+  j["instructions"] = s.instructions;
+  j["cycles"] = s.cycles;
+  if (s.has_cycles_by_cause) j["cycles_by_cause"] = causes_json(total_cycles_by_cause(s));
+  j["istreams"] = Json::array();
+  for (const IStreamSummary& is : s.istreams) j["istreams"].push_back(istream_json(s, is));
+  j["control_program"] = Json::object();
+  for (const NamedCount& c : all_counters(s)) j["control_program"][c.key] = c.value;
+  if (!s.notes.empty()) j["notes"] = s.notes;
+  report_json::write(out, j, {.one_per_line = {"istreams", "control_program"}});
 }
 
 uint64_t RunSummary::counter(const std::string& key) const {

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 namespace os::summary_format {
 
@@ -23,15 +22,6 @@ std::vector<NamedCount> all_counters(const RunSummary& s) {
     if (!placed) out.push_back({x.key, x.label, x.value});
   }
   return out;
-}
-
-
-
-std::string json_number(double v, int digits) { return fixed(v, digits, "null"); }
-
-std::string json_string(const std::string& s) {
-  using nlohmann::json;
-  return json(s).dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 std::string percent(double fraction) {

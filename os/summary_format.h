@@ -1,6 +1,7 @@
 // How the run's reports write their figures (summary.cpp writes them, summary_read.cpp
 // reads them back and compares two runs): the control program's counters in their
-// order, numbers with fixed digits, thousands grouped, aligned text tables. Internal
+// order, numbers with fixed digits, thousands grouped, aligned text tables. (The JSON
+// is written by report/report_json.h, with these digits.) Internal
 // to os/summary*.cpp.
 #pragma once
 #include <cstdint>
@@ -49,13 +50,9 @@ constexpr int kRateDigits = 3;     // messages per second
 constexpr int kMsDigits = 6;       // milliseconds: nanosecond resolution
 constexpr int kFractionDigits = 6; // utilizations (0..1)
 
-using cfg::fixed;  // emu/number_text.h: the text reports' one number style
+using cfg::fixed;  // config/number_text.h: the text reports' one number style
 using cfg::grouped;
 using cfg::grouped_fixed;
-std::string json_number(double v, int digits);  // null if not finite
-// A JSON string: escaped, and any byte that is not valid UTF-8 replaced, so the file
-// always parses.
-std::string json_string(const std::string& s);
 std::string percent(double fraction);    // 0.25 -> "25.0%"
 // Columns padded to their widest cell; `align` has one letter per column, 'l' or 'r'
 // (columns past its end are right-aligned, the first defaults to left).

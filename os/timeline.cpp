@@ -1,8 +1,8 @@
 #include "os/timeline.h"
 
 #include "config/number_text.h"
+#include "report/report_json.h"
 
-#include "os/summary_format.h"
 
 #include <fmt/format.h>
 
@@ -60,15 +60,17 @@ void Timeline::write_text(std::ostream& out) const {
 }
 
 void Timeline::write_json(std::ostream& out) const {
-  out << fmt::format("{{\n  \"interval_s\": {},\n  \"columns\": [\"time_s\"", interval_s_);
-  for (const auto& c : columns_) out << ", \"" << c.key << "\"";
-  out << "],\n  \"rows\": [";
+  using report_json::Json;
+  Json columns = Json::array({"time_s"});
+  for (const auto& c : columns_) columns.push_back(c.key);
+  Json rows = Json::array();
   for (size_t i = 0; i < rows_.size(); ++i) {
-    out << (i ? ",\n    [" : "\n    [") << fmt::format("{}", times_[i]);
-    for (double v : rows_[i]) out << ", " << fmt::format("{}", v);
-    out << "]";
+    Json row = Json::array({times_[i]});
+    for (double v : rows_[i]) row.push_back(v);
+    rows.push_back(row);
   }
-  out << (rows_.empty() ? "]\n}\n" : "\n  ]\n}\n");
+  report_json::write(out, {{"interval_s", interval_s_}, {"columns", columns}, {"rows", rows}},
+                     {.one_per_line = {"rows"}});
 }
 
 }  // namespace os

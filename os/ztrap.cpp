@@ -106,20 +106,17 @@ void ZtrapEi::write_by_program(std::ostream& out, const std::vector<ProgramView>
   fmt::print(out, "\n");
 }
 
-std::string ZtrapEi::by_program_json(const std::vector<ProgramView>& view) const {
-  std::string j = ",\n  \"by_ecb_program\": [";
-  for (size_t k = 0; k < view.size(); ++k) {
-    const ProgramView& v = view[k];
-    std::string per, places;
-    for (size_t i = 0; i < v.by_istream.size(); ++i) per += fmt::format("{}{}", i ? ", " : "", v.by_istream[i]);
-    for (size_t i = 0; i < v.places.size(); ++i)
-      places += fmt::format("{}\n      {{\"segment\": \"{}\", \"file\": \"{}\", \"function\": \"{}\", \"samples\": {}}}",
-                            i ? "," : "", emu::json_escape(v.places[i].segment), emu::json_escape(v.places[i].file),
-                            emu::json_escape(v.places[i].function), v.places[i].samples);
-    j += fmt::format("{}\n    {{\"program\": \"{}\", \"samples\": {}, \"by_istream\": [{}], \"places\": [{}\n    ]}}",
-                     k ? "," : "", emu::json_escape(v.program), v.samples, per, places);
+report_json::Json ZtrapEi::by_program_json(const std::vector<ProgramView>& view) const {
+  using report_json::Json;
+  Json programs = Json::array();
+  for (const ProgramView& v : view) {
+    Json places = Json::array();
+    for (const Place& p : v.places)
+      places.push_back({{"segment", p.segment}, {"file", p.file}, {"function", p.function}, {"samples", p.samples}});
+    programs.push_back(
+        {{"program", v.program}, {"samples", v.samples}, {"by_istream", v.by_istream}, {"places", places}});
   }
-  return j + "\n  ]";
+  return programs;
 }
 
 void ZtrapEi::start(const std::string& prog, uint64_t now, uint64_t at_ns) {
@@ -213,7 +210,11 @@ void ZtrapEi::write(std::ostream& text, std::ostream& json, size_t top_n) {
   uint64_t total = 0;
   for (const auto& x : r) total += x.samples;
   emu::write_etim_text(text, h, r, top_n, [&](std::ostream& out) { write_by_program(out, view, total); });
-  emu::write_etim_json(json, h, r, by_program_json(view));
+  report_json::Json j = emu::etim_json(h, r);
+  j["by_ecb_program"] = by_program_json(view);
+  report_json::Layout layout = emu::kEtimLayout;
+  layout.one_per_line.insert(layout.one_per_line.end(), {"by_ecb_program", "places"});
+  report_json::write(json, j, layout);
 }
 
 }  // namespace os

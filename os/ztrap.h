@@ -64,7 +64,7 @@ class ZtrapEi : public emu::SampleSink {
   void set_sampling(bool on, uint64_t now);
   Place place_of(uint64_t address) const;
   void write_by_program(std::ostream& out, const std::vector<ProgramView>& view, uint64_t total) const;
-  std::string by_program_json(const std::vector<ProgramView>& view) const;
+  report_json::Json by_program_json(const std::vector<ProgramView>& view) const;
 
   emu::Machine& machine_;
   emu::AddressSpace& code_;

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "devices/devices.h"
+#include "report/report_json.h"
 #include "os/subsystem.h"
 #include "paging/paging_config.h"
 #include "paging/svc_dump.h"
@@ -191,8 +192,8 @@ class Paging : public os::Subsystem {
   double measured_[2] = {0, 0};  // cycles a page, SCM and DASD (moving average)
   uint64_t placed_ = 0;
   void write_rmf(std::ostream& out) const;
-  std::string data_sets_json() const;
-  std::string placement_json() const;
+  report_json::Json data_sets_json() const;
+  void add_placement_json(report_json::Json& j) const;
   unsigned message_number_ = 0;
   // SVC dumps (svc_dump.cpp): the one in progress, and every dump's record.
   struct DumpRun;

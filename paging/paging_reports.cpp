@@ -2,7 +2,6 @@
 // activity) and paging.json, and the activity they are made from.
 #include "paging/paging.h"
 
-#include "os/summary_format.h"
 
 #include <algorithm>
 #include <cctype>
@@ -169,9 +168,10 @@ void Paging::write_rmf(std::ostream& out) const {
   if (devices_->scm() && config_.scm_limit > 0) row(0, "SCM", "N/A", "N/A", "N/A", " ", "N/A");
 }
 
-std::string Paging::data_sets_json() const {
+report_json::Json Paging::data_sets_json() const {
+  using report_json::Json, report_json::fixed;
   const double ghz = system_->machine().config().clock_ghz;
-  std::string s;
+  Json list = Json::array();
   for (size_t d = 0; d < activity_.size(); ++d) {
     if (d == 0 && !(devices_->scm() && config_.scm_limit > 0)) continue;
     const Activity& a = activity_[d];
@@ -180,16 +180,20 @@ std::string Paging::data_sets_json() const {
     const unsigned number = d == 0 ? 0
                             : plpa ? devices_->plpa_volume()->config().device_number
                                    : devices_->dasd()[d - 1]->config().device_number;
+    Json set = {{"type", type}, {"device", d == 0 ? "N/A" : fmt::format("{:04X}", number)}};
     // Whether it accepts VIO pages: only when VIO is in play, so that other runs' files stay as they were.
-    const std::string vio = shows_vio() && type == "LOCAL" ? fmt::format(", \"vio\": {}", accepts_vio(d)) : "";
-    s += fmt::format("{}\n    {{\"type\": \"{}\", \"device\": \"{}\"{}, \"slots\": {}, \"slots_used_min\": {}, "
-                     "\"slots_used_max\": {}, \"slots_used_avg\": {}, \"in_use_percent\": {:.2f}, "
-                     "\"page_transfer_seconds\": {:.6f}, \"io_requests\": {}, \"pages\": {}}}",
-                     s.empty() ? "" : ",", type, d == 0 ? "N/A" : fmt::format("{:04X}", number), vio, capacity(d), samples_ ? a.used_min : 0, a.used_max, samples_ ? a.used_sum / samples_ : 0,
-                     samples_ ? 100.0 * double(a.busy_samples) / double(samples_) : 0.0,
-                     a.pages ? double(a.io_cycles) / ghz / 1e9 / double(a.pages) : 0.0, a.ios, a.pages);
+    if (shows_vio() && type == "LOCAL") set["vio"] = accepts_vio(d);
+    set["slots"] = capacity(d);
+    set["slots_used_min"] = samples_ ? a.used_min : 0;
+    set["slots_used_max"] = a.used_max;
+    set["slots_used_avg"] = samples_ ? a.used_sum / samples_ : 0;
+    set["in_use_percent"] = fixed(samples_ ? 100.0 * double(a.busy_samples) / double(samples_) : 0.0, 2);
+    set["page_transfer_seconds"] = fixed(a.pages ? double(a.io_cycles) / ghz / 1e9 / double(a.pages) : 0.0, 6);
+    set["io_requests"] = a.ios;
+    set["pages"] = a.pages;
+    list.push_back(set);
   }
-  return s.empty() ? s : s + "\n  ";
+  return list;
 }
 
 void Paging::write_text(std::ostream& out) const {
@@ -241,38 +245,44 @@ void Paging::write_text(std::ostream& out) const {
   write_rmf(out);
 }
 
-// The placement counts (PLPA, VIO), when they are in play: "" otherwise, so that other
-// runs' paging.json stays as it was.
-std::string Paging::placement_json() const {
-  std::string s;
+// The placement counts (PLPA, VIO), when they are in play: none otherwise, so that
+// other runs' paging.json stays as it was.
+void Paging::add_placement_json(report_json::Json& j) const {
   if (config_.pageable_programs)
-    s += fmt::format("\"plpa\": {{\"pages\": {}, \"scm_copies\": {}, \"stolen\": {}, \"in_scm\": {}, "
-                     "\"in_dasd\": {}, \"scm_failed\": {}, \"changed\": {}, \"wrong\": {}}},\n  ",
-                     stats_.plpa_pages, stats_.plpa_scm_copies, stats_.plpa_stolen, stats_.plpa_in_scm,
-                     stats_.plpa_in_dasd, stats_.plpa_scm_failed, stats_.plpa_changed, stats_.plpa_wrong);
+    j["plpa"] = {{"pages", stats_.plpa_pages},         {"scm_copies", stats_.plpa_scm_copies},
+                 {"stolen", stats_.plpa_stolen},       {"in_scm", stats_.plpa_in_scm},
+                 {"in_dasd", stats_.plpa_in_dasd},     {"scm_failed", stats_.plpa_scm_failed},
+                 {"changed", stats_.plpa_changed},     {"wrong", stats_.plpa_wrong}};
   if (shows_vio())
-    s += fmt::format("\"vio\": {{\"volumes\": {}, \"written\": {}, \"spilled\": {}, \"kept\": {}}},\n  ",
-                     vio_volumes(), stats_.vio_written, stats_.vio_spilled, stats_.vio_kept);
-  return s;
+    j["vio"] = {{"volumes", vio_volumes()},
+                {"written", stats_.vio_written},
+                {"spilled", stats_.vio_spilled},
+                {"kept", stats_.vio_kept}};
 }
 
 void Paging::write_json(std::ostream& out) const {
+  using report_json::fixed;
   const double ghz = system_->machine().config().clock_ghz;
-  out << fmt::format(
-      "{{\n  \"real_storage_frames\": {}, \"afq_low\": {}, \"afq_ok\": {},\n  \"scans\": {}, \"stolen\": {}, "
-      "\"written\": {}, \"scm_pages\": {}, \"dasd_pages\": {}, \"freed_clean\": {}, \"freed_zero\": {}, \"write_ios\": {},\n"
-      "  \"write_bound\": {}, \"frame_waits\": {},\n"
-      "  \"large_out\": {}, \"large_in\": {}, \"demoted\": {},\n"
-      "  \"fault_waits\": {}, \"page_ins\": {}, \"speculative\": {}, \"reclaims\": {}, \"host_restores\": {}, \"slots_high\": {},\n"
-      "  \"page_in_mean_us\": {:.3f}, \"page_in_max_us\": {:.3f},\n  {}\"samples\": {}, \"data_sets\": [{}]\n}}\n",
-      budget_frames_, config_.afq_low, config_.afq_ok, stats_.scans, stats_.stolen, stats_.written,
-      stats_.scm_pages, stats_.dasd_pages, stats_.freed_clean, stats_.freed_zero, stats_.write_ios, stats_.write_bound,
-      stats_.frame_waits, stats_.large_out, stats_.large_in, stats_.demoted, stats_.fault_waits,
-      stats_.page_ins, stats_.speculative, stats_.reclaims, stats_.host_restores, stats_.slots_high,
-      stats_.page_ins ? double(stats_.page_in_cycles) / double(stats_.page_ins) / ghz / 1e3 : 0.0,
-      double(stats_.page_in_max_cycles) / ghz / 1e3, placement_json(), samples_, data_sets_json());
+  report_json::Json j = {
+      {"real_storage_frames", budget_frames_}, {"afq_low", config_.afq_low},
+      {"afq_ok", config_.afq_ok},              {"scans", stats_.scans},
+      {"stolen", stats_.stolen},               {"written", stats_.written},
+      {"scm_pages", stats_.scm_pages},         {"dasd_pages", stats_.dasd_pages},
+      {"freed_clean", stats_.freed_clean},     {"freed_zero", stats_.freed_zero},
+      {"write_ios", stats_.write_ios},         {"write_bound", stats_.write_bound},
+      {"frame_waits", stats_.frame_waits},     {"large_out", stats_.large_out},
+      {"large_in", stats_.large_in},           {"demoted", stats_.demoted},
+      {"fault_waits", stats_.fault_waits},     {"page_ins", stats_.page_ins},
+      {"speculative", stats_.speculative},     {"reclaims", stats_.reclaims},
+      {"host_restores", stats_.host_restores}, {"slots_high", stats_.slots_high},
+      {"page_in_mean_us",
+       fixed(stats_.page_ins ? double(stats_.page_in_cycles) / double(stats_.page_ins) / ghz / 1e3 : 0.0, 3)},
+      {"page_in_max_us", fixed(double(stats_.page_in_max_cycles) / ghz / 1e3, 3)}};
+  add_placement_json(j);
+  j["samples"] = samples_;
+  j["data_sets"] = data_sets_json();
+  report_json::write(out, j, {.one_per_line = {"data_sets"}});
 }
-
 
 }  // namespace paging
 
@@ -339,29 +349,34 @@ void Paging::write_dumps_text(std::ostream& out) const {
 }
 
 std::string Paging::dumps_json() const {
+  using report_json::Json;
   const double ns = 1.0 / system_->machine().config().clock_ghz;
-  const auto s_of = [ns](uint64_t c) { return fmt::format("{}", double(c) * ns / 1e9); };
-  std::string j = "{\n  \"svc_dumps\": [";
-  for (size_t k = 0; k < dumps_.size(); ++k) {
-    const SvcDumpRecord& r = dumps_[k];
-    j += fmt::format("{}\n    {{\"number\": {}, \"title\": {}, \"requested_by\": {}, \"start_s\": {}, "
-                     "\"end_s\": {}, \"capture_s\": {}, \"elapsed_s\": {}, \"system_nondispatchable_s\": {}, "
-                     "\"global_pages\": {}, \"written_pages\": {}, \"address_spaces\": [",
-                     k ? "," : "", r.number, os::summary_format::json_string(r.title), os::summary_format::json_string(r.by), s_of(r.start),
-                     s_of(r.end), s_of(r.capture_end - r.start), s_of(r.end - r.start),
-                     s_of(r.system_reset - r.system_set_nd), r.global_pages, r.written_pages);
-    for (size_t a = 0; a < r.spaces.size(); ++a) {
-      const DumpedAddressSpace& s = r.spaces[a];
-      j += fmt::format("{}\n      {{\"asid\": {}, \"job\": {}, \"local_start_s\": {}, \"capture_s\": {}, "
-                       "\"nondispatchable_s\": {}, \"pages_input_io\": {}, \"pages_copied\": {}, "
-                       "\"frames_reassigned\": {}}}",
-                       a ? "," : "", s.process, os::summary_format::json_string(s.name), s_of(s.local_start),
-                       s_of(s.local_end - s.local_start), s_of(s.tasks_reset - s.local_start), s.input_io, s.copied,
-                       s.reassigned);
-    }
-    j += "]}";
+  const auto s_of = [ns](uint64_t c) { return double(c) * ns / 1e9; };
+  Json dumps = Json::array();
+  for (const SvcDumpRecord& r : dumps_) {
+    Json spaces = Json::array();
+    for (const DumpedAddressSpace& s : r.spaces)
+      spaces.push_back({{"asid", s.process},
+                        {"job", s.name},
+                        {"local_start_s", s_of(s.local_start)},
+                        {"capture_s", s_of(s.local_end - s.local_start)},
+                        {"nondispatchable_s", s_of(s.tasks_reset - s.local_start)},
+                        {"pages_input_io", s.input_io},
+                        {"pages_copied", s.copied},
+                        {"frames_reassigned", s.reassigned}});
+    dumps.push_back({{"number", r.number},
+                     {"title", r.title},
+                     {"requested_by", r.by},
+                     {"start_s", s_of(r.start)},
+                     {"end_s", s_of(r.end)},
+                     {"capture_s", s_of(r.capture_end - r.start)},
+                     {"elapsed_s", s_of(r.end - r.start)},
+                     {"system_nondispatchable_s", s_of(r.system_reset - r.system_set_nd)},
+                     {"global_pages", r.global_pages},
+                     {"written_pages", r.written_pages},
+                     {"address_spaces", spaces}});
   }
-  return j + (dumps_.empty() ? "]\n}\n" : "\n  ]\n}\n");
+  return report_json::text({{"svc_dumps", dumps}}, {.one_per_line = {"svc_dumps", "address_spaces"}});
 }
 
 }  // namespace paging

@@ -3,7 +3,7 @@
 include only the parts listed for it below. A part not in the table is an error too, so
 that a new folder gets its place in the table when it is made.
 
-    config  <- emu <- os <- subsystems (heap, lock, le, fetch, devices, paging) <- app
+    config, report (the JSON writer) <- emu <- os <- subsystems (heap, lock, le, fetch, devices, paging) <- app
     flashsim (devices and blocks) <- fetch, devices, paging
     emu <- linux (tpfemu exec's Linux personality: nothing of ECBs) <- app
 
@@ -13,12 +13,13 @@ import os
 import re
 import sys
 
-SUBSYSTEM = {"config", "emu", "os"}
+SUBSYSTEM = {"config", "emu", "os", "report"}
 ALLOWED = {
     "config": set(),
-    "flashsim": set(),
-    "emu": {"config"},
-    "os": {"config", "emu"},
+    "report": set(),
+    "flashsim": {"report"},
+    "emu": {"config", "report"},
+    "os": {"config", "emu", "report"},
     "linux": {"config", "emu"},
     "heap": SUBSYSTEM,
     "lock": SUBSYSTEM,
@@ -26,7 +27,7 @@ ALLOWED = {
     "fetch": SUBSYSTEM | {"flashsim"},
     "devices": SUBSYSTEM | {"flashsim"},
     "paging": SUBSYSTEM | {"flashsim", "devices"},
-    "app": {"config", "emu", "os", "linux", "heap", "lock", "le", "fetch", "devices", "paging", "flashsim"},
+    "app": {"config", "report", "emu", "os", "linux", "heap", "lock", "le", "fetch", "devices", "paging", "flashsim"},
 }
 # Folders of guest code (built for s390x, their own include rules) and of everything
 # else that is not a layer of the host program.
