@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""The README's sample outputs cannot go stale: each code block under a marker
+"""The documents' sample outputs cannot go stale: each code block under a marker in
+README.md or in docs/*.md
 
     <!-- readme-sample: run CONFIG.yaml [--set KEY=VALUE ...] [; REPORT] -->
     <!-- readme-sample: exec PROGRAM.elf [OPTIONS] -->
@@ -12,6 +13,7 @@ line of the block must appear in the output, in the same order; lines that are "
 
 usage: tests/readme_samples.py TPFEMU SOURCE_DIR GUEST_DIR SCRATCH_DIR
 """
+import glob
 import os
 import re
 import shlex
@@ -71,21 +73,30 @@ def first_missing(want, got):
     return None
 
 
+def documents(source):
+    """README.md and the guide's files, as paths relative to the source folder."""
+    docs = sorted(glob.glob(os.path.join(source, "docs", "*.md")))
+    return ["README.md"] + [os.path.relpath(d, source) for d in docs]
+
+
 def main():
     tpfemu, source, guest, scratch = sys.argv[1:5]
-    found = samples(os.path.join(source, "README.md"))
+    found = [(doc, *sample) for doc in documents(source) for sample in samples(os.path.join(source, doc))]
     if not found:
-        sys.exit("README.md has no readme-sample marker")
+        sys.exit("README.md and docs/*.md have no readme-sample marker")
     failed = 0
-    for line, word, args, report, block in found:
-        got = output(tpfemu, source, guest, os.path.join(scratch, f"sample-{line}"), word, args, report)
+    for doc, line, word, args, report, block in found:
+        where = f"{doc}:{line}"
+        folder = os.path.join(scratch, "sample-" + doc.replace(os.sep, "-").replace(".md", "") + f"-{line}")
+        got = output(tpfemu, source, guest, folder, word, args, report)
         missing = first_missing(expected(block), got)
         if missing is not None:
             failed += 1
-            print(f"README.md:{line}: the sample of `tpfemu {word} {' '.join(args)}` is stale: this line is not in "
+            print(f"{where}: the sample of `tpfemu {word} {' '.join(args)}` is stale: this line is not in "
                   f"the output (in order):\n  {missing!r}\nthe output now:\n{got}")
         else:
-            print(f"README.md:{line}: `tpfemu {word} {' '.join(args)}`: {len(expected(block))} lines as shown")
+            print(f"{where}: `tpfemu {word} {' '.join(args)}`: {len(expected(block))} lines as shown")
+    print(f"{len(found)} samples in {len(set(f[0] for f in found))} documents, {failed} stale")
     sys.exit(1 if failed else 0)
 
 
