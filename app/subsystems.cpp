@@ -16,10 +16,8 @@ os::Subsystems subsystems() {
   s.push_back(std::make_unique<heap::EcbHeap>());
   s.push_back(std::make_unique<lock::LockSubsystem>());
   s.push_back(std::make_unique<le::LeStorage>());
-  auto devices = std::make_unique<devices::DeviceSubsystem>();
-  auto paging = std::make_unique<paging::Paging>(devices.get());  // pages out to the devices
-  s.push_back(std::move(devices));
-  s.push_back(std::move(paging));
+  s.push_back(std::make_unique<devices::DeviceSubsystem>());
+  s.push_back(std::make_unique<paging::Paging>());  // pages out to the devices: installed after them
   s.push_back(std::make_unique<fetch::ProgramFetch>());
   s.push_back(std::make_unique<os::ZtrapSubsystem>());
   s.push_back(std::make_unique<os::SystemStatusDisplay>());

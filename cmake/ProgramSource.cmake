@@ -1,5 +1,5 @@
-# A program's source is named after the program it holds (README, "Adding an
-# application program": qwds.c holds QWDS): the program's slot comes from the file's
+# A program's source is named after the program it holds (docs/guest-programs.md,
+# "Keep programs outside the source tree": qwds.c holds QWDS): the program's slot comes from the file's
 # name, and a file named for one program holding another is the mistake of renaming one
 # and not the other. tpf_check_program_source(FILE PROGRAM) stops the configuration with
 # a message naming both when FILE defines one program entry (an upper-case function

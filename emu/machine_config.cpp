@@ -127,7 +127,7 @@ Section<MachineConfig> make_machine_section() {
          .description = "Longest run of one I-stream before the scheduler picks the I-stream with the smallest "
                         "clock again.",
          .source = "scheduler choice, not hardware: below one line transfer "
-                   "(machine.coherence.transfer_latency) so lock hand-offs are not distorted (DESIGN.md, "
+                   "(machine.coherence.transfer_latency) so lock hand-offs are not distorted (docs/machine.md, "
                    "Scheduler); smaller costs host time."}, &MachineConfig::quantum);
 
   s.key({.path = "machine.cache.l1.size",

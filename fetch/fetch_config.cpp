@@ -195,7 +195,7 @@ cfg::Section<FetchConfig> make_fetch_section() {
          .description = "Cached timing: the part of a record's time that does not move with its bytes (one CCW's "
                         "protocol between channel and control unit); the rest of the paging model's 75,833 ns per "
                         "4 KB record is per byte.",
-         .source = "ESTIMATE: half of page_hit_ns (flashsim/dasd.h); README, \"Program fetch\": sensitivity."},
+         .source = "ESTIMATE: half of page_hit_ns (flashsim/dasd.h); docs/e5-fetch.md, \"Sensitivity to the estimates\"."},
         &FetchConfig::record_overhead_ns);
   for (const CpuKey& k : kCpuKeys)
     s.key({.path = std::string("system.fetch.cpu.") + k.name,
@@ -205,8 +205,8 @@ cfg::Section<FetchConfig> make_fetch_section() {
            .max = "100000000",
            .unit = "cycles",
            .description = k.what,
-           .source = "ESTIMATE (IBM publishes no path lengths for program fetch); README, \"Program fetch\": "
-                     "sensitivity."},
+           .source = "ESTIMATE (IBM publishes no path lengths for program fetch); docs/e5-fetch.md, "
+                     "\"Sensitivity to the estimates\"."},
           k.field);
   s.describe("system.fetch", "Program fetch (fetch/): the load library, LLA, the device's timing, the CPU of a fetch.");
   s.check("system.fetch names one library", [](const cfg::Config& c) {

@@ -33,7 +33,7 @@ struct FetchConfig {
   Lla lla = Lla::None;
   bool dasd_cache = true;        // the control unit's cache answers (flashsim/ckd.h, cached timing)
   uint64_t record_overhead_ns = 0;
-  // CPU, in cycles (estimates: README, "Program fetch", with their sensitivity).
+  // CPU, in cycles (estimates: docs/program-fetch.md; their sensitivity in docs/e5-fetch.md).
   uint64_t cpu_load = 0, cpu_delete = 0, cpu_excp = 0, cpu_record = 0, cpu_rld = 0, cpu_directory_entry = 0;
 
   bool enabled() const { return !library.empty() || !members.empty() || synthetic > 0 || !programs.empty(); }

@@ -54,7 +54,7 @@
 // such controllers) positions on a record without passing the ones before it; a key
 // search still compares every record it passes (how a PDS directory is searched).
 // OURS: the split of the 4 KB record's time: record_overhead_ns is an
-// ESTIMATE, half of page_hit_ns (README: E5's sensitivity table).
+// ESTIMATE, half of page_hit_ns (docs/e5-fetch.md, "Sensitivity to the estimates").
 #pragma once
 #include <cstdint>
 #include <string>

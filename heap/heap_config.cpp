@@ -134,7 +134,7 @@ cfg::Section<EcbHeapConfig> make_ecb_heap_section() {
               .unit = "changes of PJ47265",
               .description = "Which of PJ47265's changes the heap code has: \"algorithm\" (none for baseline, all "
                              "for pj47265), \"none\", \"all\", or a comma-separated list of " +
-                             change_list() + ". For the ablation of README's E1: each change alone on top "
+                             change_list() + ". For the ablation of E1 (docs/e1-tls.md): each change alone on top "
                              "of the baseline. The eighth change of the APAR, the request size report's "
                              "layout, is a report (heap.txt has both layouts) and costs the guest nothing.",
               .source = "the list of seed 000, \"Technical Details\"."},

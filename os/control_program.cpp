@@ -117,6 +117,12 @@ void ControlProgram::log(const std::string& line) {
   if (log_.empty() || log_.back() != '\n') log_ += '\n';
 }
 
+std::vector<Subsystem*> ControlProgram::subsystems() const {
+  std::vector<Subsystem*> out;
+  for (const auto& s : subsystems_) out.push_back(s.get());
+  return out;
+}
+
 void ControlProgram::withdraw_program_page(uint64_t address) {
   evm_.withdraw_program_page(address);
   for_each_process([&](Process& p) { p.space->unmap(address, emu::kPageSize); });

@@ -55,12 +55,6 @@ class ControlProgram : public emu::Dispatcher,
   // One operator command at simulated time `now` (cycles), as if typed on the console.
   std::string operator_command(const std::string& text, uint64_t now) { return desk_.command(text, now); }
 
-  // The installed subsystem of type T (nullptr if the configuration has none).
-  template <class T> T* subsystem() const {
-    for (const auto& s : subsystems_)
-      if (auto* t = dynamic_cast<T*>(s.get())) return t;
-    return nullptr;
-  }
   // The report files the subsystems registered, in order.
   const std::vector<ReportFile>& reports() const { return reports_; }
 
@@ -116,6 +110,7 @@ class ControlProgram : public emu::Dispatcher,
   void for_each_process(const std::function<void(Process&)>& fn) override;
   unsigned attach_device(emu::IoDevice& device) override { return machine_.io().attach(device); }
   std::vector<ProgramPage> program_pages() const override { return evm_.program_pages(); }
+  std::vector<Subsystem*> subsystems() const override;
   void withdraw_program_page(uint64_t address) override;
   void restore_program_page(uint64_t address) override;
   bool start_io(unsigned subchannel, uint64_t now, std::shared_ptr<emu::IoOperation> op,

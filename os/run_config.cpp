@@ -6,7 +6,7 @@
 //  kIssue  the control program issue (issue 4): time slice default 1 ms; a CTL-10-style
 //          CPU limit per ECB; SVC entry/exit and host services each charge a cycle cost.
 //  kSeed0  ECB heap performance enhancements, APAR PJ47265 (TPF Users Group 2025,
-//          shared/seeds/000): replaced SVCs because they are "costly"; its TLS driver
+//          seed 000, docs/e1-tls.md): replaced SVCs because they are "costly"; its TLS driver
 //          ran 14,772 msg/s at 0.068 ms per message.
 //  kTmslc  z/TPF tmslc(): an ECB enabled for time slicing loses control each time it
 //          reaches its run time, so other work gets the I-stream.

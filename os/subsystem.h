@@ -6,7 +6,7 @@
 // operator commands, dump lines, report files and summary counters. The control
 // program calls it back when a process or an ECB ends and when the run is over.
 //
-// The README's "Adding a subsystem" walks through the heap as the example.
+// docs/architecture.md, "Add a subsystem", walks through the heap as the example.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -25,6 +25,7 @@
 namespace os {
 
 struct RunConfig;
+class Subsystem;
 struct RunSummary;
 
 // What an SVC costs besides what its handler charges itself (ECB creation, exit):
@@ -199,6 +200,16 @@ class System {
   // are valid in every address space once one page-in brings them back.
   virtual void withdraw_program_page(uint64_t address) = 0;
   virtual void restore_program_page(uint64_t address) = 0;
+  // The run's subsystems, in the order they were installed.
+  virtual std::vector<Subsystem*> subsystems() const = 0;
+  // The run's subsystem of type T, or nullptr: how one subsystem uses another's
+  // services (paging writes pages to the devices') without app/ wiring them together
+  // and without os/ knowing either.
+  template <class T> T* find_subsystem() const {
+    for (Subsystem* s : subsystems())
+      if (auto* t = dynamic_cast<T*>(s)) return t;
+    return nullptr;
+  }
 };
 
 class Subsystem {

@@ -20,6 +20,8 @@ const std::array<uint8_t, emu::kPageSize> kZeroPage{};  // what a page never sto
 
 void Paging::install(os::System& system) {
   system_ = &system;
+  devices_ = system.find_subsystem<devices::DeviceSubsystem>();
+  if (!devices_) throw std::logic_error("paging: the run has no device subsystem to page to (app/subsystems.cpp)");
   system.add_operator_commands(
       "ASM",
       "D ASM                        the page data sets and SCM: how full (IEE200I)\n"

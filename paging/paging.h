@@ -78,7 +78,7 @@ class Paging : public os::Subsystem {
   static constexpr uint64_t kPagesPerSegment = emu::kPagesPerSegment;
 
  public:
-  explicit Paging(devices::DeviceSubsystem* devices);
+  Paging();
   ~Paging() override;
   void declare(cfg::Schema& schema) const override { paging_section().declare(schema); }
   void configure(const cfg::Config& config) override { config_ = paging_section().read(config); }
@@ -159,7 +159,7 @@ class Paging : public os::Subsystem {
   bool shows_vio() const { return config_.vio_volumes != ~0ull || stats_.vio_written || stats_.vio_kept; }
   void write_json(std::ostream& out) const;
 
-  devices::DeviceSubsystem* devices_;
+  devices::DeviceSubsystem* devices_ = nullptr;  // the run's devices (System::find_subsystem, at install)
   os::System* system_ = nullptr;
   PagingConfig config_;
   PagingStats stats_;

@@ -42,7 +42,7 @@ struct Paging::DumpRun {
   uint64_t writes_in_flight = 0;
 };
 
-Paging::Paging(devices::DeviceSubsystem* devices) : devices_(devices) {}
+Paging::Paging() = default;
 Paging::~Paging() = default;
 
 uint64_t Paging::dump_cycles(uint64_t ns) const {

@@ -1,4 +1,4 @@
-"""Sweeps: many `tpfemu run`s as one study (scripts/sweep; README, "Sweeps and clusters").
+"""Sweeps: many `tpfemu run`s as one study (scripts/sweep; docs/sweeps.md).
 
 A sweep file (YAML) names the base configuration (config files and --set overrides),
 the parameter grid (lists, and zipped lists varied together), derived keys, the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# console_session.sh OUT TPFEMU CONFIG: the README's console example, scripted. A run
+# console_session.sh OUT TPFEMU CONFIG: docs/console.md's console example, scripted. A run
 # with --console 0 --console-wait --pace waits for `tpfemu console`; the client pauses
 # it, stops the configuration's ZTRAP EI window (from 0), starts its own and resumes at
 # once, stops it a second later (its answer covers its own window only), and reads

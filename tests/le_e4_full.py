@@ -4,7 +4,7 @@ requests of 1 byte to 32 KB, untuned HEAP(32K,32K) against tuned HEAP(100M,100M)
 through `tpfemu run` (the untuned run executes about 4.7 G instructions: some 13 minutes
 of host time). Fails unless each run's heap counters (lestorage.json) are the host
 model's for the same requests, and the untuned run's simulated CPU is more than 100
-times the tuned run's (the document: 15.44 s against 0.12 s, 129x; README, "LE storage").
+times the tuned run's (the document: 15.44 s against 0.12 s, 129x; docs/e4-le.md).
 
 usage: le_e4_full.py TPFEMU MODEL SOURCE_DIR SCRATCH
 """

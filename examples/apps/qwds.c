@@ -1,5 +1,5 @@
-/* QWDS: an application program kept outside apps/ (README, "Adding an
-   application program"). It counts the words of its input message and the letters of
+/* QWDS: an application program kept outside apps/ (docs/guest-programs.md,
+   "Keep programs outside the source tree"). It counts the words of its input message and the letters of
    each length, keeps the longest word in its static storage (which is the ECB's own),
    copies the message into the ECB heap, ENTERs QZZ1 for the message's fare like the
    demo transaction, and logs a line for every 100th ECB. Returns 0, or 8 when the

@@ -28,7 +28,7 @@
    frames.
 
    The changes of PJ47265 are seven switches (EHEAP_CHANGE_*), so that each can be
-   measured alone on top of the baseline (the ablation of README's E1): baseline is
+   measured alone on top of the baseline (the ablation of E1, docs/e1-tls.md): baseline is
    none of them, pj47265 all; system.ecb_heap.changes picks others. A process puts its
    policies together at its first request (struct eheap_ops) from the two files'.
    A buffer is [struct eheap_block header][data][8-byte trailer right after the

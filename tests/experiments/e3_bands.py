@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """E3's full sweep against its bands (ctest experiment.e3_bands, label long).
 
-Runs scripts/experiment-paging (transition, dump, large-pages: the README's E3 tables,
+Runs scripts/experiment-paging (transition, dump, large-pages: docs/e3-paging.md's tables,
 about 2 minutes on 2 cores) with the build's tpfemu into OUT, emptied first (a sweep
 resumed there would refuse an older build's runs, and the bands must be this build's),
 or reads an existing results.json (--results), and checks
@@ -11,7 +11,7 @@ or reads an existing results.json (--results), and checks
     cost less CPU and fewer TLB cycles a transaction than 4 KB pages;
   - that rates and response times do not depend on the scale factor (f = 64 against
     128, the 100-page transaction: transactions in 45 s within 15%);
-  - every figure of the README's tables within BAND of what the real runs gave
+  - every figure of those tables within BAND of what the real runs gave
     (MEASURED below), so that a change that moves a figure shows.
 A failure names the row, the figure, the value and the band.
 
@@ -28,7 +28,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 BAND = 0.10  # relative, either side
 
 # What the runs gave (scripts/experiment-paging, the model of this commit: since issue
-# 24's TLB as z's; the README's "The machine" has what that change moved). Keys:
+# 24's TLB as z's; docs/machine.md, "What the TLB as z's moved", has what that change moved). Keys:
 # (pages, f, device) for E3b, (f, device) for E3c, message_text for E3d.
 MEASURED = {
     "transition": {

@@ -1,4 +1,4 @@
-// E2, simple lock APAR PJ46800 (seed 004, ../shared/EXPERIMENTS.md): the bands of the
+// E2, simple lock APAR PJ46800 (seed 004, docs/e2-syslog.md): the bands of the
 // document's effect on short runs of configs/syslog-*.yaml. The document: 99% CPU
 // before the APAR, 8% after, higher syslog() throughput; the ETIM report of slockc
 // dominated by CSG at one displacement before (7,943 of about 8,700 samples), by

@@ -1,4 +1,4 @@
-// E1, ECB heap APAR PJ47265 (seed 000, ../shared/EXPERIMENTS.md): the band of the
+// E1, ECB heap APAR PJ47265 (seed 000, docs/e1-tls.md): the band of the
 // document's effect on a short run of configs/tls-*.yaml (the calibrated baseline,
 // pj47265 a prediction), and the request size report's shape. The figures come from
 // the guest heap code running on the machine model.
@@ -33,7 +33,7 @@ struct TlsRun {
 }  // namespace
 
 // The band is around what the documented configuration gives (IBM's 150-entry control
-// table; README, E1: 5.4% on the full run), not around the document's 11.8%: the
+// table; docs/e1-tls.md: 5.4% on the full run), not around the document's 11.8%: the
 // model's prediction is what it is, and the test keeps it from moving unnoticed.
 TEST_CASE("E1: pj47265 cuts ms per message, 4 to 7.5% against the calibrated baseline (short run)",
           "[heap][experiment]") {
@@ -53,7 +53,7 @@ TEST_CASE("E1: pj47265 cuts ms per message, 4 to 7.5% against the calibrated bas
     if (k != 1) CHECK(q[1] > q[k]);                     // the 64-byte class is the largest
 }
 
-// The ablation (README, E1): each change of PJ47265 alone on the baseline. Those that
+// The ablation (docs/e1-tls.md): each change of PJ47265 alone on the baseline. Those that
 // act on the TLS workload's path each cut its ms per message; the tag hash table does
 // nothing here (the workload tags nothing: the same instructions but for a few) and is
 // measured by the locate study (test_ecb_heap.cpp); line alignment is measured by the

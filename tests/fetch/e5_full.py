@@ -6,7 +6,7 @@
   - the PDSE (NOPACK,NOPRIME): less elapsed, fewer EXCPs and less CPU than any PDS; with
     PACK,PRIME less elapsed than the 6144 PDS;
   - 32760 the fewest tracks; the PDS of 4,200 members slower than that of 2, the PDSEs alike.
-Prints the tables (the README's E5 rows come from them).
+Prints the tables (the E5 rows of README.md and docs/e5-fetch.md come from them).
 
 usage: e5_full.py TPFEMU SOURCE_DIR OUT
 """

@@ -96,10 +96,10 @@ TEST_CASE("console: ZTRAP EI typed while the run goes on, answered, logged for r
   CHECK_THAT(answers, Contains("ERROR at 20us: \"ZTRAP XX\": ZTRAP knows only EI"));
 
   // The collection ran from 20 us to the end of the run, on the lock code only.
-  REQUIRE(cp.subsystem<os::ZtrapSubsystem>()->ei());
-  CHECK(cp.subsystem<os::ZtrapSubsystem>()->ei()->on());
+  REQUIRE(cp.find_subsystem<os::ZtrapSubsystem>()->ei());
+  CHECK(cp.find_subsystem<os::ZtrapSubsystem>()->ei()->on());
   uint64_t samples = 0;
-  for (const auto& r : cp.subsystem<os::ZtrapSubsystem>()->ei()->rows()) {
+  for (const auto& r : cp.find_subsystem<os::ZtrapSubsystem>()->ei()->rows()) {
     CHECK(r.prog.rfind("slockc", 0) == 0);
     samples += r.samples;
   }
@@ -128,9 +128,9 @@ TEST_CASE("console: a STOP answers with its own window, since the matching START
   emu::Machine m(cfg.machine, true);
   os::ControlProgram cp(m, cfg);
   cp.run();
-  REQUIRE(cp.subsystem<os::ZtrapSubsystem>()->ei());
+  REQUIRE(cp.find_subsystem<os::ZtrapSubsystem>()->ei());
   uint64_t run_samples = 0;
-  for (const auto& r : cp.subsystem<os::ZtrapSubsystem>()->ei()->rows()) run_samples += r.samples;
+  for (const auto& r : cp.find_subsystem<os::ZtrapSubsystem>()->ei()->rows()) run_samples += r.samples;
   REQUIRE(run_samples > 0);
   const uint64_t now = m.elapsed_cycles();
   cp.operator_command("ZTRAP EI START", now);
@@ -184,7 +184,7 @@ ScriptedRun run_with(ScriptedConsole& console) {
   os::ControlProgram cp(m, cfg);
   cp.set_console(&console);
   ScriptedRun r{cp.run(), {}, cp.log()};
-  if (cp.subsystem<os::ZtrapSubsystem>()->ei()) r.rows = cp.subsystem<os::ZtrapSubsystem>()->ei()->rows();
+  if (cp.find_subsystem<os::ZtrapSubsystem>()->ei()) r.rows = cp.find_subsystem<os::ZtrapSubsystem>()->ei()->rows();
   return r;
 }
 

@@ -39,7 +39,7 @@ struct ScmRun {
     os::ControlProgram cp(m, cfg);
     s = cp.run();
     log = cp.log();
-    auto* d = cp.subsystem<devices::DeviceSubsystem>();
+    auto* d = cp.find_subsystem<devices::DeviceSubsystem>();
     if (d->scm()) {
       degraded = d->scm()->degraded_blocks();
       requests = d->scm()->stats().requests;
@@ -222,7 +222,7 @@ TEST_CASE("devices: a DASD page volume on the I/O path: a channel program of 16 
   };
   emu::Machine m(cfg.machine, true);
   os::ControlProgram cp(m, cfg);
-  probe->devices = cp.subsystem<devices::DeviceSubsystem>();
+  probe->devices = cp.find_subsystem<devices::DeviceSubsystem>();
   REQUIRE(probe->devices->dasd().size() == 16);
   cp.run();
   REQUIRE(probe->read_done > 0);

@@ -38,7 +38,7 @@ struct HeapRun {
     emu::Machine m(cfg.machine, true);
     os::ControlProgram cp(m, cfg);
     s = cp.run();
-    heap = cp.subsystem<heap::EcbHeap>()->totals();
+    heap = cp.find_subsystem<heap::EcbHeap>()->totals();
     log = cp.log(), dumps = cp.dumps();
     std::ostringstream t, j;
     heap::write_heap_text(t, heap);
@@ -338,8 +338,8 @@ TEST_CASE("ECB heap: 1 MB of heap in 4 KB frames for want of a 1 MB frame is cou
     std::ostringstream text, json, heap_json;
     os::write_summary_text(text, s);
     os::write_summary_json(json, s);
-    heap::write_heap_json(heap_json, cp.subsystem<heap::EcbHeap>()->totals());
-    return std::tuple{cp.subsystem<heap::EcbHeap>()->totals().large_frame_fallbacks, text.str(), json.str(),
+    heap::write_heap_json(heap_json, cp.find_subsystem<heap::EcbHeap>()->totals());
+    return std::tuple{cp.find_subsystem<heap::EcbHeap>()->totals().large_frame_fallbacks, text.str(), json.str(),
                       heap_json.str()};
   };
   const auto [none, none_text, none_json, none_heap] = run(false);

@@ -1,6 +1,6 @@
 // The machine model from guest programs on several I-streams: every effect below
 // comes out of the cache, coherence and TLB model, not from a rule about locks.
-// Bands were set from real runs (see the README's machine section for the figures).
+// Bands were set from real runs (docs/machine.md has the figures).
 #include <catch2/catch.hpp>
 
 #include <atomic>

@@ -43,8 +43,8 @@ struct PagingRun {
     os::ControlProgram cp(m, cfg);
     s = cp.run();
     log = cp.log();
-    stats = cp.subsystem<paging::Paging>()->stats();
-    dumps = cp.subsystem<paging::Paging>()->dumps();
+    stats = cp.find_subsystem<paging::Paging>()->stats();
+    dumps = cp.find_subsystem<paging::Paging>()->dumps();
     for (const os::ReportFile& r : cp.reports()) {
       if (!r.write || (r.wanted && !r.wanted())) continue;
       std::ostringstream out;
@@ -210,7 +210,7 @@ TEST_CASE("paging: the ECB heap's 1 MB pages go out to SCM whole and come back; 
       cp.run();
       INFO(cp.dumps());
       CHECK_THAT(cp.log(), Contains("QHTT: 4 threads, 20000 operations, 0 bad"));
-      const paging::PagingStats& st = cp.subsystem<paging::Paging>()->stats();
+      const paging::PagingStats& st = cp.find_subsystem<paging::Paging>()->stats();
       if (scm) {
         CHECK(st.large_out > 10);
         CHECK(st.large_in + st.reclaims > 0);

@@ -39,13 +39,13 @@ struct LockRun {
     emu::Machine m(cfg.machine, true);
     os::ControlProgram cp(m, cfg);
     s = cp.run();
-    syslog = cp.subsystem<lock::LockSubsystem>()->syslog().text();
+    syslog = cp.find_subsystem<lock::LockSubsystem>()->syslog().text();
     dumps = cp.dumps();
-    auto locks = cp.subsystem<lock::LockSubsystem>()->lock_stats();
+    auto locks = cp.find_subsystem<lock::LockSubsystem>()->lock_stats();
     REQUIRE(locks.size() == 1);
     lock = locks[0];
-    ring = cp.subsystem<lock::LockSubsystem>()->syslog_stats();
-    used = cp.subsystem<lock::LockSubsystem>()->was_used();
+    ring = cp.find_subsystem<lock::LockSubsystem>()->syslog_stats();
+    used = cp.find_subsystem<lock::LockSubsystem>()->was_used();
     std::ostringstream lj;
     lock::write_locks_json(lj, locks, ring);
     locks_json = lj.str();

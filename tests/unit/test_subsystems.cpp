@@ -91,7 +91,7 @@ TEST_CASE("subsystems: a subsystem's periodic event, report, summary counter and
   emu::Machine m(cfg.machine, true);
   os::ControlProgram cp(m, cfg);
   REQUIRE(probe);
-  REQUIRE(cp.subsystem<Probe>() == probe);
+  REQUIRE(cp.find_subsystem<Probe>() == probe);
   const os::RunSummary s = cp.run();
   CHECK(probe->ended);
   CHECK(probe->ticks > 0);

@@ -72,9 +72,9 @@ struct ZRun {
       m.events().schedule(snap_at[k], [&, k] { snaps[k] = snapshot(cp); });
     s = cp.run();
     std::ostringstream t, j;
-    etim = cp.subsystem<os::ZtrapSubsystem>()->write_etim(t, j);
+    etim = cp.find_subsystem<os::ZtrapSubsystem>()->write_etim(t, j);
     text = t.str(), json = j.str();
-    if (cp.subsystem<os::ZtrapSubsystem>()->ei()) rows = cp.subsystem<os::ZtrapSubsystem>()->ei()->rows();
+    if (cp.find_subsystem<os::ZtrapSubsystem>()->ei()) rows = cp.find_subsystem<os::ZtrapSubsystem>()->ei()->rows();
     end = snapshot(cp);
   }
 };
