@@ -1,4 +1,5 @@
-// Operator commands, z/TPF style, scheduled at a simulated time in the run's YAML:
+// Operator commands, z/TPF and z/OS style, scheduled at a simulated time in the run's
+// YAML:
 //
 //   operator:
 //     - at: 2ms
@@ -9,12 +10,13 @@
 // The same commands can be typed on the operator console (os/console.h) while a run
 // goes on; ControlProgram::operator_command answers them.
 //
-// Commands known so far (keywords in any case; the PROG= value as the symbol is spelt):
-//   ZTRAP EI START [PROG=name]   start the software profiler (os/ztrap.h); PROG= keeps
-//                                only instructions whose program (ELF symbol) starts with name
-//   ZTRAP EI STOP                stop it; the report covers START..STOP (or ..the end)
-// A command that does not parse, a START while the collection is on or a STOP while it
-// is off is a configuration error at load time, naming the entry and its line.
+// The control program knows no command itself: each subsystem registers the grammar
+// of its own (Subsystem::operator_grammars: ZTRAP EI in os/ztrap_subsystem.cpp, D M=SCM
+// and CF SCM in devices/, D ASM and DUMP in paging/, ZSTAT in os/zstat.cpp) and, at
+// install, their handler (System::add_operator_commands). A command that does not
+// parse, or an entry its owner's sequence check refuses (a ZTRAP EI START while the
+// collection is on), is a configuration error at load time, naming the entry and its
+// line.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -27,50 +29,47 @@
 
 namespace os {
 
-// The commands a subsystem owns besides ZTRAP (D M=SCM, CF SCM, ...): how to tell
-// them and check their operands, at load time (an operator: entry) and when typed.
+struct OperatorCommand {
+  std::string text;   // as written
+  std::string owner;  // the grammar's owner: the handler registered under this name takes it
+};
+
+struct OperatorEntry {
+  uint64_t at_ns = 0;    // simulated time from the start of the run
+  OperatorCommand command;
+  std::string where;     // "x.yaml:7: operator entry 2", or the key that implied it
+  int list_index = -1;   // its entry of the operator: list (-1: implied by a key)
+};
+
+// A subsystem's commands: how to tell them and check their operands, at load time (an
+// operator: entry) and when typed.
 struct OperatorGrammar {
   std::string owner;   // routes the command to the handler registered under this name
   std::string syntax;  // for the "known:" list of an unknown command
   std::function<bool(std::string_view text)> mine;    // one of the owner's commands?
   std::function<void(std::string_view text)> check;   // throws cfg::ConfigError (no place) if not right
+  // Entries a key implies besides the operator: list (system.ztrap.ei: whole-run is a
+  // ZTRAP EI START at 0); may be empty.
+  std::function<std::vector<OperatorEntry>(const cfg::Config&)> implied;
+  // Checks the owner's entries, in time order, as a sequence (ZTRAP EI: START and STOP
+  // alternate); throws the entry's error (operator_entry_error). May be empty.
+  std::function<void(const cfg::Config&, const std::vector<const OperatorEntry*>&)> check_sequence;
 };
 using OperatorGrammars = std::vector<OperatorGrammar>;
 
-struct OperatorCommand {
-  enum class Verb { ZtrapEiStart, ZtrapEiStop, Other };
-  Verb verb = Verb::ZtrapEiStop;
-  std::string prog;   // ZTRAP EI START: PROG= prefix ("" : every program)
-  std::string text;   // as written
-  std::string owner;  // "ZTRAP", or the grammar's owner for Verb::Other
-};
+// Throws cfg::ConfigError with a message (no place) if `text` is none of `grammars`'
+// commands.
+OperatorCommand parse_operator_command(std::string_view text, const OperatorGrammars& grammars);
+// An error placed at the entry: its operator: list entry's command, or the key that
+// implied it (`key`).
+cfg::ConfigError operator_entry_error(const cfg::Config& config, const OperatorEntry& entry, const std::string& key,
+                                      const std::string& message);
 
-// Throws cfg::ConfigError with a message (no place) if `text` is not a known command:
-// ZTRAP's, or one of `others`.
-OperatorCommand parse_operator_command(std::string_view text, const OperatorGrammars& others = {});
-
-struct OperatorEntry {
-  uint64_t at_ns = 0;    // simulated time from the start of the run
-  OperatorCommand command;
-  std::string where;     // "x.yaml:7: operator entry 2", or "system.ztrap.ei" for whole-run
-};
-
-// ZTRAP EI settings (system.ztrap.*).
-struct ZtrapConfig {
-  bool whole_run = false;   // system.ztrap.ei: whole-run (a START at 0, no STOP)
-  bool measurement = false; // system.ztrap.ei: measurement (a START when the summary's window opens)
-  uint64_t interval = 0;    // cycles between samples, per I-stream
-  uint64_t console_poll_ns = 0;  // system.console.poll_interval: console commands are taken this often
-};
-
-// system.ztrap.* and system.console.*, bound to ZtrapConfig (declared after the other
-// system.* keys: a section's keys go together).
-const cfg::Section<ZtrapConfig>& ztrap_section();
-// Adds the `operator:` list and the check of its START/STOP order; `others` are the
+// Adds the `operator:` list and its owners' sequence checks; `grammars` are the
 // subsystems' commands.
-void declare_operator_schema(cfg::Schema& schema, const OperatorGrammars& others = {});
-// The commands in time order (ties in the order written); system.ztrap.ei: whole-run
-// is a ZTRAP EI START at 0.
-std::vector<OperatorEntry> operator_entries(const cfg::Config& config, const OperatorGrammars& others = {});
+void declare_operator_schema(cfg::Schema& schema, const OperatorGrammars& grammars);
+// The commands in time order (ties: the implied ones first, then in the order written),
+// each owner's sequence checked.
+std::vector<OperatorEntry> operator_entries(const cfg::Config& config, const OperatorGrammars& grammars);
 
 }  // namespace os

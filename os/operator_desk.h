@@ -21,7 +21,7 @@ class OperatorDesk {
   OperatorDesk(emu::Machine& machine, std::function<void(const std::string&)> log)
       : machine_(machine), log_(std::move(log)) {}
   void add(std::string owner, std::string help, OperatorHandler handler);
-  // The subsystems' commands besides ZTRAP (to parse what is typed).
+  // The subsystems' commands (to parse what is typed).
   void set_grammars(OperatorGrammars g) { grammars_ = std::move(g); }
   // The configuration's entries, each an event at its time.
   void schedule(const std::vector<OperatorEntry>& entries);

@@ -443,14 +443,12 @@ const cfg::Section<WorkloadConfig>& workload_section() {
 
 }  // namespace
 
-namespace {
-OperatorGrammars grammars_of(const Subsystems& subsystems) {
+OperatorGrammars operator_grammars_of(const Subsystems& subsystems) {
   OperatorGrammars g;
   for (const auto& sub : subsystems)
     for (auto& one : sub->operator_grammars()) g.push_back(std::move(one));
   return g;
 }
-}  // namespace
 
 cfg::Schema run_schema(const Subsystems& subsystems) {
   cfg::Schema s;
@@ -458,9 +456,9 @@ cfg::Schema run_schema(const Subsystems& subsystems) {
   for (const auto& sub : subsystems) sub->declare_machine(s);  // machine.<name>.*: e.g. machine.scm
   system_section().declare(s);
   for (const auto& sub : subsystems) sub->declare(s);  // system.<name>.*: a section's keys go together
-  ztrap_section().declare(s);                          // system.ztrap.*, system.console.* (os/operator.cpp)
+  ztrap_section().declare(s);                          // system.ztrap.*, system.console.* (os/ztrap_config.cpp)
   workload_section().declare(s);
-  declare_operator_schema(s, grammars_of(subsystems));  // the operator: list (os/operator.cpp)
+  declare_operator_schema(s, operator_grammars_of(subsystems));  // the operator: list (os/operator.cpp)
   return s;
 }
 
@@ -481,7 +479,7 @@ RunConfig load_run_config(const SubsystemFactory& subsystems, const std::vector<
   const Subsystems made = subsystems();
   auto schema = std::make_shared<const cfg::Schema>(run_schema(made));
   auto values = std::make_shared<const cfg::Config>(cfg::load_config(*schema, files, sets));
-  RunConfig r = run_config(*values, grammars_of(made));
+  RunConfig r = run_config(*values, operator_grammars_of(made));
   r.schema = schema, r.values = values, r.subsystems = subsystems;
   if (!files.empty()) r.source = files.front();
   return r;

@@ -11,6 +11,7 @@
 #include "config/config.h"
 #include "emu/machine_config.h"
 #include "os/operator.h"
+#include "os/ztrap_config.h"
 #include "os/subsystem.h"
 
 namespace os {
@@ -58,9 +59,9 @@ struct RunConfig {
   emu::MachineConfig machine;
   SystemConfig system;
   WorkloadConfig workload;
-  ZtrapConfig ztrap;                     // system.ztrap.*, system.console.* (os/operator.h)
+  ZtrapConfig ztrap;                     // system.ztrap.*, system.console.* (os/ztrap_config.h)
   std::vector<OperatorEntry> operators;  // `operator:` commands, in time order (os/operator.h)
-  OperatorGrammars operator_grammars;    // the subsystems' commands besides ZTRAP
+  OperatorGrammars operator_grammars;    // the subsystems' commands (ZTRAP's too)
   std::string source;  // the YAML file it came from (for relative paths)
   // The subsystems that plug into the control program, and the loaded values their
   // own keys (system.<name>.*) are bound from when the control program makes them.
@@ -74,7 +75,9 @@ struct RunConfig {
 cfg::Schema run_schema(const Subsystems& subsystems);
 // The control program's part of a validated configuration (no subsystems); `grammars`:
 // the subsystems' operator commands, for the operator: entries.
-RunConfig run_config(const cfg::Config& config, const OperatorGrammars& grammars = {});
+RunConfig run_config(const cfg::Config& config, const OperatorGrammars& grammars);
+// Every operator command grammar of `subsystems`, in their order.
+OperatorGrammars operator_grammars_of(const Subsystems& subsystems);
 // Defaults, then the files in order, then the overrides; throws cfg::ConfigError.
 RunConfig load_run_config(const SubsystemFactory& subsystems, const std::vector<std::string>& files,
                           const std::vector<std::string>& sets = {});

@@ -221,7 +221,7 @@ class Subsystem {
   // Keys of hardware it brings to the machine (machine.<name>.*, e.g. devices), declared
   // among the machine's own.
   virtual void declare_machine(cfg::Schema&) const {}
-  // The operator commands it owns besides ZTRAP (their handler: add_operator_commands).
+  // The operator commands it owns, grammar included (their handler: add_operator_commands).
   virtual OperatorGrammars operator_grammars() const { return {}; }
   // Takes its settings from the loaded configuration (before install).
   virtual void configure(const cfg::Config& config) = 0;

@@ -123,8 +123,8 @@ TEST_CASE("console: a STOP answers with the window's top instructions", "[consol
 TEST_CASE("console: a STOP answers with its own window, since the matching START, not the earlier ones", "[console]") {
   os::RunConfig cfg = syslog_config();
   // A window of the run itself, from the configuration, closed long before the console's.
-  cfg.operators = {{.at_ns = 100'000, .command = os::parse_operator_command("ZTRAP EI START"), .where = "test"},
-                   {.at_ns = 300'000, .command = os::parse_operator_command("ZTRAP EI STOP"), .where = "test"}};
+  cfg.operators = {{.at_ns = 100'000, .command = os::parse_operator_command("ZTRAP EI START", {os::ztrap_grammar()}), .where = "test"},
+                   {.at_ns = 300'000, .command = os::parse_operator_command("ZTRAP EI STOP", {os::ztrap_grammar()}), .where = "test"}};
   emu::Machine m(cfg.machine, true);
   os::ControlProgram cp(m, cfg);
   cp.run();

@@ -46,7 +46,7 @@ Config from_yaml(const std::string& text) {
 }
 
 std::string yaml_error(const std::string& text) {
-  return error_of([&] { os::run_config(from_yaml(text)); });
+  return error_of([&] { os::run_config(from_yaml(text), os::operator_grammars_of(app::subsystems())); });
 }
 
 std::string set_error(const std::vector<std::string>& sets) {
@@ -219,7 +219,7 @@ TEST_CASE("run config: run_config reads every key into the structs", "[run_confi
       "  duration: 1.5s\n"
       "  warmup: 10\n"
       "  seed: 42\n");
-  const os::RunConfig r = os::run_config(c);
+  const os::RunConfig r = os::run_config(c, os::operator_grammars_of(app::subsystems()));
   CHECK(r.machine.istreams == 8);
   CHECK(r.system.image == "/tmp/apps.elf");
   CHECK(r.system.time_slice_ms == 0.25);
@@ -357,7 +357,7 @@ TEST_CASE("run config: cross-field checks name the key that was set, and where",
 TEST_CASE("run config: run_config refuses a Config that fails its checks", "[run_config]") {
   Config c(app::run_schema());
   c.set("workload.messages=0");
-  CHECK(error_of([&] { os::run_config(c); }) ==
+  CHECK(error_of([&] { os::run_config(c, os::operator_grammars_of(app::subsystems())); }) ==
         "--set: workload.messages: workload.messages and workload.duration are both 0; set one of them to say when "
         "the run stops");
 }

@@ -32,7 +32,7 @@ os::RunConfig config_of(const std::string& yaml, std::vector<std::string> sets) 
   c->load_yaml(yaml, "ztrap.yaml");
   for (const auto& s : sets) c->set(s);
   c->validate();
-  os::RunConfig r = os::run_config(*c);
+  os::RunConfig r = os::run_config(*c, os::operator_grammars_of(app::subsystems()));
   r.values = c, r.subsystems = app::subsystems;
   return r;
 }
@@ -209,14 +209,16 @@ TEST_CASE("ztrap: the same configuration twice gives identical etim.json and eti
 }
 
 TEST_CASE("ztrap: operator commands parse, in any case, and name what is wrong", "[ztrap]") {
-  auto cmd = os::parse_operator_command("ztrap ei start PROG=slockc");
-  CHECK(cmd.verb == os::OperatorCommand::Verb::ZtrapEiStart);
+  const os::OperatorGrammars ztrap = {os::ztrap_grammar()};
+  CHECK(os::parse_operator_command("ztrap ei start PROG=slockc", ztrap).owner == "ZTRAP");
+  const os::ZtrapCommand cmd = os::parse_ztrap_command("ztrap ei start PROG=slockc");
+  CHECK(cmd.start);
   CHECK(cmd.prog == "slockc");
-  CHECK(os::parse_operator_command("  ZTRAP   EI STOP ").verb == os::OperatorCommand::Verb::ZtrapEiStop);
-  CHECK(os::parse_operator_command("ZTRAP EI START").prog.empty());
-  auto err = [](const char* text) {
+  CHECK_FALSE(os::parse_ztrap_command("  ZTRAP   EI STOP ").start);
+  CHECK(os::parse_ztrap_command("ZTRAP EI START").prog.empty());
+  auto err = [&](const char* text) {
     try {
-      os::parse_operator_command(text);
+      os::parse_operator_command(text, ztrap);
     } catch (const cfg::ConfigError& e) {
       return std::string(e.what());
     }
@@ -229,13 +231,15 @@ TEST_CASE("ztrap: operator commands parse, in any case, and name what is wrong",
   CHECK_THAT(err("ZTRAP EI START SSU=BSS"), Contains("unknown parameter SSU=BSS"));
   CHECK_THAT(err("ZTRAP EI START PROG="), Contains("is not a program name"));
   CHECK_THAT(err(""), Contains("an empty command"));
+  // The control program knows no command of its own: without the grammars, nothing parses.
+  CHECK_THROWS_WITH(os::parse_operator_command("ZTRAP EI STOP", {}), Contains("(known: none)"));
 }
 
 TEST_CASE("ztrap: a bad operator: entry is a load-time error with its line", "[ztrap][config]") {
   CHECK(error_of("operator:\n  - at: 1ms\n    command: ZDSP\n") ==
-        "ztrap.yaml:3: operator entry 1: command: \"ZDSP\": unknown operator command ZDSP (known: ZTRAP EI START "
-        "[PROG=name], ZTRAP EI STOP, D M=SCM[(DETAIL)], CF SCM(amount|start-end),ONLINE|OFFLINE, "
-        "F SCM,FAIL,CARD=pair.card, D ASM[,SCM], DUMP COMM=(title),JOBNAME=(name,...), ZSTAT)");
+        "ztrap.yaml:3: operator entry 1: command: \"ZDSP\": unknown operator command ZDSP (known: D M=SCM[(DETAIL)], "
+        "CF SCM(amount|start-end),ONLINE|OFFLINE, F SCM,FAIL,CARD=pair.card, D ASM[,SCM], "
+        "DUMP COMM=(title),JOBNAME=(name,...), ZTRAP EI START [PROG=name], ZTRAP EI STOP, ZSTAT)");
   CHECK(error_of("operator:\n  - at: 1ms\n    comand: ZTRAP EI STOP\n") ==
         "ztrap.yaml:3: operator entry 1: comand: unknown field (did you mean command?)");
   CHECK(error_of("operator:\n  - at: 1ms\n    command: ZTRAP EI START\n  - command: ZTRAP EI STOP\n") ==
@@ -278,9 +282,10 @@ TEST_CASE("ztrap: the operator: list reaches the run configuration in time order
       {"system.ztrap.interval=1000"});
   REQUIRE(r.operators.size() == 2);
   CHECK(r.operators[0].at_ns == 500000);
-  CHECK(r.operators[0].command.prog == "slockc");
+  CHECK(os::parse_ztrap_command(r.operators[0].command.text).prog == "slockc");
   CHECK(r.operators[0].where == "ztrap.yaml:3: operator entry 2");
-  CHECK(r.operators[1].command.verb == os::OperatorCommand::Verb::ZtrapEiStop);
+  CHECK(r.operators[1].command.owner == "ZTRAP");
+  CHECK_FALSE(os::parse_ztrap_command(r.operators[1].command.text).start);
   CHECK(r.ztrap.interval == 1000);
   CHECK_FALSE(r.ztrap.whole_run);
   os::RunConfig d = config_of("", {});
