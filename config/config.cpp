@@ -10,6 +10,8 @@
 #include <cstring>
 #include <chrono>
 #include <filesystem>
+#include <functional>
+#include <initializer_list>
 #include <future>
 #include <thread>
 #include <fstream>
@@ -296,10 +298,19 @@ uint64_t parse_size(std::string_view text) {
   return n << shift;
 }
 
-uint64_t parse_frequency_hz(std::string_view text) {
-  auto bad = [&] {
-    return ConfigError(fmt::format("\"{}\" is not a frequency (use e.g. 5.2GHz or 800MHz)", text));
-  };
+namespace {
+
+struct DecimalUnit {
+  std::string_view name;
+  unsigned exp;  // the base unit per this unit, as a power of ten
+};
+
+// A decimal number and its unit ("5.2GHz", "0.5ms") in whole base units (Hz, ns).
+// Fraction digits beyond the base unit's resolution must be zeros. `bad` names the
+// accepted forms; `resolution` ("1 Hz") and `what` ("a frequency") the errors.
+uint64_t parse_decimal_with_unit(std::string_view text, std::initializer_list<DecimalUnit> units,
+                                 const std::function<ConfigError()>& bad, std::string_view resolution,
+                                 std::string_view what) {
   uint64_t whole;
   bool overflow;
   size_t digits = leading_uint(text, whole, overflow);
@@ -314,58 +325,38 @@ uint64_t parse_frequency_hz(std::string_view text) {
     frac = rest.substr(0, f);
     rest.remove_prefix(f);
   }
-  unsigned exp;
-  if (rest == "GHz") exp = 9;
-  else if (rest == "MHz") exp = 6;
-  else if (rest == "kHz") exp = 3;
-  else if (rest == "Hz") exp = 0;
-  else throw bad();
+  const DecimalUnit* unit = nullptr;
+  for (const DecimalUnit& u : units)
+    if (rest == u.name) unit = &u;
+  if (!unit) throw bad();
+  const unsigned exp = unit->exp;
   uint64_t scale = 1;
   for (unsigned i = 0; i < exp; ++i) scale *= 10;
-  // Fraction digits beyond the unit's resolution must be zeros: the value is whole Hz.
   for (size_t i = exp; i < frac.size(); ++i)
-    if (frac[i] != '0') throw ConfigError(fmt::format("\"{}\" is finer than 1 Hz", text));
+    if (frac[i] != '0') throw ConfigError(fmt::format("\"{}\" is finer than {}", text, resolution));
   uint64_t part = 0;
   for (size_t i = 0; i < exp; ++i) part = part * 10 + (i < frac.size() ? uint64_t(frac[i] - '0') : 0);
-  if (overflow || whole > (std::numeric_limits<uint64_t>::max() - part) / scale)
-    throw too_large(text, "a frequency");
+  if (overflow || whole > (std::numeric_limits<uint64_t>::max() - part) / scale) throw too_large(text, what);
   return whole * scale + part;
 }
 
+}  // namespace
+
+uint64_t parse_frequency_hz(std::string_view text) {
+  return parse_decimal_with_unit(
+      text, {{"GHz", 9}, {"MHz", 6}, {"kHz", 3}, {"Hz", 0}},
+      [&] { return ConfigError(fmt::format("\"{}\" is not a frequency (use e.g. 5.2GHz or 800MHz)", text)); },
+      "1 Hz", "a frequency");
+}
+
 uint64_t parse_duration_ns(std::string_view text) {
-  auto bad = [&] {
-    return ConfigError(fmt::format("\"{}\" is not a duration (use e.g. 2s, 1ms, 0.5ms, 500us or 40ns)", text));
-  };
   if (text == "0") return 0;  // zero needs no unit
-  uint64_t whole;
-  bool overflow;
-  size_t digits = leading_uint(text, whole, overflow);
-  if (digits == 0) throw bad();
-  std::string_view rest = text.substr(digits);
-  std::string_view frac;
-  if (!rest.empty() && rest.front() == '.') {
-    rest.remove_prefix(1);
-    size_t f = 0;
-    while (f < rest.size() && is_digit(rest[f])) ++f;
-    if (f == 0) throw bad();
-    frac = rest.substr(0, f);
-    rest.remove_prefix(f);
-  }
-  unsigned exp;  // nanoseconds per unit, as a power of ten
-  if (rest == "s") exp = 9;
-  else if (rest == "ms") exp = 6;
-  else if (rest == "us") exp = 3;
-  else if (rest == "ns") exp = 0;
-  else throw bad();
-  uint64_t scale = 1;
-  for (unsigned i = 0; i < exp; ++i) scale *= 10;
-  for (size_t i = exp; i < frac.size(); ++i)
-    if (frac[i] != '0') throw ConfigError(fmt::format("\"{}\" is finer than 1 ns", text));
-  uint64_t part = 0;
-  for (size_t i = 0; i < exp; ++i) part = part * 10 + (i < frac.size() ? uint64_t(frac[i] - '0') : 0);
-  if (overflow || whole > (std::numeric_limits<uint64_t>::max() - part) / scale)
-    throw too_large(text, "a duration");
-  return whole * scale + part;
+  return parse_decimal_with_unit(
+      text, {{"s", 9}, {"ms", 6}, {"us", 3}, {"ns", 0}},
+      [&] {
+        return ConfigError(fmt::format("\"{}\" is not a duration (use e.g. 2s, 1ms, 0.5ms, 500us or 40ns)", text));
+      },
+      "1 ns", "a duration");
 }
 
 uint64_t parse_cycles(std::string_view text) {

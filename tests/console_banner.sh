@@ -5,17 +5,12 @@
 # the ECBs in use and each I-stream's lists and utilization; a command refused is in
 # run.log with why. Prints "console banner: OK" or what was wrong.
 out=$1 tpfemu=$2 config=$3
+. "$(dirname "$0")/console_port.sh"
 rm -rf "$out" && mkdir -p "$out" || exit 1
 "$tpfemu" run "$config" --no-progress --out "$out/run" --console 0 --console-wait \
   --set workload.messages=0 --set workload.duration=20ms >"$out/run.stdout" 2>"$out/run.stderr" &
 run=$!
-port=
-for _ in $(seq 1 100); do
-  port=$(sed -n 's/.*operator console on 127.0.0.1:\([0-9]*\).*/\1/p' "$out/run.stderr")
-  [ -n "$port" ] && break
-  sleep 0.1
-done
-[ -n "$port" ] || { echo "the run named no console port:"; cat "$out/run.stderr"; kill $run; exit 1; }
+port=$(console_port "$out/run.stderr" $run) || exit 1
 printf 'ZSTAT\nFROB NICATE\nZSTAT\n' | "$tpfemu" console "$port" >"$out/client.out" 2>&1
 wait $run
 status=$?

@@ -7,17 +7,12 @@
 # console lines, then "console session: OK" or what was wrong. (When the PAUSE lands
 # depends on the host: the commands typed during the pause must land at its time.)
 out=$1 tpfemu=$2 config=$3
+. "$(dirname "$0")/console_port.sh"
 rm -rf "$out" && mkdir -p "$out" || exit 1
 "$tpfemu" run "$config" --no-progress --out "$out/run" --console 0 --console-wait --pace 0.005 \
   --set workload.messages=0 --set workload.duration=30ms >"$out/run.stdout" 2>"$out/run.stderr" &
 run=$!
-port=
-for _ in $(seq 1 100); do
-  port=$(sed -n 's/.*operator console on 127.0.0.1:\([0-9]*\).*/\1/p' "$out/run.stderr")
-  [ -n "$port" ] && break
-  sleep 0.1
-done
-[ -n "$port" ] || { echo "the run named no console port:"; cat "$out/run.stderr"; kill $run; exit 1; }
+port=$(console_port "$out/run.stderr" $run) || exit 1
 sleep 1
 [ -s "$out/run.stdout" ] && echo "the run did not wait for a client"
 mkfifo "$out/typed"
