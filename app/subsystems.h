@@ -10,7 +10,8 @@
 
 namespace app {
 
-// The ECB heap (heap/), simple locks and syslog (lock/), ZTRAP EI (os/).
+// The ECB heap (heap/), simple locks and syslog (lock/), LE storage (le/), the devices
+// (devices/), paging (paging/), program fetch (fetch/), ZTRAP EI and ZSTAT (os/).
 os::Subsystems subsystems();
 // The schema of a run with them all (for listings, examples and tests).
 const cfg::Schema& run_schema();

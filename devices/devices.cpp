@@ -11,7 +11,7 @@
 #include "os/run_config.h"
 
 namespace {
-// devices.txt in the project's one number style (emu/number_text.h).
+// devices.txt in the project's one number style (config/number_text.h).
 const flashsim::NumberStyle kStyle{
     .whole = [](uint64_t v) { return cfg::grouped(v); },
     .decimal = [](double v, int digits) { return cfg::grouped_fixed(v, digits); }};

@@ -71,7 +71,7 @@ struct ElfImage {
 // AddressSpace::kDefaultLimit is refused, naming its header, field and value.
 ElfImage parse_elf(std::vector<uint8_t> bytes, const std::string& name);
 // Throws ElfError (offset 0) if the file cannot be read, is not a regular file or is
-// larger than kMaxImageBytes (emu/input_file.h).
+// larger than kMaxImageBytes (config/input_file.h).
 ElfImage read_elf_file(const std::string& path);
 // The first byte of the segments past what `space` can address, as an ElfError naming
 // the program header (nothing if they fit).

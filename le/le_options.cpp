@@ -282,7 +282,7 @@ const OptionDef kOptions[] = {
 };
 
 // Optimal string alignment distance (emu's config suggestions use the same measure;
-// theirs is internal to emu/config.cpp).
+// theirs is internal to config/config.cpp).
 size_t distance(std::string_view a, std::string_view b) {
   std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
   for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;

@@ -14,7 +14,7 @@
 // the CPU loop; those defaults are estimates, marked so, with the reasoning.
 //
 // Durations (time_slice, timeout, think_time, duration) use the generic duration unit
-// of emu/config.h: 1ms, 500us, 2s, 0.5ms, or a bare 0.
+// of config/config.h: 1ms, 500us, 2s, 0.5ms, or a bare 0.
 #include "os/run_config.h"
 
 #include "os/guest_dir.h"

@@ -1,9 +1,10 @@
-// How a subsystem (the ECB heap, simple locks and syslog, ZTRAP EI, and later flash
-// paging, program fetch, the LE heap) plugs into the control program. os/ includes
-// none of their headers: each is a Subsystem that declares its configuration keys
-// and, once the program image is loaded, registers what it needs through System:
-// its SVCs (one line each of the SVC table), image variables, periodic events,
-// operator commands, dump lines, report files and summary counters. The control
+// How a subsystem (the ECB heap, simple locks and syslog, LE storage, the devices,
+// paging, program fetch, ZTRAP EI, ZSTAT) plugs into the control program. os/ includes
+// none of their headers: each is a Subsystem that declares its configuration keys and
+// its operator commands' grammar and, once the program image is loaded, registers what
+// it needs through System: its SVCs (one line each of the SVC table), image variables,
+// periodic events, operator command handlers, dump lines, report files and summary
+// counters; one finds another it uses with System::find_subsystem. The control
 // program calls it back when a process or an ECB ends and when the run is over.
 //
 // docs/architecture.md, "Add a subsystem", walks through the heap as the example.
@@ -216,7 +217,7 @@ class Subsystem {
  public:
   virtual ~Subsystem() = default;
   // Its configuration keys (system.<name>.*), each declared once with the field its
-  // value lands in (emu/config_section.h).
+  // value lands in (config/config_section.h).
   virtual void declare(cfg::Schema& schema) const = 0;
   // Keys of hardware it brings to the machine (machine.<name>.*, e.g. devices), declared
   // among the machine's own.

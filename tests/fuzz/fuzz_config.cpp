@@ -1,4 +1,4 @@
-// Fuzz target: the YAML configuration loader and --set (emu/config.h) against the
+// Fuzz target: the YAML configuration loader and --set (config/config.h) against the
 // machine's schema. The input is a YAML file; each of its lines that starts with
 // "#set " (a comment to YAML) is also given as a --set assignment. Any outcome but a
 // ConfigError or a valid configuration is a finding (libFuzzer: a crash or a

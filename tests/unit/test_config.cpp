@@ -1,4 +1,4 @@
-// The configuration mechanism (emu/config.h) and the `machine:` section
+// The configuration mechanism (config/config.h) and the `machine:` section
 // (emu/machine_config.cpp): units, defaults, every error path with its place and
 // key, --set overrides, cross-field checks, the schema listing, determinism, and
 // the example file configs/machine-z15.yaml.

@@ -1,5 +1,5 @@
 /* The syslog ring buffer in the shared system area: its layout, shared by the guest
-   (os/guest/tpf/syslog.c, which appends) and the host (lock/syslog_drain.cpp, the
+   (lock/guest/syslog.c, which appends) and the host (lock/syslog_drain.cpp, the
    control program's side, which drains it into the run's syslog.log). Plain C with
    fixed-size fields; the guest is big-endian, the host converts.
 
