@@ -37,8 +37,11 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/')
 source = sys.argv[1]
 problems = []
 for part in sorted(os.listdir(source)):
-    if part.startswith(".") or part in NOT_LAYERS or not os.path.isdir(os.path.join(source, part)):
+    folder = os.path.join(source, part)
+    if part.startswith(".") or part in NOT_LAYERS or not os.path.isdir(folder):
         continue
+    if os.path.exists(os.path.join(folder, "CMakeCache.txt")):
+        continue  # a build tree in the source folder (build-asan/, ...), whatever its name
     if part not in ALLOWED:
         problems.append(f"{part}/: a folder with no place in tests/layers.py's table")
         continue
