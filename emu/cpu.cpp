@@ -200,7 +200,7 @@ void Cpu::decode_into(Insn& in, uint64_t a) {
   unsigned n;
   fetch_bytes(a, bytes, n);
   Insn tmp;
-  if (!decode(bytes, a, tmp)) program_check(Pic::Operation);
+  if (!decode(bytes, a, tmp, arch_)) program_check(Pic::Operation);
   in = tmp;
 }
 
@@ -210,7 +210,7 @@ Insn Cpu::decode_at(uint64_t a, const uint8_t* override_bytes) {
   fetch_bytes(a, bytes, n);
   if (override_bytes) std::memcpy(bytes, override_bytes, n);
   Insn tmp;
-  if (!decode(bytes, a, tmp)) program_check(Pic::Operation);
+  if (!decode(bytes, a, tmp, arch_)) program_check(Pic::Operation);
   return tmp;
 }
 

@@ -87,6 +87,9 @@ class Cpu final : public TlbPurgeListener {
   explicit Cpu(AddressSpace& space);
   void set_timing(const CpuTiming& t);
   void set_group(CpuGroup* g) { group_ = g; }
+  // The architecture level it decodes (machine.arch); before any instruction runs.
+  void set_arch(Generation g) { arch_ = g; }
+  Generation arch() const { return arch_; }
   unsigned istream() const { return istream_; }
   // Switches to another address space (an ECB's), as loading its ASCE does: the
   // modelled TLBs keep their entries (tagged by space); only the host's micro-TLB is
@@ -310,13 +313,15 @@ class Cpu final : public TlbPurgeListener {
   static constexpr unsigned kFilledMax = 128;
   uint16_t filled_[kFilledMax];
   unsigned filled_count_ = kFilledMax + 1;  // more than kFilledMax: clear every entry
+  Generation arch_ = kNewestGeneration;  // what decode() accepts (set_arch)
   uint64_t code_vpage_ = ~0ull;  // page the decode slots below belong to
   DecodedPage* code_ = nullptr;
   std::vector<std::unique_ptr<DecodedPage>> retired_code_;  // freed after the current insn
 };
 
 // Fills `out` with the fields of the instruction in `bytes` (its first bytes give the
-// length). Returns false when the opcode is not in the table.
-bool decode(const uint8_t* bytes, uint64_t address, Insn& out);
+// length). Returns false when the opcode is not in the table, or its facility is not
+// installed on a machine of generation `arch` (an operation exception).
+bool decode(const uint8_t* bytes, uint64_t address, Insn& out, Generation arch);
 
 }  // namespace emu

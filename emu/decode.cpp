@@ -19,10 +19,11 @@ int64_t i32(const uint8_t* b, int at) {
 
 }  // namespace
 
-bool decode(const uint8_t* b, uint64_t a, Insn& in) {
+bool decode(const uint8_t* b, uint64_t a, Insn& in, Generation arch) {
   uint16_t id = lookup_opcode(b);
   if (id == kNoInsn) return false;
   const InsnDef& def = instruction_table()[id];
+  if (!facility_installed(def.facility, arch)) return false;  // not on this machine: operation exception
   in = Insn{};
   in.fn = def.handler;
   in.id = id;

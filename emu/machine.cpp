@@ -24,6 +24,7 @@ void Machine::start(AddressSpace& space) {
   for (unsigned i = 0; i < config_.istreams; ++i) {
     auto cpu = std::make_unique<Cpu>(space);
     cpu->clock_ghz = config_.clock_ghz;
+    cpu->set_arch(config_.arch);
     cpu->set_group(this);
     if (timing_) cpu->set_timing(CpuTiming{caches_.get(), i, config_.tlb4k, config_.tlb1m, config_.tlb_walk});
     cpus_.push_back(std::move(cpu));

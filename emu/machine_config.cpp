@@ -80,6 +80,20 @@ void check_size_order(const Config& c, const char* inner_key, const char* inner_
 Section<MachineConfig> make_machine_section() {
   Section<MachineConfig> s;
   using T = ValueType;
+  s.key_with({.path = "machine.arch",
+              .type = T::Enum,
+              .default_value = "z196",
+              .choices = {"z10", "z196", "zEC12", "z13", "z14", "z15"},
+              .unit = "IBM Z generation",
+              .description = "Architecture level: the facilities installed, and so the instructions the I-streams "
+                             "decode (each line of the instruction table names its facility, emu/isa/facilities.def); "
+                             "an instruction of a later facility is an operation exception, as on the real machine. "
+                             "The timing model (caches, TLBs, clock) is a z15's whatever the level.",
+              .source = "z196: what the project's guest images need (built with GCC -march=z10, and libgcc's z196 "
+                        "instructions); a later level adds RISBGN (zEC12) and LCBB (z13)."},
+             [](MachineConfig& m, const cfg::ConfigValue& v) {
+               m.arch = *emu::generation_named(std::get<std::string>(v));
+             });
   s.key({.path = "machine.istreams",
          .type = T::Integer,
          .default_value = "1",

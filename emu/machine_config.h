@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "config/config.h"
+#include "emu/isa/facility.h"
 
 namespace emu {
 
@@ -26,6 +27,7 @@ struct TlbConfig {
 };
 
 struct MachineConfig {
+  Generation arch = Generation::Z196;  // the instructions it decodes (machine.arch)
   unsigned istreams = 0;
   double clock_ghz = 0;
   uint64_t storage = 0;            // absolute storage size, bytes (sparse)

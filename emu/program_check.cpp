@@ -1,5 +1,7 @@
 #include "emu/program_check.h"
 
+#include "emu/isa/table.h"
+
 #include <fmt/format.h>
 
 #include "emu/cpu.h"
@@ -39,6 +41,16 @@ std::string format_program_check(const Cpu& cpu, const ProgramCheckInfo& info,
                      bytes.empty() ? "(no fetch)" : bytes,
                      info.mnemonic.empty() ? (bytes.empty() ? "?" : "(not implemented)") : info.mnemonic,
                      where);
+  // An instruction the table has, of a facility this machine.arch has not: say so, since
+  // the fix is a configuration key, not a missing instruction.
+  if (pi.code == Pic::Operation && info.insn_length) {
+    const uint16_t id = lookup_opcode(info.insn_bytes);
+    if (id != kNoInsn && !facility_installed(instruction_table()[id].facility, cpu.arch())) {
+      const FacilityDef& f = facility_def(instruction_table()[id].facility);
+      out += fmt::format("  NOT INSTALLED {} is of the {} facility ({} and later); machine.arch is {}\n",
+                         mnemonic(id), f.name, generation_name(f.first), generation_name(cpu.arch()));
+    }
+  }
   if (pi.has_address) out += fmt::format("  FAILING ADDR {:016X}\n", pi.address);
   if (pi.code == Pic::Data) out += fmt::format("  DXC {:02X}   FPC {:08X}\n", pi.dxc, cpu.fpc);
   out += fmt::format("  CC {}   INSTRUCTIONS {}   CYCLES {}\n", cpu.cc, cpu.instructions, cpu.cycles);

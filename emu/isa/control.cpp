@@ -29,7 +29,7 @@ static void execute_target(Cpu& c, uint64_t target, unsigned r1) {
   for (unsigned k = 1; k < n; ++k) bytes[k] = c.read<uint8_t>(target + k);
   if (r1) bytes[1] |= uint8_t(c.gr[r1]);
   Insn t;
-  if (!decode(bytes, target, t)) program_check(Pic::Operation);
+  if (!decode(bytes, target, t, c.arch())) program_check(Pic::Operation);  // this machine.arch's, as any instruction
   if (t.fn == &ex || t.fn == &exrl) program_check(Pic::Execute);
   c.charge(Cause::Instruction, t.cycles);  // the target's own base cycles
   t.fn(c, t);

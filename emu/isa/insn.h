@@ -2,6 +2,7 @@
 // instruction table. Decoding happens once per instruction address; the run
 // loop then only reads these records.
 #pragma once
+#include "emu/isa/facility.h"
 #include <cstdint>
 
 namespace emu {
@@ -28,6 +29,7 @@ struct InsnDef {
   Format format;
   Handler handler;
   uint8_t cycles;      // base cycles, before storage (cache, TLB) costs
+  Facility facility;   // which machine.arch levels have it (isa/facility.h)
 };
 
 // Register field value 16 names the always-zero register, so that an effective

@@ -5,7 +5,7 @@
 #include <string>
 
 namespace emu::isa {
-#define INSN(mnemonic, opcode, format, handler, cycles) void handler(Cpu&, const Insn&);
+#define INSN(mnemonic, opcode, format, handler, cycles, facility) void handler(Cpu&, const Insn&);
 #include "emu/isa/all.def"
 #undef INSN
 }  // namespace emu::isa
@@ -14,8 +14,8 @@ namespace emu {
 namespace {
 
 constexpr InsnDef kTable[] = {
-#define INSN(mnemonic, opcode, format, handler, cycles) \
-  {#mnemonic, opcode, Format::format, &isa::handler, cycles},
+#define INSN(mnemonic, opcode, format, handler, cycles, facility) \
+  {#mnemonic, opcode, Format::format, &isa::handler, cycles, Facility::facility},
 #include "emu/isa/all.def"
 #undef INSN
 };

@@ -58,6 +58,7 @@ std::string set_error(const std::vector<std::string>& sets) {
 // Every field of a MachineConfig, keyed by its configuration path.
 std::vector<std::pair<std::string, std::string>> fields(const MachineConfig& m) {
   std::vector<std::pair<std::string, std::string>> f = {
+      {"machine.arch", std::string(emu::generation_name(m.arch))},
       {"machine.istreams", fmt::format("{}", m.istreams)},
       {"machine.clock", fmt::format("{}", m.clock_ghz)},
       {"machine.storage", fmt::format("{}", m.storage)},
@@ -89,6 +90,7 @@ std::string describe(const MachineConfig& m) {
 
 // The z15 defaults, written out here so that a changed default fails a test.
 const char* const kDefaults =
+    "machine.arch=z196\n"
     "machine.istreams=1\n"
     "machine.clock=5.2\n"
     "machine.storage=1099511627776\n"
@@ -250,7 +252,7 @@ TEST_CASE("an unknown key names its line and path and suggests the near miss", "
   CHECK(yaml_error("machine:\n  cache:\n    l4: {size: 1G}\n") ==
         "configs/x.yaml:3: machine.cache.l4: unknown key (known here: l1, l2, l3)");
   CHECK(yaml_error("machine:\n  frobnicate: 1\n") ==
-        "configs/x.yaml:2: machine.frobnicate: unknown key (known here: istreams, clock, storage, host_storage_limit, quantum, cache, "
+        "configs/x.yaml:2: machine.frobnicate: unknown key (known here: arch, istreams, clock, storage, host_storage_limit, quantum, cache, "
         "memory_latency, coherence, tlb)");
 }
 
@@ -302,7 +304,7 @@ TEST_CASE("a map or a sequence where a value belongs, and a value where a sectio
   CHECK(yaml_error("machine:\n  tlb:\n    - 4k\n") ==
         "configs/x.yaml:3: machine.tlb: expected a map of keys (4k, 1m, walk), got a sequence");
   CHECK(yaml_error("machine: 4\n") ==
-        "configs/x.yaml:1: machine: expected a map of keys (istreams, clock, storage, host_storage_limit, quantum, cache, "
+        "configs/x.yaml:1: machine: expected a map of keys (arch, istreams, clock, storage, host_storage_limit, quantum, cache, "
         "memory_latency, "
         "coherence, tlb), got a scalar");
   CHECK(yaml_error("- machine\n") == "configs/x.yaml:1: the top level must be a map of sections (machine:), got a sequence");
@@ -455,14 +457,16 @@ TEST_CASE("every key has a description, a default, a unit and a source, and the 
   std::ostringstream listing;
   schema.write_listing(listing);
   const std::string text = listing.str();
-  REQUIRE(schema.keys().size() == 23);
+  REQUIRE(schema.keys().size() == 24);
   for (const auto& k : schema.keys()) {
     INFO(k.path);
     CHECK(!k.description.empty());
     CHECK(!k.default_value.empty());
     CHECK(!k.unit.empty());
     CHECK(!k.source.empty());
-    if (k.type != cfg::ValueType::Bool) {  // a switch has no range
+    if (k.type == cfg::ValueType::Enum) {  // a choice: its values instead of a range
+      CHECK(!k.choices.empty());
+    } else if (k.type != cfg::ValueType::Bool) {  // a switch has no range
       CHECK(!k.min.empty());
       CHECK(!k.max.empty());
     }
@@ -729,4 +733,11 @@ TEST_CASE("deep nesting and control characters are named with their place", "[co
         "--set: machine.istreams: control character 0x01 at character 2 of the value: a value cannot hold control "
         "characters");
   CHECK_NOTHROW(from_yaml("machine:\r\n  istreams: 2  # a comment\twith a tab\r\n"));  // line ends, tabs: fine
+}
+
+TEST_CASE("machine.arch: the default is z196; the levels z10 to z15 are accepted, others named", "[config][arch]") {
+  CHECK(emu::default_machine_config().arch == emu::Generation::Z196);
+  CHECK(emu::machine_config(from_yaml("machine:\n  arch: z15\n")).arch == emu::Generation::Z15);
+  CHECK(emu::machine_config(from_yaml("machine:\n  arch: zEC12\n")).arch == emu::Generation::ZEC12);
+  CHECK_THAT(yaml_error("machine:\n  arch: z16\n"), Catch::Matchers::Contains("machine.arch"));
 }

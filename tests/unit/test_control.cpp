@@ -132,3 +132,28 @@ TEST_CASE("TP tells valid, bad-sign and bad-digit packed fields apart", "[contro
   CHECK(tp(0x1A34567C) == 2);
   CHECK(tp(0x1A345671) == 3);
 }
+
+TEST_CASE("machine.arch: an instruction of a later facility is an operation exception, run or EXecuted", "[control][arch]") {
+  // ARK r1,r2,r3 (distinct-operands, z196) on a z10, directly and as the target of EX.
+  const Bytes ark = {0xB9, 0xF8, 0x30, 0x12};
+  TestMachine direct;
+  direct.cpu.set_arch(emu::Generation::Z10);
+  auto r = direct.run(ark);
+  REQUIRE(r.reason == emu::StopReason::ProgramCheck);
+  CHECK(r.check.interrupt.code == emu::Pic::Operation);
+
+  TestMachine executed;
+  executed.cpu.set_arch(emu::Generation::Z10);
+  executed.cpu.gr[3] = TestMachine::kCode + 8;
+  // EX r0,0(r3) -> the ARK at +8; J over it.
+  r = executed.run(RX(0x44, 0, 0, 3, 0) + RI(0xA74, 15, 4) + ark);
+  REQUIRE(r.reason == emu::StopReason::ProgramCheck);
+  CHECK(r.check.interrupt.code == emu::Pic::Operation);
+
+  TestMachine z196;
+  z196.cpu.set_arch(emu::Generation::Z196);
+  z196.cpu.gr[2] = 40, z196.cpu.gr[3] = 2;
+  r = z196.run(ark);
+  REQUIRE(r.reason != emu::StopReason::ProgramCheck);
+  CHECK(z196.cpu.gr[1] == 42);
+}

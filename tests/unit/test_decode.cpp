@@ -13,7 +13,7 @@ namespace {
 emu::Insn dec(std::vector<uint8_t> b, uint64_t at = 0x1000) {
   b.resize(6);
   emu::Insn in;
-  REQUIRE(emu::decode(b.data(), at, in));
+  REQUIRE(emu::decode(b.data(), at, in, emu::kNewestGeneration));
   return in;
 }
 std::string name(const emu::Insn& in) { return emu::mnemonic(in.id); }

@@ -2,6 +2,7 @@
 #include <set>
 #include <string>
 
+#include "emu/cpu.h"
 #include "emu/isa/table.h"
 
 namespace {
@@ -53,4 +54,41 @@ TEST_CASE("an opcode that is not in the table is reported as such", "[table]") {
   CHECK(emu::lookup_opcode(unassigned) == emu::kNoInsn);
   const uint8_t zero[6] = {0, 0, 0, 0, 0, 0};
   CHECK(emu::lookup_opcode(zero) == emu::kNoInsn);
+}
+
+TEST_CASE("machine.arch: each table line decodes from its facility's generation on, and not before", "[table][arch]") {
+  using emu::Generation;
+  const std::span<const emu::InsnDef> table = emu::instruction_table();
+  for (uint16_t id = 0; id < table.size(); ++id) {
+    const emu::InsnDef& d = table[id];
+    const Generation first = emu::facility_def(d.facility).first;
+    std::array<uint8_t, 6> b = encode(d);
+    emu::Insn in;
+    INFO(d.mnemonic << " of " << emu::facility_def(d.facility).name);
+    CHECK(emu::decode(b.data(), 0x1000, in, first));
+    CHECK(emu::decode(b.data(), 0x1000, in, emu::kNewestGeneration));
+    if (first > Generation::Z900) CHECK_FALSE(emu::decode(b.data(), 0x1000, in, Generation(int(first) - 1)));
+  }
+}
+
+TEST_CASE("machine.arch: the levels by name, and what the table holds at each", "[table][arch]") {
+  using emu::Generation;
+  CHECK(emu::generation_named("zEC12") == Generation::ZEC12);
+  CHECK(emu::generation_name(Generation::Z196) == "z196");
+  CHECK_FALSE(emu::generation_named("z16").has_value());
+  auto count_at = [](Generation g) {
+    unsigned n = 0;
+    for (const emu::InsnDef& d : emu::instruction_table()) n += emu::facility_installed(d.facility, g);
+    return n;
+  };
+  // The default level (z196) decodes everything but RISBGN (zEC12) and LCBB (z13).
+  CHECK(count_at(Generation::Z196) == emu::instruction_table().size() - 2);
+  CHECK(count_at(Generation::ZEC12) == emu::instruction_table().size() - 1);
+  CHECK(count_at(Generation::Z13) == emu::instruction_table().size());
+  CHECK(count_at(Generation::Z10) < count_at(Generation::Z196));
+  // ARK (distinct-operands) is z196's; AHI base z/Architecture.
+  std::array<uint8_t, 6> ark = {0xB9, 0xF8, 0x30, 0x12};
+  emu::Insn in;
+  CHECK_FALSE(emu::decode(ark.data(), 0x1000, in, Generation::Z10));
+  CHECK(emu::decode(ark.data(), 0x1000, in, Generation::Z196));
 }

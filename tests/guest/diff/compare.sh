@@ -49,6 +49,8 @@ ulimit -c 0 2>/dev/null || true
 root=${COMPARE_ROOT:-}
 root_args=()
 [ -n "$root" ] && root_args=(--root "$root")
+# The newest architecture level: QEMU's CPU model has every facility the table knows.
+root_args+=(--set machine.arch=z15)
 read -r -a extra_args <<<"${COMPARE_TPFEMU_ARGS:-}"
 root_args+=("${extra_args[@]}")
 { (cd "${root:-.}" && exec timeout 60 "$qemu" "$elf") >"$tmp/qemu.out" 2>"$tmp/qemu.err" </dev/null; } 2>/dev/null
