@@ -50,10 +50,10 @@ struct OperatorGrammar {
   std::function<void(std::string_view text)> check;   // throws cfg::ConfigError (no place) if not right
   // Entries a key implies besides the operator: list (system.ztrap.ei: whole-run is a
   // ZTRAP EI START at 0); may be empty.
-  std::function<std::vector<OperatorEntry>(const cfg::Config&)> implied;
+  std::function<std::vector<OperatorEntry>(const cfg::Config&)> implied = {};
   // Checks the owner's entries, in time order, as a sequence (ZTRAP EI: START and STOP
   // alternate); throws the entry's error (operator_entry_error). May be empty.
-  std::function<void(const cfg::Config&, const std::vector<const OperatorEntry*>&)> check_sequence;
+  std::function<void(const cfg::Config&, const std::vector<const OperatorEntry*>&)> check_sequence = {};
 };
 using OperatorGrammars = std::vector<OperatorGrammar>;
 

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <vector>
 
 #include "emu/isa/common.h"
 #include "emu/isa/table.h"
@@ -52,6 +53,20 @@ void stcke(Cpu& c, const Insn& i) {
   if (p) std::memcpy(p, buf, 16);
   else for (unsigned k = 0; k < 16; ++k) c.write<uint8_t>(a + k, buf[k]);
   c.cc = 0;
+}
+
+// STORE FACILITY LIST EXTENDED: GR0 bits 56-63 hold the doublewords the program gave
+// minus one; at most that many of the list are stored, GR0's byte becomes the list's
+// length minus one, and CC 3 says the list did not fit [Principles of Operation,
+// "STORE FACILITY LIST EXTENDED"]. The operand must be on a doubleword boundary.
+void stfle(Cpu& c, const Insn& i) {
+  const uint64_t a = c.gr[i.b2] + i.d2;
+  if (a & 7) program_check(Pic::Specification);
+  const std::vector<uint64_t> list = facility_list(c.arch());
+  const size_t given = (c.gr[0] & 0xFF) + 1;
+  for (size_t k = 0; k < std::min(given, list.size()); ++k) c.write<uint64_t>(a + 8 * k, list[k]);
+  c.gr[0] = (c.gr[0] & ~0xFFull) | (list.size() - 1);
+  c.cc = given >= list.size() ? 0 : 3;
 }
 
 void ipm(Cpu& c, const Insn& i) {

@@ -6,7 +6,7 @@ namespace emu {
 namespace {
 
 constexpr FacilityDef kFacilities[] = {
-#define FACILITY(id, name, bit, generation) {name, bit, Generation::generation},
+#define FACILITY(id, name, bit, generation, listed) {name, bit, Generation::generation, listed},
 #include "emu/isa/facilities.def"
 #undef FACILITY
 };
@@ -17,6 +17,17 @@ constexpr std::array<std::string_view, 9> kGenerationNames = {"z900", "z990", "z
 }  // namespace
 
 const FacilityDef& facility_def(Facility f) { return kFacilities[size_t(f)]; }
+
+std::vector<uint64_t> facility_list(Generation arch) {
+  std::vector<unsigned> bits = {0, 2};  // N3 installed; z/Architecture architectural mode active
+  for (const FacilityDef& f : kFacilities)
+    if (f.listed && f.first <= arch) bits.push_back(f.stfle_bit);
+  unsigned highest = 0;
+  for (unsigned b : bits) highest = b > highest ? b : highest;
+  std::vector<uint64_t> list(highest / 64 + 1, 0);
+  for (unsigned b : bits) list[b / 64] |= 1ull << (63 - b % 64);
+  return list;
+}
 
 std::string_view generation_name(Generation g) { return kGenerationNames[size_t(g)]; }
 

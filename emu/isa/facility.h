@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace emu {
 
@@ -16,7 +17,7 @@ enum class Generation : uint8_t { Z900, Z990, Z9, Z10, Z196, ZEC12, Z13, Z14, Z1
 constexpr Generation kNewestGeneration = Generation::Z15;
 
 enum class Facility : uint8_t {
-#define FACILITY(id, name, bit, generation) id,
+#define FACILITY(id, name, bit, generation, listed) id,
 #include "emu/isa/facilities.def"
 #undef FACILITY
 };
@@ -25,12 +26,19 @@ struct FacilityDef {
   std::string_view name;
   unsigned stfle_bit;
   Generation first;
+  bool listed;  // STFLE reports it (false while the table holds only part of it)
 };
 
 const FacilityDef& facility_def(Facility f);
 
 // Does a machine of generation `arch` have facility `f`?
 inline bool facility_installed(Facility f, Generation arch) { return facility_def(f).first <= arch; }
+
+// The facility list STORE FACILITY LIST EXTENDED stores on a machine of `arch`, as
+// doublewords (bit 0 the leftmost bit of the first), as long as its highest bit needs:
+// the architectural bits (0: N3 installed, 2: z/Architecture active) and each listed
+// facility the level has [Principles of Operation, "Facility Indications"].
+std::vector<uint64_t> facility_list(Generation arch);
 
 // "z196" <-> Generation::Z196 (the spelling of machine.arch and of IBM's names).
 std::string_view generation_name(Generation g);
