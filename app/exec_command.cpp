@@ -9,8 +9,8 @@
 #include <fstream>
 #include <spdlog/spdlog.h>
 
-#include "emu/cpu.h"
 #include "config/config.h"
+#include "emu/cpu.h"
 #include "emu/elf_loader.h"
 #include "emu/machine.h"
 #include "emu/profiler.h"

@@ -11,12 +11,12 @@
 #include <string_view>
 #include <vector>
 
-#include "config/config.h"
+#include "app/console_client.h"
 #include "app/exec_command.h"
 #include "app/run_command.h"
-#include "app/version.h"
-#include "app/console_client.h"
 #include "app/subsystems.h"
+#include "app/version.h"
+#include "config/config.h"
 
 namespace {
 

@@ -16,13 +16,13 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include "app/run_record.h"
 #include "config/config.h"
-#include "emu/machine.h"
 #include "config/number_text.h"
+#include "emu/machine.h"
 #include "os/console.h"
 #include "os/control_program.h"
 #include "os/run_config.h"
-#include "app/run_record.h"
 #include "os/summary.h"
 #include "report/report_json.h"
 

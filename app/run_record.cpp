@@ -10,8 +10,8 @@
 #include <stdexcept>
 #include <yaml-cpp/yaml.h>
 
-#include "os/guest_dir.h"
 #include "app/version.h"
+#include "os/guest_dir.h"
 
 namespace app {
 using os::guest_dir;

@@ -5,9 +5,9 @@
 #include "heap/ecb_heap.h"
 #include "le/le_subsystem.h"
 #include "lock/lock_subsystem.h"
-#include "paging/paging.h"
 #include "os/zstat.h"
 #include "os/ztrap_subsystem.h"
+#include "paging/paging.h"
 
 namespace app {
 

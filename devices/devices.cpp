@@ -3,10 +3,10 @@
 #include <cstdio>
 #include <fmt/format.h>
 
+#include "config/number_text.h"
 #include "devices/guest/eadm.h"
 #include "emu/cpu.h"
 #include "emu/machine.h"
-#include "config/number_text.h"
 #include "os/ecb.h"
 #include "os/run_config.h"
 

@@ -17,8 +17,8 @@
 
 #include "emu/cache.h"
 #include "emu/cpu.h"
-#include "emu/machine_config.h"
 #include "emu/io.h"
+#include "emu/machine_config.h"
 #include "emu/storage.h"
 
 namespace emu {

@@ -6,8 +6,8 @@
 #include <map>
 #include <ostream>
 
-#include "emu/isa/table.h"
 #include "config/number_text.h"
+#include "emu/isa/table.h"
 
 namespace emu {
 using cfg::grouped;

@@ -7,7 +7,6 @@
 #include <fstream>
 #include <sstream>
 
-#include "report/report_json.h"
 #include "fetch/library_builder.h"
 #include "fetch/library_check.h"
 #include "fetch/load_module.h"
@@ -15,6 +14,7 @@
 #include "fetch/module_reader.h"
 #include "fetch/pdse_format.h"
 #include "os/guest/include/tpf_svc.h"
+#include "report/report_json.h"
 
 namespace fetch {
 

@@ -8,8 +8,8 @@
 #include <set>
 #include <stdexcept>
 
-#include "report/report_json.h"
 #include "fetch/pdse_format.h"
+#include "report/report_json.h"
 
 namespace fetch {
 

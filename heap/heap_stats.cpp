@@ -5,10 +5,10 @@
 #include <fmt/ostream.h>
 #include <vector>
 
-#include "emu/cpu.h"
 #include "config/number_text.h"
-#include "report/report_json.h"
+#include "emu/cpu.h"
 #include "heap/guest/eheap.h"
+#include "report/report_json.h"
 
 namespace heap {
 namespace {

@@ -4,8 +4,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "emu/cpu.h"
 #include "config/input_file.h"
+#include "emu/cpu.h"
 #include "os/guest/include/tls_trace.h"
 
 namespace heap {

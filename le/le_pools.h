@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "report/report_json.h"
 #include "le/guest/lepools.h"
+#include "report/report_json.h"
 
 namespace le {
 

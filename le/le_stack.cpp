@@ -24,9 +24,9 @@
 
 #include "emu/cpu.h"
 #include "emu/profiler.h"
-#include "os/guest/include/tpf_evm.h"
 #include "le/guest/le_stack.h"
 #include "le/le_subsystem.h"
+#include "os/guest/include/tpf_evm.h"
 #include "os/guest/include/tpf_svc.h"
 #include "os/run_config.h"
 

@@ -9,10 +9,10 @@
 #include <sstream>
 
 #include "emu/cpu.h"
-#include "report/report_json.h"
-#include "os/guest/include/tpf_evm.h"
 #include "le/guest/le_stack.h"
+#include "os/guest/include/tpf_evm.h"
 #include "os/guest/include/tpf_svc.h"
+#include "report/report_json.h"
 
 namespace le {
 namespace {

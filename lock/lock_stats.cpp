@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
-#include "emu/cpu.h"
 #include "config/number_text.h"
-#include "report/report_json.h"
+#include "emu/cpu.h"
 #include "os/guest/include/simplelock.h"
+#include "report/report_json.h"
 
 namespace lock {
 

@@ -11,8 +11,8 @@
 #include "config/config.h"
 #include "emu/machine_config.h"
 #include "os/operator.h"
-#include "os/ztrap_config.h"
 #include "os/subsystem.h"
+#include "os/ztrap_config.h"
 
 namespace os {
 

@@ -10,8 +10,8 @@
 
 #include "emu/machine.h"
 #include "os/ecb.h"
-#include "os/run_config.h"
 #include "os/guest/include/tpf_svc.h"
+#include "os/run_config.h"
 
 namespace paging {
 namespace {

@@ -30,10 +30,10 @@
 #include <vector>
 
 #include "devices/devices.h"
-#include "report/report_json.h"
 #include "os/subsystem.h"
 #include "paging/paging_config.h"
 #include "paging/svc_dump.h"
+#include "report/report_json.h"
 
 namespace paging {
 

@@ -7,8 +7,8 @@
 #include <cctype>
 #include <fmt/format.h>
 
-#include "emu/machine.h"
 #include "config/number_text.h"
+#include "emu/machine.h"
 #include "os/ecb.h"
 #include "os/run_config.h"
 

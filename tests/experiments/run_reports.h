@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "app/summary_read.h"
 #include "emu/profiler.h"
 #include "os/summary.h"
-#include "app/summary_read.h"
 
 struct RunReports {
   std::string dir;

@@ -11,14 +11,14 @@
 #include <string>
 
 #include "app/subsystems.h"
+#include "emu/machine.h"
 #include "heap/ecb_heap.h"
 #include "lock/lock_subsystem.h"
-#include "os/ztrap_subsystem.h"
-#include "emu/machine.h"
 #include "os/console.h"
 #include "os/control_program.h"
 #include "os/run_config.h"
 #include "os/ztrap.h"
+#include "os/ztrap_subsystem.h"
 
 using boost::asio::ip::tcp;
 using Catch::Matchers::Contains;

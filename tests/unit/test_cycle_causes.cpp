@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "app/subsystems.h"
+#include "app/summary_read.h"
 #include "emu/cache.h"
 #include "emu/cycle_cause.h"
 #include "emu/machine.h"
@@ -22,7 +23,6 @@
 #include "os/control_program.h"
 #include "os/run_config.h"
 #include "os/summary.h"
-#include "app/summary_read.h"
 
 namespace {
 

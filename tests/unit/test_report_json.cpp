@@ -7,8 +7,8 @@
 #include <sstream>
 #include <string>
 
-#include "report/report_json.h"
 #include "os/summary.h"
+#include "report/report_json.h"
 
 namespace {
 

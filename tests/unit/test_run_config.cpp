@@ -14,12 +14,12 @@
 #include <vector>
 
 #include "app/subsystems.h"
-#include "heap/ecb_heap.h"
-#include "lock/lock_subsystem.h"
-#include "os/ztrap_subsystem.h"
 #include "config/config.h"
 #include "config/number_text.h"
+#include "heap/ecb_heap.h"
+#include "lock/lock_subsystem.h"
 #include "os/run_config.h"
+#include "os/ztrap_subsystem.h"
 
 namespace {
 

@@ -11,14 +11,14 @@
 #include <sstream>
 
 #include "app/subsystems.h"
-#include "heap/ecb_heap.h"
-#include "lock/lock_subsystem.h"
-#include "os/ztrap_subsystem.h"
 #include "emu/machine.h"
+#include "heap/ecb_heap.h"
 #include "lock/lock_stats.h"
+#include "lock/lock_subsystem.h"
 #include "os/control_program.h"
 #include "os/run_config.h"
 #include "os/summary.h"
+#include "os/ztrap_subsystem.h"
 
 namespace {
 

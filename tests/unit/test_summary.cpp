@@ -20,10 +20,10 @@
 
 #include <unistd.h>
 
-#include "config/number_text.h"
 #include "app/run_command.h"
-#include "os/summary.h"
 #include "app/summary_read.h"
+#include "config/number_text.h"
+#include "os/summary.h"
 
 namespace {
 

@@ -11,16 +11,16 @@
 #include <vector>
 
 #include "app/subsystems.h"
-#include "heap/ecb_heap.h"
-#include "lock/lock_subsystem.h"
-#include "os/ztrap_subsystem.h"
 #include "config/config.h"
 #include "emu/machine.h"
 #include "emu/profiler.h"
+#include "heap/ecb_heap.h"
+#include "lock/lock_subsystem.h"
 #include "os/control_program.h"
 #include "os/operator.h"
 #include "os/run_config.h"
 #include "os/ztrap.h"
+#include "os/ztrap_subsystem.h"
 
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
