@@ -6,6 +6,8 @@
 #include <ostream>
 #include <stdexcept>
 
+#include "config/number_text.h"
+
 namespace report_json {
 
 namespace {
@@ -70,12 +72,7 @@ std::string value_text(const Json& v, const Layout& layout, bool spread, size_t 
 
 }  // namespace
 
-Json fixed(double value, int digits) {
-  std::string text = fmt::format("{:.{}f}", value, digits);
-  const bool rounds_to_zero = text.find_first_not_of("-0.") == std::string::npos;
-  if (text.starts_with('-') && rounds_to_zero) text.erase(0, 1);  // -0.0001 is 0.000, not -0.000
-  return number_text(value, text);
-}
+Json fixed(double value, int digits) { return number_text(value, cfg::fixed(value, digits, "null")); }
 
 Json significant(double value, int digits) { return number_text(value, fmt::format("{:.{}g}", value, digits)); }
 

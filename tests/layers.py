@@ -16,7 +16,7 @@ import sys
 SUBSYSTEM = {"config", "emu", "os", "report"}
 ALLOWED = {
     "config": set(),
-    "report": set(),
+    "report": {"config"},
     "flashsim": {"report"},
     "emu": {"config", "report"},
     "os": {"config", "emu", "report"},
