@@ -66,6 +66,13 @@ struct CpuTiming {
   unsigned tlb_walk = 0;
 };
 
+// One 128-bit vector register: `hi` holds bits 0-63 (the overlapping floating-point
+// register), `lo` bits 64-127.
+struct VectorRegister {
+  uint64_t hi = 0, lo = 0;
+  bool operator==(const VectorRegister&) const = default;
+};
+
 enum class StopReason { Limit, Requested, ProgramCheck };
 
 struct ProgramCheckInfo {
@@ -105,7 +112,6 @@ class Cpu final : public TlbPurgeListener {
 
   // --- architected state -------------------------------------------------------
   uint64_t gr[17] = {};  // gr[16] is the always-zero register (kZeroReg)
-  uint64_t fpr[16] = {};
   // Floating-point-control register: IEEE masks (byte 0), flags (byte 1), DXC (byte 2),
   // rounding modes (byte 3; BFP in bits 29-31).
   uint32_t fpc = 0;
@@ -113,6 +119,12 @@ class Cpu final : public TlbPurgeListener {
   uint64_t psw_addr = 0;
   uint8_t cc = 0;
   uint8_t prog_mask = 0;  // PSW bits 20-23: fixed-point overflow, decimal, HFP exp., significance
+  // The 32 vector registers [Principles of Operation, "Vector Registers" in chapter 21]:
+  // floating-point register r is bits 0-63 of vector register r (r = 0-15), so a
+  // machine without the vector facility sees only those halves.
+  VectorRegister vr[32] = {};
+  uint64_t& fpr(unsigned r) { return vr[r].hi; }
+  uint64_t fpr(unsigned r) const { return vr[r].hi; }
 
   // --- counters -----------------------------------------------------------------
   uint64_t instructions = 0;

@@ -48,7 +48,8 @@ ProgramCheckSignal linux_signal_for(const emu::ProgramCheckInfo& check, bool pag
 
 // A thread's registers while it is off its I-stream.
 struct ThreadContext {
-  uint64_t gr[16] = {}, fpr[16] = {};
+  uint64_t gr[16] = {};
+  emu::VectorRegister vr[32] = {};  // the floating-point registers are their left halves
   uint32_t ar[16] = {};
   uint32_t fpc = 0;
   uint64_t psw_addr = 0;

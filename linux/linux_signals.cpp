@@ -130,7 +130,7 @@ bool LinuxProcess::setup_frame(LinuxThread& t, const SignalInfo& info) {
   for (unsigned r = 0; r < 16; ++r) put64(sr + abi::kSregsGprs + 8 * r, c.gr[r]);
   for (unsigned r = 0; r < 16; ++r) put32(sr + abi::kSregsAcrs + 4 * r, c.ar[r]);
   put32(sr + abi::kSregsFpc, c.fpc);
-  for (unsigned r = 0; r < 16; ++r) put64(sr + abi::kSregsFprs + 8 * r, c.fpr[r]);
+  for (unsigned r = 0; r < 16; ++r) put64(sr + abi::kSregsFprs + 8 * r, c.fpr(r));
   put64(uc + abi::kUcSigmask, t.blocked);
   if (!copy_out(frame, f.data(), f.size())) return false;
 
@@ -168,7 +168,7 @@ bool LinuxProcess::sigreturn(LinuxThread& t) {
   for (unsigned r = 0; r < 16; ++r) c.gr[r] = get64(sr + abi::kSregsGprs + 8 * r);
   for (unsigned r = 0; r < 16; ++r) c.ar[r] = get32(sr + abi::kSregsAcrs + 4 * r);
   c.fpc = get32(sr + abi::kSregsFpc);
-  for (unsigned r = 0; r < 16; ++r) c.fpr[r] = get64(sr + abi::kSregsFprs + 8 * r);
+  for (unsigned r = 0; r < 16; ++r) c.fpr(r) = get64(sr + abi::kSregsFprs + 8 * r);
   return true;
 }
 

@@ -143,7 +143,7 @@ struct LinuxSyscalls {
     t->last_istream = p.istream_of(c.cpu);
     ThreadContext& x = t->saved;
     std::copy(c.cpu.gr, c.cpu.gr + 16, x.gr);
-    std::copy(c.cpu.fpr, c.cpu.fpr + 16, x.fpr);
+    std::copy(c.cpu.vr, c.cpu.vr + 32, x.vr);
     std::copy(c.cpu.ar, c.cpu.ar + 16, x.ar);
     x.fpc = c.cpu.fpc, x.psw_addr = c.cpu.psw_addr, x.cc = c.cpu.cc, x.prog_mask = c.cpu.prog_mask;
     x.gr[2] = 0;  // the child's return value

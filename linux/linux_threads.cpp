@@ -17,7 +17,7 @@ void LinuxProcess::save_context(LinuxThread& t) {
   emu::Cpu& c = *t.cpu;
   ThreadContext& x = t.saved;
   std::copy(c.gr, c.gr + 16, x.gr);
-  std::copy(c.fpr, c.fpr + 16, x.fpr);
+  std::copy(c.vr, c.vr + 32, x.vr);
   std::copy(c.ar, c.ar + 16, x.ar);
   x.fpc = c.fpc, x.psw_addr = c.psw_addr, x.cc = c.cc, x.prog_mask = c.prog_mask;
   running_[istream_of(c)] = nullptr;
@@ -28,7 +28,7 @@ void LinuxProcess::load_context(LinuxThread& t, unsigned istream) {
   emu::Cpu& c = *cpus_[istream];
   const ThreadContext& x = t.saved;
   std::copy(x.gr, x.gr + 16, c.gr);
-  std::copy(x.fpr, x.fpr + 16, c.fpr);
+  std::copy(x.vr, x.vr + 32, c.vr);
   std::copy(x.ar, x.ar + 16, c.ar);
   c.fpc = x.fpc, c.psw_addr = x.psw_addr, c.cc = x.cc, c.prog_mask = x.prog_mask;
   t.cpu = &c;

@@ -94,7 +94,7 @@ bool CpuLoop::dispatch(unsigned i, emu::Dispatcher::Why why) {
 void CpuLoop::save(unsigned i, Ecb& e) {
   emu::Cpu& c = machine_.cpu(i);
   std::memcpy(e.gr, c.gr, sizeof e.gr);
-  std::memcpy(e.fpr, c.fpr, sizeof e.fpr);
+  std::copy(c.vr, c.vr + 32, e.vr);
   std::memcpy(e.ar, c.ar, sizeof e.ar);
   e.fpc = c.fpc;
   e.psw = c.psw_addr, e.cc = c.cc, e.prog_mask = c.prog_mask;
@@ -106,7 +106,7 @@ void CpuLoop::load(unsigned i, Ecb& e) {
   c.charge(emu::Cause::Dispatch, system_.dispatch_cost);
   c.switch_address_space(*e.process->space);
   std::memcpy(c.gr, e.gr, sizeof e.gr);
-  std::memcpy(c.fpr, e.fpr, sizeof e.fpr);
+  std::copy(e.vr, e.vr + 32, c.vr);
   std::memcpy(c.ar, e.ar, sizeof e.ar);
   c.fpc = e.fpc;
   c.psw_addr = e.psw, c.cc = e.cc, c.prog_mask = e.prog_mask;

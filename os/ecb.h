@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "emu/address_space.h"
+#include "emu/cpu.h"
 #include "os/guest/include/tpf_evm.h"
 
 namespace os {
@@ -24,7 +25,8 @@ struct Ecb {
   unsigned thread = 0;  // 0: the process's own ECB; otherwise its thread id
   unsigned home = 0;    // I-stream whose lists it returns to
   // Saved state while it is not running.
-  uint64_t gr[16] = {}, fpr[16] = {};
+  uint64_t gr[16] = {};
+  emu::VectorRegister vr[32] = {};  // the floating-point registers are their left halves
   uint32_t ar[16] = {};
   uint32_t fpc = 0;
   uint64_t psw = 0;

@@ -19,6 +19,11 @@ enum class Format : uint8_t {
   E, I, RR, RRE, RRF, RRD, RX, RXE, RXF, RXY, RS, RSY, RSI, RSL, RI, RIL, RIS, RRS,
   RIE_a, RIE_b, RIE_c, RIE_d, RIE_e, RIE_f, RIE_g,
   SI, SIY, SIL, SS, SSE, SSF, S,
+  // Vector formats: four-bit register fields reach registers 16-31 through the RXB
+  // field (bits 36-39), one bit per field position [Principles of Operation, "Vector
+  // Register Designation"].
+  VRI_a, VRI_b, VRI_c, VRI_d, VRI_e, VRR_a, VRR_b, VRR_c, VRR_d, VRR_e, VRR_f,
+  VRS_a, VRS_b, VRS_c, VRS_d, VRV, VRX, VSI,
 };
 const char* format_name(Format f);
 
@@ -47,6 +52,10 @@ struct alignas(64) Insn {
   uint64_t target = 0;   // relative operand: branch target or relative-long address
   int64_t imm = 0;       // main immediate, sign-extended from its field width
   int32_t d1 = 0, d2 = 0;  // displacements (long ones sign-extended from 20 bits)
+  // Vector formats: r1, r2, r3 hold V1, V2, V3 (0-31; a general register where the
+  // format has R2 or R3 there), i3 holds V4, i4 and i5 hold M5 and M6 (isa/vector.h
+  // names them), imm holds the immediate (I2, or I3 of VRI-e and VSI, I4 of VRI-d),
+  // and VRI-b's second immediate (I3) is in i3.
   uint8_t r1 = 0, r2 = 0, r3 = 0;  // r3 also holds M3 of RS-b/RRF-c/RIE-c
   uint8_t m3 = 0, m4 = 0;
   uint8_t x2 = kZeroReg, b1 = kZeroReg, b2 = kZeroReg;

@@ -30,7 +30,7 @@ Ext ext_of(const InsnDef& d) {
   }
   if (d.opcode <= 0xFF) return Ext::None;
   switch (d.opcode >> 8) {
-    case 0xE3: case 0xE7: case 0xEB: case 0xEC: case 0xED: return Ext::Byte5;
+    case 0xE3: case 0xE6: case 0xE7: case 0xEB: case 0xEC: case 0xED: return Ext::Byte5;
     default: return Ext::Byte1;
   }
 }
@@ -81,7 +81,10 @@ const char* format_name(Format f) {
   static constexpr const char* kNames[] = {"E", "I", "RR", "RRE", "RRF", "RRD", "RX", "RXE", "RXF", "RXY",
                                            "RS", "RSY", "RSI", "RSL", "RI", "RIL", "RIS", "RRS", "RIE-a",
                                            "RIE-b", "RIE-c", "RIE-d", "RIE-e", "RIE-f", "RIE-g",
-                                           "SI", "SIY", "SIL", "SS", "SSE", "SSF", "S"};
+                                           "SI", "SIY", "SIL", "SS", "SSE", "SSF", "S",
+                                           "VRI-a", "VRI-b", "VRI-c", "VRI-d", "VRI-e", "VRR-a",
+                                           "VRR-b", "VRR-c", "VRR-d", "VRR-e", "VRR-f", "VRS-a",
+                                           "VRS-b", "VRS-c", "VRS-d", "VRV", "VRX", "VSI"};
   return kNames[static_cast<int>(f)];
 }
 

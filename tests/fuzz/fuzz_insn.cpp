@@ -43,7 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (unsigned r = 0; r < 16; ++r) {
     const uint64_t raw = be64(in + kGr + 8 * r);
     cpu.gr[r] = (pointers >> r & 1) ? kDataArea + raw % kDataSize : raw;
-    cpu.fpr[r] = be64(in + kFpr + 8 * r);
+    cpu.fpr(r) = be64(in + kFpr + 8 * r);
   }
   cpu.fpc = emu::Cpu::load_be<uint32_t>(in + kFpc);
   cpu.cc = in[kCc] & 3;
