@@ -4,6 +4,8 @@
 // (arch/s390/include/uapi/asm/*.h, include/uapi/linux/*.h) as facts, not code.
 #pragma once
 #include <cstdint>
+#include <initializer_list>
+#include <vector>
 
 namespace linux_user::linux_abi {
 
@@ -56,10 +58,31 @@ enum : uint64_t {
   kAtEntry = 9, kAtUid = 11, kAtEuid = 12, kAtGid = 13, kAtEgid = 14, kAtPlatform = 15, kAtHwcap = 16,
   kAtClktck = 17, kAtSecure = 23, kAtRandom = 25, kAtExecfn = 31,
 };
-// AT_HWCAP bits for what the core implements: ESA/390 and z/Architecture mode, long
-// displacement, extended immediate, ETF3-enhancement, high GPRs (no STFLE: without it
-// glibc picks its baseline string functions).
-constexpr uint64_t kHwcap = 1 | 2 | 16 | 32 | 256 | 512;
+// AT_HWCAP as Linux sets it from the machine's facility list (arch/s390/kernel/
+// processor.c, setup_hwcaps): one line per bit, with the STFLE facility bits it needs
+// (none: set on every machine Linux runs on).
+struct HwcapRule {
+  uint64_t bit;
+  std::initializer_list<unsigned> facilities;
+};
+inline constexpr HwcapRule kHwcapRules[] = {
+    {1u << 0, {}},           // ESAN3
+    {1u << 1, {}},           // ZARCH
+    {1u << 2, {7}},          // STFLE: store-facility-list-extended
+    {1u << 3, {17}},         // MSA: message-security assist
+    {1u << 4, {19}},         // LDISP: long displacement with high performance
+    {1u << 5, {}},           // EIMM (Linux needs a z10)
+    {1u << 6, {42, 44}},     // DFP
+    {1u << 8, {22, 30}},     // ETF3EH: extended-translation 3 and its enhancement
+    {1u << 9, {}},           // HIGH_GPRS
+    {1u << 11, {129}},       // VXRS: the vector facility
+    {1u << 12, {129, 134}},  // VXRS_BCD: vector packed decimal
+    {1u << 13, {129, 135}},  // VXRS_EXT: vector enhancements 1
+    {1u << 15, {129, 148}},  // VXRS_EXT2: vector enhancements 2
+    {1u << 16, {129, 152}},  // VXRS_PDE: vector packed decimal enhancement
+};
+// AT_HWCAP for a machine whose STORE FACILITY LIST EXTENDED stores `facility_list`.
+uint64_t hwcap_of(const std::vector<uint64_t>& facility_list);
 
 // struct stat (s390x): offsets of the fields tpfemu fills; 144 bytes.
 constexpr uint64_t kStatBytes = 144;

@@ -11,9 +11,23 @@
 namespace linux_user {
 namespace abi = linux_abi;
 
+uint64_t linux_abi::hwcap_of(const std::vector<uint64_t>& list) {
+  auto has = [&](unsigned bit) { return bit / 64 < list.size() && (list[bit / 64] >> (63 - bit % 64) & 1); };
+  uint64_t hwcap = 0;
+  for (const linux_abi::HwcapRule& r : linux_abi::kHwcapRules) {
+    bool all = true;
+    for (unsigned f : r.facilities) all = all && has(f);
+    if (all) hwcap |= r.bit;
+  }
+  return hwcap;
+}
+
 namespace {
-// The machine type the kernel names in AT_PLATFORM for the z10 instruction set.
-constexpr const char* kPlatform = "z10";
+// AT_PLATFORM: the kernel names the machine type, "z10" for any it does not know
+// (arch/s390/kernel/processor.c).
+std::string platform_of(emu::Generation arch) {
+  return arch <= emu::Generation::Z10 ? "z10" : std::string(emu::generation_name(arch));
+}
 }  // namespace
 
 bool LinuxProcess::build_stack(LinuxThread& t, uint64_t top) {
@@ -30,13 +44,14 @@ bool LinuxProcess::build_stack(LinuxThread& t, uint64_t top) {
   for (size_t k = env_.size(); k-- > 0;) envp[k] = push_string(env_[k]);
   for (size_t k = argv_.size(); k-- > 0;) argv[k] = push_string(argv_[k]);
   sp &= ~uint64_t(15);
-  const uint64_t platform = push_string(kPlatform);
+  const emu::Generation arch = cpus_.front()->arch();
+  const uint64_t platform = push_string(platform_of(arch));
   uint8_t random[16];
   for (unsigned k = 0; k < 16; k += 8) emu::Cpu::store_be<uint64_t>(random + k, next_random());
   const uint64_t at_random = push_bytes(random, 16);
 
   const std::pair<uint64_t, uint64_t> auxv[] = {
-      {abi::kAtHwcap, abi::kHwcap},
+      {abi::kAtHwcap, abi::hwcap_of(emu::facility_list(arch))},
       {abi::kAtPagesz, emu::kPageSize},
       {abi::kAtClktck, 100},
       {abi::kAtPhdr, image_.phdr_vaddr},

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "guest_run.h"
+#include "linux/linux_abi.h"
 
 using Catch::Matchers::Contains;
 
@@ -25,9 +26,11 @@ TEST_CASE("exec: the auxiliary vector and environment are the kernel's, seeded a
   auto a = probe({"auxv"}, o);
   REQUIRE(a.exited);
   CHECK(a.exit_code == 0);
-  CHECK_THAT(a.out, Contains("pagesz=4096 hwcap=0x333 clktck=100 uid=1000 euid=1000 gid=1000 egid=1000 secure=0\n"));
+  // AT_HWCAP as Linux computes it from the default level's (z196) facility list: ESAN3,
+  // ZARCH, STFLE, LDISP, EIMM, HIGH_GPRS; AT_PLATFORM names the level.
+  CHECK_THAT(a.out, Contains("pagesz=4096 hwcap=0x237 clktck=100 uid=1000 euid=1000 gid=1000 egid=1000 secure=0\n"));
   CHECK_THAT(a.out, Contains("phent=56 phdr_set=1 entry_set=1"));
-  CHECK_THAT(a.out, Contains("platform=z10 execfn=linux_probe\n"));
+  CHECK_THAT(a.out, Contains("platform=z196 execfn=linux_probe\n"));
   CHECK_THAT(a.out, Contains("env HOME=/home/guest\nenv LANG=C\n"));
   auto none = probe({"auxv"});
   CHECK_THAT(none.out, !Contains("env "));  // empty unless --env says otherwise
@@ -146,4 +149,26 @@ TEST_CASE("exec: a program whose every thread waits for ever ends, and says so",
   CHECK(g.out == "locking twice\n");
   CHECK_FALSE(g.exited);
   CHECK(g.result.reason == emu::MachineRunResult::Reason::AllStopped);
+}
+
+TEST_CASE("exec: AT_HWCAP and AT_PLATFORM follow machine.arch, as Linux derives them from STFLE", "[exec][linux][arch]") {
+  using linux_user::linux_abi::hwcap_of;
+  // z10 has the same bits as z196 (long-displacement-high-performance is z990's).
+  CHECK(hwcap_of(emu::facility_list(emu::Generation::Z10)) == 0x237);
+  // Bit 129 alone makes VXRS; 135 adds VXRS_EXT; 148 VXRS_EXT2 (each needs 129 too).
+  std::vector<uint64_t> list = emu::facility_list(emu::Generation::Z10);
+  list.resize(3, 0);
+  auto set = [&](unsigned bit) { list[bit / 64] |= 1ull << (63 - bit % 64); };
+  set(135);
+  CHECK((hwcap_of(list) & (1u << 13)) == 0);  // enhancements without the facility: nothing
+  set(129);
+  CHECK((hwcap_of(list) & (1u << 11)) != 0);
+  CHECK((hwcap_of(list) & (1u << 13)) != 0);
+  CHECK((hwcap_of(list) & (1u << 15)) == 0);
+  set(148);
+  CHECK((hwcap_of(list) & (1u << 15)) != 0);
+  test::GuestRun::Options o;
+  o.config.arch = emu::Generation::Z15;
+  auto a = probe({"auxv"}, o);
+  CHECK_THAT(a.out, Contains("platform=z15 "));
 }
