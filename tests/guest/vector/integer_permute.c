@@ -80,6 +80,27 @@ int main(void) {
   T2("vseg %[r],%[a],0");
   T2("vseg %[r],%[a],1");
   T2("vseg %[r],%[a],2");
+  /* Registers 16-31 in every field position of each format (RXB bits). */
+  for (int j = 0; j < 4; ++j) {
+    register vb ha __asm__("v17") = op_a(j);
+    register vb hb __asm__("v26") = op_b(j);
+    register vb hc __asm__("v31") = op_c(j);
+    register vb hr __asm__("v20");
+    __asm__(PRE "va %[r],%[a],%[b],2" POST : [r] "=v"(hr) : [a] "v"(ha), [b] "v"(hb));
+    PUT("high va", hr);
+    __asm__(PRE "vacq %[r],%[a],%[b],%[c]" POST : [r] "=v"(hr) : [a] "v"(ha), [b] "v"(hb), [c] "v"(hc));
+    PUT("high vacq", hr);
+    __asm__(PRE "vperm %[r],%[a],%[b],%[c]" POST : [r] "=v"(hr) : [a] "v"(ha), [b] "v"(hb), [c] "v"(hc));
+    PUT("high vperm", hr);
+    __asm__(PRE "vuphh %[r],%[a]" POST : [r] "=v"(hr) : [a] "v"(ha));
+    PUT("high vuph", hr);
+    __asm__(PRE "vsldb %[r],%[a],%[b],5" POST : [r] "=v"(hr) : [a] "v"(ha), [b] "v"(hb));
+    PUT("high vsldb", hr);
+    __asm__(PRE "veslg %[r],%[a],3" POST : [r] "=v"(hr) : [a] "v"(hc));
+    PUT("high vesl", hr);
+    __asm__(PRE "vchfs %[r],%[a],%[b]" POST : [r] "=v"(hr) : [a] "v"(ha), [b] "v"(hb) : "cc");
+    PUT("high vch", hr);
+  }
   /* What GCC emits for the vector extension's operators and the builtins. */
   for (int j = 0; j < NOPS; ++j) {
     vd a = (vd)op_a(j), b = (vd)op_b(j), c = (vd)op_c(j);
