@@ -1,6 +1,6 @@
 // Vector integer instructions [Principles of Operation, chapter 22, "Vector Integer
-// Instructions"] and the logical, permute, merge, pack, unpack and shift ones of
-// chapter 21 ("Vector Overview and Support Instructions"). Elements are unsigned
+// Instructions"], and the select, permute, merge, pack and unpack ones of chapter 21
+// ("Vector Overview and Support Instructions"). Elements are unsigned
 // element() values; the signed instructions sign-extend them (signed_of). Arithmetic
 // wraps modulo the element size: none of these instructions sets an overflow.
 #include "emu/isa/vector.h"
@@ -33,8 +33,7 @@ template <class F> VectorRegister each_signed(const VectorRegister& a, const Vec
   return build(es, [&](unsigned k) { return uint64_t(f(signed_element(a, es, k), signed_element(b, es, k))); });
 }
 
-// The fields of the common layouts: V1 = V2 op V3 (VRR-c, element size in M4), and
-// V1 = op V2 (VRR-a, element size in M3).
+// The registers the V2, V3 and V4 fields name.
 const VectorRegister& v2(const Cpu& c, const Insn& i) { return c.vr[i.r2]; }
 const VectorRegister& v3(const Cpu& c, const Insn& i) { return c.vr[i.r3]; }
 const VectorRegister& v4reg(const Cpu& c, const Insn& i) { return c.vr[v4(i)]; }
@@ -325,7 +324,8 @@ void vmsl(Cpu& c, const Insn& i) {
   c.vr[i.r1] = from_whole(even + odd + whole(v4reg(c, i)));
 }
 
-// --- logical [chapter 21]: bitwise on the whole register. --------------------------
+// --- logical [chapter 22, VECTOR AND ... VECTOR OR WITH COMPLEMENT]: bitwise on the
+// whole register. --------------------------------------------------------------------
 
 namespace {
 template <class F> void bitwise(Cpu& c, const Insn& i, F f) {
@@ -347,7 +347,7 @@ void vsel(Cpu& c, const Insn& i) {
   c.vr[i.r1] = from_whole((whole(v2(c, i)) & mask) | (whole(v3(c, i)) & ~mask));
 }
 
-// --- permutes and merges ------------------------------------------------------------
+// --- permutes and merges [chapter 21] -----------------------------------------------
 
 // VECTOR PERMUTE: byte k is byte (bits 3-7 of byte k of V4) of V2 followed by V3.
 void vperm(Cpu& c, const Insn& i) {
@@ -390,8 +390,8 @@ void merge(Cpu& c, const Insn& i, bool low) {
 void vmrh(Cpu& c, const Insn& i) { merge(c, i, false); }
 void vmrl(Cpu& c, const Insn& i) { merge(c, i, true); }
 
-// --- pack and unpack [chapter 21]: M4 (M3 for unpack) names the wider element size:
-// halfword through doubleword for pack, byte through word for unpack. ----------------
+// --- pack and unpack [chapter 21]: M4 names the size of pack's source elements
+// (halfword to doubleword), M3 that of unpack's (byte to word). ----------------------
 
 namespace {
 unsigned pack_size(unsigned m) {
@@ -508,7 +508,7 @@ void verim(Cpu& c, const Insn& i) {
   });
 }
 
-// --- whole-register shifts [chapter 21, VECTOR SHIFT LEFT ... VECTOR SHIFT RIGHT
+// --- whole-register shifts [chapter 22, VECTOR SHIFT LEFT ... VECTOR SHIFT RIGHT
 // LOGICAL BY BYTE]. The bit shifts take a count of 0-7 from bits 5-7 of each byte of
 // V3, for that byte of V2, the bits shifted in coming from the neighbouring byte:
 // vector-enhancements facility 2 defines this; before it, the counts had to be equal
