@@ -46,6 +46,13 @@ constexpr uint64_t kFrameInfo = 168;            // struct siginfo (128 bytes, 8-
 constexpr uint64_t kFrameUc = 296;              // struct ucontext_extended
 constexpr uint64_t kUcFlags = 0, kUcLink = 8, kUcStack = 16, kUcMcontext = 40, kUcSigmask = 384;
 constexpr uint64_t kRtFrameBytes = kFrameUc + 512;  // without uc_mcontext_ext (no VX)
+// With the vector facility (AT_HWCAP's VXRS), the frame goes on with _sigregs_ext:
+// bits 64-127 of vector registers 0-15, then registers 16-31 whole, then 128 reserved
+// bytes; uc_flags says UC_VXRS (arch/s390/kernel/signal.c).
+constexpr uint64_t kUcMcontextExt = 512, kExtVxrsLow = 0, kExtVxrsHigh = 128, kExtBytes = 512;
+constexpr uint64_t kRtFrameBytesVx = kRtFrameBytes + kExtBytes;
+constexpr uint64_t kUcVxrs = 2;
+constexpr uint64_t kHwcapVxrs = 1u << 11;
 // _sigregs: PSW (mask, address), 16 GPRs, 16 access registers, FPC and pad, 16 FPRs.
 constexpr uint64_t kSregsPsw = 0, kSregsGprs = 16, kSregsAcrs = 144, kSregsFpc = 208, kSregsFprs = 216;
 // siginfo: si_signo, si_errno, si_code, then the union at 16 (si_pid/si_uid or si_addr).

@@ -46,12 +46,13 @@ bool LinuxProcess::build_stack(LinuxThread& t, uint64_t top) {
   sp &= ~uint64_t(15);
   const emu::Generation arch = cpus_.front()->arch();
   const uint64_t platform = push_string(platform_of(arch));
+  hwcap_ = abi::hwcap_of(emu::facility_list(arch));
   uint8_t random[16];
   for (unsigned k = 0; k < 16; k += 8) emu::Cpu::store_be<uint64_t>(random + k, next_random());
   const uint64_t at_random = push_bytes(random, 16);
 
   const std::pair<uint64_t, uint64_t> auxv[] = {
-      {abi::kAtHwcap, abi::hwcap_of(emu::facility_list(arch))},
+      {abi::kAtHwcap, hwcap_},
       {abi::kAtPagesz, emu::kPageSize},
       {abi::kAtClktck, 100},
       {abi::kAtPhdr, image_.phdr_vaddr},

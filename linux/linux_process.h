@@ -177,6 +177,7 @@ class LinuxProcess : public emu::SvcHandler, public emu::Dispatcher {
   int main_exit_code_ = 0;
   std::array<SigAction, 65> actions_{};
   uint64_t rng_ = 0;
+  uint64_t hwcap_ = 0;  // AT_HWCAP: what the kernel knows of the machine (build_stack)
   bool exited_ = false;
   int exit_code_ = 0;
   int fatal_signal_ = 0;

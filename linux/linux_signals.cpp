@@ -107,8 +107,10 @@ bool LinuxProcess::setup_frame(LinuxThread& t, const SignalInfo& info) {
   uint64_t sp = old_sp;
   if ((a.flags & abi::kSaOnstack) && !(t.altstack_flags & abi::kSsDisable) && t.altstack_size && !on_altstack)
     sp = t.altstack_sp + t.altstack_size;
-  const uint64_t frame = (sp - abi::kRtFrameBytes) & ~uint64_t(7);
-  std::vector<uint8_t> f(abi::kRtFrameBytes, 0);
+  const bool vx = hwcap_ & abi::kHwcapVxrs;
+  const uint64_t frame_bytes = vx ? abi::kRtFrameBytesVx : abi::kRtFrameBytes;
+  const uint64_t frame = (sp - frame_bytes) & ~uint64_t(7);
+  std::vector<uint8_t> f(frame_bytes, 0);
   put64(&f[0], old_sp);  // the back chain
   uint64_t restorer = a.restorer;
   if (!(a.flags & abi::kSaRestorer)) {
@@ -132,6 +134,15 @@ bool LinuxProcess::setup_frame(LinuxThread& t, const SignalInfo& info) {
   put32(sr + abi::kSregsFpc, c.fpc);
   for (unsigned r = 0; r < 16; ++r) put64(sr + abi::kSregsFprs + 8 * r, c.fpr(r));
   put64(uc + abi::kUcSigmask, t.blocked);
+  if (vx) {
+    put64(uc + abi::kUcFlags, abi::kUcVxrs);
+    uint8_t* ext = uc + abi::kUcMcontextExt;
+    for (unsigned r = 0; r < 16; ++r) put64(ext + abi::kExtVxrsLow + 8 * r, c.vr[r].lo);
+    for (unsigned r = 0; r < 16; ++r) {
+      put64(ext + abi::kExtVxrsHigh + 16 * r, c.vr[16 + r].hi);
+      put64(ext + abi::kExtVxrsHigh + 16 * r + 8, c.vr[16 + r].lo);
+    }
+  }
   if (!copy_out(frame, f.data(), f.size())) return false;
 
   t.blocked |= a.mask | ((a.flags & abi::kSaNodefer) ? 0 : bit(info.signo));
@@ -150,7 +161,8 @@ bool LinuxProcess::setup_frame(LinuxThread& t, const SignalInfo& info) {
 bool LinuxProcess::sigreturn(LinuxThread& t) {
   emu::Cpu& c = *t.cpu;
   const uint64_t frame = c.gr[15];
-  std::vector<uint8_t> uc(512);
+  const bool vx = hwcap_ & abi::kHwcapVxrs;
+  std::vector<uint8_t> uc(vx ? abi::kUcMcontextExt + abi::kExtBytes : abi::kUcMcontextExt);
   if (!copy_in(frame + abi::kFrameUc, uc.data(), uc.size())) return false;
   t.blocked = get64(&uc[abi::kUcSigmask]) & ~kUnblockable;
   // The alternate stack as the frame says (sigaltstack semantics: only if not on it).
@@ -169,6 +181,12 @@ bool LinuxProcess::sigreturn(LinuxThread& t) {
   for (unsigned r = 0; r < 16; ++r) c.ar[r] = get32(sr + abi::kSregsAcrs + 4 * r);
   c.fpc = get32(sr + abi::kSregsFpc);
   for (unsigned r = 0; r < 16; ++r) c.fpr(r) = get64(sr + abi::kSregsFprs + 8 * r);
+  if (vx) {
+    const uint8_t* ext = &uc[abi::kUcMcontextExt];
+    for (unsigned r = 0; r < 16; ++r) c.vr[r].lo = get64(ext + abi::kExtVxrsLow + 8 * r);
+    for (unsigned r = 0; r < 16; ++r)
+      c.vr[16 + r] = {get64(ext + abi::kExtVxrsHigh + 16 * r), get64(ext + abi::kExtVxrsHigh + 16 * r + 8)};
+  }
   return true;
 }
 
