@@ -321,9 +321,9 @@ RunResult Cpu::run(uint64_t limit, uint64_t cycle_end) {
     }
     psw_addr = next_addr;
     instructions += n;
-    // With the AFP-register control on (as Linux runs), a data exception's code also
-    // lands in the FPC, where a signal handler finds it.
-    if (pi.code == Pic::Data) fpc = (fpc & ~0xFF00u) | uint32_t(pi.dxc) << 8;
+    // With the AFP-register control on (as Linux runs), a data exception's code (and a
+    // vector-processing exception's VXC) also lands in the FPC, where a signal handler finds it.
+    if (pi.code == Pic::Data || pi.code == Pic::VectorProcessing) fpc = (fpc & ~0xFF00u) | uint32_t(pi.dxc) << 8;
     RunResult r{StopReason::ProgramCheck, {}};
     r.check.interrupt = pi;
     r.check.insn_address = a;

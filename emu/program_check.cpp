@@ -21,6 +21,7 @@ const char* pic_name(Pic code) {
     case Pic::FixedPointOverflow: return "fixed-point-overflow exception";
     case Pic::FixedPointDivide: return "fixed-point-divide exception";
     case Pic::PageTranslation: return "page-translation exception";
+    case Pic::VectorProcessing: return "vector-processing exception";
   }
   return "program interruption";
 }
@@ -53,6 +54,7 @@ std::string format_program_check(const Cpu& cpu, const ProgramCheckInfo& info,
   }
   if (pi.has_address) out += fmt::format("  FAILING ADDR {:016X}\n", pi.address);
   if (pi.code == Pic::Data) out += fmt::format("  DXC {:02X}   FPC {:08X}\n", pi.dxc, cpu.fpc);
+  if (pi.code == Pic::VectorProcessing) out += fmt::format("  VXC {:02X}   FPC {:08X}\n", pi.dxc, cpu.fpc);
   out += fmt::format("  CC {}   INSTRUCTIONS {}   CYCLES {}\n", cpu.cc, cpu.instructions, cpu.cycles);
   for (unsigned r = 0; r < 16; r += 4)
     out += fmt::format("  GR{:<2}-{:<2}     {:016X} {:016X} {:016X} {:016X}\n", r, r + 3, cpu.gr[r],

@@ -18,6 +18,7 @@ enum class Pic : uint16_t {
   FixedPointOverflow = 0x0008,
   FixedPointDivide = 0x0009,
   PageTranslation = 0x0011,
+  VectorProcessing = 0x001B,
 };
 const char* pic_name(Pic code);
 
@@ -27,7 +28,7 @@ struct ProgramInterrupt {
   Pic code;
   uint64_t address = 0;
   bool has_address = false;
-  uint8_t dxc = 0;  // data-exception code (Pic::Data): what kind of data exception
+  uint8_t dxc = 0;  // data-exception code (Pic::Data), or vector-exception code (Pic::VectorProcessing)
 };
 
 [[noreturn]] inline void program_check(Pic code) { throw ProgramInterrupt{code}; }
@@ -37,6 +38,13 @@ struct ProgramInterrupt {
 // A data exception with its code (DXC): FF for compare and trap, the IEEE flags for
 // floating point. The CPU also places it in byte 2 of the FPC.
 [[noreturn]] inline void data_exception(uint8_t dxc) { throw ProgramInterrupt{Pic::Data, 0, false, dxc}; }
+// A vector-processing exception (an IEEE exception of a vector floating-point
+// instruction) with its code (VXC): the element index in bits 0-3, the exception in
+// 4-7 (1 invalid, 2 divide, 3 overflow, 4 underflow, 5 inexact). It lands in byte 2 of
+// the FPC like a DXC [Principles of Operation, "Vector-Processing Exception"].
+[[noreturn]] inline void vector_exception(uint8_t vxc) {
+  throw ProgramInterrupt{Pic::VectorProcessing, 0, false, vxc};
+}
 
 }  // namespace emu
 

@@ -30,6 +30,19 @@ int fp_code(uint8_t dxc) {
   return 0;
 }
 
+// si_code of a vector-processing exception (vector_exception): from the exception
+// nibble of the VXC, which the kernel reads back from the FPC.
+int vector_code(uint8_t vxc) {
+  switch (vxc & 0x0F) {
+    case 1: return abi::kFpeFltinv;
+    case 2: return abi::kFpeFltdiv;
+    case 3: return abi::kFpeFltovf;
+    case 4: return abi::kFpeFltund;
+    case 5: return abi::kFpeFltres;
+    default: return 0;
+  }
+}
+
 }  // namespace
 
 ProgramCheckSignal linux_signal_for(const emu::ProgramCheckInfo& check, bool page_mapped) {
@@ -56,6 +69,7 @@ ProgramCheckSignal linux_signal_for(const emu::ProgramCheckInfo& check, bool pag
       if (pi.dxc) s.info.signo = abi::kSigfpe, s.info.code = fp_code(pi.dxc);
       else s.info.signo = abi::kSigill, s.info.code = abi::kIllIllopn;
       break;
+    case Pic::VectorProcessing: s.info.signo = abi::kSigfpe, s.info.code = vector_code(pi.dxc); break;
     case Pic::FixedPointOverflow: s.info.signo = abi::kSigfpe, s.info.code = abi::kFpeIntovf; break;
     case Pic::FixedPointDivide: s.info.signo = abi::kSigfpe, s.info.code = abi::kFpeIntdiv; break;
   }
