@@ -1,5 +1,5 @@
 // Binary floating point (IEEE 754) as the z/Architecture defines it, for the handlers
-// in float.cpp. Included only there.
+// in float.cpp and vector_float.cpp (both compiled with -frounding-math).
 //
 // The arithmetic itself is the host's: its basic operations (+ - * / sqrt, fma and
 // the conversions) are correctly rounded in the four IEEE rounding modes and raise
@@ -43,6 +43,8 @@
 #error "the BFP model needs an x86-64 host (MXCSR) and the compiler's __float128"
 #endif
 #include <xmmintrin.h>
+
+extern "C" __float128 fmaf128(__float128, __float128, __float128);  // glibc's libm (2.26 and later)
 
 namespace emu::isa::bfp {
 
@@ -144,6 +146,17 @@ template <class T> bool sign_of(T v) { return bits_of(v) >> (kWidth<T> - 1); }
 template <class T> bool is_snan(T v) { return is_nan(v) && !(bits_of(v) & kQuiet<T>); }
 template <class T> T quieted(T v) { return from_bits<T>(bits_of(v) | kQuiet<T>); }
 template <class T> T default_nan() { return from_bits<T>(Traits<T>::kDefaultNaN); }
+template <class T> T magnitude_bits(T v) {  // the sign cleared, NaNs included
+  return from_bits<T>(bits_of(v) & ~(typename Traits<T>::Bits(1) << (kWidth<T> - 1)));
+}
+
+// The bit of a value's class in the 12-bit mask of TEST DATA CLASS (0x800 +zero,
+// then -zero, +normal, -normal, +subnormal, -subnormal, +infinity, -infinity, +quiet
+// NaN, -quiet NaN, +signaling NaN, 0x001 -signaling NaN).
+template <class T> unsigned data_class_bit(T v) {
+  unsigned cls = v == 0 ? 0 : is_nan(v) ? (is_snan(v) ? 10 : 8) : is_inf(v) ? 6 : !(magnitude_bits(v) < Traits<T>::min()) ? 2 : 4;
+  return 0x800u >> (cls + sign_of(v));
+}
 
 // A NaN converted to another format: sign and the leading fraction bits carry over.
 template <class To, class From> To convert_nan(From v) {
@@ -448,28 +461,42 @@ template <class T> bool fma_nearest_even_alone(T a, T x, T y, T& r, uint8_t& exc
   return true;
 }
 
-// op3 * op2 + op1, or - op1, with one rounding. NaN precedence: op3, op2, op1; an
-// infinity times zero is invalid even when op1 is a NaN.
-template <class T> Result<T> multiply_add(Cpu& c, T op1, T op2, T op3, bool subtract) {
-  const bool inf_times_zero = (is_inf(op3) && op2 == 0) || (op3 == 0 && is_inf(op2));
+// x * y + addend, or - addend, with one rounding (MADBR and its kin: R3 * R2 +- R1;
+// VFMA: V3 * V2 +- V4). NaN precedence [Principles of Operation, "Results: MULTIPLY
+// AND ADD"]: a signaling NaN before a quiet one, and among either kind x, then y, then
+// the addend (the third, second and first operands); an infinity times zero is invalid
+// and gives the default NaN even when the addend is a NaN. (QEMU 7.2 takes the second
+// operand's NaN first, signaling or not, and the addend's NaN for infinity times zero;
+// QEMU 9.2 follows the table.)
+template <class T> Result<T> multiply_add(Cpu& c, T x, T y, T addend_operand, bool subtract) {
+  const bool inf_times_zero = (is_inf(x) && y == 0) || (x == 0 && is_inf(y));
   if (inf_times_zero) {
     suppressing(c, kInvalid);
     return {default_nan<T>()};
   }
-  if (is_nan(op1) || is_nan(op2) || is_nan(op3)) return nan_result(c, {op3, op2, op1});
-  const T addend = subtract ? -op1 : op1;
+  if (is_nan(x) || is_nan(y) || is_nan(addend_operand)) return nan_result(c, {x, y, addend_operand});
+  const T addend = subtract ? -addend_operand : addend_operand;
   const Rounding rm = fpc_rounding(c);
   uint8_t exc = 0;
   T r;
-  auto exact = [&] {
-    const f128 product = f128(op3) * f128(op2);  // exact: 2 x 53 bits fit in 113
-    return exact_odd<T>([&] { return launder(product) + f128(addend); });
-  };
-  if (rm == Rounding::NearestEven && fma_nearest_even_alone(op3, op2, addend, r, exc))
-    return conclude_normal(c, rm, exc, r, exact);
-  r = on_host<false>(rm, exc, [&] { return std::fma(launder(op3), launder(op2), launder(addend)); });
-  if (exc & kInvalid) r = default_nan<T>();
-  return conclude(c, rm, exc, r, exact);
+  if constexpr (sizeof(T) == 16) {
+    // Extended (VFMA of vector-enhancements 1): glibc's fmaf128, correctly rounded in
+    // the host's mode; the result toward zero stands for the exact one (exact_odd).
+    auto fused128 = [&] { return fmaf128(launder(x), launder(y), launder(addend)); };
+    r = on_host<true>(rm, exc, fused128);
+    if (exc & kInvalid) r = default_nan<T>();
+    return conclude(c, rm, exc, r, [&] { return exact_odd<T>(fused128); });
+  } else {
+    auto exact = [&] {
+      const f128 product = f128(x) * f128(y);  // exact: 2 x 53 bits fit in 113
+      return exact_odd<T>([&] { return launder(product) + f128(addend); });
+    };
+    if (rm == Rounding::NearestEven && fma_nearest_even_alone(x, y, addend, r, exc))
+      return conclude_normal(c, rm, exc, r, exact);
+    r = on_host<false>(rm, exc, [&] { return std::fma(launder(x), launder(y), launder(addend)); });
+    if (exc & kInvalid) r = default_nan<T>();
+    return conclude(c, rm, exc, r, exact);
+  }
 }
 
 // The square root of a positive finite extended value, rounded once in the host's

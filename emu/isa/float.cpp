@@ -112,8 +112,9 @@ template <class T, class Op> void arith(Cpu& c, unsigned r1, T b, Op op, bool se
   deliver(c, r1, bfp::arith(c, reg<T>(c, r1), b, op), sets_cc);
 }
 
+// R1 = R3 * R2 +- R1 (R2 may be storage); NaN precedence R3, R2, R1 (bfp::multiply_add).
 template <class T> void multiply_add(Cpu& c, const Insn& i, T op2, bool subtract) {
-  deliver(c, i.r1, bfp::multiply_add(c, reg<T>(c, i.r1), op2, reg<T>(c, i.r3), subtract), false);
+  deliver(c, i.r1, bfp::multiply_add(c, reg<T>(c, i.r3), op2, reg<T>(c, i.r1), subtract), false);
 }
 
 // LOAD AND TEST: a signaling NaN is invalid and comes out quiet.
