@@ -9,9 +9,10 @@
    float_convert.expected holds the output, for two places where QEMU 7.2 differs: with
    the inexact-suppression control (XxC) it still sets the inexact flag (it only keeps
    the exception from trapping), where the control means the exception is not
-   recognized, as for the scalar M4 control; and a NaN or out-of-range operand of
-   VCGD, VCLGD, VCFEB or VCLFEB sets the invalid flag alone, where tpfemu sets inexact
-   as well, as for the scalar CONVERT TO FIXED (which QEMU 7.2 does the same way).
+   recognized, as for the scalar M4 control; and a NaN operand of VCGD, VCLGD, VCFEB
+   or VCLFEB sets the invalid flag alone, where the Principles of Operation (and later
+   QEMU) set inexact as well, as for every other invalid conversion and as for the
+   scalar CONVERT TO FIXED (which QEMU 7.2 gets wrong the same way: bfp_convert.c).
    Every other line is QEMU 7.2's. */
 #include "vfloat.h"
 
