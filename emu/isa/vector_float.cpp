@@ -65,20 +65,25 @@ uint8_t vxc(unsigned element, uint8_t trapped) {
 }
 
 // Runs one(k, out) for elements 0..n-1, each as the scalar operation with the IEEE
-// masks off (so the bfp.h functions only raise flags, never trap), and returns the
-// result. An exception whose real mask is on stops it: a vector-processing exception
-// for that element (numbered from the source: `step` source elements per element),
-// nothing stored, no flag set. Otherwise the flags of all elements are set together.
-// (The masks off, an exact tiny result raises no underflow, as in QEMU.)
+// masks off but underflow's (so the bfp.h functions raise flags and never trap, except
+// that a tiny result, exact or not, comes back with a pending underflow trap, which
+// one() returns when it has a rounded result: a tiny result is an underflow exception
+// when its mask is on, as for the scalar instructions), and returns the result. An
+// exception whose mask is on stops it: a vector-processing exception for that element
+// (numbered from the source: `step` source elements per element), nothing stored, no
+// flag set. Otherwise the flags of all elements are set together.
 template <class One> VectorRegister elementwise(Cpu& c, unsigned n, One one, unsigned step = 1) {
   const uint32_t fpc = c.fpc;
   const uint8_t masks = uint8_t(fpc >> 24);
+  const uint32_t quiet = (fpc & 0x0000FFFFu) | (fpc & uint32_t(bfp::kUnderflow) << 24);
   VectorRegister out{0, 0};
   uint8_t flags = 0;
   for (unsigned k = 0; k < n; ++k) {
-    c.fpc = fpc & 0x0000FFFFu;  // masks and flags off; the DXC and the rounding mode kept
-    one(k, out);
-    const uint8_t raised = uint8_t(c.fpc >> 16);
+    c.fpc = quiet;  // the flags off; the DXC and the rounding mode kept
+    uint8_t raised = 0;
+    if constexpr (std::is_void_v<decltype(one(k, out))>) one(k, out);
+    else raised = one(k, out) & bfp::kUnderflow;
+    raised |= uint8_t(c.fpc >> 16);
     c.fpc = fpc;
     if (const uint8_t trapped = raised & masks) vector_exception(vxc(k * step, trapped));
     flags |= raised;
@@ -95,7 +100,9 @@ template <class Op> void arithmetic(Cpu& c, const Insn& i, Op op) {
     using T = decltype(t);
     const VectorRegister a = c.vr[i.r2], b = c.vr[i.r3];
     c.vr[i.r1] = elementwise(c, count<T>(m5(i)), [&](unsigned k, VectorRegister& out) {
-      put(out, k, bfp::arith(c, get<T>(a, k), get<T>(b, k), op).value);
+      const auto r = bfp::arith(c, get<T>(a, k), get<T>(b, k), op);
+      put(out, k, r.value);
+      return r.trap;
     });
   });
 }
@@ -109,9 +116,9 @@ void multiply_add(Cpu& c, const Insn& i, bool subtract, bool negate) {
     using T = decltype(t);
     const VectorRegister a = c.vr[i.r2], b = c.vr[i.r3], d = c.vr[v4(i)];
     c.vr[i.r1] = elementwise(c, count<T>(m5(i)), [&](unsigned k, VectorRegister& out) {
-      T r = bfp::multiply_add(c, get<T>(b, k), get<T>(a, k), get<T>(d, k), subtract).value;
-      if (negate && !bfp::is_nan(r)) r = -r;
-      put(out, k, r);
+      const auto r = bfp::multiply_add(c, get<T>(b, k), get<T>(a, k), get<T>(d, k), subtract);
+      put(out, k, negate && !bfp::is_nan(r.value) ? -r.value : r.value);
+      return r.trap;
     });
   });
 }
@@ -178,7 +185,9 @@ template <bool kSigned> void from_fixed(Cpu& c, const Insn& i) {
     using I = decltype(integer);
     const VectorRegister v = c.vr[i.r2];
     c.vr[i.r1] = elementwise(c, count<T>(i.m4), [&](unsigned k, VectorRegister& out) {
-      put(out, k, bfp::from_fixed<T>(c, I(element(v, kEs<T>, k)), rm, quiet).value);
+      const auto r = bfp::from_fixed<T>(c, I(element(v, kEs<T>, k)), rm, quiet);
+      put(out, k, r.value);
+      return r.trap;
     });
   };
   if (i.m3 == kLong) run(double{}, std::conditional_t<kSigned, int64_t, uint64_t>{});
@@ -298,7 +307,9 @@ void vfsq(Cpu& c, const Insn& i) {
     using T = decltype(t);
     const VectorRegister a = c.vr[i.r2];
     c.vr[i.r1] = elementwise(c, count<T>(i.m4), [&](unsigned k, VectorRegister& out) {
-      put(out, k, bfp::square_root(c, get<T>(a, k)).value);
+      const auto r = bfp::square_root(c, get<T>(a, k));
+      put(out, k, r.value);
+      return r.trap;
     });
   });
 }
@@ -322,7 +333,9 @@ void vfi(Cpu& c, const Insn& i) {
     using T = decltype(t);
     const VectorRegister a = c.vr[i.r2];
     c.vr[i.r1] = elementwise(c, count<T>(i.m4), [&](unsigned k, VectorRegister& out) {
-      put(out, k, bfp::load_integer(c, get<T>(a, k), rm, quiet).value);
+      const auto r = bfp::load_integer(c, get<T>(a, k), rm, quiet);
+      put(out, k, r.value);
+      return r.trap;
     });
   });
 }
@@ -358,11 +371,15 @@ void vflr(Cpu& c, const Insn& i) {
   const VectorRegister v = c.vr[i.r2];
   if (i.m3 == kLong) {
     c.vr[i.r1] = elementwise(c, count<double>(i.m4), [&](unsigned k, VectorRegister& out) {
-      put(out, 2 * k, bfp::round_to<float>(c, get<double>(v, k), rm, quiet).value);
+      const auto r = bfp::round_to<float>(c, get<double>(v, k), rm, quiet);
+      put(out, 2 * k, r.value);
+      return r.trap;
     });
   } else if (i.m3 == kExtended && has(c, Facility::VectorEnhancements1)) {
     c.vr[i.r1] = elementwise(c, 1, [&](unsigned, VectorRegister& out) {
-      put(out, 0, bfp::round_to<double>(c, get<f128>(v, 0), rm, quiet).value);
+      const auto r = bfp::round_to<double>(c, get<f128>(v, 0), rm, quiet);
+      put(out, 0, r.value);
+      return r.trap;
     });
   } else {
     program_check(Pic::Specification);

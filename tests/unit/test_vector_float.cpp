@@ -65,3 +65,19 @@ TEST_CASE("VFMIN: M6 modes 5-7 and 13-15 are specification exceptions", "[vector
     CHECK(r.check.interrupt.code == emu::Pic::Specification);
   }
 }
+
+TEST_CASE("VFM: a tiny result is an underflow exception when its mask is on, even exact", "[vector][vfloat]") {
+  TestMachine m;
+  m.cpu.vr[1] = {0x3FF0000000000000ull, 0x0170000000000000ull};  // 1, 2^-1000
+  m.cpu.vr[2] = {0x3FF0000000000000ull, 0x3E10000000000000ull};  // 1, 2^-30
+  m.run(VRRc(0xE7, 3, 1, 2, 3));  // VFMDB: element 1 is 2^-1030, exact and subnormal
+  CHECK(m.cpu.vr[3].lo == 0x0000100000000000ull);  // 2^44 * 2^-1074
+  CHECK(((m.cpu.fpc >> 16) & 0xFF) == 0);  // exact: no underflow flag with the mask off
+  m.cpu.fpc = 0x10000000u;  // underflow mask
+  m.cpu.vr[3] = {0, 0};
+  auto r = m.run(VRRc(0xE7, 3, 1, 2, 3));
+  REQUIRE(r.reason == emu::StopReason::ProgramCheck);
+  CHECK(r.check.interrupt.code == emu::Pic::VectorProcessing);
+  CHECK(r.check.interrupt.dxc == 0x14);  // element 1, underflow
+  CHECK(m.cpu.vr[3].lo == 0);
+}
