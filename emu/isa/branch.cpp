@@ -34,6 +34,12 @@ void bcr(Cpu& c, const Insn& i) {
 void bc(Cpu& c, const Insn& i) {
   if (cc_matches(c, i.r1)) c.psw_addr = c.ea2(i);
 }
+// BRANCH INDIRECT ON CONDITION (miscellaneous-instruction-extensions 2, z14): the
+// branch address is the doubleword at the second-operand address (the 64-bit
+// addressing mode). M1 sits in the R1 field.
+void bic(Cpu& c, const Insn& i) {
+  if (cc_matches(c, i.r1)) c.psw_addr = mem2<uint64_t>(c, i);
+}
 void brc(Cpu& c, const Insn& i) {
   if (cc_matches(c, i.r1)) c.psw_addr = i.target;
 }

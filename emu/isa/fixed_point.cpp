@@ -131,6 +131,7 @@ void agfr(Cpu& c, const Insn& i) { add_reg<int64_t>(c, i.r1, c.gr[i.r1], sext32(
 void a(Cpu& c, const Insn& i) { add_reg<int32_t>(c, i.r1, c.r32(i.r1), mem2<int32_t>(c, i)); }
 void ag(Cpu& c, const Insn& i) { add_reg<int64_t>(c, i.r1, c.gr[i.r1], mem2<int64_t>(c, i)); }
 void agf(Cpu& c, const Insn& i) { add_reg<int64_t>(c, i.r1, c.gr[i.r1], mem2<int32_t>(c, i)); }
+void agh(Cpu& c, const Insn& i) { add_reg<int64_t>(c, i.r1, c.gr[i.r1], mem2<int16_t>(c, i)); }
 void ah(Cpu& c, const Insn& i) { add_reg<int32_t>(c, i.r1, c.r32(i.r1), mem2<int16_t>(c, i)); }
 // AHI/AGHI (16-bit) and AFI/AGFI (32-bit): the decoder sign-extends either immediate.
 void ahi(Cpu& c, const Insn& i) { add_reg<int32_t>(c, i.r1, c.r32(i.r1), int32_t(i.imm)); }
@@ -171,6 +172,7 @@ void s(Cpu& c, const Insn& i) { sub_reg<int32_t>(c, i.r1, c.r32(i.r1), mem2<int3
 void sg(Cpu& c, const Insn& i) { sub_reg<int64_t>(c, i.r1, c.gr[i.r1], mem2<int64_t>(c, i)); }
 void sgf(Cpu& c, const Insn& i) { sub_reg<int64_t>(c, i.r1, c.gr[i.r1], mem2<int32_t>(c, i)); }
 void sh(Cpu& c, const Insn& i) { sub_reg<int32_t>(c, i.r1, c.r32(i.r1), mem2<int16_t>(c, i)); }
+void sgh(Cpu& c, const Insn& i) { sub_reg<int64_t>(c, i.r1, c.gr[i.r1], mem2<int16_t>(c, i)); }
 void srk(Cpu& c, const Insn& i) { sub_reg<int32_t>(c, i.r1, c.r32(i.r2), c.r32(i.r3)); }
 void sgrk(Cpu& c, const Insn& i) { sub_reg<int64_t>(c, i.r1, c.gr[i.r2], c.gr[i.r3]); }
 
@@ -228,6 +230,37 @@ static void multiply_logical64(Cpu& c, const Insn& i, uint64_t v) {
 }
 void mlgr(Cpu& c, const Insn& i) { even_pair(i), multiply_logical64(c, i, c.gr[i.r2]); }
 void mlg(Cpu& c, const Insn& i) { even_pair(i), multiply_logical64(c, i, mem2<uint64_t>(c, i)); }
+
+// Miscellaneous-instruction-extensions facility 2 (z14) [Principles of Operation,
+// "MULTIPLY", "MULTIPLY HALFWORD", "MULTIPLY SINGLE"].
+// MULTIPLY HALFWORD (64): the low 64 bits of the product, no CC.
+void mgh(Cpu& c, const Insn& i) { c.gr[i.r1] *= uint64_t(int64_t(mem2<int16_t>(c, i))); }
+// MULTIPLY (64): the signed 128-bit product in the even/odd pair; it cannot overflow.
+static void multiply_signed128(Cpu& c, unsigned r1, int64_t a, int64_t b) {
+  __int128 p = __int128(a) * b;
+  c.gr[r1] = uint64_t(uint64_t(p >> 64));
+  c.gr[r1 + 1] = uint64_t(p);
+}
+void mg(Cpu& c, const Insn& i) {
+  even_pair(i);
+  multiply_signed128(c, i.r1, int64_t(c.gr[i.r1 + 1]), mem2<int64_t>(c, i));
+}
+void mgrk(Cpu& c, const Insn& i) {
+  even_pair(i);
+  multiply_signed128(c, i.r1, int64_t(c.gr[i.r2]), int64_t(c.gr[i.r3]));
+}
+// MULTIPLY SINGLE that sets the CC (MSC, MSRKC, MSGC, MSGRKC): CC by the sign of the
+// product, 3 when it does not fit; then R1 holds its low bits and the overflow
+// interruption follows, as for ADD.
+template <class S> static void multiply_cc(Cpu& c, unsigned r1, S a, S b) {
+  S r;
+  bool o = __builtin_mul_overflow(a, b, &r);
+  set_signed<S>(c, r1, r, o);
+}
+void msc(Cpu& c, const Insn& i) { multiply_cc<int32_t>(c, i.r1, c.r32(i.r1), mem2<int32_t>(c, i)); }
+void msrkc(Cpu& c, const Insn& i) { multiply_cc<int32_t>(c, i.r1, c.r32(i.r2), c.r32(i.r3)); }
+void msgc(Cpu& c, const Insn& i) { multiply_cc<int64_t>(c, i.r1, c.gr[i.r1], mem2<int64_t>(c, i)); }
+void msgrkc(Cpu& c, const Insn& i) { multiply_cc<int64_t>(c, i.r1, c.gr[i.r2], c.gr[i.r3]); }
 
 // --- divide -------------------------------------------------------------------------------
 void dr(Cpu& c, const Insn& i) { even_pair(i), divide32(c, i, int32_t(c.r32(i.r2))); }

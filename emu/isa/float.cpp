@@ -46,6 +46,11 @@ void lxr(Cpu& c, const Insn& i) {
 // No alignment is required for floating-point storage operands.
 void le(Cpu& c, const Insn& i) { set_short(c, i.r1, mem2<uint32_t>(c, i)); }
 void ld(Cpu& c, const Insn& i) { c.fpr(i.r1) = mem2<uint64_t>(c, i); }
+// LOAD LENGTHENED (HFP, short to long): the short operand in the left half, zeros
+// in the right; no normalization, nothing signalled, so it is a plain load of a float
+// into a whole FPR (GCC uses it so).
+void lde(Cpu& c, const Insn& i) { c.fpr(i.r1) = uint64_t(mem2<uint32_t>(c, i)) << 32; }
+void lder(Cpu& c, const Insn& i) { c.fpr(i.r1) = c.fpr(i.r2) & 0xFFFFFFFF00000000ull; }
 void ste(Cpu& c, const Insn& i) { c.write<uint32_t>(c.ea2(i), get_short(c, i.r1)); }
 void std_(Cpu& c, const Insn& i) { c.write<uint64_t>(c.ea2(i), c.fpr(i.r1)); }
 

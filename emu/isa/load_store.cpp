@@ -31,6 +31,11 @@ void llh(Cpu& c, const Insn& i) { c.set_r32(i.r1, mem2<uint16_t>(c, i)); }
 void llgh(Cpu& c, const Insn& i) { c.gr[i.r1] = mem2<uint16_t>(c, i); }
 void llgf(Cpu& c, const Insn& i) { c.gr[i.r1] = mem2<uint32_t>(c, i); }
 void llgt(Cpu& c, const Insn& i) { c.gr[i.r1] = mem2<uint32_t>(c, i) & 0x7FFFFFFF; }
+// LOAD AND ZERO RIGHTMOST BYTE (z13): the loaded value with its last byte zeroed,
+// which rounds an address down to a 256-byte boundary in one instruction.
+void lzrf(Cpu& c, const Insn& i) { c.set_r32(i.r1, mem2<uint32_t>(c, i) & ~0xFFu); }
+void lzrg(Cpu& c, const Insn& i) { c.gr[i.r1] = mem2<uint64_t>(c, i) & ~0xFFull; }
+void llzrgf(Cpu& c, const Insn& i) { c.gr[i.r1] = mem2<uint32_t>(c, i) & ~0xFFu; }
 
 // --- immediates -----------------------------------------------------------------------
 void lhi(Cpu& c, const Insn& i) { c.set_r32(i.r1, uint32_t(i.imm)); }
@@ -201,6 +206,21 @@ void loc(Cpu& c, const Insn& i) { if (cc_matches(c, i.m3)) c.set_r32(i.r1, mem2<
 void locg(Cpu& c, const Insn& i) { if (cc_matches(c, i.m3)) c.gr[i.r1] = mem2<uint64_t>(c, i); }
 void stoc(Cpu& c, const Insn& i) { if (cc_matches(c, i.m3)) c.write<uint32_t>(c.ea2(i), c.r32(i.r1)); }
 void stocg(Cpu& c, const Insn& i) { if (cc_matches(c, i.m3)) c.write<uint64_t>(c.ea2(i), c.gr[i.r1]); }
+
+// Load/store-on-condition facility 2 (z13): the immediate forms (RIE-g, I2
+// sign-extended) and the high-word forms, which use bits 0-31 of the registers.
+void lochi(Cpu& c, const Insn& i) { if (cc_matches(c, i.m3)) c.set_r32(i.r1, uint32_t(i.imm)); }
+void locghi(Cpu& c, const Insn& i) { if (cc_matches(c, i.m3)) c.gr[i.r1] = uint64_t(i.imm); }
+void lochhi(Cpu& c, const Insn& i) { if (cc_matches(c, i.m3)) c.set_h32(i.r1, uint32_t(i.imm)); }
+void locfhr(Cpu& c, const Insn& i) { if (cc_matches(c, i.m3)) c.set_h32(i.r1, c.h32(i.r2)); }
+void locfh(Cpu& c, const Insn& i) { if (cc_matches(c, i.m3)) c.set_h32(i.r1, mem2<uint32_t>(c, i)); }
+void stocfh(Cpu& c, const Insn& i) { if (cc_matches(c, i.m3)) c.write<uint32_t>(c.ea2(i), c.h32(i.r1)); }
+
+// SELECT (miscellaneous-instruction-extensions 3, z15): R2 when M4 selects the CC,
+// else R3 (RRF-a: R3 in bits 16-19, M4 in 20-23).
+void selr(Cpu& c, const Insn& i) { c.set_r32(i.r1, cc_matches(c, i.m4) ? c.r32(i.r2) : c.r32(i.r3)); }
+void selgr(Cpu& c, const Insn& i) { c.gr[i.r1] = cc_matches(c, i.m4) ? c.gr[i.r2] : c.gr[i.r3]; }
+void selfhr(Cpu& c, const Insn& i) { c.set_h32(i.r1, cc_matches(c, i.m4) ? c.h32(i.r2) : c.h32(i.r3)); }
 
 // --- move immediate -------------------------------------------------------------------------
 void mvi(Cpu& c, const Insn& i) { c.write<uint8_t>(c.ea1(i), uint8_t(i.imm)); }

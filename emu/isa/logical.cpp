@@ -75,6 +75,29 @@ void xi(Cpu& c, const Insn& i) { op_byte<Xor>(c, i); }
 void xilf(Cpu& c, const Insn& i) { op_field<Xor, 0, 32>(c, i); }
 void xihf(Cpu& c, const Insn& i) { op_field<Xor, 32, 32>(c, i); }
 
+// Miscellaneous-instruction-extensions facility 3 (z15) [Principles of Operation,
+// "AND WITH COMPLEMENT", "NAND", "NOR", "NOT EXCLUSIVE OR", "OR WITH COMPLEMENT"]:
+// R2 op R3 into R1, the complement taken of R3 (...C...) or of the result (N...).
+struct AndComplement {
+  template <class T> T operator()(T a, T b) const { return a & ~b; }
+};
+struct OrComplement {
+  template <class T> T operator()(T a, T b) const { return a | ~b; }
+};
+template <class Op> struct Not {
+  template <class T> T operator()(T a, T b) const { return T(~Op{}(a, b)); }
+};
+void ncrk(Cpu& c, const Insn& i) { op32<AndComplement>(c, i.r1, c.r32(i.r2), c.r32(i.r3)); }
+void ncgrk(Cpu& c, const Insn& i) { op64<AndComplement>(c, i.r1, c.gr[i.r2], c.gr[i.r3]); }
+void ocrk(Cpu& c, const Insn& i) { op32<OrComplement>(c, i.r1, c.r32(i.r2), c.r32(i.r3)); }
+void ocgrk(Cpu& c, const Insn& i) { op64<OrComplement>(c, i.r1, c.gr[i.r2], c.gr[i.r3]); }
+void nnrk(Cpu& c, const Insn& i) { op32<Not<And>>(c, i.r1, c.r32(i.r2), c.r32(i.r3)); }
+void nngrk(Cpu& c, const Insn& i) { op64<Not<And>>(c, i.r1, c.gr[i.r2], c.gr[i.r3]); }
+void nork(Cpu& c, const Insn& i) { op32<Not<Or>>(c, i.r1, c.r32(i.r2), c.r32(i.r3)); }
+void nogrk(Cpu& c, const Insn& i) { op64<Not<Or>>(c, i.r1, c.gr[i.r2], c.gr[i.r3]); }
+void nxrk(Cpu& c, const Insn& i) { op32<Not<Xor>>(c, i.r1, c.r32(i.r2), c.r32(i.r3)); }
+void nxgrk(Cpu& c, const Insn& i) { op64<Not<Xor>>(c, i.r1, c.gr[i.r2], c.gr[i.r3]); }
+
 // --- TEST UNDER MASK -----------------------------------------------------------------------
 // CC 0 selected bits all zero (or mask zero), 3 all one. Mixed: TM gives 1; the RI forms
 // tell by the leftmost selected bit, 1 when it is zero and 2 when it is one.
@@ -217,10 +240,11 @@ void flogr(Cpu& c, const Insn& i) {
 
 // POPULATION COUNT: the count of one bits of each byte, in that byte. With M3 bit 0
 // (miscellaneous-instruction-extensions 3, z15) the count of the whole register.
-// CC 0 when the result (hence R2) is zero, 1 otherwise.
+// CC 0 when the result (hence R2) is zero, 1 otherwise. Before z15 the M3 field is
+// not part of the instruction: its bit changes nothing there.
 void popcnt(Cpu& c, const Insn& i) {
   uint64_t v = c.gr[i.r2];
-  if (i.m3 & 8) {
+  if ((i.m3 & 8) && facility_installed(Facility::MiscInstructionExtensions3, c.arch())) {
     c.gr[i.r1] = logical_cc(c, uint64_t(std::popcount(v)));
     return;
   }

@@ -61,6 +61,18 @@ void mvc(Cpu& c, const Insn& i) {
   for (unsigned k = 0; k < n; ++k) dst[k] = src[k];
 }
 
+// MOVE RIGHT TO LEFT (miscellaneous-instruction-extensions 3, z15): bits 56-63 of
+// general register 0 hold the length minus one; the bytes move one at a time from the
+// rightmost, so that a destination to the right of an overlapping source is a memmove
+// (glibc's memmove uses it), and one to the left propagates backwards.
+void mvcrl(Cpu& c, const Insn& i) {
+  unsigned n = unsigned(c.gr[0] & 0xFF) + 1;
+  charge_ss(c, n);
+  HostBytes src = host_bytes(c, c.ea2(i), n, false);
+  HostBytes dst = host_bytes(c, c.ea1(i), n, true);
+  for (unsigned k = n; k-- > 0;) dst[k] = src[k];
+}
+
 // MOVE NUMERICS / MOVE ZONES: the right (left) four bits of each byte, one byte at a time.
 template <uint8_t Mask> static void move_bits(Cpu& c, const Insn& i) {
   unsigned n = unsigned(i.l1) + 1;

@@ -432,10 +432,3 @@ void vfmin(Cpu& c, const Insn& i) { min_max(c, i, true); }
 void vfmax(Cpu& c, const Insn& i) { min_max(c, i, false); }
 
 }  // namespace emu::isa
-
-namespace emu::isa {
-// LOAD LENGTHENED (short HFP to long HFP): the short operand with 32 zero bits
-// appended [Principles of Operation, chapter 18, "LOAD LENGTHENED"].
-void lde(Cpu& c, const Insn& i) { c.fpr(i.r1) = uint64_t(mem2<uint32_t>(c, i)) << 32; }
-void lder(Cpu& c, const Insn& i) { c.fpr(i.r1) = c.fpr(i.r2) & 0xFFFFFFFF00000000ull; }
-}  // namespace emu::isa
