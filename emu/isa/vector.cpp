@@ -146,6 +146,26 @@ void vlvg(Cpu& c, const Insn& i) {
 }
 void vlvgp(Cpu& c, const Insn& i) { c.vr[i.r1] = {c.gr[i.r2], c.gr[i.r3]}; }
 
+// VECTOR GATHER ELEMENT / SCATTER ELEMENT: element M3 of V2 plus B2 + D2 addresses
+// element M3 of V1 in storage.
+template <unsigned Es> uint64_t element_address(const Cpu& c, const Insn& i, unsigned k) {
+  return element(c.vr[i.r2], Es, k) + c.gr[i.b2] + int64_t(i.d2);
+}
+template <unsigned Es> void gather(Cpu& c, const Insn& i) {
+  const unsigned k = element_index<Es>(i.m3);
+  set_element(c.vr[i.r1], Es, k, load_element_of_size(c, Es, element_address<Es>(c, i, k)));
+}
+template <unsigned Es> void scatter(Cpu& c, const Insn& i) {
+  const unsigned k = element_index<Es>(i.m3);
+  const uint64_t a = element_address<Es>(c, i, k), v = element(c.vr[i.r1], Es, k);
+  if (Es == 2) c.write<uint32_t>(a, uint32_t(v));
+  else c.write<uint64_t>(a, v);
+}
+void vgef(Cpu& c, const Insn& i) { gather<2>(c, i); }
+void vgeg(Cpu& c, const Insn& i) { gather<3>(c, i); }
+void vscef(Cpu& c, const Insn& i) { scatter<2>(c, i); }
+void vsceg(Cpu& c, const Insn& i) { scatter<3>(c, i); }
+
 // VECTOR GENERATE BYTE MASK: bit k of I2 sets byte k to all ones.
 void vgbm(Cpu& c, const Insn& i) {
   VectorRegister r;

@@ -65,5 +65,22 @@ int main(void) {
                    "vstm %%v16,%%v18,48(%0)\n.machine pop"
                    : : "a"(buf + 1024) : "v16", "v17", "v18", "memory");
   for (int k = 0; k < 6; ++k) PUT("vlm/vstm", vec_xl(0, buf + 1024 + 16 * k));
+  /* Gather and scatter: each element of an offset vector picks its own address. */
+  for (int r = 0; r < 8; ++r) {
+    vw offw = {(unsigned)(rnd64() % 4000) & ~3u, (unsigned)(rnd64() % 4000) & ~3u,
+               (unsigned)(rnd64() % 4000) & ~3u, (unsigned)(rnd64() % 4000) & ~3u};
+    vd offd = {(unsigned long long)(rnd64() % 4000) & ~7ull, (unsigned long long)(rnd64() % 4000) & ~7ull};
+    vw gw = (vw)rnd_vec();
+    vd gd = (vd)rnd_vec();
+    gw = vec_gather_element(gw, offw, (const unsigned int *)buf, 1);
+    gw = vec_gather_element(gw, offw, (const unsigned int *)buf, 3);
+    gd = vec_gather_element(gd, offd, (const unsigned long long *)buf, 0);
+    PUT("vgef", gw);
+    PUT("vgeg", gd);
+    vec_scatter_element((vw)rnd_vec(), offw, (unsigned int *)(buf + 4096), 2);
+    vec_scatter_element((vd)rnd_vec(), offd, (unsigned long long *)(buf + 4096), 1);
+    PUT("vscef", vec_xl(0, buf + 4096 + offw[2]));
+    PUT("vsceg", vec_xl(0, buf + 4096 + offd[1]));
+  }
   return 0;
 }
