@@ -160,11 +160,12 @@ TEST_CASE("machine.arch: an instruction of a later facility is an operation exce
 
 TEST_CASE("STFLE stores the facility list of the machine's level, as much as GR0 allows", "[control][arch]") {
   auto bit = [](unsigned b) { return 1ull << (63 - b); };
-  // z196: N3, z/Architecture installed and active, STFLE, ETF2, long displacement,
-  // extended immediate, ETF3, store-clock-fast, CSST, GIE, execute-extensions,
-  // floating-point extension, bit 41's FP facilities, bit 45's z196 facilities.
-  const uint64_t z196 = bit(0) | bit(1) | bit(2) | bit(7) | bit(16) | bit(18) | bit(21) | bit(22) | bit(25) |
-                        bit(32) | bit(34) | bit(35) | bit(37) | bit(41) | bit(45);
+  // z196: N3, z/Architecture installed and active, STFLE, ETF2, long displacement (and
+  // its high performance), extended immediate, ETF3, store-clock-fast, CSST, GIE,
+  // execute-extensions, floating-point extension, bit 41's FP facilities, bit 45's z196
+  // facilities.
+  const uint64_t z196 = bit(0) | bit(1) | bit(2) | bit(7) | bit(16) | bit(18) | bit(19) | bit(21) | bit(22) |
+                        bit(25) | bit(32) | bit(34) | bit(35) | bit(37) | bit(41) | bit(45);
   TestMachine m;
   m.cpu.set_arch(emu::Generation::Z196);
   m.cpu.gr[0] = 0;  // room for one doubleword
@@ -175,11 +176,19 @@ TEST_CASE("STFLE stores the facility list of the machine's level, as much as GR0
   CHECK(m.cpu.gr[0] == 0);  // the list is one doubleword
   CHECK(m.cpu.cc == 0);
 
-  // z10 has neither bit 37 nor bit 45; zEC12 adds bit 49; the vector facility (129) is
-  // not listed while the table holds only LCBB of it, so even a z15's list is one doubleword.
+  // z10 has neither bit 37 nor bit 45; zEC12 adds bit 49; z13 load/store-on-condition 2
+  // (53) and the vector facility (129, so the list is three doublewords); z14
+  // miscellaneous-instruction-extensions 2 (58) and vector enhancements 1 (135); z15
+  // miscellaneous-instruction-extensions 3 (61) and vector enhancements 2 (148).
   CHECK(emu::facility_list(emu::Generation::Z10) == std::vector<uint64_t>{z196 & ~bit(37) & ~bit(45)});
   CHECK(emu::facility_list(emu::Generation::ZEC12) == std::vector<uint64_t>{z196 | bit(49)});
-  CHECK(emu::facility_list(emu::Generation::Z15).size() == 1);
+  const uint64_t zec12 = z196 | bit(49);
+  auto bit2 = [&](unsigned b) { return 1ull << (63 - (b - 128)); };
+  CHECK(emu::facility_list(emu::Generation::Z13) == std::vector<uint64_t>{zec12 | bit(53), 0, bit2(129)});
+  CHECK(emu::facility_list(emu::Generation::Z14) ==
+        std::vector<uint64_t>{zec12 | bit(53) | bit(58), 0, bit2(129) | bit2(135)});
+  CHECK(emu::facility_list(emu::Generation::Z15) ==
+        std::vector<uint64_t>{zec12 | bit(53) | bit(58) | bit(61), 0, bit2(129) | bit2(135) | bit2(148)});
 
   TestMachine misaligned;
   misaligned.cpu.gr[2] = TestMachine::kData + 4;
