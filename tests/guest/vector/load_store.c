@@ -1,6 +1,7 @@
 /* Vector loads, stores, element moves and generates (z13 vector facility): VL, VST,
    VLM, VSTM, VLL, VSTL, VLBB, VLREP, VLLEZ, VLE*, VSTE*, VLEI*, VLGV, VLVG, VLVGP, VGBM,
-   VGM, VREPI, VREP, with random data, every element index and every length. */
+   VGM, VREPI, VREP, VGEF, VGEG, VSCEF, VSCEG (and HFP LDER), with random data, every
+   element index and every length. */
 #include "vtest.h"
 
 static uint8_t buf[4096 * 2] __attribute__((aligned(4096)));
@@ -65,6 +66,26 @@ int main(void) {
                    "vstm %%v16,%%v18,48(%0)\n.machine pop"
                    : : "a"(buf + 1024) : "v16", "v17", "v18", "memory");
   for (int k = 0; k < 6; ++k) PUT("vlm/vstm", vec_xl(0, buf + 1024 + 16 * k));
+  /* Element immediates and stores GCC does not pick here, written out; LDER (HFP
+     lengthening: zeros into bits 32-63). */
+  for (int r = 0; r < 4; ++r) {
+    vb v = rnd_vec();
+    vb w;
+    __asm__ volatile(".machine push\n.machine z13\n"
+                     "vlr %%v16,%[v]\n vleih %%v16,-1234,3\n vleif %%v16,-56789,2\n"
+                     "vstef %%v16,0(%[p]),1\n vlr %[w],%%v16\n.machine pop"
+                     : [w] "=v"(w)
+                     : [v] "v"(v), [p] "a"(buf + 2048)
+                     : "v16", "memory");
+    PUT("vleih/vleif", w);
+    printf("vstef %08x\n", *(uint32_t *)(buf + 2048));
+    double d = 0;
+    uint64_t bits = rnd64();
+    __asm__ volatile("ldgr %%f2,%[b]\n lder %[d],%%f2" : [d] "=f"(d) : [b] "d"(bits) : "f2");
+    uint64_t out;
+    memcpy(&out, &d, 8);
+    printf("lder %016llx\n", (unsigned long long)out);
+  }
   /* Gather and scatter: each element of an offset vector picks its own address. */
   for (int r = 0; r < 8; ++r) {
     vw offw = {(unsigned)(rnd64() % 4000) & ~3u, (unsigned)(rnd64() % 4000) & ~3u,
