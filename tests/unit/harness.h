@@ -2,6 +2,7 @@
 // result and condition code of single instructions on edge values. Encoders take
 // the opcode as the Principles of Operation writes it (0x1A, 0xB908, 0xA7B, 0xE304).
 #pragma once
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -137,4 +138,14 @@ class TestMachine {
   }
 };
 
+// Runs `code` and returns the program-interruption code it must raise.
+inline emu::Pic check_of(TestMachine& m, const Bytes& code) {
+  emu::RunResult r = m.run(code);
+  REQUIRE(r.reason == emu::StopReason::ProgramCheck);
+  return r.check.interrupt.code;
+}
+
 }  // namespace test
+
+// Runs `code` and requires that no program check happened.
+#define EXEC(m, code) REQUIRE((m).run(code).reason != emu::StopReason::ProgramCheck)

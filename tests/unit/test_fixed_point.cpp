@@ -13,15 +13,7 @@ constexpr uint64_t kD = TestMachine::kData;
 // RIL halfword offset from an instruction at kCode to `a` (relative-long operands).
 constexpr int64_t rel(uint64_t a) { return int64_t(a - TestMachine::kCode) / 2; }
 
-// Runs `code` and requires that no program check happened.
-#define EXEC(m, code) REQUIRE((m).run(code).reason != emu::StopReason::ProgramCheck)
 
-// Runs `code` and returns the program-interruption code it must raise.
-Pic check_of(TestMachine& m, const Bytes& code) {
-  emu::RunResult r = m.run(code);
-  REQUIRE(r.reason == emu::StopReason::ProgramCheck);
-  return r.check.interrupt.code;
-}
 
 }  // namespace
 

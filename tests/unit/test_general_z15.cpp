@@ -13,13 +13,7 @@ namespace {
 
 constexpr uint64_t kD = TestMachine::kData;
 
-#define EXEC(m, code) REQUIRE((m).run(code).reason != emu::StopReason::ProgramCheck)
 
-Pic check_of(TestMachine& m, const Bytes& code) {
-  emu::RunResult r = m.run(code);
-  REQUIRE(r.reason == emu::StopReason::ProgramCheck);
-  return r.check.interrupt.code;
-}
 
 // RIE-g (LOCHI and friends): R1, M3, I2.
 Bytes RIEg(uint16_t op, unsigned r1, unsigned m3, int i2) { return RIE(op, r1, m3, i2, 0); }

@@ -33,11 +33,6 @@ Bytes vri_d(uint8_t op, unsigned v1, unsigned v2, unsigned v3, unsigned i4, unsi
   return vec(op, v1, v2, v3, 0, i4 >> 4, i4 & 15, m5);
 }
 
-emu::Pic check_of(TestMachine& m, const Bytes& code) {
-  auto r = m.run(code);
-  REQUIRE(r.reason == emu::StopReason::ProgramCheck);
-  return r.check.interrupt.code;
-}
 bool runs(TestMachine& m, const Bytes& code) { return m.run(code).reason != emu::StopReason::ProgramCheck; }
 
 }  // namespace

@@ -13,13 +13,7 @@ namespace {
 
 constexpr uint64_t kD = TestMachine::kData;
 
-#define EXEC(m, code) REQUIRE((m).run(code).reason != emu::StopReason::ProgramCheck)
 
-Pic check_of(TestMachine& m, const Bytes& code) {
-  emu::RunResult r = m.run(code);
-  REQUIRE(r.reason == emu::StopReason::ProgramCheck);
-  return r.check.interrupt.code;
-}
 
 // RXB: the fifth bit of the register fields at bits 8, 12, 16 and 32.
 uint8_t rxb(unsigned a, unsigned b, unsigned c, unsigned d) {
