@@ -72,7 +72,7 @@ int main(void) {
     vb v = rnd_vec();
     vb w;
     __asm__ volatile(".machine push\n.machine z13\n"
-                     "vlr %%v16,%[v]\n vleih %%v16,-1234,3\n vleif %%v16,-56789,2\n"
+                     "vlr %%v16,%[v]\n vleih %%v16,-1234,3\n vleif %%v16,-5678,2\n"
                      "vstef %%v16,0(%[p]),1\n vlr %[w],%%v16\n.machine pop"
                      : [w] "=v"(w)
                      : [v] "v"(v), [p] "a"(buf + 2048)
