@@ -70,7 +70,6 @@ struct CpuTiming {
 // register), `lo` bits 64-127.
 struct VectorRegister {
   uint64_t hi = 0, lo = 0;
-  bool operator==(const VectorRegister&) const = default;
 };
 
 enum class StopReason { Limit, Requested, ProgramCheck };

@@ -63,7 +63,6 @@ void vlbb(Cpu& c, const Insn& i) {
   c.vr[i.r1] = load_bytes(c, a, n);
 }
 
-template <class T> uint64_t load_element(Cpu& c, uint64_t a) { return c.read<T>(a); }
 uint64_t load_element_of_size(Cpu& c, unsigned es, uint64_t a) {
   switch (es) {
     case 0: return c.read<uint8_t>(a);
