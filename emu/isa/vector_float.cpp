@@ -176,6 +176,15 @@ void compare_scalar(Cpu& c, const Insn& i, bool signaling) {
 }
 
 // --- conversions ---------------------------------------------------------------------------
+// The formats of the conversions between BFP and fixed point (M3): long with
+// doublewords, and short with words from vector enhancements 2 on; `run` gets a value
+// of the BFP type and one of the integer type.
+template <bool kSigned, class Run> void by_conversion_format(Cpu& c, const Insn& i, Run run) {
+  if (i.m3 == kLong) run(double{}, std::conditional_t<kSigned, int64_t, uint64_t>{});
+  else if (i.m3 == kShort && has(c, Facility::VectorEnhancements2)) run(float{}, std::conditional_t<kSigned, int32_t, uint32_t>{});
+  else program_check(Pic::Specification);
+}
+
 // VCDG, VCDLG (VCEFB, VCELFB): signed or unsigned integers to long (short) values.
 template <bool kSigned> void from_fixed(Cpu& c, const Insn& i) {
   const bfp::Rounding rm = rounding_method(c, i);
@@ -190,9 +199,7 @@ template <bool kSigned> void from_fixed(Cpu& c, const Insn& i) {
       return r.trap;
     });
   };
-  if (i.m3 == kLong) run(double{}, std::conditional_t<kSigned, int64_t, uint64_t>{});
-  else if (i.m3 == kShort && has(c, Facility::VectorEnhancements2)) run(float{}, std::conditional_t<kSigned, int32_t, uint32_t>{});
-  else program_check(Pic::Specification);
+  by_conversion_format<kSigned>(c, i, run);
 }
 
 // VCGD, VCLGD (VCFEB, VCLFEB): to signed or unsigned integers; a NaN or a value out
@@ -208,9 +215,7 @@ template <bool kSigned> void to_fixed(Cpu& c, const Insn& i) {
       set_element(out, kEs<T>, k, uint64_t(bfp::to_fixed<I>(c, get<T>(v, k), rm, quiet).value));
     });
   };
-  if (i.m3 == kLong) run(double{}, std::conditional_t<kSigned, int64_t, uint64_t>{});
-  else if (i.m3 == kShort && has(c, Facility::VectorEnhancements2)) run(float{}, std::conditional_t<kSigned, int32_t, uint32_t>{});
-  else program_check(Pic::Specification);
+  by_conversion_format<kSigned>(c, i, run);
 }
 
 // A value lengthened: exact; a signaling NaN is invalid and comes out quiet.
