@@ -1,11 +1,10 @@
 #include "emu/program_check.h"
 
-#include "emu/isa/table.h"
-
 #include <fmt/format.h>
 
 #include "emu/cpu.h"
 #include "emu/elf_loader.h"
+#include "emu/isa/table.h"
 
 namespace emu {
 

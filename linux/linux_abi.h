@@ -52,7 +52,6 @@ constexpr uint64_t kRtFrameBytes = kFrameUc + 512;  // without uc_mcontext_ext (
 constexpr uint64_t kUcMcontextExt = 512, kExtVxrsLow = 0, kExtVxrsHigh = 128, kExtBytes = 512;
 constexpr uint64_t kRtFrameBytesVx = kRtFrameBytes + kExtBytes;
 constexpr uint64_t kUcVxrs = 2;
-constexpr uint64_t kHwcapVxrs = 1u << 11;
 // _sigregs: PSW (mask, address), 16 GPRs, 16 access registers, FPC and pad, 16 FPRs.
 constexpr uint64_t kSregsPsw = 0, kSregsGprs = 16, kSregsAcrs = 144, kSregsFpc = 208, kSregsFprs = 216;
 // siginfo: si_signo, si_errno, si_code, then the union at 16 (si_pid/si_uid or si_addr).
@@ -65,6 +64,7 @@ enum : uint64_t {
   kAtEntry = 9, kAtUid = 11, kAtEuid = 12, kAtGid = 13, kAtEgid = 14, kAtPlatform = 15, kAtHwcap = 16,
   kAtClktck = 17, kAtSecure = 23, kAtRandom = 25, kAtExecfn = 31,
 };
+constexpr uint64_t kHwcapVxrs = 1u << 11;  // the vector facility: the signal frame carries the VRs
 // AT_HWCAP as Linux sets it from the machine's facility list (arch/s390/kernel/
 // processor.c, setup_hwcaps): one line per bit, with the STFLE facility bits it needs
 // (none: set on every machine Linux runs on).
@@ -82,7 +82,7 @@ inline constexpr HwcapRule kHwcapRules[] = {
     {1u << 6, {42, 44}},     // DFP
     {1u << 8, {22, 30}},     // ETF3EH: extended-translation 3 and its enhancement
     {1u << 9, {}},           // HIGH_GPRS
-    {1u << 11, {129}},       // VXRS: the vector facility
+    {kHwcapVxrs, {129}},     // VXRS: the vector facility
     {1u << 12, {129, 134}},  // VXRS_BCD: vector packed decimal
     {1u << 13, {129, 135}},  // VXRS_EXT: vector enhancements 1
     {1u << 15, {129, 148}},  // VXRS_EXT2: vector enhancements 2
