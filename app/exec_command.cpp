@@ -14,10 +14,10 @@
 #include "emu/elf_loader.h"
 #include "emu/machine.h"
 #include "emu/profiler.h"
-#include "linux/linux_process.h"
+#include "linux/linux_kernel.h"
 
 namespace app {
-using linux_user::LinuxProcess;
+using linux_user::LinuxKernel;
 
 namespace {
 
@@ -91,23 +91,22 @@ int run_exec(const ExecOptions& opts) {
   std::ofstream profile_text, profile_json;
   if (!opts.profile.empty() && !open_profile(opts.profile, profile_text, profile_json)) return 2;
   emu::Machine machine(config, opts.timing);
-  emu::AddressSpace space(machine.storage());
-  machine.start(space);
   std::vector<std::string> argv{opts.program};
   argv.insert(argv.end(), opts.args.begin(), opts.args.end());
-  LinuxProcess proc(space, img, argv);
-  proc.set_large_pages(opts.large_pages);
-  proc.set_environment(opts.env);
-  proc.set_seed(opts.seed);
-  proc.set_every_istream_starts(opts.all_istreams_start);
-  proc.set_executable_path(std::filesystem::absolute(opts.program).lexically_normal().string());
+  LinuxKernel kernel(machine, img, argv);
+  kernel.set_large_pages(opts.large_pages);
+  kernel.set_environment(opts.env);
+  kernel.set_seed(opts.seed);
+  kernel.set_every_istream_starts(opts.all_istreams_start);
+  kernel.set_max_processes(opts.max_processes);
+  kernel.set_executable_path(std::filesystem::absolute(opts.program).lexically_normal().string());
   try {
-    if (!opts.root.empty()) proc.set_root(opts.root);
+    if (!opts.root.empty()) kernel.set_root(opts.root);
   } catch (const std::runtime_error& e) {
     fmt::print(stderr, "tpfemu: {}\n", e.what());
     return 2;
   }
-  if (!proc.start(machine)) {
+  if (!kernel.start()) {
     fmt::print(stderr, "tpfemu: {}: storage ({} bytes) is too small for the program\n", opts.program,
                config.storage);
     return 2;
@@ -124,18 +123,22 @@ int run_exec(const ExecOptions& opts) {
     std::string where = machine.istreams() > 1 ? fmt::format("{} (I-stream {})", img.name + ".elf", r.istream)
                                                : img.name + ".elf";
     fmt::print(stderr, "{}", emu::format_program_check(machine.cpu(r.istream), r.check.check, &img.symbols, where));
-    status = proc.exit_code();
+    status = kernel.exit_code();
   } else if (r.reason == emu::MachineRunResult::Reason::HostLimit) {
     fmt::print(stderr, "tpfemu: {}: stopped after {} instructions: the storage's touched frames and decoded code "
                "take {} bytes of host memory, over machine.host_storage_limit ({} bytes)\n", img.name + ".elf",
                machine.instructions(), machine.storage().host_bytes(), machine.storage().host_limit());
     status = 124;
-  } else if (proc.exited()) {
-    status = proc.exit_code();
-    if (int sig = proc.fatal_signal())
+  } else if (!kernel.stopped_because().empty()) {
+    fmt::print(stderr, "tpfemu: {}: {}; stopped after {} instructions\n", img.name + ".elf", kernel.stopped_because(),
+               machine.instructions());
+    status = 124;
+  } else if (kernel.exited()) {
+    status = kernel.exit_code();
+    if (int sig = kernel.fatal_signal())
       fmt::print(stderr, "tpfemu: {} ended by signal {}\n", img.name + ".elf", sig);
-  } else if (proc.deadlocked()) {
-    fmt::print(stderr, "tpfemu: {}: every thread waits on a futex and nothing can wake it (deadlock) after {} instructions\n",
+  } else if (kernel.deadlocked()) {
+    fmt::print(stderr, "tpfemu: {}: every thread waits for something nothing can bring (a futex, a pipe, a child, a signal): deadlock after {} instructions\n",
                img.name + ".elf", machine.instructions());
     status = 124;
   } else {
@@ -148,7 +151,7 @@ int run_exec(const ExecOptions& opts) {
     fmt::print(stderr, "instructions={} host_seconds={:.3f} mips={:.1f}\n", n, host_s,
                host_s > 0 ? double(n) / host_s / 1e6 : 0.0);
   if (opts.counters) print_counters(machine);
-  if (!opts.profile.empty() && !write_profile(profile_text, profile_json, space, img, machine)) {
+  if (!opts.profile.empty() && !write_profile(profile_text, profile_json, kernel.initial_space(), img, machine)) {
     fmt::print(stderr, "tpfemu: --profile: cannot write the profile to {}\n", opts.profile);
     if (status == 0) status = 2;
   }

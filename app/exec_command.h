@@ -22,13 +22,15 @@ struct ExecOptions {
   std::string root;                  // host directory that is the guest's "/" ("" : no files)
   uint64_t seed = 0;                 // AT_RANDOM and getrandom
   bool all_istreams_start = false;   // every I-stream runs the program from its entry
+  unsigned max_processes = 256;      // a fork past it stops the run (a fork bomb)
   std::vector<std::string> config_files;  // YAML files, applied in order over the defaults
   std::vector<std::string> sets;          // key.path=value overrides, applied last
 };
 
 // Exit status: the guest's own on exit; 128+signal when a signal ended it (a program
 // check without a handler, or a signal it sent itself); 124 when --max-instructions
-// stopped it, or when every thread waits on a futex nothing will wake; 2 for bad input.
+// stopped it, when every thread waits for something nothing will bring, or when a fork
+// passed --max-processes; 2 for bad input.
 int run_exec(const ExecOptions& opts);
 
 }  // namespace app

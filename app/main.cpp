@@ -77,6 +77,8 @@ constexpr const char* kExecHelp = R"(  exec PROGRAM.elf [options] [-- guest args
       --root DIR            the guest's files: DIR is its "/" and nothing outside
                             is reachable (default: no files, opens fail ENOENT)
       --seed N              seed of AT_RANDOM and getrandom (default 0)
+      --max-processes N     the most processes at once (fork, vfork, clone);
+                            a fork past it stops the run, status 124 (default 256)
 )";
 
 constexpr const char* kConfigHelp = R"(  config [--list | --example] [--config FILE ...] [--set KEY=VALUE ...]
@@ -199,6 +201,12 @@ int exec_main(Args args) {
     } else if (a == "--seed") {
       const char* v = args.value();
       if (!v || !parse_u64(v, o.seed)) return args.error("--seed needs a number");
+    } else if (a == "--max-processes") {
+      const char* v = args.value();
+      uint64_t n = 0;
+      if (!v || !parse_u64(v, n) || n == 0 || n > 65536)
+        return args.error("--max-processes needs a number from 1 to 65536");
+      o.max_processes = unsigned(n);
     } else if (a == "--istreams") {
       const char* v = args.value();
       if (!v) return args.error("--istreams needs a number");

@@ -11,9 +11,10 @@ namespace linux_user::linux_abi {
 
 // errno
 enum : int64_t {
-  kEperm = 1, kEnoent = 2, kEsrch = 3, kEintr = 4, kEio = 5, kEbadf = 9, kEagain = 11, kEnomem = 12,
+  kEperm = 1, kEnoent = 2, kEsrch = 3, kEintr = 4, kEio = 5, kE2big = 7, kEnoexec = 8, kEbadf = 9,
+  kEchild = 10, kEagain = 11, kEnomem = 12,
   kEacces = 13, kEfault = 14, kEexist = 17, kEnotdir = 20, kEisdir = 21, kEinval = 22, kEmfile = 24,
-  kEnotty = 25, kEspipe = 29, kErange = 34, kEnosys = 38, kEnametoolong = 36, kEloop = 40,
+  kEnotty = 25, kEspipe = 29, kEpipe = 32, kErange = 34, kEnosys = 38, kEnametoolong = 36, kEloop = 40,
   kEtimedout = 110,
 };
 
@@ -26,14 +27,14 @@ enum : int {
   kNsig = 64,
 };
 // sigaction flags, sigprocmask `how`, sigaltstack flags
-constexpr uint64_t kSaSiginfo = 0x4, kSaOnstack = 0x08000000, kSaRestart = 0x10000000,
+constexpr uint64_t kSaNocldstop = 0x1, kSaNocldwait = 0x2, kSaSiginfo = 0x4, kSaOnstack = 0x08000000, kSaRestart = 0x10000000,
                    kSaNodefer = 0x40000000, kSaResethand = 0x80000000, kSaRestorer = 0x04000000;
 constexpr uint64_t kSigDfl = 0, kSigIgn = 1;
 enum : uint64_t { kSigBlock = 0, kSigUnblock = 1, kSigSetmask = 2 };
 enum : int { kSsOnstack = 1, kSsDisable = 2 };
 // si_code values
 enum : int {
-  kSiUser = 0, kSiTkill = -6, kIllIllopc = 1, kIllIllopn = 2, kIllIlladr = 3, kIllPrvopc = 5,
+  kSiUser = 0, kSiQueue = -1, kSiTimer = -2, kSiTkill = -6, kCldExited = 1, kCldKilled = 2, kIllIllopc = 1, kIllIllopn = 2, kIllIlladr = 3, kIllPrvopc = 5,
   kFpeIntdiv = 1, kFpeIntovf = 2, kFpeFltdiv = 3, kFpeFltovf = 4, kFpeFltund = 5, kFpeFltres = 6,
   kFpeFltinv = 7, kSegvMaperr = 1, kSegvAccerr = 2, kTrapBrkpt = 1,
 };
@@ -55,7 +56,10 @@ constexpr uint64_t kUcVxrs = 2;
 // _sigregs: PSW (mask, address), 16 GPRs, 16 access registers, FPC and pad, 16 FPRs.
 constexpr uint64_t kSregsPsw = 0, kSregsGprs = 16, kSregsAcrs = 144, kSregsFpc = 208, kSregsFprs = 216;
 // siginfo: si_signo, si_errno, si_code, then the union at 16 (si_pid/si_uid or si_addr).
-constexpr uint64_t kSiSigno = 0, kSiErrno = 4, kSiCode = 8, kSiPid = 16, kSiUid = 20, kSiAddr = 16;
+// SIGCHLD adds si_status at 24; timers put si_timerid at 16, si_overrun at 20 and the
+// value at 24; sigqueue the value at 24.
+constexpr uint64_t kSiSigno = 0, kSiErrno = 4, kSiCode = 8, kSiPid = 16, kSiUid = 20, kSiAddr = 16,
+                   kSiStatus = 24, kSiTimerid = 16, kSiOverrun = 20, kSiValue = 24;
 constexpr uint64_t kSiginfoBytes = 128;
 
 // Auxiliary vector tags.
@@ -115,7 +119,7 @@ constexpr uint64_t kFutexPrivate = 128, kFutexClockRealtime = 256;
 
 // clone flags
 constexpr uint64_t kCloneVm = 0x100, kCloneFs = 0x200, kCloneFiles = 0x400, kCloneSighand = 0x800,
-                   kCloneThread = 0x10000, kCloneSettls = 0x80000, kCloneParentSettid = 0x100000,
+                   kCloneVfork = 0x4000, kCloneParent = 0x8000, kCloneThread = 0x10000, kCloneSettls = 0x80000, kCloneParentSettid = 0x100000,
                    kCloneChildCleartid = 0x200000, kCloneChildSettid = 0x1000000;
 
 }  // namespace linux_user::linux_abi

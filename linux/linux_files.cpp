@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <deque>
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <stdexcept>
@@ -16,7 +17,7 @@ namespace linux_user {
 namespace abi = linux_abi;
 namespace {
 
-constexpr uint64_t kONofollow = 0400000, kONonblock = 04000;
+constexpr uint64_t kONofollow = 0400000, kONonblock = 04000, kODirect = 040000;
 constexpr uint64_t kAtSymlinkNofollow = 0x100;
 constexpr uint64_t kTcgets = 0x5401;
 constexpr uint64_t kFDupfd = 0, kFGetfd = 1, kFSetfd = 2, kFGetfl = 3, kFSetfl = 4, kFDupfdCloexec = 1030;
@@ -45,11 +46,12 @@ void to_guest_stat(const struct stat& s, uint8_t* st) {
 
 // Standard streams look the same on every run (a pipe, 4 KB buffers), whatever the
 // host's are: what the guest's stdio decides from them must not vary.
-void stream_stat(uint8_t* st, unsigned fd) {
+void stream_stat(uint8_t* st, unsigned fd, bool null_device) {
   std::memset(st, 0, abi::kStatBytes);
   put64(st + abi::kStIno, fd + 1);
   put64(st + abi::kStNlink, 1);
-  put32(st + abi::kStMode, S_IFIFO | 0600);
+  put32(st + abi::kStMode, null_device ? S_IFCHR | 0666 : S_IFIFO | 0600);
+  if (null_device) put64(st + abi::kStRdev, 0x103);  // makedev(1, 3)
   put64(st + abi::kStBlksize, 4096);
 }
 
@@ -57,40 +59,81 @@ int64_t host_error() { return -int64_t(errno); }
 
 }  // namespace
 
-LinuxFiles::LinuxFiles(const std::string& root, std::FILE* out, std::FILE* err) : out_(out), err_(err) {
-  if (!root.empty()) {
-    root_fd_ = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (root_fd_ < 0) throw std::runtime_error("--root " + root + ": " + std::strerror(errno));
+// A pipe's buffer and how many descriptions hold each end; every change is told to the
+// notifier (the kernel wakes the threads waiting on the pipe).
+struct LinuxFiles::Pipe {
+  std::deque<uint8_t> data;
+  unsigned readers = 0, writers = 0;
+  std::shared_ptr<Notifier> notifier;
+  void changed() const {
+    if (*notifier) (*notifier)(this);
   }
-  fds_.resize(3);
-  fds_[0].kind = Kind::Stdin, fds_[1].kind = Kind::Stdout, fds_[2].kind = Kind::Stderr;
-  fds_[1].status_flags = fds_[2].status_flags = 1;  // O_WRONLY
+};
+
+struct LinuxFiles::Description {
+  Kind kind = Kind::Null;
+  int host_fd = -1;
+  std::string path;  // the guest's path (for openat relative to a directory)
+  uint64_t status_flags = 0;
+  std::shared_ptr<Pipe> pipe;
+  Description() = default;
+  Description(const Description&) = delete;
+  Description& operator=(const Description&) = delete;
+  ~Description() {
+    if (host_fd >= 0) ::close(host_fd);
+    if (!pipe) return;
+    (kind == Kind::PipeRead ? pipe->readers : pipe->writers) -= 1;
+    pipe->changed();
+  }
+};
+
+LinuxFiles::Root::~Root() {
+  if (fd >= 0) ::close(fd);
 }
 
-LinuxFiles::~LinuxFiles() {
-  for (auto& f : fds_) release(f);
-  if (root_fd_ >= 0) ::close(root_fd_);
+LinuxFiles::LinuxFiles(const std::string& root, std::FILE* out, std::FILE* err)
+    : root_(std::make_shared<Root>()), out_(out), err_(err), notifier_(std::make_shared<Notifier>()) {
+  if (!root.empty()) {
+    root_->fd = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (root_->fd < 0) throw std::runtime_error("--root " + root + ": " + std::strerror(errno));
+  }
+  const Kind standard[3] = {Kind::Stdin, Kind::Stdout, Kind::Stderr};
+  for (Kind k : standard) {
+    auto d = std::make_shared<Description>();
+    d->kind = k;
+    d->status_flags = k == Kind::Stdin ? 0 : 1;  // O_RDONLY, O_WRONLY
+    fds_.push_back(Slot{d, false});
+  }
 }
 
-void LinuxFiles::release(OpenFile& f) {
-  if (f.kind == Kind::Host) ::close(f.host_fd);
-  f = OpenFile{};
+LinuxFiles::~LinuxFiles() = default;
+
+std::unique_ptr<LinuxFiles> LinuxFiles::fork() const {
+  auto f = std::unique_ptr<LinuxFiles>(new LinuxFiles("", out_, err_));
+  f->root_ = root_;
+  f->notifier_ = notifier_;
+  f->fds_ = fds_;
+  return f;
 }
 
-LinuxFiles::OpenFile* LinuxFiles::file(int64_t fd) {
-  if (fd < 0 || uint64_t(fd) >= fds_.size() || fds_[size_t(fd)].kind == Kind::Closed) return nullptr;
-  return &fds_[size_t(fd)];
+void LinuxFiles::close_on_exec() {
+  for (Slot& s : fds_)
+    if (s.cloexec) s = Slot{};
 }
 
-int64_t LinuxFiles::install(OpenFile f, int64_t min_fd) {
+LinuxFiles::Description* LinuxFiles::file(int64_t fd) {
+  if (fd < 0 || uint64_t(fd) >= fds_.size()) return nullptr;
+  return fds_[size_t(fd)].d.get();
+}
+
+int64_t LinuxFiles::install(std::shared_ptr<Description> d, bool cloexec, int64_t min_fd) {
   for (size_t k = size_t(std::max<int64_t>(min_fd, 0)); k < kMaxFds; ++k) {
     if (k >= fds_.size()) fds_.resize(k + 1);
-    if (fds_[k].kind == Kind::Closed) {
-      fds_[k] = std::move(f);
+    if (!fds_[k].d) {
+      fds_[k] = Slot{std::move(d), cloexec};
       return int64_t(k);
     }
   }
-  release(f);
   return -abi::kEmfile;
 }
 
@@ -98,19 +141,19 @@ std::string LinuxFiles::guest_path(int64_t dirfd, const std::string& path, int64
   err = 0;
   if (!path.empty() && path[0] == '/') return path;
   if (dirfd == abi::kAtFdcwd) return "/" + path;  // the guest's working directory is "/"
-  OpenFile* d = file(dirfd);
+  Description* d = file(dirfd);
   if (!d) return err = -abi::kEbadf, "";
   if (d->kind != Kind::Host) return err = -abi::kEnotdir, "";
   return d->path + "/" + path;
 }
 
 int LinuxFiles::open_in_root(const std::string& path, uint64_t host_flags, uint64_t mode) {
-  if (root_fd_ < 0) return errno = ENOENT, -1;
+  if (root_->fd < 0) return errno = ENOENT, -1;
   struct open_how how {};
   how.flags = host_flags | O_CLOEXEC;
   how.mode = (host_flags & O_CREAT) ? (mode & 07777) : 0;
   how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV;
-  return int(::syscall(SYS_openat2, root_fd_, path.c_str(), &how, sizeof how));
+  return int(::syscall(SYS_openat2, root_->fd, path.c_str(), &how, sizeof how));
 }
 
 int64_t LinuxFiles::openat(int64_t dirfd, const std::string& path, uint64_t flags, uint64_t mode) {
@@ -118,25 +161,77 @@ int64_t LinuxFiles::openat(int64_t dirfd, const std::string& path, uint64_t flag
   int64_t err;
   std::string p = guest_path(dirfd, path, err);
   if (err) return err;
-  // Only the flags whose meaning is the same on the host; the rest are ignored.
-  const uint64_t known = abi::kOAccmode | abi::kOCreat | abi::kOExcl | abi::kOTrunc | abi::kOAppend |
-                         abi::kODirectory | kONofollow | kONonblock;
-  int fd = open_in_root(p, flags & known, mode);
-  if (fd < 0) return host_error();
-  OpenFile f;
-  f.kind = Kind::Host, f.host_fd = fd, f.path = p, f.status_flags = flags & (abi::kOAccmode | abi::kOAppend);
-  return install(std::move(f));
+  auto d = std::make_shared<Description>();
+  d->status_flags = flags & (abi::kOAccmode | abi::kOAppend | kONonblock);
+  d->path = p;
+  if (p == "/dev/null") {
+    d->kind = Kind::Null;  // whatever the root holds: every system has one
+  } else {
+    // Only the flags whose meaning is the same on the host; the rest are ignored.
+    const uint64_t known = abi::kOAccmode | abi::kOCreat | abi::kOExcl | abi::kOTrunc | abi::kOAppend |
+                           abi::kODirectory | kONofollow | kONonblock;
+    int fd = open_in_root(p, flags & known, mode);
+    if (fd < 0) return host_error();
+    d->kind = Kind::Host, d->host_fd = fd;
+  }
+  return install(std::move(d), flags & abi::kOCloexec);
 }
 
 int64_t LinuxFiles::close(int64_t fd) {
-  OpenFile* f = file(fd);
-  if (!f) return -abi::kEbadf;
-  release(*f);
+  if (!file(fd)) return -abi::kEbadf;
+  fds_[size_t(fd)] = Slot{};
   return 0;
 }
 
+int64_t LinuxFiles::pipe2(uint64_t flags, int64_t fds[2]) {
+  if (flags & ~(abi::kOCloexec | kONonblock | kODirect)) return -abi::kEinval;
+  auto pipe = std::make_shared<Pipe>();
+  pipe->notifier = notifier_;
+  auto r = std::make_shared<Description>(), w = std::make_shared<Description>();
+  r->kind = Kind::PipeRead, w->kind = Kind::PipeWrite;
+  r->status_flags = flags & kONonblock, w->status_flags = 1 | (flags & kONonblock);
+  r->pipe = w->pipe = pipe;
+  pipe->readers = pipe->writers = 1;
+  fds[0] = install(std::move(r), flags & abi::kOCloexec);
+  if (fds[0] < 0) return fds[0];
+  fds[1] = install(std::move(w), flags & abi::kOCloexec);
+  if (fds[1] < 0) return close(fds[0]), fds[1];
+  return 0;
+}
+
+int64_t LinuxFiles::read_pipe(Pipe& p, uint8_t* buf, uint64_t len, bool nonblocking) {
+  if (len == 0) return 0;
+  if (p.data.empty()) {
+    if (!p.writers) return 0;  // end of file
+    if (nonblocking) return -abi::kEagain;
+    wait_key_ = &p;
+    return kWait;
+  }
+  const uint64_t n = std::min<uint64_t>(len, p.data.size());
+  std::copy_n(p.data.begin(), n, buf);
+  p.data.erase(p.data.begin(), p.data.begin() + int64_t(n));
+  p.changed();
+  return int64_t(n);
+}
+
+int64_t LinuxFiles::write_pipe(Pipe& p, const uint8_t* buf, uint64_t len, bool nonblocking) {
+  if (!p.readers) return kBrokenPipe;
+  if (len == 0) return 0;
+  const uint64_t room = kPipeCapacity - p.data.size();
+  // Up to PIPE_BUF bytes go in at once or not at all (POSIX's atomic write).
+  if (room == 0 || (len <= kPipeAtomic && room < len)) {
+    if (nonblocking) return -abi::kEagain;
+    wait_key_ = &p;
+    return kWait;
+  }
+  const uint64_t n = std::min(len, room);
+  p.data.insert(p.data.end(), buf, buf + n);
+  p.changed();
+  return int64_t(n);
+}
+
 int64_t LinuxFiles::read(int64_t fd, uint8_t* buf, uint64_t len) {
-  OpenFile* f = file(fd);
+  Description* f = file(fd);
   if (!f) return -abi::kEbadf;
   switch (f->kind) {
     case Kind::Stdin: {
@@ -144,23 +239,27 @@ int64_t LinuxFiles::read(int64_t fd, uint8_t* buf, uint64_t len) {
       return n < 0 ? host_error() : n;
     }
     case Kind::Host: {
+      if ((f->status_flags & abi::kOAccmode) == 1) return -abi::kEbadf;
       ssize_t n = ::read(f->host_fd, buf, len);
       return n < 0 ? host_error() : n;
     }
+    case Kind::Null: return 0;
+    case Kind::PipeRead: return read_pipe(*f->pipe, buf, len, f->status_flags & kONonblock);
     default: return -abi::kEbadf;  // opened for writing only
   }
 }
 
 int64_t LinuxFiles::pread(int64_t fd, uint8_t* buf, uint64_t len, int64_t offset) {
-  OpenFile* f = file(fd);
+  Description* f = file(fd);
   if (!f) return -abi::kEbadf;
+  if (f->kind == Kind::Null) return 0;
   if (f->kind != Kind::Host) return -abi::kEspipe;
   ssize_t n = ::pread(f->host_fd, buf, len, offset);
   return n < 0 ? host_error() : n;
 }
 
 int64_t LinuxFiles::write(int64_t fd, const uint8_t* buf, uint64_t len) {
-  OpenFile* f = file(fd);
+  Description* f = file(fd);
   if (!f) return -abi::kEbadf;
   switch (f->kind) {
     case Kind::Stdout: case Kind::Stderr: {
@@ -170,15 +269,53 @@ int64_t LinuxFiles::write(int64_t fd, const uint8_t* buf, uint64_t len) {
       return int64_t(len);
     }
     case Kind::Host: {
+      if ((f->status_flags & abi::kOAccmode) == 0) return -abi::kEbadf;
       ssize_t n = ::write(f->host_fd, buf, len);
       return n < 0 ? host_error() : n;
     }
+    case Kind::Null: return int64_t(len);
+    case Kind::PipeWrite: return write_pipe(*f->pipe, buf, len, f->status_flags & kONonblock);
     default: return -abi::kEbadf;
   }
 }
 
+bool LinuxFiles::nonblocking(int64_t fd) {
+  Description* f = file(fd);
+  return f && (f->status_flags & kONonblock);
+}
+
+const void* LinuxFiles::pipe_of(int64_t fd) {
+  Description* f = file(fd);
+  return f ? f->pipe.get() : nullptr;
+}
+
+uint16_t LinuxFiles::poll(int64_t fd, uint16_t events, const void*& key) {
+  constexpr uint16_t kPollin = 1, kPollout = 4, kPollerr = 8, kPollhup = 16, kPollnval = 32, kPollrdnorm = 0x40,
+                     kPollwrnorm = 0x100;
+  key = nullptr;
+  Description* f = file(fd);
+  if (!f) return kPollnval;
+  const uint16_t in = events & (kPollin | kPollrdnorm), out = events & (kPollout | kPollwrnorm);
+  switch (f->kind) {
+    case Kind::PipeRead: {
+      key = f->pipe.get();
+      uint16_t r = f->pipe->data.empty() ? 0 : in;
+      if (!f->pipe->writers) r |= kPollhup;
+      return r;
+    }
+    case Kind::PipeWrite: {
+      key = f->pipe.get();
+      if (!f->pipe->readers) return uint16_t(out | kPollerr);
+      return kPipeCapacity - f->pipe->data.size() >= kPipeAtomic ? out : 0;
+    }
+    case Kind::Stdin: return in;
+    case Kind::Stdout: case Kind::Stderr: return out;
+    default: return uint16_t(in | out);  // files and /dev/null never wait
+  }
+}
+
 int64_t LinuxFiles::lseek(int64_t fd, int64_t offset, uint64_t whence) {
-  OpenFile* f = file(fd);
+  Description* f = file(fd);
   if (!f) return -abi::kEbadf;
   if (f->kind != Kind::Host) return -abi::kEspipe;
   if (whence > 2) return -abi::kEinval;
@@ -187,9 +324,9 @@ int64_t LinuxFiles::lseek(int64_t fd, int64_t offset, uint64_t whence) {
 }
 
 int64_t LinuxFiles::fstat(int64_t fd, uint8_t* st) {
-  OpenFile* f = file(fd);
+  Description* f = file(fd);
   if (!f) return -abi::kEbadf;
-  if (f->kind != Kind::Host) return stream_stat(st, unsigned(fd)), 0;
+  if (f->kind != Kind::Host) return stream_stat(st, unsigned(fd), f->kind == Kind::Null), 0;
   struct stat s;
   if (::fstat(f->host_fd, &s) < 0) return host_error();
   to_guest_stat(s, st);
@@ -215,7 +352,7 @@ int64_t LinuxFiles::fstatat(int64_t dirfd, const std::string& path, uint8_t* st,
 }
 
 int64_t LinuxFiles::getdents64(int64_t fd, uint8_t* buf, uint64_t len) {
-  OpenFile* f = file(fd);
+  Description* f = file(fd);
   if (!f) return -abi::kEbadf;
   if (f->kind != Kind::Host) return -abi::kEnotdir;
   long n = ::syscall(SYS_getdents64, f->host_fd, buf, len);
@@ -240,36 +377,34 @@ int64_t LinuxFiles::ioctl(int64_t fd, uint64_t request) {
 }
 
 int64_t LinuxFiles::fcntl(int64_t fd, uint64_t cmd, uint64_t arg) {
-  OpenFile* f = file(fd);
+  Description* f = file(fd);
   if (!f) return -abi::kEbadf;
+  constexpr uint64_t kFdCloexec = 1;
+  constexpr uint64_t kSettable = abi::kOAppend | kONonblock;  // F_SETFL changes only these
   switch (cmd) {
-    case kFDupfd: case kFDupfdCloexec: return dup(fd, int64_t(arg));
-    case kFGetfd: return 1;  // FD_CLOEXEC: nothing is ever exec'd
-    case kFSetfd: return 0;
+    case kFDupfd: return dup(fd, int64_t(arg), false);
+    case kFDupfdCloexec: return dup(fd, int64_t(arg), true);
+    case kFGetfd: return fds_[size_t(fd)].cloexec ? int64_t(kFdCloexec) : 0;
+    case kFSetfd: fds_[size_t(fd)].cloexec = arg & kFdCloexec; return 0;
     case kFGetfl: return int64_t(f->status_flags);
-    case kFSetfl: return 0;
+    case kFSetfl: f->status_flags = (f->status_flags & ~kSettable) | (arg & kSettable); return 0;
     default: return -abi::kEinval;
   }
 }
 
-int64_t LinuxFiles::dup(int64_t fd, int64_t min_fd) {
-  OpenFile* f = file(fd);
-  if (!f) return -abi::kEbadf;
-  OpenFile copy = *f;
-  if (copy.kind == Kind::Host && (copy.host_fd = ::fcntl(f->host_fd, F_DUPFD_CLOEXEC, 0)) < 0) return host_error();
-  return install(std::move(copy), min_fd);
+int64_t LinuxFiles::dup(int64_t fd, int64_t min_fd, bool cloexec) {
+  if (!file(fd)) return -abi::kEbadf;
+  if (min_fd < 0 || min_fd >= int64_t(kMaxFds)) return -abi::kEinval;
+  return install(fds_[size_t(fd)].d, cloexec, min_fd);
 }
 
-int64_t LinuxFiles::dup3(int64_t fd, int64_t newfd) {
-  OpenFile* f = file(fd);
-  if (!f) return -abi::kEbadf;
+int64_t LinuxFiles::dup3(int64_t fd, int64_t newfd, uint64_t flags) {
+  if (flags & ~abi::kOCloexec) return -abi::kEinval;
+  if (!file(fd)) return -abi::kEbadf;
   if (newfd < 0 || newfd >= int64_t(kMaxFds)) return -abi::kEbadf;
   if (newfd == fd) return -abi::kEinval;
   if (uint64_t(newfd) >= fds_.size()) fds_.resize(size_t(newfd) + 1);
-  OpenFile copy = *f;
-  if (copy.kind == Kind::Host && (copy.host_fd = ::fcntl(f->host_fd, F_DUPFD_CLOEXEC, 0)) < 0) return host_error();
-  release(fds_[size_t(newfd)]);
-  fds_[size_t(newfd)] = std::move(copy);
+  fds_[size_t(newfd)] = Slot{fds_[size_t(fd)].d, bool(flags & abi::kOCloexec)};
   return newfd;
 }
 
@@ -320,14 +455,38 @@ int64_t LinuxFiles::faccessat(int64_t dirfd, const std::string& path) {
 }
 
 int64_t LinuxFiles::ftruncate(int64_t fd, int64_t length) {
-  OpenFile* f = file(fd);
+  Description* f = file(fd);
   if (!f) return -abi::kEbadf;
   if (f->kind != Kind::Host) return -abi::kEinval;
   return ::ftruncate(f->host_fd, length) < 0 ? host_error() : 0;
 }
 
+int64_t LinuxFiles::read_file(int64_t dirfd, const std::string& path, std::vector<uint8_t>& bytes,
+                              std::string& guest) {
+  constexpr uint64_t kMaxImage = 256ull << 20;  // an executable larger than this is refused (ENOEXEC)
+  if (path.empty()) return -abi::kEnoent;
+  int64_t err;
+  guest = guest_path(dirfd, path, err);
+  if (err) return err;
+  int fd = open_in_root(guest, O_RDONLY, 0);
+  if (fd < 0) return host_error();
+  struct stat s;
+  int64_t rc = 0;
+  if (::fstat(fd, &s) < 0) rc = host_error();
+  else if (S_ISDIR(s.st_mode)) rc = -abi::kEacces;
+  else if (!S_ISREG(s.st_mode) || uint64_t(s.st_size) > kMaxImage) rc = -abi::kEnoexec;
+  else if (!(s.st_mode & 0111)) rc = -abi::kEacces;  // no one may execute it
+  if (rc == 0) {
+    bytes.resize(size_t(s.st_size));
+    ssize_t n = ::pread(fd, bytes.data(), bytes.size(), 0);
+    if (n != ssize_t(bytes.size())) rc = n < 0 ? host_error() : -abi::kEio;
+  }
+  ::close(fd);
+  return rc;
+}
+
 int64_t LinuxFiles::fsync(int64_t fd) {
-  OpenFile* f = file(fd);
+  Description* f = file(fd);
   if (!f) return -abi::kEbadf;
   return 0;  // the host writes when it will; the guest cannot tell
 }

@@ -1,11 +1,20 @@
 // The files of a Linux process under `tpfemu exec`: standard input, output and error,
-// and host files below one directory (--root DIR), which is the guest's "/". Nothing
-// outside it is reachable: paths resolve with the host kernel's RESOLVE_IN_ROOT, so
-// "..", absolute paths and symbolic links all stay inside. Without a root every open
-// fails with ENOENT.
+// pipes, /dev/null, and host files below one directory (--root DIR), which is the
+// guest's "/". Nothing outside it is reachable: paths resolve with the host kernel's
+// RESOLVE_IN_ROOT, so "..", absolute paths and symbolic links all stay inside. Without
+// a root every other open fails with ENOENT.
+//
+// As in Linux, a descriptor names an open file description (offset, status flags, the
+// pipe end) that dup and fork share; close-on-exec belongs to the descriptor. A pipe
+// holds 64 KB; a read of an empty pipe, or a write to a full one, asks the caller to
+// wait (kWait, with the pipe as what will wake it), unless the description is
+// O_NONBLOCK (-EAGAIN). Every change a waiter could be waiting for (data in, space
+// freed, an end closed) is told to the kernel through the notifier.
 #pragma once
 #include <cstdint>
 #include <cstdio>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,17 +22,31 @@ namespace linux_user {
 
 class LinuxFiles {
  public:
+  // Returned by read and write when the caller must wait for `wait_key()` to change
+  // (Linux's -ERESTARTSYS, never seen by the guest).
+  static constexpr int64_t kWait = -512;
+  static constexpr uint64_t kPipeCapacity = 65536, kPipeAtomic = 4096;  // PIPE_BUF
+  using Notifier = std::function<void(const void* key)>;
+
   // `root` empty: no files. Throws std::runtime_error when the root cannot be opened.
   LinuxFiles(const std::string& root, std::FILE* out, std::FILE* err);
   ~LinuxFiles();
   LinuxFiles(const LinuxFiles&) = delete;
   LinuxFiles& operator=(const LinuxFiles&) = delete;
 
+  // What a pipe's change is told to (the kernel wakes who waits on it); forks share it.
+  void set_notifier(Notifier n) { *notifier_ = std::move(n); }
+  // fork: the same descriptors, sharing their descriptions.
+  std::unique_ptr<LinuxFiles> fork() const;
+  // execve: descriptors marked close-on-exec close.
+  void close_on_exec();
+
   // Each returns what the system call returns (negative: -errno). Buffers are host
   // memory; the caller copies to and from guest storage. Stat results are the s390x
   // struct stat, big-endian (144 bytes).
   int64_t openat(int64_t dirfd, const std::string& path, uint64_t flags, uint64_t mode);
   int64_t close(int64_t fd);
+  int64_t pipe2(uint64_t flags, int64_t fds[2]);
   int64_t read(int64_t fd, uint8_t* buf, uint64_t len);
   int64_t pread(int64_t fd, uint8_t* buf, uint64_t len, int64_t offset);
   int64_t write(int64_t fd, const uint8_t* buf, uint64_t len);
@@ -33,36 +56,57 @@ class LinuxFiles {
   int64_t getdents64(int64_t fd, uint8_t* buf, uint64_t len);
   int64_t ioctl(int64_t fd, uint64_t request);
   int64_t fcntl(int64_t fd, uint64_t cmd, uint64_t arg);
-  int64_t dup(int64_t fd, int64_t min_fd = 0);
-  int64_t dup3(int64_t fd, int64_t newfd);
+  int64_t dup(int64_t fd, int64_t min_fd = 0, bool cloexec = false);
+  int64_t dup3(int64_t fd, int64_t newfd, uint64_t flags);
   int64_t unlinkat(int64_t dirfd, const std::string& path, uint64_t flags);
   int64_t mkdirat(int64_t dirfd, const std::string& path, uint64_t mode);
   int64_t faccessat(int64_t dirfd, const std::string& path);
   int64_t ftruncate(int64_t fd, int64_t length);
   int64_t fsync(int64_t fd);
+  // The whole of a regular file under the root (execve's image): -errno if none.
+  int64_t read_file(int64_t dirfd, const std::string& path, std::vector<uint8_t>& bytes, std::string& guest_path);
+
+  // What kWait waits for (the pipe of the last call that returned it).
+  const void* wait_key() const { return wait_key_; }
+  // poll's view of a descriptor: the events of `events` (POLLIN, POLLOUT) that hold, with
+  // POLLHUP, POLLERR and POLLNVAL as Linux adds them; `key` is what a change would wake.
+  uint16_t poll(int64_t fd, uint16_t events, const void*& key);
+  // The descriptor is O_NONBLOCK (a write that moved part of its bytes returns then).
+  bool nonblocking(int64_t fd);
+  // The pipe a descriptor is an end of (what a wait on it waits for), nullptr if none.
+  const void* pipe_of(int64_t fd);
+  // A write to a pipe without readers (-EPIPE): the caller sends SIGPIPE.
+  static constexpr int64_t kBrokenPipe = -32;
 
  private:
-  enum class Kind : uint8_t { Closed, Stdin, Stdout, Stderr, Host };
-  struct OpenFile {
-    Kind kind = Kind::Closed;
-    int host_fd = -1;
-    std::string path;  // the guest's path (for openat relative to a directory)
-    uint64_t status_flags = 0;
+  enum class Kind : uint8_t { Stdin, Stdout, Stderr, Host, Null, PipeRead, PipeWrite };
+  struct Pipe;
+  struct Description;
+  struct Slot {
+    std::shared_ptr<Description> d;
+    bool cloexec = false;
   };
-  OpenFile* file(int64_t fd);
+  struct Root {
+    int fd = -1;
+    ~Root();
+  };
+  Description* file(int64_t fd);
   // The guest path of `path` seen from `dirfd` ("" when dirfd is not a directory fd).
   std::string guest_path(int64_t dirfd, const std::string& path, int64_t& err);
   int open_in_root(const std::string& path, uint64_t host_flags, uint64_t mode);
   // Opens the directory holding `path`'s last component inside the root and gives the
   // component: how calls that name an entry (unlink, mkdir) stay inside the root.
   int64_t open_parent(int64_t dirfd, const std::string& path, int& parent_fd, std::string& name);
-  int64_t install(OpenFile f, int64_t min_fd = 0);
-  void release(OpenFile& f);
+  int64_t install(std::shared_ptr<Description> d, bool cloexec, int64_t min_fd = 0);
+  int64_t read_pipe(Pipe& p, uint8_t* buf, uint64_t len, bool nonblocking);
+  int64_t write_pipe(Pipe& p, const uint8_t* buf, uint64_t len, bool nonblocking);
 
-  int root_fd_ = -1;
+  std::shared_ptr<Root> root_;
   std::FILE* out_;
   std::FILE* err_;
-  std::vector<OpenFile> fds_;
+  std::shared_ptr<Notifier> notifier_;
+  std::vector<Slot> fds_;
+  const void* wait_key_ = nullptr;
 };
 
 }  // namespace linux_user

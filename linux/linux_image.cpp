@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "linux/linux_abi.h"
-#include "linux/linux_process.h"
+#include "linux/linux_kernel.h"
 
 namespace linux_user {
 namespace abi = linux_abi;
@@ -30,37 +30,40 @@ std::string platform_of(emu::Generation arch) {
 }
 }  // namespace
 
-bool LinuxProcess::build_stack(LinuxThread& t, uint64_t top) {
-  if (!space_.map(top - kStackSize, kStackSize, emu::kProtRead | emu::kProtWrite)) return false;
+bool LinuxKernel::build_stack(LinuxProcess& p, LinuxThread& t, uint64_t top, const std::vector<std::string>& args,
+                              const std::vector<std::string>& env) {
+  emu::AddressSpace& space = *p.space;
+  const emu::ElfImage& image = *p.image;
+  if (!space.map(top - kStackSize, kStackSize, emu::kProtRead | emu::kProtWrite)) return false;
   uint64_t sp = top - 8;  // the null word at the very top
-  auto push_bytes = [&](const void* p, uint64_t n) {
+  auto push_bytes = [&](const void* bytes, uint64_t n) {
     sp -= n;
-    space_.write_bytes(sp, p, n);
+    space.write_bytes(sp, bytes, n);
     return sp;
   };
   auto push_string = [&](const std::string& s) { return push_bytes(s.c_str(), s.size() + 1); };
-  const uint64_t execfn = push_string(argv_.empty() ? exe_path_ : argv_[0]);
-  std::vector<uint64_t> envp(env_.size()), argv(argv_.size());
-  for (size_t k = env_.size(); k-- > 0;) envp[k] = push_string(env_[k]);
-  for (size_t k = argv_.size(); k-- > 0;) argv[k] = push_string(argv_[k]);
+  const uint64_t execfn = push_string(&p == first_process_ && !args.empty() ? args[0] : p.exe_path);
+  std::vector<uint64_t> envp(env.size()), argv(args.size());
+  for (size_t k = env.size(); k-- > 0;) envp[k] = push_string(env[k]);
+  for (size_t k = args.size(); k-- > 0;) argv[k] = push_string(args[k]);
   sp &= ~uint64_t(15);
   const emu::Generation arch = cpus_.front()->arch();
   const uint64_t platform = push_string(platform_of(arch));
-  hwcap_ = abi::hwcap_of(emu::facility_list(arch));
+  p.hwcap = abi::hwcap_of(emu::facility_list(arch));
   uint8_t random[16];
   for (unsigned k = 0; k < 16; k += 8) emu::Cpu::store_be<uint64_t>(random + k, next_random());
   const uint64_t at_random = push_bytes(random, 16);
 
   const std::pair<uint64_t, uint64_t> auxv[] = {
-      {abi::kAtHwcap, hwcap_},
+      {abi::kAtHwcap, p.hwcap},
       {abi::kAtPagesz, emu::kPageSize},
       {abi::kAtClktck, 100},
-      {abi::kAtPhdr, image_.phdr_vaddr},
-      {abi::kAtPhent, image_.phentsize},
-      {abi::kAtPhnum, image_.phnum},
+      {abi::kAtPhdr, image.phdr_vaddr},
+      {abi::kAtPhent, image.phentsize},
+      {abi::kAtPhnum, image.phnum},
       {abi::kAtBase, 0},
       {abi::kAtFlags, 0},
-      {abi::kAtEntry, image_.entry},
+      {abi::kAtEntry, image.entry},
       {abi::kAtUid, kUid},
       {abi::kAtEuid, kUid},
       {abi::kAtGid, kGid},
@@ -82,11 +85,11 @@ bool LinuxProcess::build_stack(LinuxThread& t, uint64_t top) {
   for (size_t k = 0; k < words.size(); ++k) {
     uint8_t be[8];
     emu::Cpu::store_be<uint64_t>(be, words[k]);
-    space_.write_bytes(sp + 8 * k, be, 8);
+    space.write_bytes(sp + 8 * k, be, 8);
   }
   emu::Cpu& cpu = *t.cpu;
   cpu.gr[15] = sp;
-  cpu.psw_addr = image_.entry;
+  cpu.psw_addr = image.entry;
   cpu.set_svc_handler(this);
   return true;
 }

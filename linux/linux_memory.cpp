@@ -178,4 +178,20 @@ bool LinuxMemory::accessible(uint64_t addr, uint64_t len, uint8_t prot) {
   return true;
 }
 
+std::unique_ptr<LinuxMemory> LinuxMemory::fork_into(emu::AddressSpace& child) const {
+  auto m = std::make_unique<LinuxMemory>(child, 0);
+  m->brk_start_ = brk_start_, m->brk_ = brk_, m->brk_mapped_ = brk_mapped_;
+  m->large_pages_ = large_pages_;
+  m->maps_ = maps_;
+  std::vector<uint8_t> page(emu::kPageSize);
+  bool ok = true;
+  space_.for_each_page([&](uint64_t va, emu::Frame&) {
+    if (!ok) return;
+    const uint8_t prot = space_.prot_of(va);
+    ok = child.map(va, emu::kPageSize, prot) && space_.read_bytes(va, page.data(), page.size()) &&
+         child.write_bytes(va, page.data(), page.size());
+  });
+  return ok ? std::move(m) : nullptr;
+}
+
 }  // namespace linux_user

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <memory>
 
 #include "emu/address_space.h"
 
@@ -34,6 +35,10 @@ class LinuxMemory {
   // Whether [addr, addr+len) is mapped with `prot` (all of its rights) in every page:
   // what a system call checks before it touches guest storage for the program.
   bool accessible(uint64_t addr, uint64_t len, uint8_t prot);
+
+  // fork: `child` (a new, empty space) becomes a copy of this memory, page by page;
+  // nullptr when storage has no frames for the copy.
+  std::unique_ptr<LinuxMemory> fork_into(emu::AddressSpace& child) const;
 
  private:
   static uint8_t dat_rights(uint64_t prot);

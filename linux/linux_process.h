@@ -1,28 +1,17 @@
-// The Linux personality of `tpfemu exec`: one static s390x Linux program as the
-// kernel would start it (linux/linux_image.cpp builds the initial stack), the system
-// calls it makes by SVC (linux/linux_syscalls.cpp, one table line per call), its memory
-// (linux/linux_memory.h), files (linux/linux_files.h) and signals (linux/linux_signals.cpp),
-// so that the same binary runs here and under qemu-s390x-static.
-//
-// Threads (clone with CLONE_VM|CLONE_THREAD, as pthread_create makes them) run on
-// I-streams: the program starts on I-stream 0, a new thread takes an idle I-stream
-// (the one it ran on last if that is idle, else the lowest), and when there are more
-// threads than I-streams they take turns in 1 ms slices of simulated time. futex
-// waits and wakes in simulated time; nothing depends on the host. Alternatively
-// (set_every_istream_starts) every I-stream starts the program from its entry point,
-// and tpfemu's own calls tell each which it is (os/guest/include/tpfemu.h).
+// A Linux process and its threads as `tpfemu exec`'s kernel (linux/linux_kernel.h) keeps
+// them: the process's address space, memory map, descriptor table and signal actions,
+// its place in the process tree (parent, group, session) and, once it has ended, the
+// status its parent's wait collects.
 #pragma once
 #include <array>
 #include <cstdint>
-#include <cstdio>
-#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "emu/address_space.h"
 #include "emu/cpu.h"
 #include "emu/elf_loader.h"
-#include "emu/machine.h"
 #include "linux/linux_files.h"
 #include "linux/linux_memory.h"
 
@@ -35,6 +24,11 @@ struct SignalInfo {
   uint64_t addr = 0;      // si_addr, for faults
   bool fault = false;     // si_addr is meaningful (else si_pid/si_uid)
   uint32_t pid = 0, uid = 0;
+  // SIGCHLD: the child's status and how it ended (si_status, CLD_EXITED/KILLED in code);
+  // a timer's signal: its id and overrun count (si_timerid, si_overrun) and value.
+  bool child = false, timer = false;
+  int32_t status = 0, timer_id = 0, overrun = 0;
+  uint64_t value = 0;
 };
 
 // How Linux reports a program interruption: the signal, its si_code and si_addr, and
@@ -45,6 +39,8 @@ struct ProgramCheckSignal {
   uint64_t resume = 0;
 };
 ProgramCheckSignal linux_signal_for(const emu::ProgramCheckInfo& check, bool page_mapped);
+// The siginfo of `info` (128 bytes) as the kernel writes it to user storage.
+void write_siginfo(uint8_t* siginfo, const SignalInfo& info);
 
 // A thread's registers while it is off its I-stream.
 struct ThreadContext {
@@ -56,133 +52,92 @@ struct ThreadContext {
   uint8_t cc = 0, prog_mask = 0;
 };
 
+struct LinuxProcess;
+
+// Why a thread is not runnable: a futex, or a system call that waits for something
+// (a pipe, a child, a signal, a timeout) and is issued again when woken, as Linux
+// restarts a call that returned -ERESTARTSYS.
+// Result: the call's result is set already (vfork's parent), and it only waits.
+enum class WaitKind : uint8_t { None, Futex, Call, Result };
+
 struct LinuxThread {
   int tid = 0;
+  LinuxProcess* proc = nullptr;
   emu::Cpu* cpu = nullptr;  // the I-stream it runs on (nullptr: none now)
   unsigned last_istream = 0;
   ThreadContext saved;      // valid while cpu is nullptr
   bool exited = false;
-  bool waiting = false;     // in FUTEX_WAIT
+  WaitKind waiting = WaitKind::None;
   uint64_t futex_addr = 0;
   uint32_t futex_bitset = 0;
   uint64_t wait_serial = 0;  // orders waiters (FIFO wake) and names one wait for its timeout
+  // A waiting call: what wakes it (pipes, children, signals), its deadline (an I-stream
+  // clock; ~0: none), whether that passed, and the bytes a blocking write has already
+  // moved (a call issued again goes on from there).
+  std::vector<const void*> wait_keys;
+  uint64_t call_deadline = ~0ull;
+  bool call_resumed = false, timed_out = false, restartable = true;
+  uint64_t call_progress = 0;
+  // A sleep's or vfork's wait (WaitKind::Result): whether a signal ends it, and where a
+  // sleep writes the time left.
+  bool interruptible = false;
+  uint64_t sleep_until = 0, sleep_rem = 0;
+  uint64_t sigwait_set = 0;  // rt_sigtimedwait: signals that end the wait though blocked
+  uint64_t loaded_at = 0;    // the clock when it last went onto its I-stream (CPU time)
   uint64_t blocked = 0;  // signal mask: bit n-1 for signal n
   uint64_t pending = 0;
   std::array<SignalInfo, 64> pending_info{};
+  // rt_sigsuspend: the mask the call replaced, restored when the handler returns.
+  bool restore_mask = false;
+  uint64_t saved_mask = 0;
   uint64_t altstack_sp = 0, altstack_size = 0;
   int altstack_flags = 2;  // SS_DISABLE
   uint64_t clear_child_tid = 0;
 };
 
-class LinuxProcess : public emu::SvcHandler, public emu::Dispatcher {
- public:
-  static constexpr uint64_t kStackTop = LinuxMemory::kStackTop;
-  static constexpr uint64_t kStackSize = LinuxMemory::kStackSize;
-  // tpfemu's own system calls (beyond Linux's numbers): this I-stream's number, and
-  // how many there are.
-  static constexpr uint64_t kSysIStream = 2016, kSysIStreams = 2017;
-  static constexpr uint32_t kPid = 1000, kUid = 1000, kGid = 1000;
+struct SigAction {
+  uint64_t handler = 0, flags = 0, restorer = 0, mask = 0;
+};
 
-  LinuxProcess(emu::AddressSpace& space, const emu::ElfImage& image, std::vector<std::string> argv,
-               std::FILE* out = stdout, std::FILE* err = stderr);
-  ~LinuxProcess() override;
+struct LinuxProcess {
+  LinuxProcess(int pid, std::shared_ptr<emu::AddressSpace> space, std::shared_ptr<const emu::ElfImage> image,
+               std::shared_ptr<LinuxMemory> memory, std::unique_ptr<LinuxFiles> files)
+      : pid(pid), space(std::move(space)), image(std::move(image)), memory(std::move(memory)),
+        files(std::move(files)) {}
 
-  // Before start(): the environment (K=V strings; none by default, so that runs are
-  // reproducible), the directory that is the guest's "/" (throws std::runtime_error
-  // if it cannot be opened), the seed of AT_RANDOM and getrandom, the absolute path
-  // readlink("/proc/self/exe") answers (by default argv[0] made absolute; glibc
-  // insists on an absolute one), and 1 MB pages for the program break.
-  void set_environment(std::vector<std::string> env) { env_ = std::move(env); }
-  void set_root(const std::string& dir);
-  void set_seed(uint64_t seed) { rng_ = seed; }
-  void set_executable_path(std::string path) { exe_path_ = std::move(path); }
-  void set_large_pages(bool on) { memory_.set_large_pages(on); }
-  void set_every_istream_starts(bool on) { every_istream_starts_ = on; }
+  int pid, ppid = 1, pgid = 0, sid = 0;
+  // Shared by the processes of one CLONE_VM (a vfork child until it calls execve).
+  std::shared_ptr<emu::AddressSpace> space;
+  std::shared_ptr<const emu::ElfImage> image;
+  std::shared_ptr<LinuxMemory> memory;
+  std::unique_ptr<LinuxFiles> files;
+  std::array<SigAction, 65> actions{};
+  std::vector<std::string> argv;
+  std::string exe_path;  // what readlink("/proc/self/exe") answers
+  uint64_t hwcap = 0;    // AT_HWCAP: what the kernel knows of the machine (build_stack)
+  uint64_t pending = 0;  // signals sent to the process that no thread has taken yet
+  std::array<SignalInfo, 64> pending_info{};
+  // Ended: every thread has exited; `status` is what wait4 reports (exit code << 8, or
+  // the signal); a zombie until its parent collects it.
+  bool ended = false;
+  int vfork_parent = 0;  // the thread of a CLONE_VFORK parent, waiting until this one execs or ends
+  int status = 0;
+  int main_exit_code = 0;  // the first thread's exit (every-I-stream mode)
+  uint64_t start_cycle = 0, cpu_cycles = 0;  // for rusage and times
+  uint64_t children_cycles = 0;
+  uint64_t umask = 022;
+  // ITIMER_REAL (alarm, setitimer): the serial of the armed expiry (0: none), when it
+  // fires (an I-stream clock) and its interval in cycles.
+  uint64_t alarm_serial = 0, alarm_at = 0, alarm_interval = 0;
 
-  // Loads the image, builds the initial stack of each I-stream's thread as the kernel
-  // does and points it at the entry point; the process then handles the machine's
-  // SVCs and program checks. Returns false when storage ran out.
-  bool start(emu::Machine& machine);
-  void supervisor_call(emu::Cpu& cpu, uint8_t number) override;
-  bool dispatch(unsigned istream, Why why) override;
-  bool program_check(unsigned istream, const emu::RunResult& r) override;
-
-  // exit ends the calling thread, the process when it was the last; exit_group (or a
-  // fatal signal) ends them all. The process status is that of exit_group, of the
-  // last exit (of I-stream 0's when every I-stream started the program), or
-  // 128+signal.
-  bool exited() const { return exited_; }
-  // Threads remain, but every one waits on a futex no one can wake (the run ended).
-  bool deadlocked() const;
-  int exit_code() const { return exit_code_; }
-  // The signal a program check ended the process with (0 if none did).
-  int fatal_signal() const { return fatal_signal_; }
-  uint64_t syscalls() const { return syscalls_; }
-
- private:
-  friend struct LinuxSyscalls;
-  bool build_stack(LinuxThread& t, uint64_t top);
-  LinuxThread& thread_of(const emu::Cpu& cpu);
-  unsigned istream_of(const emu::Cpu& cpu) const;
-
-  // Threads on I-streams (linux/linux_threads.cpp).
-  void save_context(LinuxThread& t);
-  void load_context(LinuxThread& t, unsigned istream);
-  // A thread that can run again (new, woken, timed out) at simulated time `now`:
-  // onto an idle I-stream, or into the ready queue.
-  void make_runnable(LinuxThread& t, uint64_t now);
-  void futex_wait(LinuxThread& t, uint64_t addr, uint32_t bitset, uint64_t deadline);
-  int64_t futex_wake(uint64_t addr, uint64_t count, uint32_t bitset, uint64_t now);
-  int64_t futex_requeue(uint64_t addr, uint64_t wake, uint64_t requeue, uint64_t to, uint64_t now);
-  void ask_for_turns();
-  // Host-side copies to and from guest storage, checked as the kernel checks them.
-  bool copy_in(uint64_t addr, void* dst, uint64_t len);
-  bool copy_out(uint64_t addr, const void* src, uint64_t len);
+  // Host-side copies to and from the process's storage, checked as the kernel checks them.
+  bool copy_in(uint64_t addr, void* dst, uint64_t len) {
+    return memory->accessible(addr, len, emu::kProtRead) && space->read_bytes(addr, dst, len);
+  }
+  bool copy_out(uint64_t addr, const void* src, uint64_t len) {
+    return memory->accessible(addr, len, emu::kProtRead | emu::kProtWrite) && space->write_bytes(addr, src, len);
+  }
   bool read_string(uint64_t addr, std::string& out, uint64_t max = 4096);
-  uint64_t next_random();
-  uint64_t now_ns(const emu::Cpu& cpu) const;
-
-  // Signals (linux/linux_signals.cpp).
-  struct SigAction {
-    uint64_t handler = 0, flags = 0, restorer = 0, mask = 0;
-  };
-  void post_signal(LinuxThread& t, const SignalInfo& info);
-  // Delivers the pending signals the thread does not block: runs a handler (builds its
-  // frame), or ends the process. Called when a system call returns.
-  void deliver_pending(LinuxThread& t);
-  bool setup_frame(LinuxThread& t, const SignalInfo& info);
-  bool sigreturn(LinuxThread& t);
-  bool signal_kills(int signo) const;
-  void terminate(int signo);
-  void stop_when_ended();
-  void end_thread(LinuxThread& t, int status);
-
-  emu::AddressSpace& space_;
-  const emu::ElfImage& image_;
-  std::vector<std::string> argv_, env_;
-  std::string exe_path_;
-  std::FILE* out_;
-  std::FILE* err_;
-  LinuxMemory memory_;
-  std::unique_ptr<LinuxFiles> files_;
-  emu::Machine* machine_ = nullptr;
-  std::vector<std::unique_ptr<LinuxThread>> threads_;  // every thread, in creation order
-  std::vector<emu::Cpu*> cpus_;                        // by I-stream
-  std::vector<LinuxThread*> running_;                  // by I-stream: the thread on it
-  std::deque<LinuxThread*> ready_;                     // runnable, waiting for an I-stream
-  std::vector<bool> slice_set_;                        // by I-stream: a turn's deadline is set
-  bool every_istream_starts_ = false;
-  int next_tid_ = int(kPid);
-  uint64_t wait_serial_ = 0;
-  int main_exit_code_ = 0;
-  std::array<SigAction, 65> actions_{};
-  uint64_t rng_ = 0;
-  uint64_t hwcap_ = 0;  // AT_HWCAP: what the kernel knows of the machine (build_stack)
-  bool exited_ = false;
-  int exit_code_ = 0;
-  int fatal_signal_ = 0;
-  uint64_t syscalls_ = 0;
-  std::vector<uint64_t> warned_;
 };
 
 }  // namespace linux_user

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "linux/linux_abi.h"
-#include "linux/linux_process.h"
+#include "linux/linux_kernel.h"
 
 namespace linux_user {
 namespace abi = linux_abi;
@@ -45,6 +45,24 @@ int vector_code(uint8_t vxc) {
 
 }  // namespace
 
+// siginfo's union as the kernel fills it for the kind of signal: the faulting address,
+// the child's pid, uid and status (SIGCHLD), the timer's id, overrun and value, or the
+// sender's pid and uid.
+void write_siginfo(uint8_t* si, const SignalInfo& info) {
+  put32(si + abi::kSiSigno, uint32_t(info.signo));
+  put32(si + abi::kSiCode, uint32_t(info.code));
+  if (info.fault) {
+    put64(si + abi::kSiAddr, info.addr);
+  } else if (info.timer) {
+    put32(si + abi::kSiTimerid, uint32_t(info.timer_id)), put32(si + abi::kSiOverrun, uint32_t(info.overrun));
+    put64(si + abi::kSiValue, info.value);
+  } else {
+    put32(si + abi::kSiPid, info.pid), put32(si + abi::kSiUid, info.uid);
+    if (info.child) put32(si + abi::kSiStatus, uint32_t(info.status));
+    else if (info.code == abi::kSiQueue) put64(si + abi::kSiValue, info.value);
+  }
+}
+
 ProgramCheckSignal linux_signal_for(const emu::ProgramCheckInfo& check, bool page_mapped) {
   using emu::Pic;
   const emu::ProgramInterrupt& pi = check.interrupt;
@@ -77,8 +95,8 @@ ProgramCheckSignal linux_signal_for(const emu::ProgramCheckInfo& check, bool pag
   return s;
 }
 
-bool LinuxProcess::signal_kills(int signo) const {
-  const SigAction& a = actions_[size_t(signo)];
+bool LinuxKernel::signal_kills(const LinuxProcess& p, int signo) const {
+  const SigAction& a = p.actions[size_t(signo)];
   if (a.handler != abi::kSigDfl) return false;
   switch (signo) {
     case abi::kSigchld: case abi::kSigcont: case abi::kSigurg: case abi::kSigwinch:
@@ -88,40 +106,73 @@ bool LinuxProcess::signal_kills(int signo) const {
   }
 }
 
-void LinuxProcess::post_signal(LinuxThread& t, const SignalInfo& info) {
-  const SigAction& a = actions_[size_t(info.signo)];
-  if (a.handler == abi::kSigIgn || (a.handler == abi::kSigDfl && !signal_kills(info.signo))) return;
-  t.pending |= bit(info.signo);
-  t.pending_info[size_t(info.signo - 1)] = info;
+bool LinuxKernel::signal_ignored(const LinuxProcess& p, int signo) const {
+  const SigAction& a = p.actions[size_t(signo)];
+  return a.handler == abi::kSigIgn || (a.handler == abi::kSigDfl && !signal_kills(p, signo));
 }
 
-void LinuxProcess::deliver_pending(LinuxThread& t) {
-  while (!exited_ && (t.pending & ~t.blocked)) {
+void LinuxKernel::post_signal(LinuxThread& t, const SignalInfo& info) {
+  if (t.exited || signal_ignored(*t.proc, info.signo)) return;
+  t.pending |= bit(info.signo);
+  t.pending_info[size_t(info.signo - 1)] = info;
+  if (t.blocked & bit(info.signo)) {
+    // rt_sigtimedwait takes it though it is blocked: the call is issued again and finds it.
+    if (t.waiting == WaitKind::Call && (t.sigwait_set & bit(info.signo))) {
+      t.waiting = WaitKind::None;
+      make_runnable(t, now_);
+    }
+    return;
+  }
+  // A thread waiting in a call takes it now (the call ends or restarts after the
+  // handler); one running on another I-stream takes it at once, as an interrupt would
+  // reach it: its I-stream is dispatched again at its clock.
+  if (t.waiting != WaitKind::None) interrupt_wait(t, now_);
+  else if (t.cpu && &t != calling_) machine_.set_deadline(istream_of(*t.cpu), t.cpu->cycles);
+}
+
+void LinuxKernel::post_process_signal(LinuxProcess& p, const SignalInfo& info) {
+  if (p.ended || signal_ignored(p, info.signo)) return;
+  // The first thread that does not block it takes it (the main thread first), else the
+  // main thread keeps it pending until it unblocks it.
+  LinuxThread* to = nullptr;
+  for (auto& t : threads_)
+    if (t->proc == &p && !t->exited) {
+      if (!to) to = t.get();
+      if (!(t->blocked & bit(info.signo))) {
+        to = t.get();
+        break;
+      }
+    }
+  if (to) post_signal(*to, info);
+}
+
+void LinuxKernel::deliver_pending(LinuxThread& t) {
+  while (!exited_ && !t.exited && (t.pending & ~t.blocked)) {
+    LinuxProcess& p = *t.proc;
     const int signo = __builtin_ctzll(t.pending & ~t.blocked) + 1;
     t.pending &= ~bit(signo);
-    if (signal_kills(signo)) {
-      fatal_signal_ = signo;
-      terminate(signo);
+    if (signal_kills(p, signo)) {
+      kill_process(p, signo);
       return;
     }
-    if (actions_[size_t(signo)].handler == abi::kSigIgn) continue;
+    if (p.actions[size_t(signo)].handler == abi::kSigIgn) continue;
     if (!setup_frame(t, t.pending_info[size_t(signo - 1)])) {
-      fatal_signal_ = abi::kSigsegv;
-      terminate(abi::kSigsegv);
+      kill_process(p, abi::kSigsegv);
       return;
     }
   }
 }
 
-bool LinuxProcess::setup_frame(LinuxThread& t, const SignalInfo& info) {
+bool LinuxKernel::setup_frame(LinuxThread& t, const SignalInfo& info) {
   emu::Cpu& c = *t.cpu;
-  SigAction& a = actions_[size_t(info.signo)];
+  LinuxProcess& p = *t.proc;
+  SigAction& a = p.actions[size_t(info.signo)];
   const uint64_t old_sp = c.gr[15];
   const bool on_altstack = t.altstack_size && old_sp > t.altstack_sp && old_sp - t.altstack_sp <= t.altstack_size;
   uint64_t sp = old_sp;
   if ((a.flags & abi::kSaOnstack) && !(t.altstack_flags & abi::kSsDisable) && t.altstack_size && !on_altstack)
     sp = t.altstack_sp + t.altstack_size;
-  const bool vx = hwcap_ & abi::kHwcapVxrs;
+  const bool vx = p.hwcap & abi::kHwcapVxrs;
   const uint64_t frame_bytes = vx ? abi::kRtFrameBytesVx : abi::kRtFrameBytes;
   const uint64_t frame = (sp - frame_bytes) & ~uint64_t(7);
   std::vector<uint8_t> f(frame_bytes, 0);
@@ -132,10 +183,7 @@ bool LinuxProcess::setup_frame(LinuxThread& t, const SignalInfo& info) {
     restorer = frame + abi::kFrameSvcInsn;
   }
   uint8_t* si = &f[abi::kFrameInfo];
-  put32(si + abi::kSiSigno, uint32_t(info.signo));
-  put32(si + abi::kSiCode, uint32_t(info.code));
-  if (info.fault) put64(si + abi::kSiAddr, info.addr);
-  else put32(si + abi::kSiPid, info.pid), put32(si + abi::kSiUid, info.uid);
+  write_siginfo(si, info);
   uint8_t* uc = &f[abi::kFrameUc];
   put64(uc + abi::kUcStack, t.altstack_sp);
   put32(uc + abi::kUcStack + 8, uint32_t(!t.altstack_size ? abi::kSsDisable : on_altstack ? abi::kSsOnstack : 0));
@@ -147,7 +195,9 @@ bool LinuxProcess::setup_frame(LinuxThread& t, const SignalInfo& info) {
   for (unsigned r = 0; r < 16; ++r) put32(sr + abi::kSregsAcrs + 4 * r, c.ar[r]);
   put32(sr + abi::kSregsFpc, c.fpc);
   for (unsigned r = 0; r < 16; ++r) put64(sr + abi::kSregsFprs + 8 * r, c.fpr(r));
-  put64(uc + abi::kUcSigmask, t.blocked);
+  // rt_sigsuspend's caller gets its own mask back when the handler returns.
+  put64(uc + abi::kUcSigmask, t.restore_mask ? t.saved_mask : t.blocked);
+  t.restore_mask = false;
   if (vx) {
     put64(uc + abi::kUcFlags, abi::kUcVxrs);
     uint8_t* ext = uc + abi::kUcMcontextExt;
@@ -157,7 +207,7 @@ bool LinuxProcess::setup_frame(LinuxThread& t, const SignalInfo& info) {
       put64(ext + abi::kExtVxrsHigh + 16 * r + 8, c.vr[16 + r].lo);
     }
   }
-  if (!copy_out(frame, f.data(), f.size())) return false;
+  if (!p.copy_out(frame, f.data(), f.size())) return false;
 
   t.blocked |= a.mask | ((a.flags & abi::kSaNodefer) ? 0 : bit(info.signo));
   t.blocked &= ~kUnblockable;
@@ -172,12 +222,13 @@ bool LinuxProcess::setup_frame(LinuxThread& t, const SignalInfo& info) {
   return true;
 }
 
-bool LinuxProcess::sigreturn(LinuxThread& t) {
+bool LinuxKernel::sigreturn(LinuxThread& t) {
   emu::Cpu& c = *t.cpu;
+  LinuxProcess& p = *t.proc;
   const uint64_t frame = c.gr[15];
-  const bool vx = hwcap_ & abi::kHwcapVxrs;
+  const bool vx = p.hwcap & abi::kHwcapVxrs;
   std::vector<uint8_t> uc(vx ? abi::kUcMcontextExt + abi::kExtBytes : abi::kUcMcontextExt);
-  if (!copy_in(frame + abi::kFrameUc, uc.data(), uc.size())) return false;
+  if (!p.copy_in(frame + abi::kFrameUc, uc.data(), uc.size())) return false;
   t.blocked = get64(&uc[abi::kUcSigmask]) & ~kUnblockable;
   // The alternate stack as the frame says (sigaltstack semantics: only if not on it).
   const uint32_t ss_flags = get32(&uc[abi::kUcStack + 8]);

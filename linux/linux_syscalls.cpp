@@ -9,13 +9,14 @@
 #include <vector>
 
 #include "linux/linux_abi.h"
-#include "linux/linux_process.h"
+#include "linux/linux_kernel.h"
 
 namespace linux_user {
 namespace abi = linux_abi;
 
 struct LinuxSyscalls {
   struct Call {
+    LinuxKernel& k;
     LinuxProcess& p;
     emu::Cpu& cpu;
     LinuxThread& t;
@@ -42,7 +43,7 @@ struct LinuxSyscalls {
   static int64_t write_from(Call& c, int64_t fd, uint64_t addr, uint64_t len) {
     std::vector<uint8_t> buf(std::min(len, kChunk));
     if (!c.p.copy_in(addr, buf.data(), buf.size())) return -abi::kEfault;
-    return c.p.files_->write(fd, buf.data(), buf.size());
+    return c.p.files->write(fd, buf.data(), buf.size());
   }
   static int64_t path_arg(Call& c, uint64_t addr, std::string& out) {
     if (!c.p.read_string(addr, out)) return -abi::kEfault;
@@ -57,22 +58,20 @@ struct LinuxSyscalls {
 
   // --- processes and threads -------------------------------------------------------
   static int64_t exit(Call& c) {
-    c.p.end_thread(c.t, int(c.a[0] & 0xFF));
+    c.k.end_thread(c.t, int(c.a[0] & 0xFF));
     c.keep_registers = true;
     return 0;
   }
   static int64_t exit_group(Call& c) {
-    LinuxProcess& p = c.p;
-    if (!p.exited_) p.exited_ = true, p.exit_code_ = int(c.a[0] & 0xFF);
-    p.terminate(0);
+    c.k.end_process(c.p, int(c.a[0] & 0xFF) << 8);
     c.keep_registers = true;
     return 0;
   }
-  static int64_t getpid(Call&) { return LinuxProcess::kPid; }
-  static int64_t getppid(Call&) { return 1; }
+  static int64_t getpid(Call& c) { return c.p.pid; }
+  static int64_t getppid(Call& c) { return c.p.ppid; }
   static int64_t gettid(Call& c) { return c.t.tid; }
-  static int64_t getuid(Call&) { return LinuxProcess::kUid; }
-  static int64_t getgid(Call&) { return LinuxProcess::kGid; }
+  static int64_t getuid(Call&) { return LinuxKernel::kUid; }
+  static int64_t getgid(Call&) { return LinuxKernel::kGid; }
   static int64_t set_tid_address(Call& c) {
     c.t.clear_child_tid = c.a[0];
     return c.t.tid;
@@ -83,8 +82,8 @@ struct LinuxSyscalls {
     c.cpu.end_slice();
     return 0;
   }
-  static int64_t tpf_istream(Call& c) { return c.p.istream_of(c.cpu); }
-  static int64_t tpf_istreams(Call& c) { return int64_t(c.p.cpus_.size()); }
+  static int64_t tpf_istream(Call& c) { return c.k.istream_of(c.cpu); }
+  static int64_t tpf_istreams(Call& c) { return int64_t(c.k.cpus_.size()); }
   static int64_t uname(Call& c) {
     char u[6 * 65] = {};
     const char* fields[6] = {"Linux", "tpfemu", "6.1.0", "#1 SMP tpfemu", "s390x", "(none)"};
@@ -95,12 +94,12 @@ struct LinuxSyscalls {
     constexpr uint64_t kInfinity = ~0ull, kRlimitStack = 3, kRlimitNofile = 7;
     if (resource >= 16) return -abi::kEinval;
     uint64_t cur = kInfinity, max = kInfinity;
-    if (resource == kRlimitStack) cur = LinuxProcess::kStackSize;
+    if (resource == kRlimitStack) cur = LinuxKernel::kStackSize;
     if (resource == kRlimitNofile) cur = max = 1024;
     return out ? put_u64s(c, out, {cur, max}) : 0;
   }
   static int64_t prlimit64(Call& c) {
-    if (c.a[0] != 0 && c.a[0] != LinuxProcess::kPid) return -abi::kEsrch;
+    if (c.a[0] != 0 && c.a[0] != LinuxKernel::kFirstPid) return -abi::kEsrch;
     if (c.a[2]) return -abi::kEperm;  // limits cannot be changed
     return prlimit_value(c, c.a[1], c.a[3]);
   }
@@ -108,12 +107,12 @@ struct LinuxSyscalls {
   static int64_t sysinfo(Call& c) {
     // struct sysinfo (64-bit): what glibc reads for _SC_PHYS_PAGES and friends.
     uint8_t b[112] = {};
-    const uint64_t total = c.p.machine_->config().storage;
-    const uint64_t used = std::min(total, c.p.space_.mapped_pages() * emu::kPageSize);
-    emu::Cpu::store_be<uint64_t>(b, c.p.now_ns(c.cpu) / 1000000000);  // uptime
+    const uint64_t total = c.k.machine_.config().storage;
+    const uint64_t used = std::min(total, c.p.space->mapped_pages() * emu::kPageSize);
+    emu::Cpu::store_be<uint64_t>(b, c.k.now_ns(c.cpu) / 1000000000);  // uptime
     emu::Cpu::store_be<uint64_t>(b + 32, total);                      // totalram
     emu::Cpu::store_be<uint64_t>(b + 40, total - used);               // freeram
-    emu::Cpu::store_be<uint16_t>(b + 80, uint16_t(c.p.threads_.size()));  // procs
+    emu::Cpu::store_be<uint16_t>(b + 80, uint16_t(c.k.threads_.size()));  // procs
     emu::Cpu::store_be<uint32_t>(b + 104, 1);                         // mem_unit
     return c.p.copy_out(c.a[0], b, sizeof b) ? 0 : -abi::kEfault;
   }
@@ -121,7 +120,7 @@ struct LinuxSyscalls {
     return with_buffer_out(c, c.a[0], c.a[1], [&](uint8_t* b, uint64_t n) {
       for (uint64_t k = 0; k < n; k += 8) {
         uint8_t w[8];
-        emu::Cpu::store_be<uint64_t>(w, c.p.next_random());
+        emu::Cpu::store_be<uint64_t>(w, c.k.next_random());
         std::memcpy(b + k, w, std::min<uint64_t>(8, n - k));
       }
       return int64_t(n);
@@ -132,32 +131,38 @@ struct LinuxSyscalls {
   static int64_t clone(Call& c) {
     // s390 passes (stack, flags, parent_tid, child_tid, tls).
     const uint64_t stack = c.a[0], flags = c.a[1], ptid = c.a[2], ctid = c.a[3], tls = c.a[4];
-    LinuxProcess& p = c.p;
-    if (!(flags & abi::kCloneVm) || !(flags & abi::kCloneThread)) {
-      warn_once(p, 120, "clone without CLONE_VM|CLONE_THREAD (a new process) is not supported; returning -ENOSYS");
-      return -abi::kEnosys;
+    if (flags & abi::kCloneThread) {
+      if (!(flags & abi::kCloneVm) || !(flags & abi::kCloneSighand)) return -abi::kEinval;
+      return new_thread(c, stack, flags, ptid, ctid, tls);
     }
-    auto t = std::make_unique<LinuxThread>();
-    t->tid = p.next_tid_++;
-    t->blocked = c.t.blocked;
-    t->last_istream = p.istream_of(c.cpu);
-    ThreadContext& x = t->saved;
-    std::copy(c.cpu.gr, c.cpu.gr + 16, x.gr);
-    std::copy(c.cpu.vr, c.cpu.vr + 32, x.vr);
-    std::copy(c.cpu.ar, c.cpu.ar + 16, x.ar);
-    x.fpc = c.cpu.fpc, x.psw_addr = c.cpu.psw_addr, x.cc = c.cpu.cc, x.prog_mask = c.cpu.prog_mask;
+    const int64_t pid = c.k.fork_process(c.t, flags, stack, ptid, ctid, tls);
+    if (pid > 0 && (flags & abi::kCloneVfork)) {
+      c.k.wait_result(c.t, &c.k.process(int(pid))->vfork_parent, pid);  // until the child execs or ends
+      c.keep_registers = true;
+    }
+    return pid;
+  }
+  static int64_t fork(Call& c) { return c.k.fork_process(c.t, abi::kSigchld, 0, 0, 0, 0); }
+  static int64_t vfork(Call& c) {
+    c.a[0] = 0, c.a[1] = abi::kCloneVm | abi::kCloneVfork | abi::kSigchld;
+    return clone(c);
+  }
+  static int64_t new_thread(Call& c, uint64_t stack, uint64_t flags, uint64_t ptid, uint64_t ctid, uint64_t tls) {
+    LinuxThread& t = c.k.new_thread(c.p);
+    t.blocked = c.t.blocked;
+    t.last_istream = c.k.istream_of(c.cpu);
+    ThreadContext& x = t.saved;
+    c.k.copy_registers(c.cpu, x);
     x.gr[2] = 0;  // the child's return value
     if (stack) x.gr[15] = stack;
     if (flags & abi::kCloneSettls) x.ar[0] = uint32_t(tls >> 32), x.ar[1] = uint32_t(tls);  // the thread pointer
     uint8_t tid_be[4];
-    emu::Cpu::store_be<uint32_t>(tid_be, uint32_t(t->tid));
-    if ((flags & abi::kCloneParentSettid) && !p.copy_out(ptid, tid_be, 4)) return -abi::kEfault;
-    if ((flags & abi::kCloneChildSettid) && !p.copy_out(ctid, tid_be, 4)) return -abi::kEfault;
-    if (flags & abi::kCloneChildCleartid) t->clear_child_tid = ctid;
-    LinuxThread& child = *t;
-    p.threads_.push_back(std::move(t));
-    p.make_runnable(child, c.cpu.cycles);
-    return child.tid;
+    emu::Cpu::store_be<uint32_t>(tid_be, uint32_t(t.tid));
+    if ((flags & abi::kCloneParentSettid) && !c.p.copy_out(ptid, tid_be, 4)) return -abi::kEfault;
+    if ((flags & abi::kCloneChildSettid) && !c.p.copy_out(ctid, tid_be, 4)) return -abi::kEfault;
+    if (flags & abi::kCloneChildCleartid) t.clear_child_tid = ctid;
+    c.k.make_runnable(t, c.cpu.cycles);
+    return t.tid;
   }
   static int64_t clone3(Call&) { return -abi::kEnosys; }  // glibc falls back to clone
   // A futex timeout as the I-stream clock it ends at (~0: none). Relative for
@@ -171,7 +176,7 @@ struct LinuxSyscalls {
     if (sec < 0 || nsec < 0 || nsec >= 1000000000) return -abi::kEinval;
     double ns = double(sec) * 1e9 + double(nsec);
     if (absolute && realtime) ns -= double(kEpochSeconds) * 1e9;
-    double now = double(c.p.now_ns(c.cpu));
+    double now = double(c.k.now_ns(c.cpu));
     double wait_ns = absolute ? ns - now : ns;
     if (wait_ns <= 0) return -abi::kEtimedout;
     deadline = c.cpu.cycles + uint64_t(std::min(wait_ns * c.cpu.clock_ghz, 1e18));
@@ -197,34 +202,34 @@ struct LinuxSyscalls {
         if (v != uint32_t(val)) return -abi::kEagain;
         uint64_t deadline;
         if (int64_t e = futex_deadline(c, c.a[3], cmd == abi::kFutexWaitBitset, realtime, deadline)) return e;
-        p.futex_wait(c.t, addr, bitset, deadline);
+        c.k.futex_wait(c.t, addr, bitset, deadline);
         c.keep_registers = true;  // r2 is set when the wait ends
         return 0;
       }
-      case abi::kFutexWake: return p.futex_wake(addr, val, ~0u, c.cpu.cycles);
+      case abi::kFutexWake: return c.k.futex_wake(p, addr, val, ~0u, c.cpu.cycles);
       case abi::kFutexWakeBitset:
         if (!uint32_t(c.a[5])) return -abi::kEinval;
-        return p.futex_wake(addr, val, uint32_t(c.a[5]), c.cpu.cycles);
+        return c.k.futex_wake(p, addr, val, uint32_t(c.a[5]), c.cpu.cycles);
       case 3: case 4: {  // FUTEX_REQUEUE, FUTEX_CMP_REQUEUE (the count to move is in the timeout slot)
         uint32_t v;
         if (cmd == 4 && (!current(v) || v != uint32_t(c.a[5]))) return -abi::kEagain;
-        return p.futex_requeue(addr, val, c.a[3], c.a[4], c.cpu.cycles);
+        return c.k.futex_requeue(p, addr, val, c.a[3], c.a[4], c.cpu.cycles);
       }
       default:
-        warn_once(p, 238 * 1000 + cmd, fmt::format("futex operation {} is not supported; returning -ENOSYS", cmd));
+        warn_once(c.k, 238 * 1000 + cmd, fmt::format("futex operation {} is not supported; returning -ENOSYS", cmd));
         return -abi::kEnosys;
     }
   }
-  static void warn_once(LinuxProcess& p, uint64_t key, const std::string& what) {
-    if (std::find(p.warned_.begin(), p.warned_.end(), key) != p.warned_.end()) return;
-    p.warned_.push_back(key);
-    fmt::print(p.err_, "tpfemu: warning: {}\n", what);
-    std::fflush(p.err_);
+  static void warn_once(LinuxKernel& k, uint64_t key, const std::string& what) {
+    if (std::find(k.warned_.begin(), k.warned_.end(), key) != k.warned_.end()) return;
+    k.warned_.push_back(key);
+    fmt::print(k.err_, "tpfemu: warning: {}\n", what);
+    std::fflush(k.err_);
   }
   static int64_t sched_getaffinity(Call& c) {
     // One bit per I-stream; the kernel returns the mask's size in bytes.
     if (c.a[1] < 8 || (c.a[1] & 7)) return -abi::kEinval;
-    const size_t n = c.p.cpus_.size();
+    const size_t n = c.k.cpus_.size();
     uint64_t mask = n >= 64 ? ~0ull : (1ull << n) - 1;
     return put_u64s(c, c.a[2], {mask}) < 0 ? -abi::kEfault : 8;
   }
@@ -233,7 +238,7 @@ struct LinuxSyscalls {
   static constexpr uint64_t kEpochSeconds = 1735689600;  // 2025-01-01, the TOD clock's epoch here
   static int64_t clock_gettime(Call& c) {
     if (c.a[0] > 7) return -abi::kEinval;
-    uint64_t ns = c.p.now_ns(c.cpu);
+    uint64_t ns = c.k.now_ns(c.cpu);
     uint64_t sec = ns / 1000000000, nsec = ns % 1000000000;
     if (c.a[0] == 0 || c.a[0] == 5) sec += kEpochSeconds;  // CLOCK_REALTIME(_COARSE)
     return put_u64s(c, c.a[1], {sec, nsec});
@@ -243,37 +248,202 @@ struct LinuxSyscalls {
     return c.a[1] ? put_u64s(c, c.a[1], {0, 1}) : 0;
   }
   static int64_t gettimeofday(Call& c) {
-    uint64_t ns = c.p.now_ns(c.cpu);
+    uint64_t ns = c.k.now_ns(c.cpu);
     if (c.a[0]) return put_u64s(c, c.a[0], {kEpochSeconds + ns / 1000000000, ns % 1000000000 / 1000});
     return 0;
   }
-  static int64_t sleep_for(Call& c, uint64_t ts_addr) {
+  static int64_t read_timespec(Call& c, uint64_t addr, int64_t& sec, int64_t& nsec) {
     uint8_t ts[16];
-    if (!c.p.copy_in(ts_addr, ts, 16)) return -abi::kEfault;
-    int64_t sec = int64_t(emu::Cpu::load_be<uint64_t>(ts)), nsec = int64_t(emu::Cpu::load_be<uint64_t>(ts + 8));
-    if (sec < 0 || nsec < 0 || nsec >= 1000000000) return -abi::kEinval;
-    double cycles = (double(sec) * 1e9 + double(nsec)) * c.cpu.clock_ghz;
-    c.cpu.idle_until(c.cpu.cycles + uint64_t(std::min(cycles, 1e18)));
-    c.cpu.end_slice();  // the others run up to this clock before this I-stream goes on
+    if (!c.p.copy_in(addr, ts, 16)) return -abi::kEfault;
+    sec = int64_t(emu::Cpu::load_be<uint64_t>(ts)), nsec = int64_t(emu::Cpu::load_be<uint64_t>(ts + 8));
+    return sec < 0 || nsec < 0 || nsec >= 1000000000 ? -abi::kEinval : 0;
+  }
+  // Sleeps until the I-stream clock `until`: the thread leaves its I-stream (another
+  // may run there) and returns 0 then, or -EINTR at a signal, with the time left
+  // written to `rem` (nanosleep's, 0 for none). Sleeps are never restarted (signal(7)).
+  static int64_t sleep_until(Call& c, uint64_t until, uint64_t rem) {
+    if (until <= c.cpu.cycles) return 0;
+    c.k.sleep(c.t, until, rem);
+    c.keep_registers = true;
     return 0;
   }
-  static int64_t nanosleep(Call& c) { return sleep_for(c, c.a[0]); }
+  static int64_t nanosleep(Call& c) {
+    int64_t sec, nsec;
+    if (int64_t e = read_timespec(c, c.a[0], sec, nsec)) return e;
+    return sleep_until(c, c.cpu.cycles + c.k.cycles_of_ns(double(sec) * 1e9 + double(nsec)), c.a[1]);
+  }
   static int64_t clock_nanosleep(Call& c) {
     constexpr uint64_t kTimerAbstime = 1;
+    if (c.a[0] > 11) return -abi::kEinval;
+    int64_t sec, nsec;
+    if (int64_t e = read_timespec(c, c.a[2], sec, nsec)) return e;
+    double ns = double(sec) * 1e9 + double(nsec);
     if (c.a[1] & kTimerAbstime) {
-      uint8_t ts[16];
-      if (!c.p.copy_in(c.a[2], ts, 16)) return -abi::kEfault;
-      uint64_t want = emu::Cpu::load_be<uint64_t>(ts) * 1000000000 + emu::Cpu::load_be<uint64_t>(ts + 8);
-      if (c.a[0] == 0) want -= std::min(want, kEpochSeconds * 1000000000);
-      uint64_t now = c.p.now_ns(c.cpu);
-      if (want > now) c.cpu.idle_until(c.cpu.cycles + uint64_t(double(want - now) * c.cpu.clock_ghz));
-      return 0;
+      if (c.a[0] == 0) ns -= double(kEpochSeconds) * 1e9;  // CLOCK_REALTIME
+      const double now = double(c.k.now_ns(c.cpu));
+      return ns <= now ? 0 : sleep_until(c, c.cpu.cycles + c.k.cycles_of_ns(ns - now), 0);
     }
-    return sleep_for(c, c.a[2]);
+    return sleep_until(c, c.cpu.cycles + c.k.cycles_of_ns(ns), c.a[3]);
+  }
+  static int64_t pause(Call& c) {
+    if (c.t.pending & ~c.t.blocked) return -abi::kEintr;  // delivered as the call returns
+    c.k.wait_call(c.t, {}, ~0ull, false);  // only a signal ends it: -EINTR
+    c.keep_registers = true;
+    return 0;
+  }
+  static int64_t rt_sigsuspend(Call& c) {
+    if (c.a[1] != 8) return -abi::kEinval;
+    uint8_t b[8];
+    if (!c.p.copy_in(c.a[0], b, 8)) return -abi::kEfault;
+    c.k.suspend_with_mask(c.t, emu::Cpu::load_be<uint64_t>(b));
+    return pause(c);
+  }
+  // rt_sigtimedwait: takes a pending signal of `set` (blocked, as the caller has it) or
+  // waits for one, up to the timeout (-EAGAIN).
+  static int64_t rt_sigtimedwait(Call& c) {
+    if (c.a[3] != 8) return -abi::kEinval;
+    uint8_t b[8];
+    if (!c.p.copy_in(c.a[0], b, 8)) return -abi::kEfault;
+    const uint64_t set = emu::Cpu::load_be<uint64_t>(b) & ~((1ull << (abi::kSigkill - 1)) | (1ull << (abi::kSigstop - 1)));
+    if (const uint64_t ready = c.t.pending & set) {
+      const int signo = __builtin_ctzll(ready) + 1;
+      c.t.pending &= ~(1ull << (signo - 1));
+      c.t.sigwait_set = 0;
+      if (c.a[1]) {
+        uint8_t si[abi::kSiginfoBytes] = {};
+        write_siginfo(si, c.t.pending_info[size_t(signo - 1)]);
+        if (!c.p.copy_out(c.a[1], si, sizeof si)) return -abi::kEfault;
+      }
+      return signo;
+    }
+    if (c.t.call_resumed && c.t.timed_out) return c.t.sigwait_set = 0, -abi::kEagain;
+    uint64_t deadline = c.t.call_resumed ? c.t.call_deadline : ~0ull;
+    if (c.a[2] && !c.t.call_resumed) {
+      int64_t sec, nsec;
+      if (int64_t e = read_timespec(c, c.a[2], sec, nsec)) return e;
+      if (sec == 0 && nsec == 0) return -abi::kEagain;
+      deadline = c.cpu.cycles + c.k.cycles_of_ns(double(sec) * 1e9 + double(nsec));
+    }
+    c.t.sigwait_set = set;
+    c.k.wait_call(c.t, {}, deadline, false);
+    c.keep_registers = true;
+    return 0;
+  }
+  // alarm and ITIMER_REAL: one timer per process, on simulated time.
+  static int64_t alarm(Call& c) {
+    const uint64_t left = c.k.alarm_left(c.p, c.cpu.cycles);
+    c.k.arm_alarm(c.p, c.cpu.cycles, c.k.cycles_of_ns(double(c.a[0]) * 1e9), 0);
+    const double left_s = double(left) / (c.cpu.clock_ghz * 1e9);
+    return left ? std::max<int64_t>(1, int64_t(left_s + 0.5)) : 0;  // rounded, never 0 while armed
+  }
+  static constexpr uint64_t kItimerReal = 0;
+  static int64_t put_itimerval(Call& c, uint64_t addr, uint64_t interval, uint64_t value) {
+    auto us = [&](uint64_t cycles) { return uint64_t(double(cycles) / c.cpu.clock_ghz / 1000); };
+    const uint64_t i = us(interval), v = us(value);
+    return put_u64s(c, addr, {i / 1000000, i % 1000000, v / 1000000, v % 1000000});
+  }
+  static int64_t getitimer(Call& c) {
+    if (c.a[0] > 2) return -abi::kEinval;
+    if (c.a[0] != kItimerReal) return warn_itimer(c);
+    return put_itimerval(c, c.a[1], c.p.alarm_interval, c.k.alarm_left(c.p, c.cpu.cycles));
+  }
+  static int64_t setitimer(Call& c) {
+    if (c.a[0] > 2) return -abi::kEinval;
+    if (c.a[0] != kItimerReal) return warn_itimer(c);
+    uint8_t b[32] = {};
+    if (c.a[1] && !c.p.copy_in(c.a[1], b, 32)) return -abi::kEfault;
+    uint64_t v[4];
+    for (unsigned k = 0; k < 4; ++k) v[k] = emu::Cpu::load_be<uint64_t>(b + 8 * k);
+    if (v[1] >= 1000000 || v[3] >= 1000000) return -abi::kEinval;
+    if (c.a[2] && put_itimerval(c, c.a[2], c.p.alarm_interval, c.k.alarm_left(c.p, c.cpu.cycles)) < 0)
+      return -abi::kEfault;
+    auto cycles = [&](uint64_t sec, uint64_t usec) { return c.k.cycles_of_ns(double(sec) * 1e9 + double(usec) * 1e3); };
+    c.k.arm_alarm(c.p, c.cpu.cycles, cycles(v[2], v[3]), cycles(v[0], v[1]));
+    return 0;
+  }
+  static int64_t warn_itimer(Call& c) {
+    warn_once(c.k, 104 * 1000 + c.a[0], "ITIMER_VIRTUAL and ITIMER_PROF (timers of CPU time) are not supported; returning -EINVAL");
+    return -abi::kEinval;
+  }
+  // POSIX timers (timer_create): CLOCK_REALTIME, CLOCK_MONOTONIC and their kin, on
+  // simulated time; SIGEV_SIGNAL, SIGEV_NONE and SIGEV_THREAD_ID (glibc's SIGEV_THREAD).
+  static int64_t timer_create(Call& c) {
+    constexpr int64_t kSigevSignal = 0, kSigevNone = 1, kSigevThreadId = 4;
+    const uint64_t clock = c.a[0];
+    if (clock != 0 && clock != 1 && clock != 4 && clock != 5 && clock != 6 && clock != 7) {
+      warn_once(c.k, 254 * 1000 + clock, fmt::format("timer_create on clock {} (a CPU-time clock) is not supported; returning -EINVAL", clock));
+      return -abi::kEinval;
+    }
+    LinuxKernel::PosixTimer timer;
+    timer.pid = c.p.pid, timer.clock = int(clock), timer.signo = abi::kSigalrm;
+    if (c.a[1]) {
+      uint8_t ev[24];
+      if (!c.p.copy_in(c.a[1], ev, sizeof ev)) return -abi::kEfault;
+      timer.value = emu::Cpu::load_be<uint64_t>(ev);
+      timer.signo = int(int32_t(emu::Cpu::load_be<uint32_t>(ev + 8)));
+      const int64_t notify = int32_t(emu::Cpu::load_be<uint32_t>(ev + 12));
+      if (notify != kSigevNone && (timer.signo < 1 || timer.signo > 64)) return -abi::kEinval;
+      if (notify == kSigevNone) timer.notify = false;
+      else if (notify == kSigevThreadId) {
+        timer.tid = int(int32_t(emu::Cpu::load_be<uint32_t>(ev + 16)));
+        LinuxThread* t = thread_by_tid(c, timer.tid);
+        if (!t || t->proc != &c.p) return -abi::kEinval;
+      } else if (notify != kSigevSignal) {
+        return -abi::kEinval;
+      }
+    }
+    timer.id = c.k.next_timer_id(c.p);
+    if (!c.a[1]) timer.value = uint64_t(timer.id);
+    uint8_t id[4];
+    emu::Cpu::store_be<uint32_t>(id, uint32_t(timer.id));
+    if (!c.p.copy_out(c.a[2], id, 4)) return -abi::kEfault;
+    c.k.timers_[{c.p.pid, timer.id}] = timer;
+    return 0;
+  }
+  static LinuxKernel::PosixTimer* timer_of(Call& c, uint64_t id) {
+    auto it = c.k.timers_.find({c.p.pid, int(int32_t(id))});
+    return it == c.k.timers_.end() ? nullptr : &it->second;
+  }
+  static int64_t put_itimerspec(Call& c, uint64_t addr, const LinuxKernel::PosixTimer& t) {
+    auto ns = [&](uint64_t cycles) { return uint64_t(double(cycles) / c.cpu.clock_ghz); };
+    const uint64_t left = t.serial && t.at > c.cpu.cycles ? ns(t.at - c.cpu.cycles) : t.serial ? 1 : 0;
+    const uint64_t i = ns(t.interval);
+    return put_u64s(c, addr, {i / 1000000000, i % 1000000000, left / 1000000000, left % 1000000000});
+  }
+  static int64_t timer_settime(Call& c) {
+    constexpr uint64_t kTimerAbstime = 1;
+    LinuxKernel::PosixTimer* t = timer_of(c, c.a[0]);
+    if (!t) return -abi::kEinval;
+    uint8_t b[32];
+    if (!c.p.copy_in(c.a[2], b, 32)) return -abi::kEfault;
+    int64_t v[4];
+    for (unsigned k = 0; k < 4; ++k) v[k] = int64_t(emu::Cpu::load_be<uint64_t>(b + 8 * k));
+    for (unsigned k = 0; k < 4; k += 2)
+      if (v[k] < 0 || v[k + 1] < 0 || v[k + 1] >= 1000000000) return -abi::kEinval;
+    if (c.a[3] && put_itimerspec(c, c.a[3], *t) < 0) return -abi::kEfault;
+    double value = double(v[2]) * 1e9 + double(v[3]);
+    if ((c.a[1] & kTimerAbstime) && value > 0) {
+      if (t->clock == 0 || t->clock == 5) value -= double(kEpochSeconds) * 1e9;  // CLOCK_REALTIME(_COARSE)
+      value = std::max(1.0, value - double(c.k.now_ns(c.cpu)));  // passed already: fires at once
+    }
+    c.k.arm_timer(*t, c.cpu.cycles, value > 0 ? std::max<uint64_t>(1, c.k.cycles_of_ns(value)) : 0,
+                  c.k.cycles_of_ns(double(v[0]) * 1e9 + double(v[1])));
+    return 0;
+  }
+  static int64_t timer_gettime(Call& c) {
+    LinuxKernel::PosixTimer* t = timer_of(c, c.a[0]);
+    return t ? put_itimerspec(c, c.a[1], *t) : -abi::kEinval;
+  }
+  static int64_t timer_getoverrun(Call& c) {
+    LinuxKernel::PosixTimer* t = timer_of(c, c.a[0]);
+    return t ? t->overrun : -abi::kEinval;
+  }
+  static int64_t timer_delete(Call& c) {
+    return c.k.timers_.erase({c.p.pid, int(int32_t(c.a[0]))}) ? 0 : -abi::kEinval;
   }
 
   // --- memory ---------------------------------------------------------------------------
-  static int64_t brk(Call& c) { return c.p.memory_.brk(c.a[0]); }
+  static int64_t brk(Call& c) { return c.p.memory->brk(c.a[0]); }
   static int64_t mmap(Call& c) {
     // s390x passes the six arguments in a block whose address is in r2.
     uint8_t b[48];
@@ -282,36 +452,74 @@ struct LinuxSyscalls {
     for (unsigned k = 0; k < 6; ++k) v[k] = emu::Cpu::load_be<uint64_t>(b + 8 * k);
     const uint64_t addr = v[0], len = v[1], prot = v[2], flags = v[3], offset = v[5];
     const int64_t fd = int64_t(int32_t(v[4]));
-    if (flags & abi::kMapAnonymous) return c.p.memory_.mmap(addr, len, prot, flags);
+    if (flags & abi::kMapAnonymous) return c.p.memory->mmap(addr, len, prot, flags);
     if (flags & abi::kMapShared) return -abi::kEinval;  // a private copy is all that is offered
     // A private file mapping: anonymous memory filled with the file's bytes.
-    int64_t at = c.p.memory_.mmap(addr, len, prot | abi::kProtWrite, flags);
+    int64_t at = c.p.memory->mmap(addr, len, prot | abi::kProtWrite, flags);
     if (at < 0) return at;
     std::vector<uint8_t> buf(emu::kPageSize);
     for (uint64_t off = 0; off < len; off += buf.size()) {
-      int64_t n = c.p.files_->pread(fd, buf.data(), std::min<uint64_t>(buf.size(), len - off), int64_t(offset + off));
-      if (n < 0) return c.p.memory_.munmap(uint64_t(at), len), n;
+      int64_t n = c.p.files->pread(fd, buf.data(), std::min<uint64_t>(buf.size(), len - off), int64_t(offset + off));
+      if (n < 0) return c.p.memory->munmap(uint64_t(at), len), n;
       if (n == 0) break;
-      c.p.space_.write_bytes(uint64_t(at) + off, buf.data(), uint64_t(n));
+      c.p.space->write_bytes(uint64_t(at) + off, buf.data(), uint64_t(n));
     }
-    if (!(prot & abi::kProtWrite)) c.p.memory_.mprotect(uint64_t(at), len, prot);
+    if (!(prot & abi::kProtWrite)) c.p.memory->mprotect(uint64_t(at), len, prot);
     return at;
   }
-  static int64_t munmap(Call& c) { return c.p.memory_.munmap(c.a[0], c.a[1]); }
-  static int64_t mprotect(Call& c) { return c.p.memory_.mprotect(c.a[0], c.a[1], c.a[2]); }
-  static int64_t mremap(Call& c) { return c.p.memory_.mremap(c.a[0], c.a[1], c.a[2], c.a[3], c.a[4]); }
+  static int64_t munmap(Call& c) { return c.p.memory->munmap(c.a[0], c.a[1]); }
+  static int64_t mprotect(Call& c) { return c.p.memory->mprotect(c.a[0], c.a[1], c.a[2]); }
+  static int64_t mremap(Call& c) { return c.p.memory->mremap(c.a[0], c.a[1], c.a[2], c.a[3], c.a[4]); }
   static int64_t madvise(Call&) { return 0; }  // advice only: every page stays as it is
 
   // --- files ------------------------------------------------------------------------------
+  // A read or write that found a pipe empty or full waits for it and is issued again;
+  // one that found no reader raises SIGPIPE (and fails with EPIPE).
+  static int64_t io_result(Call& c, int64_t rc) {
+    if (rc == LinuxFiles::kWait) {
+      c.k.wait_call(c.t, {c.p.files->wait_key()}, ~0ull, true);
+      c.keep_registers = true;
+      return 0;
+    }
+    if (rc == LinuxFiles::kBrokenPipe) {
+      SignalInfo info;
+      info.signo = abi::kSigpipe, info.pid = uint32_t(c.p.pid), info.uid = LinuxKernel::kUid;
+      c.k.post_signal(c.t, info);
+      return -abi::kEpipe;
+    }
+    return rc;
+  }
   static int64_t read(Call& c) {
-    return with_buffer_out(c, c.a[1], c.a[2], [&](uint8_t* b, uint64_t n) { return c.p.files_->read(int64_t(c.a[0]), b, n); });
+    return io_result(c, with_buffer_out(c, c.a[1], c.a[2], [&](uint8_t* b, uint64_t n) {
+      return c.p.files->read(int64_t(c.a[0]), b, n);
+    }));
   }
   static int64_t pread64(Call& c) {
     return with_buffer_out(c, c.a[1], c.a[2], [&](uint8_t* b, uint64_t n) {
-      return c.p.files_->pread(int64_t(c.a[0]), b, n, int64_t(c.a[3]));
+      return c.p.files->pread(int64_t(c.a[0]), b, n, int64_t(c.a[3]));
     });
   }
-  static int64_t write(Call& c) { return write_from(c, int64_t(c.a[0]), c.a[1], c.a[2]); }
+  // A blocking write to a pipe returns when all of it is in (POSIX): what went in before
+  // a wait is remembered, and the call goes on from there when issued again.
+  static int64_t write(Call& c) {
+    const int64_t fd = int64_t(c.a[0]);
+    const uint64_t len = c.a[2];
+    uint64_t done = c.t.call_resumed ? c.t.call_progress : 0;
+    int64_t n = write_from(c, fd, c.a[1] + done, len - done);
+    const void* pipe = c.p.files->pipe_of(fd);
+    if (n >= 0 && pipe && !c.p.files->nonblocking(fd) && done + uint64_t(n) < len) {
+      c.t.call_progress = done + uint64_t(n);
+      c.k.wait_call(c.t, {pipe}, ~0ull, true);
+      c.keep_registers = true;
+      return 0;
+    }
+    if (n == LinuxFiles::kWait) {
+      c.t.call_progress = done;
+      return io_result(c, n);
+    }
+    if (n < 0) return done ? int64_t(done) : io_result(c, n);
+    return int64_t(done) + n;
+  }
   static int64_t iov(Call& c, bool to_guest) {
     const uint64_t count = c.a[2];
     if (count > 1024) return -abi::kEinval;
@@ -322,10 +530,10 @@ struct LinuxSyscalls {
       uint64_t base = emu::Cpu::load_be<uint64_t>(e), len = emu::Cpu::load_be<uint64_t>(e + 8);
       if (!len) continue;
       int64_t n = to_guest ? with_buffer_out(c, base, len, [&](uint8_t* b, uint64_t m) {
-        return c.p.files_->read(int64_t(c.a[0]), b, m);
+        return c.p.files->read(int64_t(c.a[0]), b, m);
       })
                            : write_from(c, int64_t(c.a[0]), base, len);
-      if (n < 0) return total ? total : n;
+      if (n < 0) return total ? total : io_result(c, n);
       total += n;
       if (uint64_t(n) < len) break;
     }
@@ -336,49 +544,192 @@ struct LinuxSyscalls {
   static int64_t open(Call& c) {
     std::string path;
     if (int64_t e = path_arg(c, c.a[0], path)) return e;
-    return c.p.files_->openat(abi::kAtFdcwd, path, c.a[1], c.a[2]);
+    return c.p.files->openat(abi::kAtFdcwd, path, c.a[1], c.a[2]);
   }
   static int64_t openat(Call& c) {
     std::string path;
     if (int64_t e = path_arg(c, c.a[1], path)) return e;
-    return c.p.files_->openat(int64_t(int32_t(c.a[0])), path, c.a[2], c.a[3]);
+    return c.p.files->openat(int64_t(int32_t(c.a[0])), path, c.a[2], c.a[3]);
   }
-  static int64_t close(Call& c) { return c.p.files_->close(int64_t(c.a[0])); }
-  static int64_t lseek(Call& c) { return c.p.files_->lseek(int64_t(c.a[0]), int64_t(c.a[1]), c.a[2]); }
+  static int64_t close(Call& c) { return c.p.files->close(int64_t(c.a[0])); }
+  static int64_t lseek(Call& c) { return c.p.files->lseek(int64_t(c.a[0]), int64_t(c.a[1]), c.a[2]); }
   static int64_t stat_out(Call& c, uint64_t addr, int64_t rc, const uint8_t* st) {
     if (rc < 0) return rc;
     return c.p.copy_out(addr, st, abi::kStatBytes) ? 0 : -abi::kEfault;
   }
   static int64_t fstat(Call& c) {
     uint8_t st[abi::kStatBytes];
-    return stat_out(c, c.a[1], c.p.files_->fstat(int64_t(c.a[0]), st), st);
+    return stat_out(c, c.a[1], c.p.files->fstat(int64_t(c.a[0]), st), st);
   }
   static int64_t newfstatat(Call& c) {
     std::string path;
     if (int64_t e = path_arg(c, c.a[1], path)) return e;
     uint8_t st[abi::kStatBytes];
-    return stat_out(c, c.a[2], c.p.files_->fstatat(int64_t(int32_t(c.a[0])), path, st, c.a[3]), st);
+    return stat_out(c, c.a[2], c.p.files->fstatat(int64_t(int32_t(c.a[0])), path, st, c.a[3]), st);
   }
   static int64_t stat(Call& c) {
     std::string path;
     if (int64_t e = path_arg(c, c.a[0], path)) return e;
     uint8_t st[abi::kStatBytes];
-    return stat_out(c, c.a[1], c.p.files_->fstatat(abi::kAtFdcwd, path, st, 0), st);
+    return stat_out(c, c.a[1], c.p.files->fstatat(abi::kAtFdcwd, path, st, 0), st);
   }
   static int64_t getdents64(Call& c) {
-    return with_buffer_out(c, c.a[1], c.a[2], [&](uint8_t* b, uint64_t n) { return c.p.files_->getdents64(int64_t(c.a[0]), b, n); });
+    return with_buffer_out(c, c.a[1], c.a[2], [&](uint8_t* b, uint64_t n) { return c.p.files->getdents64(int64_t(c.a[0]), b, n); });
   }
-  static int64_t ioctl(Call& c) { return c.p.files_->ioctl(int64_t(c.a[0]), c.a[1]); }
-  static int64_t fcntl(Call& c) { return c.p.files_->fcntl(int64_t(c.a[0]), c.a[1], c.a[2]); }
-  static int64_t dup(Call& c) { return c.p.files_->dup(int64_t(c.a[0])); }
+  static int64_t ioctl(Call& c) { return c.p.files->ioctl(int64_t(c.a[0]), c.a[1]); }
+  static int64_t fcntl(Call& c) { return c.p.files->fcntl(int64_t(c.a[0]), c.a[1], c.a[2]); }
+  static int64_t dup(Call& c) { return c.p.files->dup(int64_t(c.a[0])); }
   static int64_t dup2(Call& c) {
-    if (c.a[0] == c.a[1]) return c.p.files_->fcntl(int64_t(c.a[0]), 1, 0) < 0 ? -abi::kEbadf : int64_t(c.a[1]);
-    return c.p.files_->dup3(int64_t(c.a[0]), int64_t(c.a[1]));
+    if (c.a[0] == c.a[1]) return c.p.files->fcntl(int64_t(c.a[0]), 1, 0) < 0 ? -abi::kEbadf : int64_t(c.a[1]);
+    return c.p.files->dup3(int64_t(c.a[0]), int64_t(c.a[1]), 0);
   }
-  static int64_t dup3(Call& c) { return c.p.files_->dup3(int64_t(c.a[0]), int64_t(c.a[1])); }
+  static int64_t dup3(Call& c) { return c.p.files->dup3(int64_t(c.a[0]), int64_t(c.a[1]), c.a[2]); }
+  static int64_t pipe2(Call& c) {
+    int64_t fds[2];
+    if (int64_t e = c.p.files->pipe2(c.a[1], fds)) return e;
+    uint8_t b[8];
+    emu::Cpu::store_be<uint32_t>(b, uint32_t(fds[0])), emu::Cpu::store_be<uint32_t>(b + 4, uint32_t(fds[1]));
+    if (c.p.copy_out(c.a[0], b, 8)) return 0;
+    c.p.files->close(fds[0]), c.p.files->close(fds[1]);
+    return -abi::kEfault;
+  }
+  static int64_t pipe(Call& c) {
+    c.a[1] = 0;
+    return pipe2(c);
+  }
+  // poll and ppoll: the descriptors' events now, or a wait for a change to any of them
+  // (or the timeout, or a signal: -EINTR; never restarted, as signal(7) says).
+  static int64_t poll_fds(Call& c, uint64_t addr, uint64_t nfds, uint64_t deadline) {
+    if (nfds > 1024) return -abi::kEinval;
+    std::vector<uint8_t> b(8 * nfds);
+    if (nfds && !c.p.copy_in(addr, b.data(), b.size())) return -abi::kEfault;
+    std::vector<const void*> keys;
+    int64_t ready = 0;
+    for (uint64_t k = 0; k < nfds; ++k) {
+      const int64_t fd = int32_t(emu::Cpu::load_be<uint32_t>(&b[8 * k]));
+      const uint16_t events = emu::Cpu::load_be<uint16_t>(&b[8 * k + 4]);
+      const void* key = nullptr;
+      const uint16_t revents = fd < 0 ? 0 : c.p.files->poll(fd, events, key);
+      emu::Cpu::store_be<uint16_t>(&b[8 * k + 6], revents);
+      if (revents) ++ready;
+      if (key) keys.push_back(key);
+    }
+    if (!ready && (c.t.pending & ~c.t.blocked)) return -abi::kEintr;  // a signal the call's mask lets in
+    if (ready || deadline <= c.cpu.cycles || (c.t.call_resumed && c.t.timed_out)) {
+      c.k.restore_suspend_mask(c.t);
+      if (nfds && !c.p.copy_out(addr, b.data(), b.size())) return -abi::kEfault;
+      return ready;
+    }
+    c.k.wait_call(c.t, std::move(keys), deadline, false);
+    c.keep_registers = true;
+    return 0;
+  }
+  static int64_t poll(Call& c) {
+    const int64_t ms = int32_t(c.a[2]);
+    uint64_t deadline = c.t.call_resumed ? c.t.call_deadline
+                        : ms < 0          ? ~0ull
+                                          : c.cpu.cycles + c.k.cycles_of_ns(double(ms) * 1e6);
+    return poll_fds(c, c.a[0], c.a[1], deadline);
+  }
+  // A timeout (a timespec, or none) as an I-stream clock, for a call issued the first time.
+  static int64_t deadline_of(Call& c, uint64_t ts_addr, uint64_t& deadline) {
+    deadline = ~0ull;
+    if (c.t.call_resumed) return deadline = c.t.call_deadline, 0;
+    if (!ts_addr) return 0;
+    int64_t sec, nsec;
+    if (int64_t e = read_timespec(c, ts_addr, sec, nsec)) return e;
+    deadline = c.cpu.cycles + c.k.cycles_of_ns(double(sec) * 1e9 + double(nsec));
+    return 0;
+  }
+  // ppoll's and pselect6's signal mask holds while the call waits, as rt_sigsuspend's.
+  static int64_t call_mask(Call& c, uint64_t mask_addr) {
+    if (!mask_addr || c.t.call_resumed) return 0;
+    uint8_t b[8];
+    if (!c.p.copy_in(mask_addr, b, 8)) return -abi::kEfault;
+    c.k.suspend_with_mask(c.t, emu::Cpu::load_be<uint64_t>(b));
+    return 0;
+  }
+  static int64_t ppoll(Call& c) {
+    uint64_t deadline;
+    if (int64_t e = deadline_of(c, c.a[2], deadline)) return e;
+    if (c.a[3] && c.a[4] != 8) return -abi::kEinval;
+    if (int64_t e = call_mask(c, c.a[3])) return e;
+    return poll_fds(c, c.a[0], c.a[1], deadline);
+  }
+  // select and pselect6: fd_sets are arrays of 64-bit words, bit fd%64 of word fd/64
+  // (big-endian, as the guest stores them).
+  static int64_t select_fds(Call& c, uint64_t nfds, const uint64_t sets[3], uint64_t deadline) {
+    if (int64_t(nfds) < 0 || nfds > 1024) return -abi::kEinval;
+    const uint64_t words = (nfds + 63) / 64;
+    std::vector<uint64_t> in[3], out[3];
+    for (unsigned s = 0; s < 3; ++s) {
+      in[s].assign(words, 0), out[s].assign(words, 0);
+      for (uint64_t w = 0; sets[s] && w < words; ++w) {
+        uint8_t b[8];
+        if (!c.p.copy_in(sets[s] + 8 * w, b, 8)) return -abi::kEfault;
+        in[s][w] = emu::Cpu::load_be<uint64_t>(b);
+      }
+    }
+    constexpr uint16_t kPollin = 1, kPollout = 4, kPollpri = 2, kPollerr = 8, kPollhup = 16, kPollnval = 32;
+    std::vector<const void*> keys;
+    int64_t ready = 0;
+    for (uint64_t fd = 0; fd < nfds; ++fd) {
+      const uint64_t w = fd / 64, bit = 1ull << (fd % 64);
+      const bool r = in[0][w] & bit, wr = in[1][w] & bit, ex = in[2][w] & bit;
+      if (!r && !wr && !ex) continue;
+      const void* key = nullptr;
+      const uint16_t ev = c.p.files->poll(int64_t(fd), uint16_t((r ? kPollin : 0) | (wr ? kPollout : 0) | (ex ? kPollpri : 0)), key);
+      if (ev & kPollnval) return -abi::kEbadf;
+      if (key) keys.push_back(key);
+      if (r && (ev & (kPollin | kPollhup | kPollerr))) out[0][w] |= bit, ++ready;
+      if (wr && (ev & (kPollout | kPollerr))) out[1][w] |= bit, ++ready;
+      if (ex && (ev & kPollpri)) out[2][w] |= bit, ++ready;
+    }
+    if (!ready && (c.t.pending & ~c.t.blocked)) return -abi::kEintr;
+    if (!ready && deadline > c.cpu.cycles && !(c.t.call_resumed && c.t.timed_out)) {
+      c.k.wait_call(c.t, std::move(keys), deadline, false);
+      c.keep_registers = true;
+      return 0;
+    }
+    c.k.restore_suspend_mask(c.t);
+    for (unsigned s = 0; s < 3; ++s)
+      for (uint64_t w = 0; sets[s] && w < words; ++w) {
+        uint8_t b[8];
+        emu::Cpu::store_be<uint64_t>(b, out[s][w]);
+        if (!c.p.copy_out(sets[s] + 8 * w, b, 8)) return -abi::kEfault;
+      }
+    return ready;
+  }
+  static int64_t select(Call& c) {
+    uint64_t deadline = ~0ull;
+    if (c.t.call_resumed) {
+      deadline = c.t.call_deadline;
+    } else if (c.a[4]) {
+      uint8_t tv[16];
+      if (!c.p.copy_in(c.a[4], tv, 16)) return -abi::kEfault;
+      const int64_t sec = int64_t(emu::Cpu::load_be<uint64_t>(tv)), usec = int64_t(emu::Cpu::load_be<uint64_t>(tv + 8));
+      if (sec < 0 || usec < 0 || usec >= 1000000) return -abi::kEinval;
+      deadline = c.cpu.cycles + c.k.cycles_of_ns(double(sec) * 1e9 + double(usec) * 1e3);
+    }
+    const uint64_t sets[3] = {c.a[1], c.a[2], c.a[3]};
+    return select_fds(c, c.a[0], sets, deadline);
+  }
+  static int64_t pselect6(Call& c) {
+    uint64_t deadline;
+    if (int64_t e = deadline_of(c, c.a[4], deadline)) return e;
+    if (c.a[5]) {  // { const sigset_t* ss; size_t ss_len }
+      uint8_t b[16];
+      if (!c.p.copy_in(c.a[5], b, 16)) return -abi::kEfault;
+      const uint64_t mask = emu::Cpu::load_be<uint64_t>(b);
+      if (mask && emu::Cpu::load_be<uint64_t>(b + 8) != 8) return -abi::kEinval;
+      if (int64_t e = call_mask(c, mask)) return e;
+    }
+    const uint64_t sets[3] = {c.a[1], c.a[2], c.a[3]};
+    return select_fds(c, c.a[0], sets, deadline);
+  }
   static int64_t readlink_path(Call& c, const std::string& path, uint64_t buf, uint64_t size) {
     if (path != "/proc/self/exe") return -abi::kEnoent;
-    const std::string& exe = c.p.exe_path_;
+    const std::string& exe = c.p.exe_path;
     uint64_t n = std::min<uint64_t>(exe.size(), size);
     return c.p.copy_out(buf, exe.data(), n) ? int64_t(n) : -abi::kEfault;
   }
@@ -395,40 +746,40 @@ struct LinuxSyscalls {
   static int64_t unlink(Call& c) {
     std::string path;
     if (int64_t e = path_arg(c, c.a[0], path)) return e;
-    return c.p.files_->unlinkat(abi::kAtFdcwd, path, 0);
+    return c.p.files->unlinkat(abi::kAtFdcwd, path, 0);
   }
   static int64_t rmdir(Call& c) {
     std::string path;
     if (int64_t e = path_arg(c, c.a[0], path)) return e;
-    return c.p.files_->unlinkat(abi::kAtFdcwd, path, 0x200);
+    return c.p.files->unlinkat(abi::kAtFdcwd, path, 0x200);
   }
   static int64_t unlinkat(Call& c) {
     std::string path;
     if (int64_t e = path_arg(c, c.a[1], path)) return e;
-    return c.p.files_->unlinkat(int64_t(int32_t(c.a[0])), path, c.a[2]);
+    return c.p.files->unlinkat(int64_t(int32_t(c.a[0])), path, c.a[2]);
   }
   static int64_t mkdir(Call& c) {
     std::string path;
     if (int64_t e = path_arg(c, c.a[0], path)) return e;
-    return c.p.files_->mkdirat(abi::kAtFdcwd, path, c.a[1]);
+    return c.p.files->mkdirat(abi::kAtFdcwd, path, c.a[1]);
   }
   static int64_t mkdirat(Call& c) {
     std::string path;
     if (int64_t e = path_arg(c, c.a[1], path)) return e;
-    return c.p.files_->mkdirat(int64_t(int32_t(c.a[0])), path, c.a[2]);
+    return c.p.files->mkdirat(int64_t(int32_t(c.a[0])), path, c.a[2]);
   }
   static int64_t access(Call& c) {
     std::string path;
     if (int64_t e = path_arg(c, c.a[0], path)) return e;
-    return c.p.files_->faccessat(abi::kAtFdcwd, path);
+    return c.p.files->faccessat(abi::kAtFdcwd, path);
   }
   static int64_t faccessat(Call& c) {
     std::string path;
     if (int64_t e = path_arg(c, c.a[1], path)) return e;
-    return c.p.files_->faccessat(int64_t(int32_t(c.a[0])), path);
+    return c.p.files->faccessat(int64_t(int32_t(c.a[0])), path);
   }
-  static int64_t ftruncate(Call& c) { return c.p.files_->ftruncate(int64_t(c.a[0]), int64_t(c.a[1])); }
-  static int64_t fsync(Call& c) { return c.p.files_->fsync(int64_t(c.a[0])); }
+  static int64_t ftruncate(Call& c) { return c.p.files->ftruncate(int64_t(c.a[0]), int64_t(c.a[1])); }
+  static int64_t fsync(Call& c) { return c.p.files->fsync(int64_t(c.a[0])); }
   static int64_t getcwd(Call& c) {
     if (c.a[1] < 2) return -abi::kErange;
     return c.p.copy_out(c.a[0], "/", 2) ? 2 : -abi::kEfault;
@@ -438,8 +789,8 @@ struct LinuxSyscalls {
   static int64_t rt_sigaction(Call& c) {
     const uint64_t signo = c.a[0];
     if (signo < 1 || signo > 64 || c.a[3] != 8) return -abi::kEinval;
-    LinuxProcess::SigAction& a = c.p.actions_[signo];
-    LinuxProcess::SigAction next = a;
+    SigAction& a = c.p.actions[signo];
+    SigAction next = a;
     if (c.a[1]) {
       if (signo == uint64_t(abi::kSigkill) || signo == uint64_t(abi::kSigstop)) return -abi::kEinval;
       uint8_t b[32];
@@ -500,87 +851,306 @@ struct LinuxSyscalls {
   }
   static int64_t rt_sigreturn(Call& c) {
     c.keep_registers = true;
-    if (!c.p.sigreturn(c.t)) {
-      c.p.fatal_signal_ = abi::kSigsegv;
-      c.p.terminate(abi::kSigsegv);
-    }
+    if (!c.k.sigreturn(c.t)) c.k.kill_process(c.p, abi::kSigsegv);
     return 0;
   }
-  static int64_t send(Call& c, LinuxThread& to, uint64_t signo, int code) {
-    if (signo > 64) return -abi::kEinval;
-    if (signo == 0) return 0;  // only the check that the target exists
+  static SignalInfo user_signal(Call& c, uint64_t signo, int code) {
     SignalInfo info;
-    info.signo = int(signo), info.code = code, info.pid = LinuxProcess::kPid, info.uid = LinuxProcess::kUid;
-    c.p.post_signal(to, info);
-    return 0;
+    info.signo = int(signo), info.code = code, info.pid = uint32_t(c.p.pid), info.uid = LinuxKernel::kUid;
+    return info;
   }
   static LinuxThread* thread_by_tid(Call& c, int64_t tid) {
-    for (auto& t : c.p.threads_)
+    for (auto& t : c.k.threads_)
       if (t->tid == tid && !t->exited) return t.get();
     return nullptr;
   }
+  // kill's targets: one process (pid > 0), the caller's group (0), every process but
+  // init (-1), or the group -pid.
   static int64_t kill(Call& c) {
     const int64_t pid = int64_t(int32_t(c.a[0]));
-    if (pid != LinuxProcess::kPid && pid != 0 && pid != -1) return -abi::kEsrch;
-    return send(c, c.t, c.a[1], abi::kSiUser);  // the caller's thread takes it
+    const uint64_t signo = c.a[1];
+    if (signo > 64) return -abi::kEinval;
+    std::vector<LinuxProcess*> to;
+    for (auto& [id, q] : c.k.processes_) {
+      if (q->ended) continue;
+      if (pid > 0 ? q->pid == pid : pid == 0 ? q->pgid == c.p.pgid : pid == -1 ? true : q->pgid == -pid)
+        to.push_back(q.get());
+    }
+    if (to.empty()) return -abi::kEsrch;
+    if (signo == 0) return 0;  // only the check that the target exists
+    for (LinuxProcess* q : to) {
+      // The caller's own process: the calling thread takes it first, as Linux's
+      // signal delivery prefers the current thread.
+      if (q == &c.p && !(c.t.blocked >> (signo - 1) & 1)) c.k.post_signal(c.t, user_signal(c, signo, abi::kSiUser));
+      else c.k.post_process_signal(*q, user_signal(c, signo, abi::kSiUser));
+    }
+    return 0;
   }
   static int64_t tgkill(Call& c) {
-    if (int64_t(int32_t(c.a[0])) != LinuxProcess::kPid) return -abi::kEsrch;
     LinuxThread* t = thread_by_tid(c, int64_t(int32_t(c.a[1])));
-    return t ? send(c, *t, c.a[2], abi::kSiTkill) : -abi::kEsrch;
+    if (!t || !t->proc || t->proc->pid != int64_t(int32_t(c.a[0]))) return -abi::kEsrch;
+    return tkill_to(c, *t, c.a[2]);
   }
   static int64_t tkill(Call& c) {
     LinuxThread* t = thread_by_tid(c, int64_t(int32_t(c.a[0])));
-    return t ? send(c, *t, c.a[1], abi::kSiTkill) : -abi::kEsrch;
+    return t ? tkill_to(c, *t, c.a[1]) : -abi::kEsrch;
+  }
+  static int64_t tkill_to(Call& c, LinuxThread& t, uint64_t signo) {
+    if (signo > 64) return -abi::kEinval;
+    if (signo) c.k.post_signal(t, user_signal(c, signo, abi::kSiTkill));
+    return 0;
+  }
+  static int64_t rt_sigqueueinfo(Call& c) {
+    LinuxProcess* q = c.k.process(int(int32_t(c.a[0])));
+    if (!q || q->ended) return -abi::kEsrch;
+    if (c.a[1] < 1 || c.a[1] > 64) return -abi::kEinval;
+    uint8_t si[abi::kSiginfoBytes];
+    if (!c.p.copy_in(c.a[2], si, sizeof si)) return -abi::kEfault;
+    SignalInfo info = user_signal(c, c.a[1], int(int32_t(emu::Cpu::load_be<uint32_t>(si + abi::kSiCode))));
+    info.value = emu::Cpu::load_be<uint64_t>(si + abi::kSiValue);
+    c.k.post_process_signal(*q, info);
+    return 0;
+  }
+
+  // --- processes ----------------------------------------------------------------------
+  // wait4's and waitid's choice of child: any (-1 / P_ALL), one (pid / P_PID), the
+  // caller's group (0) or a group (-pgid / P_PGID).
+  static bool chosen(const LinuxProcess& child, const LinuxProcess& parent, int64_t pid) {
+    if (pid == -1) return true;
+    if (pid > 0) return child.pid == pid;
+    return child.pgid == (pid == 0 ? parent.pgid : -pid);
+  }
+  // The zombie child wait collects (nullptr: none ended yet); -ECHILD when there is no
+  // such child at all.
+  static int64_t find_child(Call& c, int64_t pid, LinuxProcess*& found) {
+    found = nullptr;
+    bool any = false;
+    for (auto& [id, q] : c.k.processes_) {
+      if (q->ppid != c.p.pid || !chosen(*q, c.p, pid)) continue;
+      any = true;
+      if (q->ended) {
+        found = q.get();
+        break;
+      }
+    }
+    return any ? 0 : -abi::kEchild;
+  }
+  static constexpr uint64_t kWnohang = 1, kWexited = 4, kWnowait = 0x01000000;
+  static int64_t wait4(Call& c) {
+    const int64_t pid = int64_t(int32_t(c.a[0]));
+    const uint64_t status_addr = c.a[1], options = c.a[2], rusage = c.a[3];
+    if (pid == INT32_MIN) return -abi::kEsrch;
+    if (options & ~(kWnohang | 2 | 8 | 0x20000000 | 0x40000000 | 0x80000000ull)) return -abi::kEinval;
+    LinuxProcess* child;
+    if (int64_t e = find_child(c, pid, child)) return e;
+    if (!child) {
+      if (options & kWnohang) return 0;
+      c.k.wait_call(c.t, {&c.p}, ~0ull, true);  // a child's end wakes it
+      c.keep_registers = true;
+      return 0;
+    }
+    uint8_t st[4];
+    emu::Cpu::store_be<uint32_t>(st, uint32_t(child->status));
+    if (status_addr && !c.p.copy_out(status_addr, st, 4)) return -abi::kEfault;
+    if (rusage && put_rusage(c, rusage, *child) < 0) return -abi::kEfault;
+    const int id = child->pid;
+    c.k.reap(*child);
+    return id;
+  }
+  static int64_t waitid(Call& c) {
+    constexpr uint64_t kPAll = 0, kPPid = 1, kPPgid = 2;
+    const uint64_t idtype = c.a[0], options = c.a[3];
+    const int64_t id = int64_t(int32_t(c.a[1]));
+    if (idtype > kPPgid || !(options & kWexited)) return -abi::kEinval;
+    const int64_t pid = idtype == kPAll ? -1 : idtype == kPPid ? id : (id ? -id : 0);
+    if (idtype == kPPid && id <= 0) return -abi::kEinval;
+    LinuxProcess* child;
+    if (int64_t e = find_child(c, pid, child)) return e;
+    uint8_t si[abi::kSiginfoBytes] = {};
+    if (!child) {
+      if (!(options & kWnohang)) {
+        c.k.wait_call(c.t, {&c.p}, ~0ull, true);
+        c.keep_registers = true;
+        return 0;
+      }
+      return c.a[2] && !c.p.copy_out(c.a[2], si, sizeof si) ? -abi::kEfault : 0;  // si_pid 0: none yet
+    }
+    SignalInfo info;
+    info.signo = abi::kSigchld, info.child = true, info.pid = uint32_t(child->pid), info.uid = LinuxKernel::kUid;
+    const int signo = child->status & 0x7F;
+    info.code = signo ? abi::kCldKilled : abi::kCldExited;
+    info.status = signo ? signo : (child->status >> 8) & 0xFF;
+    write_siginfo(si, info);
+    if (c.a[2] && !c.p.copy_out(c.a[2], si, sizeof si)) return -abi::kEfault;
+    if (c.a[4] && put_rusage(c, c.a[4], *child) < 0) return -abi::kEfault;
+    if (!(options & kWnowait)) c.k.reap(*child);
+    return 0;
+  }
+  // struct rusage: the user and system times (the child's simulated CPU time counts as
+  // user time); every other field 0.
+  static int64_t put_rusage(Call& c, uint64_t addr, const LinuxProcess& who) {
+    uint8_t b[144] = {};
+    const double ghz = c.cpu.clock_ghz;
+    const uint64_t us = uint64_t(double(who.cpu_cycles + who.children_cycles) / ghz / 1000);
+    emu::Cpu::store_be<uint64_t>(b, us / 1000000), emu::Cpu::store_be<uint64_t>(b + 8, us % 1000000);
+    return c.p.copy_out(addr, b, sizeof b) ? 0 : -abi::kEfault;
+  }
+  static int64_t getrusage(Call& c) {
+    const int64_t who = int64_t(int32_t(c.a[0]));
+    if (who != 0 && who != -1 && who != 1) return -abi::kEinval;  // SELF, CHILDREN, THREAD
+    LinuxProcess shown(0, nullptr, nullptr, nullptr, nullptr);
+    shown.cpu_cycles = who == -1 ? c.p.children_cycles : c.p.cpu_cycles + (c.cpu.cycles - c.t.loaded_at);
+    return put_rusage(c, c.a[1], shown);
+  }
+  static int64_t times(Call& c) {
+    // struct tms in clock ticks (100 a second); returns the ticks since boot.
+    const double ticks_per_cycle = 100.0 / (c.cpu.clock_ghz * 1e9);
+    const uint64_t self = uint64_t(double(c.p.cpu_cycles + (c.cpu.cycles - c.t.loaded_at)) * ticks_per_cycle);
+    const uint64_t children = uint64_t(double(c.p.children_cycles) * ticks_per_cycle);
+    if (c.a[0] && put_u64s(c, c.a[0], {self, 0, children, 0}) < 0) return -abi::kEfault;
+    return int64_t(double(c.cpu.cycles) * ticks_per_cycle);
+  }
+  static int64_t string_array(Call& c, uint64_t addr, std::vector<std::string>& out) {
+    constexpr size_t kMaxArgs = 65536;  // the kernel's MAX_ARG_STRINGS is larger; this bounds the host
+    out.clear();
+    for (uint64_t at = addr; addr; at += 8) {
+      uint8_t w[8];
+      if (!c.p.copy_in(at, w, 8)) return -abi::kEfault;
+      const uint64_t s = emu::Cpu::load_be<uint64_t>(w);
+      if (!s) break;
+      if (out.size() == kMaxArgs) return -abi::kE2big;
+      out.emplace_back();
+      if (!c.p.read_string(s, out.back(), 131072)) return -abi::kEfault;
+    }
+    return 0;
+  }
+  static int64_t execve_at(Call& c, int64_t dirfd, uint64_t path_addr, uint64_t argv_addr, uint64_t envp_addr,
+                           uint64_t flags) {
+    std::string path;
+    if (int64_t e = path_arg(c, path_addr, path)) return e;
+    if (flags & ~abi::kAtEmptyPath) return -abi::kEinval;
+    if (dirfd != abi::kAtFdcwd && (path.empty() || path[0] != '/')) return -abi::kEnosys;  // relative to a fd: not here
+    std::vector<std::string> argv, env;
+    if (int64_t e = string_array(c, argv_addr, argv)) return e;
+    if (int64_t e = string_array(c, envp_addr, env)) return e;
+    const int64_t rc = c.k.execve(c.t, path, std::move(argv), std::move(env));
+    if (rc == 0) c.keep_registers = true;  // the new image's registers
+    return rc;
+  }
+  static int64_t execve(Call& c) { return execve_at(c, abi::kAtFdcwd, c.a[0], c.a[1], c.a[2], 0); }
+  static int64_t execveat(Call& c) {
+    return execve_at(c, int64_t(int32_t(c.a[0])), c.a[1], c.a[2], c.a[3], c.a[4]);
+  }
+  static int64_t setsid(Call& c) {
+    for (auto& [id, q] : c.k.processes_)
+      if (q->pgid == c.p.pid) return -abi::kEperm;  // already a group's leader
+    c.p.sid = c.p.pgid = c.p.pid;
+    return c.p.pid;
+  }
+  static int64_t setpgid(Call& c) {
+    const int64_t pid = int64_t(int32_t(c.a[0])), pgid = int64_t(int32_t(c.a[1]));
+    if (pgid < 0) return -abi::kEinval;
+    LinuxProcess* q = pid == 0 ? &c.p : c.k.process(int(pid));
+    if (!q || (q != &c.p && q->ppid != c.p.pid)) return -abi::kEsrch;
+    if (q->sid != c.p.sid) return -abi::kEperm;
+    if (q->sid == q->pid) return -abi::kEperm;  // a session leader keeps its group
+    const int to = pgid == 0 ? q->pid : int(pgid);
+    if (to != q->pid) {
+      bool exists = false;
+      for (auto& [id, r] : c.k.processes_) exists = exists || (r->pgid == to && r->sid == c.p.sid);
+      if (!exists) return -abi::kEperm;
+    }
+    q->pgid = to;
+    return 0;
+  }
+  static int64_t getpgid(Call& c) {
+    const int64_t pid = int64_t(int32_t(c.a[0]));
+    LinuxProcess* q = pid == 0 ? &c.p : c.k.process(int(pid));
+    return q ? q->pgid : -abi::kEsrch;
+  }
+  static int64_t getpgrp(Call& c) { return c.p.pgid; }
+  static int64_t getsid(Call& c) {
+    const int64_t pid = int64_t(int32_t(c.a[0]));
+    LinuxProcess* q = pid == 0 ? &c.p : c.k.process(int(pid));
+    return q ? q->sid : -abi::kEsrch;
+  }
+  static int64_t umask(Call& c) {
+    const uint64_t old = c.p.umask;
+    c.p.umask = c.a[0] & 0777;
+    return int64_t(old);
   }
 };
+
+namespace {};
 
 namespace {
 
 using S = LinuxSyscalls;
 constexpr S::Entry kTable[] = {
     {1, "exit", S::exit},
+    {2, "fork", S::fork},
     {3, "read", S::read},
     {4, "write", S::write},
     {5, "open", S::open},
     {6, "close", S::close},
     {10, "unlink", S::unlink},
+    {11, "execve", S::execve},
     {19, "lseek", S::lseek},
     {20, "getpid", S::getpid},
+    {27, "alarm", S::alarm},
+    {29, "pause", S::pause},
     {33, "access", S::access},
     {37, "kill", S::kill},
     {39, "mkdir", S::mkdir},
     {40, "rmdir", S::rmdir},
     {41, "dup", S::dup},
+    {42, "pipe", S::pipe},
+    {43, "times", S::times},
     {45, "brk", S::brk},
     {54, "ioctl", S::ioctl},
     {55, "fcntl", S::fcntl},
+    {57, "setpgid", S::setpgid},
+    {60, "umask", S::umask},
     {63, "dup2", S::dup2},
     {64, "getppid", S::getppid},
+    {65, "getpgrp", S::getpgrp},
+    {66, "setsid", S::setsid},
+    {77, "getrusage", S::getrusage},
     {78, "gettimeofday", S::gettimeofday},
     {85, "readlink", S::readlink},
     {90, "mmap", S::mmap},
     {91, "munmap", S::munmap},
     {93, "ftruncate", S::ftruncate},
+    {104, "setitimer", S::setitimer},
+    {105, "getitimer", S::getitimer},
     {106, "stat", S::stat},
     {108, "fstat", S::fstat},
+    {114, "wait4", S::wait4},
     {116, "sysinfo", S::sysinfo},
     {118, "fsync", S::fsync},
     {120, "clone", S::clone},
     {122, "uname", S::uname},
     {125, "mprotect", S::mprotect},
+    {132, "getpgid", S::getpgid},
+    {142, "select", S::select},
     {145, "readv", S::readv},
     {146, "writev", S::writev},
+    {147, "getsid", S::getsid},
     {158, "sched_yield", S::sched_yield},
     {162, "nanosleep", S::nanosleep},
     {163, "mremap", S::mremap},
+    {168, "poll", S::poll},
     {173, "rt_sigreturn", S::rt_sigreturn},
     {174, "rt_sigaction", S::rt_sigaction},
     {175, "rt_sigprocmask", S::rt_sigprocmask},
     {176, "rt_sigpending", S::rt_sigpending},
+    {177, "rt_sigtimedwait", S::rt_sigtimedwait},
+    {178, "rt_sigqueueinfo", S::rt_sigqueueinfo},
+    {179, "rt_sigsuspend", S::rt_sigsuspend},
     {180, "pread64", S::pread64},
     {183, "getcwd", S::getcwd},
     {186, "sigaltstack", S::sigaltstack},
+    {190, "vfork", S::vfork},
     {191, "getrlimit", S::getrlimit},
     {199, "getuid", S::getuid},
     {200, "getgid", S::getgid},
@@ -595,23 +1165,33 @@ constexpr S::Entry kTable[] = {
     {241, "tgkill", S::tgkill},
     {248, "exit_group", S::exit_group},
     {252, "set_tid_address", S::set_tid_address},
+    {254, "timer_create", S::timer_create},
+    {255, "timer_settime", S::timer_settime},
+    {256, "timer_gettime", S::timer_gettime},
+    {257, "timer_getoverrun", S::timer_getoverrun},
+    {258, "timer_delete", S::timer_delete},
     {260, "clock_gettime", S::clock_gettime},
     {261, "clock_getres", S::clock_getres},
     {262, "clock_nanosleep", S::clock_nanosleep},
+    {281, "waitid", S::waitid},
     {288, "openat", S::openat},
     {289, "mkdirat", S::mkdirat},
     {293, "newfstatat", S::newfstatat},
     {294, "unlinkat", S::unlinkat},
     {298, "readlinkat", S::readlinkat},
     {300, "faccessat", S::faccessat},
+    {301, "pselect6", S::pselect6},
+    {302, "ppoll", S::ppoll},
     {304, "set_robust_list", S::set_robust_list},
+    {325, "pipe2", S::pipe2},
     {326, "dup3", S::dup3},
     {334, "prlimit64", S::prlimit64},
     {349, "getrandom", S::getrandom},
+    {354, "execveat", S::execveat},
     {383, "rseq", S::rseq},
     {435, "clone3", S::clone3},
-    {LinuxProcess::kSysIStream, "tpf_istream", S::tpf_istream},
-    {LinuxProcess::kSysIStreams, "tpf_istreams", S::tpf_istreams},
+    {LinuxKernel::kSysIStream, "tpf_istream", S::tpf_istream},
+    {LinuxKernel::kSysIStreams, "tpf_istreams", S::tpf_istreams},
 };
 
 }  // namespace
@@ -622,11 +1202,13 @@ const LinuxSyscalls::Entry* LinuxSyscalls::find(uint64_t nr) {
   return nullptr;
 }
 
-void LinuxProcess::supervisor_call(emu::Cpu& cpu, uint8_t number) {
+void LinuxKernel::supervisor_call(emu::Cpu& cpu, uint8_t number) {
   ++syscalls_;
   const uint64_t nr = number ? number : cpu.gr[1];
   LinuxThread& t = thread_of(cpu);
-  LinuxSyscalls::Call c{*this, cpu, t, {cpu.gr[2], cpu.gr[3], cpu.gr[4], cpu.gr[5], cpu.gr[6], cpu.gr[7]}};
+  now_ = cpu.cycles;
+  calling_ = &t;
+  LinuxSyscalls::Call c{*this, *t.proc, cpu, t, {cpu.gr[2], cpu.gr[3], cpu.gr[4], cpu.gr[5], cpu.gr[6], cpu.gr[7]}};
   int64_t rc;
   if (const LinuxSyscalls::Entry* e = LinuxSyscalls::find(nr)) {
     rc = e->fn(c);
@@ -634,8 +1216,13 @@ void LinuxProcess::supervisor_call(emu::Cpu& cpu, uint8_t number) {
     LinuxSyscalls::warn_once(*this, nr, fmt::format("guest system call {} is not supported; returning -ENOSYS", nr));
     rc = -abi::kEnosys;
   }
+  calling_ = nullptr;
   if (!c.keep_registers) cpu.gr[2] = uint64_t(rc);
-  if (!exited_ && !t.exited && !t.waiting) deliver_pending(t);
+  if (t.waiting == WaitKind::None) end_call(t);
+  if (exited_ || t.exited || t.waiting != WaitKind::None) return;
+  deliver_pending(t);
+  // A suspend mask no handler took back (the signal was ignored after all).
+  if (!t.exited) restore_suspend_mask(t);
 }
 
 }  // namespace linux_user

@@ -7,7 +7,7 @@
 #include "emu/cpu.h"
 #include "emu/elf_loader.h"
 #include "emu/machine.h"
-#include "linux/linux_process.h"
+#include "linux/linux_kernel.h"
 
 namespace test {
 
@@ -19,7 +19,7 @@ struct GuestRun {
   emu::ElfImage image;
   emu::MachineConfig config;
   std::unique_ptr<emu::Machine> machine;
-  std::unique_ptr<emu::AddressSpace> space_ptr;
+  std::unique_ptr<linux_user::LinuxKernel> kernel;  // after the machine: it goes first
   emu::MachineRunResult result{};
   std::string out;
   std::string err;  // standard error, when Options::separate_err (else it is in `out`)
@@ -50,19 +50,18 @@ struct GuestRun {
   GuestRun(const std::string& name, Options o) : image(emu::read_elf_file(guest_path(name))), config(o.config) {
     config.istreams = o.istreams;
     machine = std::make_unique<emu::Machine>(config, o.timing);
-    space_ptr = std::make_unique<emu::AddressSpace>(machine->storage());
-    machine->start(*space_ptr);
     std::FILE* f = std::tmpfile();
     std::FILE* e = o.separate_err ? std::tmpfile() : f;
     std::vector<std::string> argv{name};
     argv.insert(argv.end(), o.args.begin(), o.args.end());
-    linux_user::LinuxProcess proc(*space_ptr, image, argv, f, e);
+    kernel = std::make_unique<linux_user::LinuxKernel>(*machine, image, argv, f, e);
+    linux_user::LinuxKernel& proc = *kernel;
     proc.set_large_pages(o.large_pages);
     proc.set_environment(o.env);
     proc.set_seed(o.seed);
     proc.set_every_istream_starts(o.all_istreams_start);
     if (!o.root.empty()) proc.set_root(o.root);
-    proc.start(*machine);
+    proc.start();
     result = machine->run(o.limit);
     exited = proc.exited();
     exit_code = proc.exit_code();
@@ -80,7 +79,7 @@ struct GuestRun {
     return s;
   }
   emu::Cpu& cpu(unsigned i = 0) { return machine->cpu(i); }
-  emu::AddressSpace& space() { return *space_ptr; }
+  emu::AddressSpace& space() { return kernel->initial_space(); }
   emu::RunResult& check() { return result.check; }
 };
 
