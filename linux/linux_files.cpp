@@ -59,12 +59,22 @@ int64_t host_error() { return -int64_t(errno); }
 
 }  // namespace
 
-// A pipe's buffer and how many descriptions hold each end; every change is told to the
-// notifier (the kernel wakes the threads waiting on the pipe).
+// A pipe as Linux keeps one (fs/pipe.c): a ring of at most 16 page buffers. A write
+// first tops up the last buffer with the part of it past whole pages, if that fits,
+// then fills new buffers a page at a time; a read takes from the first buffers and
+// frees each one it empties. Every change is told to the notifier (the kernel wakes
+// the threads waiting on the pipe).
 struct LinuxFiles::Pipe {
-  std::deque<uint8_t> data;
+  struct Buffer {
+    uint64_t offset = 0;  // where its bytes start in its page
+    std::vector<uint8_t> bytes;
+  };
+  static constexpr unsigned kSlots = unsigned(kPipeCapacity / kPipeAtomic);
+  std::deque<Buffer> buffers;
   unsigned readers = 0, writers = 0;
   std::shared_ptr<Notifier> notifier;
+  bool empty() const { return buffers.empty(); }
+  bool full() const { return buffers.size() >= kSlots; }
   void changed() const {
     if (*notifier) (*notifier)(this);
   }
@@ -201,15 +211,22 @@ int64_t LinuxFiles::pipe2(uint64_t flags, int64_t fds[2]) {
 
 int64_t LinuxFiles::read_pipe(Pipe& p, uint8_t* buf, uint64_t len, bool nonblocking) {
   if (len == 0) return 0;
-  if (p.data.empty()) {
+  if (p.empty()) {
     if (!p.writers) return 0;  // end of file
     if (nonblocking) return -abi::kEagain;
     wait_key_ = &p;
     return kWait;
   }
-  const uint64_t n = std::min<uint64_t>(len, p.data.size());
-  std::copy_n(p.data.begin(), n, buf);
-  p.data.erase(p.data.begin(), p.data.begin() + int64_t(n));
+  uint64_t n = 0;
+  while (n < len && !p.empty()) {
+    Pipe::Buffer& b = p.buffers.front();
+    const uint64_t take = std::min<uint64_t>(len - n, b.bytes.size());
+    std::copy_n(b.bytes.begin(), take, buf + n);
+    b.bytes.erase(b.bytes.begin(), b.bytes.begin() + int64_t(take));
+    b.offset += take;
+    n += take;
+    if (b.bytes.empty()) p.buffers.pop_front();
+  }
   p.changed();
   return int64_t(n);
 }
@@ -217,17 +234,27 @@ int64_t LinuxFiles::read_pipe(Pipe& p, uint8_t* buf, uint64_t len, bool nonblock
 int64_t LinuxFiles::write_pipe(Pipe& p, const uint8_t* buf, uint64_t len, bool nonblocking) {
   if (!p.readers) return kBrokenPipe;
   if (len == 0) return 0;
-  const uint64_t room = kPipeCapacity - p.data.size();
-  // Up to PIPE_BUF bytes go in at once or not at all (POSIX's atomic write).
-  if (room == 0 || (len <= kPipeAtomic && room < len)) {
-    if (nonblocking) return -abi::kEagain;
-    wait_key_ = &p;
-    return kWait;
+  uint64_t n = 0;
+  const uint64_t tail = len % kPipeAtomic;
+  if (tail && !p.empty()) {
+    Pipe::Buffer& last = p.buffers.back();
+    if (last.offset + last.bytes.size() + tail <= kPipeAtomic) {
+      last.bytes.insert(last.bytes.end(), buf, buf + tail);
+      n = tail;
+    }
   }
-  const uint64_t n = std::min(len, room);
-  p.data.insert(p.data.end(), buf, buf + n);
-  p.changed();
-  return int64_t(n);
+  while (n < len && !p.full()) {
+    const uint64_t take = std::min(len - n, kPipeAtomic);
+    p.buffers.push_back(Pipe::Buffer{0, std::vector<uint8_t>(buf + n, buf + n + take)});
+    n += take;
+  }
+  if (n) {
+    p.changed();
+    return int64_t(n);
+  }
+  if (nonblocking) return -abi::kEagain;
+  wait_key_ = &p;
+  return kWait;
 }
 
 int64_t LinuxFiles::read(int64_t fd, uint8_t* buf, uint64_t len) {
@@ -299,14 +326,14 @@ uint16_t LinuxFiles::poll(int64_t fd, uint16_t events, const void*& key) {
   switch (f->kind) {
     case Kind::PipeRead: {
       key = f->pipe.get();
-      uint16_t r = f->pipe->data.empty() ? 0 : in;
+      uint16_t r = f->pipe->empty() ? 0 : in;
       if (!f->pipe->writers) r |= kPollhup;
       return r;
     }
     case Kind::PipeWrite: {
       key = f->pipe.get();
       if (!f->pipe->readers) return uint16_t(out | kPollerr);
-      return kPipeCapacity - f->pipe->data.size() >= kPipeAtomic ? out : 0;
+      return f->pipe->full() ? 0 : out;
     }
     case Kind::Stdin: return in;
     case Kind::Stdout: case Kind::Stderr: return out;

@@ -6,9 +6,9 @@
 //
 // As in Linux, a descriptor names an open file description (offset, status flags, the
 // pipe end) that dup and fork share; close-on-exec belongs to the descriptor. A pipe
-// holds 64 KB; a read of an empty pipe, or a write to a full one, asks the caller to
-// wait (kWait, with the pipe as what will wake it), unless the description is
-// O_NONBLOCK (-EAGAIN). Every change a waiter could be waiting for (data in, space
+// holds 16 pages, as Linux's; a read of an empty pipe, or a write to a full one, asks
+// the caller to wait (kWait, with the pipe as what will wake it), unless the
+// description is O_NONBLOCK (-EAGAIN). Every change a waiter could be waiting for (data in, space
 // freed, an end closed) is told to the kernel through the notifier.
 #pragma once
 #include <cstdint>
