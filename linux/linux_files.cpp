@@ -491,11 +491,19 @@ int64_t LinuxFiles::ftruncate(int64_t fd, int64_t length) {
 int64_t LinuxFiles::read_file(int64_t dirfd, const std::string& path, std::vector<uint8_t>& bytes,
                               std::string& guest) {
   constexpr uint64_t kMaxImage = 256ull << 20;  // an executable larger than this is refused (ENOEXEC)
-  if (path.empty()) return -abi::kEnoent;
-  int64_t err;
-  guest = guest_path(dirfd, path, err);
-  if (err) return err;
-  int fd = open_in_root(guest, O_RDONLY, 0);
+  int fd;
+  if (path.empty()) {  // AT_EMPTY_PATH: the file dirfd is open on (fexecve)
+    Description* d = file(dirfd);
+    if (!d) return -abi::kEbadf;
+    if (d->kind != Kind::Host) return -abi::kEacces;
+    guest = d->path;
+    fd = ::dup(d->host_fd);
+  } else {
+    int64_t err;
+    guest = guest_path(dirfd, path, err);
+    if (err) return err;
+    fd = open_in_root(guest, O_RDONLY, 0);
+  }
   if (fd < 0) return host_error();
   struct stat s;
   int64_t rc = 0;

@@ -63,7 +63,8 @@ class LinuxFiles {
   int64_t faccessat(int64_t dirfd, const std::string& path);
   int64_t ftruncate(int64_t fd, int64_t length);
   int64_t fsync(int64_t fd);
-  // The whole of a regular file under the root (execve's image): -errno if none.
+  // The whole of a regular file under the root that may be executed (execve's image;
+  // `path` empty: the file `dirfd` is open on), and its guest path: -errno if none.
   int64_t read_file(int64_t dirfd, const std::string& path, std::vector<uint8_t>& bytes, std::string& guest_path);
 
   // What kWait waits for (the pipe of the last call that returned it).

@@ -136,7 +136,7 @@ class LinuxKernel : public emu::SvcHandler, public emu::Dispatcher {
                        uint64_t tls);
   // Replaces the calling thread's process image (the other threads end); -errno when the
   // file cannot be run (the old image is then untouched).
-  int64_t execve(LinuxThread& t, const std::string& path, std::vector<std::string> argv,
+  int64_t execve(LinuxThread& t, int64_t dirfd, const std::string& path, std::vector<std::string> argv,
                  std::vector<std::string> env);
   // A thread ends (exit), or a whole process (exit_group, a fatal signal: status as
   // wait reports it).

@@ -89,12 +89,12 @@ int64_t LinuxKernel::fork_process(LinuxThread& parent, uint64_t flags, uint64_t 
   return child.pid;
 }
 
-int64_t LinuxKernel::execve(LinuxThread& t, const std::string& path, std::vector<std::string> argv,
+int64_t LinuxKernel::execve(LinuxThread& t, int64_t dirfd, const std::string& path, std::vector<std::string> argv,
                             std::vector<std::string> env) {
   LinuxProcess& p = *t.proc;
   std::vector<uint8_t> bytes;
   std::string guest;
-  if (int64_t e = p.files->read_file(abi::kAtFdcwd, path, bytes, guest)) return e;
+  if (int64_t e = p.files->read_file(dirfd, path, bytes, guest)) return e;
   std::shared_ptr<emu::ElfImage> image;
   try {
     const std::string base = guest.substr(guest.rfind('/') + 1);

@@ -1024,16 +1024,17 @@ struct LinuxSyscalls {
     }
     return 0;
   }
+  static constexpr uint64_t kAtSymlinkNofollow = 0x100;
   static int64_t execve_at(Call& c, int64_t dirfd, uint64_t path_addr, uint64_t argv_addr, uint64_t envp_addr,
                            uint64_t flags) {
     std::string path;
     if (int64_t e = path_arg(c, path_addr, path)) return e;
-    if (flags & ~abi::kAtEmptyPath) return -abi::kEinval;
-    if (dirfd != abi::kAtFdcwd && (path.empty() || path[0] != '/')) return -abi::kEnosys;  // relative to a fd: not here
+    if (flags & ~(abi::kAtEmptyPath | kAtSymlinkNofollow)) return -abi::kEinval;
+    if (path.empty() && !(flags & abi::kAtEmptyPath)) return -abi::kEnoent;
     std::vector<std::string> argv, env;
     if (int64_t e = string_array(c, argv_addr, argv)) return e;
     if (int64_t e = string_array(c, envp_addr, env)) return e;
-    const int64_t rc = c.k.execve(c.t, path, std::move(argv), std::move(env));
+    const int64_t rc = c.k.execve(c.t, dirfd, path, std::move(argv), std::move(env));
     if (rc == 0) c.keep_registers = true;  // the new image's registers
     return rc;
   }

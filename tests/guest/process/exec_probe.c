@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -82,5 +83,23 @@ int main(int argc, char** argv) {
   waitpid(c, &st, 0);
   char b[8];
   printf("the new image exited %d; it wrote %zd byte through fd 5\n", WEXITSTATUS(st), read(p[0], b, sizeof b));
+  fflush(stdout);
+  // fexecve (execveat with AT_EMPTY_PATH) and execveat relative to a directory.
+  for (int how = 0; how < 2; ++how) {
+    c = fork();
+    if (c == 0) {
+      char pid[16];
+      snprintf(pid, sizeof pid, "%d", getpid());
+      char* args[] = {"probe", "child", pid, how ? "execveat" : "fexecve", NULL};
+      char* env[] = {NULL};
+      if (how == 0) fexecve(open("/bin/probe", O_RDONLY | O_CLOEXEC), args, env);
+      else syscall(SYS_execveat, open("/bin", O_RDONLY | O_DIRECTORY), "probe", args, env, 0);
+      printf("failed: %s\n", strerrorname_np(errno));
+      _exit(127);
+    }
+    waitpid(c, &st, 0);
+    printf("exited %d\n", WEXITSTATUS(st));
+    fflush(stdout);
+  }
   return 0;
 }
