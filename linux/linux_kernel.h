@@ -122,6 +122,8 @@ class LinuxKernel : public emu::SvcHandler, public emu::Dispatcher {
   // The call the thread issues is a new one (not one issued again after a wait).
   void end_call(LinuxThread& t);
   void ask_for_turns();
+  // Forgets the threads that have exited and sit on no I-stream (at a system call's start).
+  void sweep_threads();
   uint64_t next_random();
   uint64_t now_ns(const emu::Cpu& cpu) const;
   uint64_t cycles_of_ns(double ns) const;
@@ -204,6 +206,7 @@ class LinuxKernel : public emu::SvcHandler, public emu::Dispatcher {
   LinuxProcess* first_process_ = nullptr;
   uint64_t now_ = 0;  // the clock of the call or event being handled (what wakes start from)
   LinuxThread* calling_ = nullptr;  // the thread whose system call is being handled
+  bool sweep_due_ = false;          // a thread has exited since the last sweep
   std::map<int, std::unique_ptr<LinuxProcess>> processes_;  // by pid: live ones and zombies
   std::vector<std::unique_ptr<LinuxThread>> threads_;  // every live thread, in creation order
   std::vector<emu::Cpu*> cpus_;                        // by I-stream

@@ -110,7 +110,7 @@ int64_t LinuxKernel::execve(LinuxThread& t, int64_t dirfd, const std::string& pa
   // The point of no return: the other threads end, the old image goes.
   for (auto& x : threads_)
     if (x->proc == &p && x.get() != &t && !x->exited) {
-      x->exited = true;
+      x->exited = true, sweep_due_ = true;
       if (x->cpu) x->cpu->request_stop();
       std::erase(ready_, x.get());
     }
@@ -148,7 +148,7 @@ void LinuxKernel::release_vfork_parent(LinuxProcess& p) {
 
 void LinuxKernel::end_thread(LinuxThread& t, int status) {
   LinuxProcess& p = *t.proc;
-  t.exited = true;
+  t.exited = true, sweep_due_ = true;
   if (t.cpu) t.cpu->request_stop();
   if (t.tid == p.pid) p.main_exit_code = status;
   if (t.clear_child_tid && p.memory) {
@@ -167,7 +167,7 @@ void LinuxKernel::end_process(LinuxProcess& p, int wait_status) {
   p.status = wait_status;
   for (auto& x : threads_)
     if (x->proc == &p && !x->exited) {
-      x->exited = true;
+      x->exited = true, sweep_due_ = true;
       if (x->cpu) x->cpu->request_stop();
       std::erase(ready_, x.get());
     }
@@ -195,19 +195,25 @@ void LinuxKernel::process_ended(LinuxProcess& p) {
   for (auto& [pid, q] : processes_)
     if (q->ppid == 1 && q->ended && q.get() != first_process_) orphans.push_back(pid);
   LinuxProcess* parent = process(p.ppid);
+  SignalInfo info;
   if (parent && !parent->ended) {
-    const SigAction& a = parent->actions[size_t(abi::kSigchld)];
-    SignalInfo info;
     info.signo = abi::kSigchld, info.child = true, info.pid = uint32_t(p.pid), info.uid = kUid;
     const int signo = p.status & 0x7F;
     info.code = signo ? abi::kCldKilled : abi::kCldExited;
     info.status = signo ? signo : (p.status >> 8) & 0xFF;
-    post_process_signal(*parent, info);
-    wake_callers(parent, now_);
     // A parent that ignores SIGCHLD (or says SA_NOCLDWAIT) leaves no zombies.
+    const SigAction& a = parent->actions[size_t(abi::kSigchld)];
     if (a.handler == abi::kSigIgn || (a.flags & abi::kSaNocldwait)) orphans.push_back(p.pid);
   }
-  for (int pid : orphans) reap(*processes_.at(pid));
+  const int parent_pid = parent ? parent->pid : 0;
+  for (int pid : orphans)
+    if (LinuxProcess* q = process(pid)) reap(*q);
+  // Last, since a signal can end the parent at once (a wake dispatches it): nothing
+  // here may be used after.
+  if (info.signo) {
+    wake_callers(parent, now_);
+    if (LinuxProcess* q = process(parent_pid)) post_process_signal(*q, info);
+  }
 }
 
 void LinuxKernel::reap(LinuxProcess& p) {

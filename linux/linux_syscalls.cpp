@@ -1205,6 +1205,7 @@ const LinuxSyscalls::Entry* LinuxSyscalls::find(uint64_t nr) {
 
 void LinuxKernel::supervisor_call(emu::Cpu& cpu, uint8_t number) {
   ++syscalls_;
+  sweep_threads();
   const uint64_t nr = number ? number : cpu.gr[1];
   LinuxThread& t = thread_of(cpu);
   now_ = cpu.cycles;

@@ -66,16 +66,22 @@ bool LinuxKernel::dispatch(unsigned istream, Why why) {
   }
   if (exited_) return false;         // one of them ended the run
   if (cur && cur->exited) return dispatch(istream, why);  // or its process
-  // Threads that have exited and sit nowhere go.
-  std::erase_if(threads_, [&](const std::unique_ptr<LinuxThread>& t) {
-    return t->exited && !t->cpu && std::find(running_.begin(), running_.end(), t.get()) == running_.end();
-  });
   slice_set_[istream] = false;
   if (cur && !ready_.empty()) {
     machine_.set_deadline(istream, cpus_[istream]->cycles + uint64_t(kTurnSeconds * cpus_[istream]->clock_ghz * 1e9));
     slice_set_[istream] = true;
   }
   return cur != nullptr;
+}
+
+void LinuxKernel::sweep_threads() {
+  // Only here, where no loop over the threads is under way (a dispatch can be reached
+  // from inside one: a wake dispatches at once).
+  if (!sweep_due_) return;
+  sweep_due_ = false;
+  std::erase_if(threads_, [&](const std::unique_ptr<LinuxThread>& t) {
+    return t->exited && !t->cpu && std::find(running_.begin(), running_.end(), t.get()) == running_.end();
+  });
 }
 
 void LinuxKernel::ask_for_turns() {
