@@ -93,6 +93,7 @@ struct LinuxThread {
   uint64_t altstack_sp = 0, altstack_size = 0;
   int altstack_flags = 2;  // SS_DISABLE
   uint64_t clear_child_tid = 0;
+  char name[16] = {};  // prctl(PR_SET_NAME)
 };
 
 struct SigAction {

@@ -92,15 +92,21 @@ int64_t LinuxKernel::fork_process(LinuxThread& parent, uint64_t flags, uint64_t 
 int64_t LinuxKernel::execve(LinuxThread& t, int64_t dirfd, const std::string& path, std::vector<std::string> argv,
                             std::vector<std::string> env) {
   LinuxProcess& p = *t.proc;
-  std::vector<uint8_t> bytes;
+  std::shared_ptr<const emu::ElfImage> image;
   std::string guest;
-  if (int64_t e = p.files->read_file(dirfd, path, bytes, guest)) return e;
-  std::shared_ptr<emu::ElfImage> image;
-  try {
-    const std::string base = guest.substr(guest.rfind('/') + 1);
-    image = std::make_shared<emu::ElfImage>(emu::parse_elf(std::move(bytes), base));
-  } catch (const emu::ElfError&) {
-    return -abi::kEnoexec;  // not a static s390x ELF (a script, another machine's program)
+  if (path == "/proc/self/exe") {
+    // The magic link to the running program (BusyBox runs its applets this way).
+    image = p.image;
+    guest = p.exe_path;
+  } else {
+    std::vector<uint8_t> bytes;
+    if (int64_t e = p.files->read_file(dirfd, path, bytes, guest)) return e;
+    try {
+      const std::string base = guest.substr(guest.rfind('/') + 1);
+      image = std::make_shared<emu::ElfImage>(emu::parse_elf(std::move(bytes), base));
+    } catch (const emu::ElfError&) {
+      return -abi::kEnoexec;  // not a static s390x ELF (a script, another machine's program)
+    }
   }
   auto space = std::make_shared<emu::AddressSpace>(machine_.storage());
   if (!emu::load_elf(*image, *space)) return -abi::kEnomem;

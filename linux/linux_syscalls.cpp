@@ -1075,6 +1075,43 @@ struct LinuxSyscalls {
     LinuxProcess* q = pid == 0 ? &c.p : c.k.process(int(pid));
     return q ? q->sid : -abi::kEsrch;
   }
+  // Identities: every process is uid and gid 1000, with no supplementary groups; it
+  // may "change" to what it is, nothing else (it holds no capability).
+  static int64_t set_own_id(Call& c, std::initializer_list<uint64_t> ids) {
+    for (uint64_t id : ids)
+      if (uint32_t(id) != LinuxKernel::kUid && uint32_t(id) != ~0u) return -abi::kEperm;
+    (void)c;
+    return 0;
+  }
+  static int64_t setuid(Call& c) { return set_own_id(c, {c.a[0]}); }
+  static int64_t setgid(Call& c) { return set_own_id(c, {c.a[0]}); }
+  static int64_t setreuid(Call& c) { return set_own_id(c, {c.a[0], c.a[1]}); }
+  static int64_t setresuid(Call& c) { return set_own_id(c, {c.a[0], c.a[1], c.a[2]}); }
+  static int64_t getresuid(Call& c) {
+    uint8_t b[4];
+    emu::Cpu::store_be<uint32_t>(b, LinuxKernel::kUid);
+    for (unsigned k = 0; k < 3; ++k)
+      if (!c.p.copy_out(c.a[k], b, 4)) return -abi::kEfault;
+    return 0;
+  }
+  static int64_t getgroups(Call&) { return 0; }
+  static int64_t setgroups(Call& c) { return c.a[0] == 0 ? 0 : -abi::kEperm; }
+  // prctl: the thread's name (PR_SET_NAME, PR_GET_NAME); other options -EINVAL, as Linux
+  // answers an option it does not know.
+  static int64_t prctl(Call& c) {
+    constexpr uint64_t kPrSetName = 15, kPrGetName = 16;
+    if (c.a[0] == kPrSetName) {
+      char name[16] = {};
+      for (unsigned k = 0; k < 15; ++k) {
+        if (!c.p.copy_in(c.a[1] + k, &name[k], 1)) return -abi::kEfault;
+        if (!name[k]) break;
+      }
+      std::memcpy(c.t.name, name, sizeof name);
+      return 0;
+    }
+    if (c.a[0] == kPrGetName) return c.p.copy_out(c.a[1], c.t.name, sizeof c.t.name) ? 0 : -abi::kEfault;
+    return -abi::kEinval;
+  }
   static int64_t umask(Call& c) {
     const uint64_t old = c.p.umask;
     c.p.umask = c.a[0] & 0777;
@@ -1141,6 +1178,7 @@ constexpr S::Entry kTable[] = {
     {162, "nanosleep", S::nanosleep},
     {163, "mremap", S::mremap},
     {168, "poll", S::poll},
+    {172, "prctl", S::prctl},
     {173, "rt_sigreturn", S::rt_sigreturn},
     {174, "rt_sigaction", S::rt_sigaction},
     {175, "rt_sigprocmask", S::rt_sigprocmask},
@@ -1157,6 +1195,16 @@ constexpr S::Entry kTable[] = {
     {200, "getgid", S::getgid},
     {201, "geteuid", S::getuid},
     {202, "getegid", S::getgid},
+    {203, "setreuid", S::setreuid},
+    {204, "setregid", S::setreuid},
+    {205, "getgroups", S::getgroups},
+    {206, "setgroups", S::setgroups},
+    {208, "setresuid", S::setresuid},
+    {209, "getresuid", S::getresuid},
+    {210, "setresgid", S::setresuid},
+    {211, "getresgid", S::getresuid},
+    {213, "setuid", S::setuid},
+    {214, "setgid", S::setgid},
     {219, "madvise", S::madvise},
     {220, "getdents64", S::getdents64},
     {236, "gettid", S::gettid},

@@ -7,6 +7,10 @@
 #   exec         exec_probe against exec_probe.expected (QEMU cannot run an s390x execve)
 #   fork-bomb    fork_bomb is stopped by --max-processes: status 124 and the message
 #   determinism  the pipeline and process_fork twice: the same bytes, counters included
+#   busybox      BusyBox's sh runs busybox_script.sh (pipelines, substitutions, subshells,
+#                background jobs, traps, applets as processes) under tpfemu and under QEMU
+#                in a directory holding busybox_data.txt: the same output and status
+#                (BUSYBOX names Debian's busybox-static for s390x, which scripts/setup fetches)
 set -u
 mode=$1 tpfemu=$2 guest=$3 src=$4
 qemu=${QEMU_S390X:-}
@@ -82,6 +86,25 @@ determinism)
   done
   grep -q "elapsed_cycles=" "$tmp/p1.err" || fail "no counters"
   echo "ok: two runs of the pipeline and of process_fork give the same bytes ($(grep elapsed_cycles "$tmp/p1.err"))"
+  ;;
+busybox)
+  [ -x "$qemu" ] || fail "qemu-s390x-static not found (run scripts/setup)"
+  bb=${BUSYBOX:-/var/cache/tpfemu/busybox-s390x}
+  [ -x "$bb" ] || fail "BusyBox for s390x not found at $bb (scripts/setup fetches it)"
+  mkdir -p "$tmp/bb"
+  cp "$src/busybox_script.sh" "$tmp/bb/script.sh"
+  cp "$src/busybox_data.txt" "$tmp/bb/data.txt"
+  (cd "$tmp/bb" && timeout 120 "$qemu" "$bb" sh script.sh) >"$tmp/qemu.out" 2>"$tmp/qemu.err" </dev/null
+  qrc=$?
+  timeout 120 "$tpfemu" exec "$bb" --root "$tmp/bb" -- sh script.sh >"$tmp/tpfemu.out" 2>"$tmp/tpfemu.err" </dev/null
+  trc=$?
+  cmp -s "$tmp/qemu.out" "$tmp/tpfemu.out" || {
+    diff -u --label qemu --label tpfemu "$tmp/qemu.out" "$tmp/tpfemu.out" | head -30
+    head -20 "$tmp/tpfemu.err"
+    fail "BusyBox's sh gives other output under tpfemu"
+  }
+  [ $qrc -eq $trc ] || fail "exit status: QEMU $qrc, tpfemu $trc"
+  echo "ok: BusyBox sh ran the script as under QEMU ($(wc -l <"$tmp/tpfemu.out") lines, status $trc)"
   ;;
 *) fail "unknown mode $mode" ;;
 esac
