@@ -177,6 +177,8 @@ class LinuxKernel : public emu::SvcHandler, public emu::Dispatcher {
   // ITIMER_REAL: arms (or disarms, 0) the process's alarm `value` cycles from `now`.
   void arm_alarm(LinuxProcess& p, uint64_t now, uint64_t value, uint64_t interval);
   uint64_t alarm_left(const LinuxProcess& p, uint64_t now) const;
+  // After a system call armed an event: the calling I-stream's run ends there.
+  void end_calling_slice();
   int next_timer_id(const LinuxProcess& p) const;
   // POSIX timers (timer_create).
   struct PosixTimer {

@@ -61,6 +61,13 @@ void LinuxKernel::arm_alarm(LinuxProcess& p, uint64_t now, uint64_t value, uint6
     now_ = at;
     alarm_fired(pid, serial);
   });
+  end_calling_slice();
+}
+
+void LinuxKernel::end_calling_slice() {
+  // A lone I-stream runs to the next event it knew of when it started: one armed by its
+  // own system call must end that run, or the I-stream would run past it.
+  if (calling_ && calling_->cpu) calling_->cpu->end_slice();
 }
 
 void LinuxKernel::alarm_fired(int pid, uint64_t serial) {
@@ -90,6 +97,7 @@ void LinuxKernel::arm_timer(PosixTimer& timer, uint64_t now, uint64_t value, uin
     now_ = at;
     timer_fired(pid, id, serial);
   });
+  end_calling_slice();
 }
 
 void LinuxKernel::timer_fired(int pid, int id, uint64_t serial) {

@@ -69,6 +69,16 @@ static void alarms_and_itimers(void) {
   say("five SIGALRMs from an interval timer; its interval was %ld us\n", (long)old.it_interval.tv_usec);
   getitimer(ITIMER_REAL, &old);
   say("disarmed: %ld %ld\n", (long)old.it_value.tv_sec, (long)old.it_value.tv_usec);
+
+  // A signal reaches a thread that makes no system call (a busy loop), as an interrupt.
+  struct itimerval fast = {{0, 1000}, {0, 1000}};
+  alarms = 0;
+  setitimer(ITIMER_REAL, &fast, NULL);
+  volatile unsigned long spins = 0;
+  while (alarms < 10) spins++;
+  memset(&fast, 0, sizeof fast);
+  setitimer(ITIMER_REAL, &fast, NULL);
+  say("ten SIGALRMs reached a busy loop: %s\n", alarms >= 10 ? "yes" : "no");
 }
 
 static void* sleeper(void* arg) {
