@@ -40,6 +40,9 @@ class LinuxFiles {
   int64_t faccessat(int64_t dirfd, const std::string& path);
   int64_t ftruncate(int64_t fd, int64_t length);
   int64_t fsync(int64_t fd);
+  // A host descriptor of fd's file for mmap, the caller's to close, and whether fd was
+  // opened for writing (-EACCES if it cannot be read, -ENODEV if it is no file).
+  int64_t dup_for_mapping(int64_t fd, bool& writable);
 
  private:
   enum class Kind : uint8_t { Closed, Stdin, Stdout, Stderr, Host };
