@@ -44,6 +44,7 @@ void AddressSpace::release(Segment& s, uint64_t vseg, unsigned k) {
 // shortcuts to the page).
 void AddressSpace::purge_page(const Segment& s, uint64_t vseg, unsigned k) {
   if (never_loaded_) return;
+  forget_code_running_into(vseg * kPagesPerSegment + k);
   const uint64_t tag = s.common[k] ? TlbModel::kCommon : serial_;
   for (TlbPurgeListener* t : storage_.tlbs()) t->purge_page(tag, vseg * kPagesPerSegment + k);
 }
@@ -51,8 +52,74 @@ void AddressSpace::purge_page(const Segment& s, uint64_t vseg, unsigned k) {
 // IDTE of a segment: its 1 MB entry and any 4 KB entries formed in it.
 void AddressSpace::purge_segment(const Segment& s, uint64_t vseg) {
   if (never_loaded_) return;
+  forget_code_running_into(vseg * kPagesPerSegment);
   const uint64_t tag = s.common[0] ? TlbModel::kCommon : serial_;
   for (TlbPurgeListener* t : storage_.tlbs()) t->purge_segment(tag, vseg);
+}
+
+// With IEP the CPU checks a page's rights when it enters it; an instruction decoded on
+// the page before that runs into this one was fetched from it without that entry, so it
+// must be fetched (and checked) again. Such instructions start in the last 3 slots.
+void AddressSpace::forget_code_running_into(uint64_t vpage) {
+  if (!execute_protection_ || vpage == 0) return;
+  const uint64_t prev = vpage - 1;
+  auto it = segments_.find(prev / kPagesPerSegment);
+  if (it == segments_.end()) return;
+  const uint64_t number = it->second->frame[prev % kPagesPerSegment];
+  auto f = storage_.touched().find(number);
+  if (!number || f == storage_.touched().end() || !f->second->code) return;
+  constexpr unsigned kSlots = kPageSize / 2;
+  for (unsigned k = kSlots - 3; k < kSlots; ++k) {
+    Insn& in = f->second->code->slot[k];
+    if (in.fn && 2 * k + in.len > kPageSize) in = Insn{};
+  }
+}
+
+bool AddressSpace::copy_into(AddressSpace& child) {
+  child.reserved_ = reserved_;
+  child.execute_protection_ = execute_protection_;
+  for (uint64_t vseg : sorted_segments())
+    if (!copy_segment_into(child, vseg, segments_.at(vseg))) return false;
+  return true;
+}
+
+bool AddressSpace::copy_segment_into(AddressSpace& child, uint64_t vseg, const std::shared_ptr<Segment>& from) {
+  const Segment& s = *from;
+  const uint64_t base = vseg * kSegmentSize;
+  if (!s.owned_pages) {  // nothing of its own: both map the same frames, one table until either changes it
+    child.segments_.emplace(vseg, from);
+    return true;
+  }
+  if (s.large) {
+    child.map_large(base, kSegmentSize, s.prot[0]);
+    for (unsigned k = 0; k < kPagesPerSegment; ++k) {
+      if (!child.map(base + k * kPageSize, kPageSize, s.prot[k])) return false;  // rights per page
+      copy_frame(s.frame[k], base + k * kPageSize, child);
+    }
+    return true;
+  }
+  for (unsigned k = 0; k < kPagesPerSegment; ++k) {
+    if (!s.frame[k]) continue;
+    const uint64_t va = base + k * kPageSize;
+    if (!s.owned[k]) {
+      child.map_shared(va, s.frame[k], s.prot[k], s.common[k]);
+      continue;
+    }
+    if (!child.map(va, kPageSize, s.prot[k])) return false;
+    copy_frame(s.frame[k], va, child);
+  }
+  return true;
+}
+
+// A frame never touched holds zeros, as the child's new frame does: it is not copied.
+void AddressSpace::copy_frame(uint64_t from, uint64_t to_vaddr, AddressSpace& child) {
+  auto f = storage_.touched().find(from);
+  if (f == storage_.touched().end()) return;
+  Translation t;
+  child.translate(to_vaddr, t);
+  std::memcpy(t.frame->data.get(), f->second->data.get(), kPageSize);
+  if (t.frame->code) *t.frame->code = DecodedPage{};  // a reused frame's decoded instructions are not these
+  t.frame->changed = f->second->changed, t.frame->referenced = f->second->referenced;
 }
 
 AddressSpace::Segment& AddressSpace::segment(uint64_t vseg) {
@@ -162,17 +229,61 @@ void AddressSpace::map_shared(uint64_t vaddr, uint64_t frame_number, uint8_t pro
   s.frame[k] = frame_number, s.prot[k] = prot, s.common[k] = common;
 }
 
+// The reservations lose the range: what is left either side stays.
+void AddressSpace::unreserve(uint64_t begin, uint64_t end) {
+  if (reserved_.empty()) return;
+  std::vector<Reservation> kept;
+  for (const Reservation& r : reserved_) {
+    if (r.begin < begin) kept.push_back({r.begin, std::min(r.end, begin), r.prot});
+    if (r.end > end) kept.push_back({std::max(r.begin, end), r.end, r.prot});
+  }
+  reserved_ = std::move(kept);
+}
+
+void AddressSpace::discard(uint64_t addr, uint64_t len) {
+  if (len == 0) return;
+  const uint64_t first = addr / kPageSize, last = (addr + len - 1) / kPageSize;
+  std::vector<Reservation> dropped;  // runs of pages of one right
+  for (uint64_t vp = first; vp <= last; ++vp) {
+    const uint64_t vseg = vp / kPagesPerSegment;
+    auto it = segments_.find(vseg);
+    if (it != segments_.end() && it->second->large) {
+      discard_large(vseg, first, last);  // whole: reserved at once; in part: demoted
+      it = segments_.find(vseg);
+    }
+    if (it == segments_.end()) {
+      vp = (vseg + 1) * kPagesPerSegment - 1;
+      continue;
+    }
+    const unsigned k = unsigned(vp % kPagesPerSegment);
+    if (!it->second->frame[k] || !it->second->owned[k]) continue;
+    Segment& s = writable(it->second);
+    const uint8_t prot = s.prot[k];
+    release(s, vseg, k);
+    const uint64_t va = vp * kPageSize;
+    if (!dropped.empty() && dropped.back().end == va && dropped.back().prot == prot) dropped.back().end += kPageSize;
+    else dropped.push_back({va, va + kPageSize, prot});
+  }
+  for (const Reservation& r : dropped) unreserve(r.begin, r.end), reserved_.push_back(r);
+}
+
+void AddressSpace::discard_large(uint64_t vseg, uint64_t first, uint64_t last) {
+  const Segment& s = *segments_.at(vseg);
+  if (!s.owned[0]) return;
+  const uint64_t base = vseg * kSegmentSize, vp0 = vseg * kPagesPerSegment;
+  const bool whole = first <= vp0 && last >= vp0 + kPagesPerSegment - 1;
+  if (whole && std::all_of(s.prot.begin(), s.prot.end(), [&](uint8_t p) { return p == s.prot[0]; })) {
+    const uint8_t prot = s.prot[0];
+    unmap(base, kSegmentSize);
+    reserve(base, kSegmentSize, prot);
+    return;
+  }
+  demote(base);
+}
+
 void AddressSpace::unmap(uint64_t addr, uint64_t len) {
   if (len == 0) return;
-  if (!reserved_.empty()) {  // the reservations lose the range: what is left either side stays
-    const uint64_t begin = addr & ~kPageMask, end = ((addr + len - 1) & ~kPageMask) + kPageSize;
-    std::vector<Reservation> kept;
-    for (const Reservation& r : reserved_) {
-      if (r.begin < begin) kept.push_back({r.begin, std::min(r.end, begin), r.prot});
-      if (r.end > end) kept.push_back({std::max(r.begin, end), r.end, r.prot});
-    }
-    reserved_ = std::move(kept);
-  }
+  unreserve(addr & ~kPageMask, ((addr + len - 1) & ~kPageMask) + kPageSize);
   for (uint64_t vp = addr / kPageSize; vp <= (addr + len - 1) / kPageSize; ++vp) {
     auto it = segments_.find(vp / kPagesPerSegment);
     if (it == segments_.end()) continue;

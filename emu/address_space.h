@@ -56,6 +56,11 @@ class AddressSpace {
   // large range costs only the pages used. unmap ends the reservation of its range; a
   // page whose first touch finds storage out of frames is not present.
   void reserve(uint64_t addr, uint64_t len, uint8_t prot);
+  // MADV_DONTNEED's drop: each owned page of the range that is present gives its frame
+  // back and becomes demand-zero with the rights it had (as reserve); pages this space
+  // does not own (shared storage) and pages not present stay as they are. A large segment
+  // only partly in the range is demoted first.
+  void discard(uint64_t addr, uint64_t len);
   // Maps the 1 MB segments covering the range with 1 MB frames, each falling back to
   // 4 KB frames when no 1 MB frame is left. Returns how many segments got a 1 MB frame.
   unsigned map_large(uint64_t addr, uint64_t len, uint8_t prot);
@@ -81,6 +86,24 @@ class AddressSpace {
   // load's translation also grants stores (no change bit is needed).
   void set_track_changes(bool on) { track_changes_ = on; }
   bool tracks_changes() const { return track_changes_; }
+  // Instruction-execution protection (IEP, z14, STFLE bit 130; Principles of Operation,
+  // "Instruction-Execution Protection"): a page without kProtExec has its page-table
+  // entry's IEP bit on, and an instruction fetch from it (or of an EXECUTE target) is a
+  // protection exception. Off, as the TPF side runs, every readable page executes. The
+  // CPU checks it when it enters a code page (not per instruction); a page losing a
+  // right is purged (IPTE), which makes the CPU enter it again, and instructions decoded
+  // on the page before that run into it are forgotten, so that they are fetched again.
+  void set_execute_protection(bool on) { execute_protection_ = on; }
+  bool execute_protection() const { return execute_protection_; }
+
+  // Makes `child` (new, empty) a copy of this space, as fork needs: each owned page gets
+  // a new frame of the child with the same contents and rights (a large segment a 1 MB
+  // frame when storage has one, else 256 4 KB frames), pages this space does not own
+  // (shared storage) map the same frames in both, segments with no owned page are shared
+  // as share_segments_of shares them, and reservations are carried over. Frames never
+  // touched stay untouched in the child (zero either way). Host work: one 4 KB copy per
+  // touched owned page. False if storage ran out (the child then holds what was copied).
+  bool copy_into(AddressSpace& child);
 
   Translate translate(uint64_t vaddr, Translation& out);
   bool is_mapped(uint64_t vaddr);
@@ -161,6 +184,9 @@ class AddressSpace {
   void release(Segment& s, uint64_t vseg, unsigned k);
   void purge_page(const Segment& s, uint64_t vseg, unsigned k);  // from every I-stream's TLB
   void purge_segment(const Segment& s, uint64_t vseg);
+  void forget_code_running_into(uint64_t vpage);
+  bool copy_segment_into(AddressSpace& child, uint64_t vseg, const std::shared_ptr<Segment>& s);
+  void copy_frame(uint64_t from, uint64_t to_vaddr, AddressSpace& child);
 
   Storage& storage_;
   uint64_t limit_;
@@ -171,7 +197,10 @@ class AddressSpace {
   };
   std::vector<Reservation> reserved_;  // few (one per large bss): searched in order
   bool map_reserved(uint64_t vaddr);
+  void unreserve(uint64_t begin, uint64_t end);  // page-aligned
+  void discard_large(uint64_t vseg, uint64_t first, uint64_t last);
   bool track_changes_ = false;
+  bool execute_protection_ = false;
   std::function<bool(uint64_t)> host_fault_;
   bool host_translate(uint64_t vaddr, Translation& t);
   uint64_t serial_;

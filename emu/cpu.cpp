@@ -163,6 +163,10 @@ Frame& Cpu::frame_for_fetch(uint64_t a) {
   switch (space_->translate(a, t)) {
     case Translate::Ok:
       if (!(t.prot & kProtRead)) program_check(Pic::PageTranslation, a);  // as in fill_tlb
+      // IEP: the fetch is a protection exception (Principles of Operation,
+      // "Instruction-Execution Protection"). Checked here, when a code page is entered
+      // or an instruction decoded, so the interpreter's loop pays nothing for it.
+      if (!(t.prot & kProtExec) && space_->execute_protection()) program_check(Pic::Protection, a);
       return *t.frame;
     case Translate::NotPresent: program_check(Pic::PageTranslation, a);
     case Translate::OutOfRange: program_check(Pic::Addressing, a);
@@ -182,6 +186,12 @@ void Cpu::enter_code_page(uint64_t a) {
   }
   code_vpage_ = a >> 12;
   code_ = f.code.get();
+}
+
+void Cpu::check_execute_target(uint64_t a, unsigned len) {
+  if (!space_->execute_protection()) return;
+  frame_for_fetch(a);
+  if (((a + len - 1) ^ a) >> 12) frame_for_fetch(a + len - 1);
 }
 
 // Fetch the first halfword, then the rest once the length is known; a fetch that

@@ -238,6 +238,10 @@ class Cpu final : public TlbPurgeListener {
   const TlbModel& tlb1m() const { return tlb1m_; }
   // Decoded instruction at the current PSW address (for EX targets and tests).
   Insn decode_at(uint64_t addr, const uint8_t* override_bytes = nullptr);
+  // EXECUTE's target is fetched as an instruction: with IEP, the pages of its `len`
+  // bytes need the execute right (Principles of Operation, "Instruction-Execution
+  // Protection"), else a protection exception.
+  void check_execute_target(uint64_t a, unsigned len);
 
   template <class T> static T load_be(const uint8_t* p) {
     T v;

@@ -13,7 +13,7 @@ namespace linux_user::linux_abi {
 enum : int64_t {
   kEperm = 1, kEnoent = 2, kEsrch = 3, kEintr = 4, kEio = 5, kE2big = 7, kEnoexec = 8, kEbadf = 9,
   kEchild = 10, kEagain = 11, kEnomem = 12,
-  kEacces = 13, kEfault = 14, kEexist = 17, kEnotdir = 20, kEisdir = 21, kEinval = 22, kEmfile = 24,
+  kEacces = 13, kEfault = 14, kEexist = 17, kEnodev = 19, kEnotdir = 20, kEisdir = 21, kEinval = 22, kEmfile = 24,
   kEnotty = 25, kEspipe = 29, kEpipe = 32, kErange = 34, kEnosys = 38, kEnametoolong = 36, kEloop = 40,
   kEtimedout = 110,
 };
@@ -106,6 +106,8 @@ constexpr uint64_t kProtRead = 1, kProtWrite = 2, kProtExec = 4;
 constexpr uint64_t kMapShared = 1, kMapPrivate = 2, kMapFixed = 0x10, kMapAnonymous = 0x20,
                    kMapFixedNoreplace = 0x100000;
 constexpr uint64_t kMremapMaymove = 1, kMremapFixed = 2;
+constexpr uint64_t kMsAsync = 1, kMsInvalidate = 2, kMsSync = 4;
+constexpr uint64_t kMadvDontneed = 4, kMadvDontneedLocked = 24;
 
 // open flags (generic values)
 constexpr uint64_t kOAccmode = 3, kOCreat = 0100, kOExcl = 0200, kOTrunc = 01000, kOAppend = 02000,

@@ -526,4 +526,15 @@ int64_t LinuxFiles::fsync(int64_t fd) {
   return 0;  // the host writes when it will; the guest cannot tell
 }
 
+int64_t LinuxFiles::dup_for_mapping(int64_t fd, bool& writable) {
+  Description* f = file(fd);
+  if (!f) return -abi::kEbadf;
+  if (f->kind != Kind::Host) return -abi::kEnodev;  // a terminal or pipe has no pages
+  const uint64_t mode = f->status_flags & abi::kOAccmode;
+  if (mode == 1) return -abi::kEacces;  // O_WRONLY: a mapping reads
+  writable = mode == 2;
+  const int d = ::fcntl(f->host_fd, F_DUPFD_CLOEXEC, 0);
+  return d < 0 ? host_error() : d;
+}
+
 }  // namespace linux_user

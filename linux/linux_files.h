@@ -78,6 +78,9 @@ class LinuxFiles {
   const void* pipe_of(int64_t fd);
   // A write to a pipe without readers (-EPIPE): the caller sends SIGPIPE.
   static constexpr int64_t kBrokenPipe = -32;
+  // A host descriptor of fd's file for mmap, the caller's to close, and whether fd was
+  // opened for writing (-EACCES if it cannot be read, -ENODEV if it is no file).
+  int64_t dup_for_mapping(int64_t fd, bool& writable);
 
  private:
   enum class Kind : uint8_t { Stdin, Stdout, Stderr, Host, Null, PipeRead, PipeWrite };

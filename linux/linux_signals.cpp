@@ -180,7 +180,7 @@ bool LinuxKernel::setup_frame(LinuxThread& t, const SignalInfo& info) {
   uint64_t restorer = a.restorer;
   if (!(a.flags & abi::kSaRestorer)) {
     emu::Cpu::store_be<uint16_t>(&f[abi::kFrameSvcInsn], uint16_t(0x0A00 | 173));  // SVC rt_sigreturn
-    restorer = frame + abi::kFrameSvcInsn;
+    restorer = p.memory->signal_return();  // the stack does not execute (IEP)
   }
   uint8_t* si = &f[abi::kFrameInfo];
   write_siginfo(si, info);

@@ -453,24 +453,16 @@ struct LinuxSyscalls {
     const uint64_t addr = v[0], len = v[1], prot = v[2], flags = v[3], offset = v[5];
     const int64_t fd = int64_t(int32_t(v[4]));
     if (flags & abi::kMapAnonymous) return c.p.memory->mmap(addr, len, prot, flags);
-    if (flags & abi::kMapShared) return -abi::kEinval;  // a private copy is all that is offered
-    // A private file mapping: anonymous memory filled with the file's bytes.
-    int64_t at = c.p.memory->mmap(addr, len, prot | abi::kProtWrite, flags);
-    if (at < 0) return at;
-    std::vector<uint8_t> buf(emu::kPageSize);
-    for (uint64_t off = 0; off < len; off += buf.size()) {
-      int64_t n = c.p.files->pread(fd, buf.data(), std::min<uint64_t>(buf.size(), len - off), int64_t(offset + off));
-      if (n < 0) return c.p.memory->munmap(uint64_t(at), len), n;
-      if (n == 0) break;
-      c.p.space->write_bytes(uint64_t(at) + off, buf.data(), uint64_t(n));
-    }
-    if (!(prot & abi::kProtWrite)) c.p.memory->mprotect(uint64_t(at), len, prot);
-    return at;
+    bool writable = false;
+    const int64_t host_fd = c.p.files->dup_for_mapping(fd, writable);
+    if (host_fd < 0) return host_fd;
+    return c.p.memory->mmap_file(addr, len, prot, flags, int(host_fd), writable, offset);
   }
   static int64_t munmap(Call& c) { return c.p.memory->munmap(c.a[0], c.a[1]); }
   static int64_t mprotect(Call& c) { return c.p.memory->mprotect(c.a[0], c.a[1], c.a[2]); }
   static int64_t mremap(Call& c) { return c.p.memory->mremap(c.a[0], c.a[1], c.a[2], c.a[3], c.a[4]); }
-  static int64_t madvise(Call&) { return 0; }  // advice only: every page stays as it is
+  static int64_t madvise(Call& c) { return c.p.memory->madvise(c.a[0], c.a[1], c.a[2]); }
+  static int64_t msync(Call& c) { return c.p.memory->msync(c.a[0], c.a[1], c.a[2]); }
 
   // --- files ------------------------------------------------------------------------------
   // A read or write that found a pipe empty or full waits for it and is issued again;
@@ -1171,6 +1163,7 @@ constexpr S::Entry kTable[] = {
     {125, "mprotect", S::mprotect},
     {132, "getpgid", S::getpgid},
     {142, "select", S::select},
+    {144, "msync", S::msync},
     {145, "readv", S::readv},
     {146, "writev", S::writev},
     {147, "getsid", S::getsid},

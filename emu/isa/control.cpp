@@ -28,6 +28,7 @@ static void execute_target(Cpu& c, uint64_t target, unsigned r1) {
   bytes[0] = c.read<uint8_t>(target);
   unsigned n = insn_length(bytes[0]);
   for (unsigned k = 1; k < n; ++k) bytes[k] = c.read<uint8_t>(target + k);
+  c.check_execute_target(target, n);
   if (r1) bytes[1] |= uint8_t(c.gr[r1]);
   Insn t;
   if (!decode(bytes, target, t, c.arch())) program_check(Pic::Operation);  // this machine.arch's, as any instruction
