@@ -1,6 +1,7 @@
 #include "linux/linux_files.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <fcntl.h>
@@ -113,6 +114,7 @@ std::unique_ptr<LinuxFiles> LinuxFiles::fork() const {
   f->root_ = root_;
   f->notifier_ = notifier_;
   f->fds_ = fds_;
+  f->cwd_ = cwd_;
   return f;
 }
 
@@ -140,7 +142,7 @@ int64_t LinuxFiles::install(std::shared_ptr<Description> d, bool cloexec, int64_
 std::string LinuxFiles::guest_path(int64_t dirfd, const std::string& path, int64_t& err) {
   err = 0;
   if (!path.empty() && path[0] == '/') return path;
-  if (dirfd == abi::kAtFdcwd) return "/" + path;  // the guest's working directory is "/"
+  if (dirfd == abi::kAtFdcwd) return (cwd_ == "/" ? "" : cwd_) + "/" + path;
   Description* d = file(dirfd);
   if (!d) return err = -abi::kEbadf, "";
   if (d->kind != Kind::Host) return err = -abi::kEnotdir, "";
@@ -489,6 +491,144 @@ int64_t LinuxFiles::fsync(int64_t fd) {
   Description* f = file(fd);
   if (!f) return -abi::kEbadf;
   return 0;  // the host writes when it will; the guest cannot tell
+}
+
+std::string LinuxFiles::guest_path_of(int host_fd) const {
+  auto link = [](int fd) {
+    char buf[4096];
+    const std::string proc = "/proc/self/fd/" + std::to_string(fd);
+    ssize_t n = ::readlink(proc.c_str(), buf, sizeof buf);
+    return n <= 0 || size_t(n) >= sizeof buf ? std::string() : std::string(buf, size_t(n));
+  };
+  const std::string root = link(root_->fd), host = link(host_fd);
+  if (root.empty() || host.compare(0, root.size(), root) != 0) return "";
+  if (root == "/") return host;
+  if (host.size() == root.size()) return "/";
+  return host[root.size()] == '/' ? host.substr(root.size()) : "";
+}
+
+int64_t LinuxFiles::chdir(int64_t dirfd, const std::string& path) {
+  int fd;
+  if (path.empty()) {  // fchdir
+    Description* d = file(dirfd);
+    if (!d) return -abi::kEbadf;
+    if (d->kind != Kind::Host) return -abi::kEnotdir;
+    fd = ::dup(d->host_fd);
+    if (fd < 0) return host_error();
+    struct stat s;
+    if (::fstat(fd, &s) < 0 || !S_ISDIR(s.st_mode)) return ::close(fd), -abi::kEnotdir;
+  } else {
+    int64_t err;
+    std::string p = guest_path(dirfd, path, err);
+    if (err) return err;
+    fd = open_in_root(p, O_PATH | O_DIRECTORY, 0);
+    if (fd < 0) return host_error();
+  }
+  // The directory's own path, as Linux keeps it: "..", "." and links resolved.
+  std::string where = guest_path_of(fd);
+  ::close(fd);
+  if (where.empty()) return -abi::kEnoent;
+  cwd_ = where;
+  return 0;
+}
+
+int64_t LinuxFiles::renameat2(int64_t old_dirfd, const std::string& old_path, int64_t new_dirfd,
+                              const std::string& new_path, uint64_t flags) {
+  constexpr uint64_t kRenameNoreplace = 1, kRenameExchange = 2;
+  if (flags & ~(kRenameNoreplace | kRenameExchange)) return -abi::kEinval;
+  int from, to;
+  std::string from_name, to_name;
+  if (int64_t e = open_parent(old_dirfd, old_path, from, from_name)) return e;
+  if (int64_t e = open_parent(new_dirfd, new_path, to, to_name)) return ::close(from), e;
+  int r = ::renameat2(from, from_name.c_str(), to, to_name.c_str(), unsigned(flags));
+  int64_t rc = r < 0 ? host_error() : 0;
+  ::close(from), ::close(to);
+  return rc;
+}
+
+int64_t LinuxFiles::fchmodat(int64_t dirfd, const std::string& path, uint64_t mode) {
+  const mode_t m = mode_t(mode & 07777);
+  if (path.empty()) {  // fchmod
+    Description* d = file(dirfd);
+    if (!d) return -abi::kEbadf;
+    if (d->kind != Kind::Host) return 0;  // a pipe's or a device's mode: nothing to keep here
+    return ::fchmod(d->host_fd, m) < 0 ? host_error() : 0;
+  }
+  int64_t err;
+  std::string p = guest_path(dirfd, path, err);
+  if (err) return err;
+  int fd = open_in_root(p, O_PATH, 0);  // follows links, inside the root
+  if (fd < 0) return host_error();
+  const std::string proc = "/proc/self/fd/" + std::to_string(fd);
+  int64_t rc = ::chmod(proc.c_str(), m) < 0 ? host_error() : 0;
+  ::close(fd);
+  return rc;
+}
+
+int64_t LinuxFiles::truncate(const std::string& path, int64_t length) {
+  if (path.empty()) return -abi::kEnoent;
+  if (length < 0) return -abi::kEinval;
+  int64_t err;
+  std::string p = guest_path(abi::kAtFdcwd, path, err);
+  if (err) return err;
+  int fd = open_in_root(p, O_WRONLY, 0);
+  if (fd < 0) return host_error();
+  int64_t rc = ::ftruncate(fd, length) < 0 ? host_error() : 0;
+  ::close(fd);
+  return rc;
+}
+
+int64_t LinuxFiles::symlinkat(const std::string& target, int64_t dirfd, const std::string& path) {
+  if (target.empty()) return -abi::kEnoent;
+  int parent;
+  std::string name;
+  if (int64_t e = open_parent(dirfd, path, parent, name)) return e;
+  // The link's text is kept as given: it is resolved inside the root when followed.
+  int64_t rc = ::symlinkat(target.c_str(), parent, name.c_str()) < 0 ? host_error() : 0;
+  ::close(parent);
+  return rc;
+}
+
+int64_t LinuxFiles::readlinkat(int64_t dirfd, const std::string& path, std::string& target) {
+  int parent;
+  std::string name;
+  if (int64_t e = open_parent(dirfd, path, parent, name)) return e;
+  char buf[4096];
+  ssize_t n = ::readlinkat(parent, name.c_str(), buf, sizeof buf);
+  int64_t rc = n < 0 ? host_error() : 0;
+  ::close(parent);
+  if (n >= 0) target.assign(buf, size_t(n));
+  return rc;
+}
+
+int64_t LinuxFiles::utimensat(int64_t dirfd, const std::string& path, const int64_t times[4], uint64_t flags) {
+  if (flags & ~(kAtSymlinkNofollow | abi::kAtEmptyPath)) return -abi::kEinval;
+  struct timespec ts[2] = {{times[0], times[1]}, {times[2], times[3]}};
+  if (path.empty()) {  // futimens
+    if (dirfd == abi::kAtFdcwd) return -abi::kEnoent;
+    Description* d = file(dirfd);
+    if (!d) return -abi::kEbadf;
+    if (d->kind != Kind::Host) return 0;
+    return ::futimens(d->host_fd, ts) < 0 ? host_error() : 0;
+  }
+  int64_t rc;
+  if (flags & kAtSymlinkNofollow) {  // the last component itself: nothing to follow out of the root
+    int parent;
+    std::string name;
+    if (int64_t e = open_parent(dirfd, path, parent, name)) return e;
+    rc = ::utimensat(parent, name.c_str(), ts, AT_SYMLINK_NOFOLLOW) < 0 ? host_error() : 0;
+    ::close(parent);
+    return rc;
+  }
+  int64_t err;
+  std::string p = guest_path(dirfd, path, err);
+  if (err) return err;
+  int fd = open_in_root(p, O_PATH, 0);
+  if (fd < 0) return host_error();
+  const std::string proc = "/proc/self/fd/" + std::to_string(fd);
+  rc = ::utimensat(AT_FDCWD, proc.c_str(), ts, 0) < 0 ? host_error() : 0;
+  ::close(fd);
+  return rc;
 }
 
 }  // namespace linux_user

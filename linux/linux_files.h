@@ -63,6 +63,20 @@ class LinuxFiles {
   int64_t faccessat(int64_t dirfd, const std::string& path);
   int64_t ftruncate(int64_t fd, int64_t length);
   int64_t fsync(int64_t fd);
+  // The working directory: a guest path ("/" at first), where relative paths start; fork
+  // copies it. chdir with an empty path is fchdir(dirfd).
+  const std::string& cwd() const { return cwd_; }
+  int64_t chdir(int64_t dirfd, const std::string& path);
+  int64_t renameat2(int64_t old_dirfd, const std::string& old_path, int64_t new_dirfd, const std::string& new_path,
+                    uint64_t flags);
+  // fchmodat; an empty path is fchmod(dirfd).
+  int64_t fchmodat(int64_t dirfd, const std::string& path, uint64_t mode);
+  int64_t truncate(const std::string& path, int64_t length);
+  int64_t symlinkat(const std::string& target, int64_t dirfd, const std::string& path);
+  int64_t readlinkat(int64_t dirfd, const std::string& path, std::string& target);
+  // utimensat: times holds {atime sec, nsec, mtime sec, nsec}, each nsec possibly
+  // UTIME_OMIT (the caller has made UTIME_NOW a time already); an empty path is the fd.
+  int64_t utimensat(int64_t dirfd, const std::string& path, const int64_t times[4], uint64_t flags);
   // The whole of a regular file under the root (execve's image): -errno if none.
   int64_t read_file(int64_t dirfd, const std::string& path, std::vector<uint8_t>& bytes, std::string& guest_path);
 
@@ -98,6 +112,8 @@ class LinuxFiles {
   // component: how calls that name an entry (unlink, mkdir) stay inside the root.
   int64_t open_parent(int64_t dirfd, const std::string& path, int& parent_fd, std::string& name);
   int64_t install(std::shared_ptr<Description> d, bool cloexec, int64_t min_fd = 0);
+  // The guest path of a host descriptor that lies under the root ("" if it does not).
+  std::string guest_path_of(int host_fd) const;
   int64_t read_pipe(Pipe& p, uint8_t* buf, uint64_t len, bool nonblocking);
   int64_t write_pipe(Pipe& p, const uint8_t* buf, uint64_t len, bool nonblocking);
 
@@ -106,6 +122,7 @@ class LinuxFiles {
   std::FILE* err_;
   std::shared_ptr<Notifier> notifier_;
   std::vector<Slot> fds_;
+  std::string cwd_ = "/";
   const void* wait_key_ = nullptr;
 };
 

@@ -727,21 +727,23 @@ struct LinuxSyscalls {
     const uint64_t sets[3] = {c.a[1], c.a[2], c.a[3]};
     return select_fds(c, c.a[0], sets, deadline);
   }
-  static int64_t readlink_path(Call& c, const std::string& path, uint64_t buf, uint64_t size) {
-    if (path != "/proc/self/exe") return -abi::kEnoent;
-    const std::string& exe = c.p.exe_path;
-    uint64_t n = std::min<uint64_t>(exe.size(), size);
-    return c.p.copy_out(buf, exe.data(), n) ? int64_t(n) : -abi::kEfault;
+  static int64_t readlink_path(Call& c, int64_t dirfd, const std::string& path, uint64_t buf, uint64_t size) {
+    if (int64_t(size) <= 0) return -abi::kEinval;
+    std::string target;
+    if (path == "/proc/self/exe") target = c.p.exe_path;
+    else if (int64_t e = c.p.files->readlinkat(dirfd, path, target)) return e;
+    uint64_t n = std::min<uint64_t>(target.size(), size);
+    return c.p.copy_out(buf, target.data(), n) ? int64_t(n) : -abi::kEfault;
   }
   static int64_t readlink(Call& c) {
     std::string path;
     if (int64_t e = path_arg(c, c.a[0], path)) return e;
-    return readlink_path(c, path, c.a[1], c.a[2]);
+    return readlink_path(c, abi::kAtFdcwd, path, c.a[1], c.a[2]);
   }
   static int64_t readlinkat(Call& c) {
     std::string path;
     if (int64_t e = path_arg(c, c.a[1], path)) return e;
-    return readlink_path(c, path, c.a[2], c.a[3]);
+    return readlink_path(c, int64_t(int32_t(c.a[0])), path, c.a[2], c.a[3]);
   }
   static int64_t unlink(Call& c) {
     std::string path;
@@ -781,8 +783,107 @@ struct LinuxSyscalls {
   static int64_t ftruncate(Call& c) { return c.p.files->ftruncate(int64_t(c.a[0]), int64_t(c.a[1])); }
   static int64_t fsync(Call& c) { return c.p.files->fsync(int64_t(c.a[0])); }
   static int64_t getcwd(Call& c) {
-    if (c.a[1] < 2) return -abi::kErange;
-    return c.p.copy_out(c.a[0], "/", 2) ? 2 : -abi::kEfault;
+    const std::string& cwd = c.p.files->cwd();
+    if (c.a[1] < cwd.size() + 1) return -abi::kErange;
+    return c.p.copy_out(c.a[0], cwd.c_str(), cwd.size() + 1) ? int64_t(cwd.size() + 1) : -abi::kEfault;
+  }
+  static int64_t chdir(Call& c) {
+    std::string path;
+    if (int64_t e = path_arg(c, c.a[0], path)) return e;
+    if (path.empty()) return -abi::kEnoent;
+    return c.p.files->chdir(abi::kAtFdcwd, path);
+  }
+  static int64_t fchdir(Call& c) { return c.p.files->chdir(int64_t(int32_t(c.a[0])), ""); }
+  static int64_t rename_at(Call& c, int64_t old_dirfd, uint64_t old_addr, int64_t new_dirfd, uint64_t new_addr,
+                           uint64_t flags) {
+    std::string from, to;
+    if (int64_t e = path_arg(c, old_addr, from)) return e;
+    if (int64_t e = path_arg(c, new_addr, to)) return e;
+    return c.p.files->renameat2(old_dirfd, from, new_dirfd, to, flags);
+  }
+  static int64_t rename(Call& c) { return rename_at(c, abi::kAtFdcwd, c.a[0], abi::kAtFdcwd, c.a[1], 0); }
+  static int64_t renameat(Call& c) {
+    return rename_at(c, int64_t(int32_t(c.a[0])), c.a[1], int64_t(int32_t(c.a[2])), c.a[3], 0);
+  }
+  static int64_t renameat2(Call& c) {
+    return rename_at(c, int64_t(int32_t(c.a[0])), c.a[1], int64_t(int32_t(c.a[2])), c.a[3], c.a[4]);
+  }
+  static int64_t chmod(Call& c) {
+    std::string path;
+    if (int64_t e = path_arg(c, c.a[0], path)) return e;
+    if (path.empty()) return -abi::kEnoent;
+    return c.p.files->fchmodat(abi::kAtFdcwd, path, c.a[1]);
+  }
+  static int64_t fchmod(Call& c) { return c.p.files->fchmodat(int64_t(int32_t(c.a[0])), "", c.a[1]); }
+  static int64_t fchmodat(Call& c) {
+    std::string path;
+    if (int64_t e = path_arg(c, c.a[1], path)) return e;
+    if (path.empty()) return -abi::kEnoent;
+    return c.p.files->fchmodat(int64_t(int32_t(c.a[0])), path, c.a[2]);
+  }
+  static int64_t truncate(Call& c) {
+    std::string path;
+    if (int64_t e = path_arg(c, c.a[0], path)) return e;
+    return c.p.files->truncate(path, int64_t(c.a[1]));
+  }
+  static int64_t symlink_at(Call& c, uint64_t target_addr, int64_t dirfd, uint64_t path_addr) {
+    std::string target, path;
+    if (int64_t e = path_arg(c, target_addr, target)) return e;
+    if (int64_t e = path_arg(c, path_addr, path)) return e;
+    return c.p.files->symlinkat(target, dirfd, path);
+  }
+  static int64_t symlink(Call& c) { return symlink_at(c, c.a[0], abi::kAtFdcwd, c.a[1]); }
+  static int64_t symlinkat(Call& c) { return symlink_at(c, c.a[0], int64_t(int32_t(c.a[1])), c.a[2]); }
+  // utimensat and the older utime/utimes: times are set as given, or to the simulated
+  // wall clock for UTIME_NOW (or no times at all).
+  static constexpr int64_t kUtimeNow = (1 << 30) - 1, kUtimeOmit = (1 << 30) - 2;
+  static int64_t set_times(Call& c, int64_t dirfd, uint64_t path_addr, int64_t times[4], uint64_t flags) {
+    std::string path;
+    if (path_addr) {
+      if (int64_t e = path_arg(c, path_addr, path)) return e;
+      if (path.empty() && !(flags & abi::kAtEmptyPath)) return -abi::kEnoent;
+    }
+    const uint64_t ns = c.k.now_ns(c.cpu);
+    for (int k = 0; k < 4; k += 2)
+      if (times[k + 1] == kUtimeNow)
+        times[k] = int64_t(kEpochSeconds + ns / 1000000000), times[k + 1] = int64_t(ns % 1000000000);
+    return c.p.files->utimensat(dirfd, path, times, flags);
+  }
+  static int64_t utimensat(Call& c) {
+    int64_t times[4] = {0, kUtimeNow, 0, kUtimeNow};
+    if (c.a[2]) {
+      uint8_t b[32];
+      if (!c.p.copy_in(c.a[2], b, 32)) return -abi::kEfault;
+      for (int k = 0; k < 4; ++k) times[k] = int64_t(emu::Cpu::load_be<uint64_t>(b + 8 * k));
+      for (int k = 1; k < 4; k += 2)
+        if (times[k] != kUtimeNow && times[k] != kUtimeOmit && (times[k] < 0 || times[k] >= 1000000000))
+          return -abi::kEinval;
+    }
+    return set_times(c, int64_t(int32_t(c.a[0])), c.a[1], times, c.a[3]);
+  }
+  static int64_t utime(Call& c) {  // struct utimbuf { time_t actime, modtime; }
+    int64_t times[4] = {0, kUtimeNow, 0, kUtimeNow};
+    if (c.a[1]) {
+      uint8_t b[16];
+      if (!c.p.copy_in(c.a[1], b, 16)) return -abi::kEfault;
+      times[0] = int64_t(emu::Cpu::load_be<uint64_t>(b)), times[1] = 0;
+      times[2] = int64_t(emu::Cpu::load_be<uint64_t>(b + 8)), times[3] = 0;
+    }
+    return set_times(c, abi::kAtFdcwd, c.a[0], times, 0);
+  }
+  static int64_t utimes(Call& c) {  // struct timeval[2]
+    int64_t times[4] = {0, kUtimeNow, 0, kUtimeNow};
+    if (c.a[1]) {
+      uint8_t b[32];
+      if (!c.p.copy_in(c.a[1], b, 32)) return -abi::kEfault;
+      for (int k = 0; k < 4; k += 2) {
+        const int64_t sec = int64_t(emu::Cpu::load_be<uint64_t>(b + 8 * k));
+        const int64_t usec = int64_t(emu::Cpu::load_be<uint64_t>(b + 8 * k + 8));
+        if (usec < 0 || usec >= 1000000) return -abi::kEinval;
+        times[k] = sec, times[k + 1] = usec * 1000;
+      }
+    }
+    return set_times(c, abi::kAtFdcwd, c.a[0], times, 0);
   }
 
   // --- signals ------------------------------------------------------------------------------
@@ -1095,12 +1196,16 @@ constexpr S::Entry kTable[] = {
     {6, "close", S::close},
     {10, "unlink", S::unlink},
     {11, "execve", S::execve},
+    {12, "chdir", S::chdir},
+    {15, "chmod", S::chmod},
     {19, "lseek", S::lseek},
     {20, "getpid", S::getpid},
     {27, "alarm", S::alarm},
     {29, "pause", S::pause},
+    {30, "utime", S::utime},
     {33, "access", S::access},
     {37, "kill", S::kill},
+    {38, "rename", S::rename},
     {39, "mkdir", S::mkdir},
     {40, "rmdir", S::rmdir},
     {41, "dup", S::dup},
@@ -1117,10 +1222,13 @@ constexpr S::Entry kTable[] = {
     {66, "setsid", S::setsid},
     {77, "getrusage", S::getrusage},
     {78, "gettimeofday", S::gettimeofday},
+    {83, "symlink", S::symlink},
     {85, "readlink", S::readlink},
     {90, "mmap", S::mmap},
     {91, "munmap", S::munmap},
+    {92, "truncate", S::truncate},
     {93, "ftruncate", S::ftruncate},
+    {94, "fchmod", S::fchmod},
     {104, "setitimer", S::setitimer},
     {105, "getitimer", S::getitimer},
     {106, "stat", S::stat},
@@ -1132,6 +1240,7 @@ constexpr S::Entry kTable[] = {
     {122, "uname", S::uname},
     {125, "mprotect", S::mprotect},
     {132, "getpgid", S::getpgid},
+    {133, "fchdir", S::fchdir},
     {142, "select", S::select},
     {145, "readv", S::readv},
     {146, "writev", S::writev},
@@ -1178,14 +1287,20 @@ constexpr S::Entry kTable[] = {
     {289, "mkdirat", S::mkdirat},
     {293, "newfstatat", S::newfstatat},
     {294, "unlinkat", S::unlinkat},
+    {295, "renameat", S::renameat},
+    {297, "symlinkat", S::symlinkat},
     {298, "readlinkat", S::readlinkat},
+    {299, "fchmodat", S::fchmodat},
     {300, "faccessat", S::faccessat},
     {301, "pselect6", S::pselect6},
     {302, "ppoll", S::ppoll},
     {304, "set_robust_list", S::set_robust_list},
+    {313, "utimes", S::utimes},
+    {315, "utimensat", S::utimensat},
     {325, "pipe2", S::pipe2},
     {326, "dup3", S::dup3},
     {334, "prlimit64", S::prlimit64},
+    {347, "renameat2", S::renameat2},
     {349, "getrandom", S::getrandom},
     {354, "execveat", S::execveat},
     {383, "rseq", S::rseq},
