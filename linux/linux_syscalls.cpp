@@ -886,6 +886,149 @@ struct LinuxSyscalls {
     return set_times(c, abi::kAtFdcwd, c.a[0], times, 0);
   }
 
+  // --- sockets (linux/linux_files.h: TCP on loopback between this run's processes,
+  // AF_UNIX socketpairs) ----------------------------------------------------------------
+  static constexpr int64_t kEopnotsupp = 95;
+  static constexpr uint64_t kMsgDontwait = 0x40, kMsgNosignal = 0x4000, kMsgMore = 0x8000;
+  static int64_t socket(Call& c) { return c.p.files->socket(c.a[0], c.a[1], c.a[2]); }
+  static int64_t socketpair(Call& c) {
+    int64_t fds[2];
+    if (int64_t e = c.p.files->socketpair(c.a[0], c.a[1], c.a[2], fds)) return e;
+    uint8_t b[8];
+    emu::Cpu::store_be<uint32_t>(b, uint32_t(fds[0])), emu::Cpu::store_be<uint32_t>(b + 4, uint32_t(fds[1]));
+    if (c.p.copy_out(c.a[3], b, 8)) return 0;
+    c.p.files->close(fds[0]), c.p.files->close(fds[1]);
+    return -abi::kEfault;
+  }
+  // A socket address from the guest (at most 128 bytes, struct sockaddr_storage).
+  static int64_t sockaddr_arg(Call& c, uint64_t addr, uint64_t len, std::vector<uint8_t>& b) {
+    if (int64_t(int32_t(len)) < 0 || len > 128) return -abi::kEinval;
+    b.assign(std::max<uint64_t>(len, 16), 0);
+    return c.p.copy_in(addr, b.data(), len) ? 0 : -abi::kEfault;
+  }
+  // Writes an address back as the kernel does: as much as *len_addr allows, and the
+  // address's full length to *len_addr.
+  static int64_t put_sockaddr(Call& c, uint64_t addr, uint64_t len_addr, const uint8_t* a, uint64_t n) {
+    if (!addr) return 0;
+    uint8_t lb[4];
+    if (!c.p.copy_in(len_addr, lb, 4)) return -abi::kEfault;
+    const int32_t room = int32_t(emu::Cpu::load_be<uint32_t>(lb));
+    if (room < 0) return -abi::kEinval;
+    if (!c.p.copy_out(addr, a, std::min<uint64_t>(n, uint64_t(room)))) return -abi::kEfault;
+    emu::Cpu::store_be<uint32_t>(lb, uint32_t(n));
+    return c.p.copy_out(len_addr, lb, 4) ? 0 : -abi::kEfault;
+  }
+  static int64_t bind(Call& c) {
+    std::vector<uint8_t> a;
+    if (int64_t e = sockaddr_arg(c, c.a[1], c.a[2], a)) return e;
+    return c.p.files->bind(int64_t(int32_t(c.a[0])), a.data(), c.a[2]);
+  }
+  static int64_t connect(Call& c) {
+    std::vector<uint8_t> a;
+    if (int64_t e = sockaddr_arg(c, c.a[1], c.a[2], a)) return e;
+    return io_result(c, c.p.files->connect(int64_t(int32_t(c.a[0])), a.data(), c.a[2]));
+  }
+  static int64_t listen(Call& c) { return c.p.files->listen(int64_t(int32_t(c.a[0])), int64_t(int32_t(c.a[1]))); }
+  static int64_t accept4(Call& c) {
+    uint8_t peer[16];
+    uint64_t n = 0;
+    const int64_t fd = c.p.files->accept(int64_t(int32_t(c.a[0])), c.a[3], peer, n);
+    if (fd < 0) return io_result(c, fd);
+    if (int64_t e = put_sockaddr(c, c.a[1], c.a[2], peer, n)) return c.p.files->close(fd), e;
+    return fd;
+  }
+  static int64_t sockname_call(Call& c, bool peer) {
+    uint8_t a[16];
+    const int64_t n = c.p.files->sockname(int64_t(int32_t(c.a[0])), peer, a);
+    if (n < 0) return n;
+    if (!c.a[1]) return -abi::kEfault;
+    return put_sockaddr(c, c.a[1], c.a[2], a, uint64_t(n));
+  }
+  static int64_t getsockname(Call& c) { return sockname_call(c, false); }
+  static int64_t getpeername(Call& c) { return sockname_call(c, true); }
+  static int64_t getsockopt(Call& c) {
+    int32_t value = 0;
+    if (int64_t e = c.p.files->getsockopt(int64_t(int32_t(c.a[0])), c.a[1], c.a[2], value)) return e;
+    uint8_t lb[4];
+    if (!c.p.copy_in(c.a[4], lb, 4)) return -abi::kEfault;
+    const int32_t room = int32_t(emu::Cpu::load_be<uint32_t>(lb));
+    if (room < 0) return -abi::kEinval;
+    uint8_t vb[4];
+    emu::Cpu::store_be<uint32_t>(vb, uint32_t(value));
+    const uint64_t n = std::min<uint64_t>(4, uint64_t(room));
+    if (!c.p.copy_out(c.a[3], vb, n)) return -abi::kEfault;
+    emu::Cpu::store_be<uint32_t>(lb, uint32_t(n));
+    return c.p.copy_out(c.a[4], lb, 4) ? 0 : -abi::kEfault;
+  }
+  static int64_t setsockopt(Call& c) {
+    if (int64_t(int32_t(c.a[4])) < 4) return -abi::kEinval;  // every option here is an int
+    uint8_t vb[4];
+    if (!c.p.copy_in(c.a[3], vb, 4)) return -abi::kEfault;
+    return c.p.files->setsockopt(int64_t(int32_t(c.a[0])), c.a[1], c.a[2], int32_t(emu::Cpu::load_be<uint32_t>(vb)));
+  }
+  // sendto and recvfrom on a connected stream: the address is not used (nor given back).
+  // A blocking send returns when all of it is in, as write does.
+  static int64_t sendto(Call& c) {
+    const int64_t fd = int64_t(int32_t(c.a[0]));
+    const uint64_t len = c.a[2], flags = c.a[3];
+    if (flags & ~(kMsgDontwait | kMsgNosignal | kMsgMore)) return -kEopnotsupp;
+    const bool dontwait = flags & kMsgDontwait;
+    uint64_t done = c.t.call_resumed ? c.t.call_progress : 0;
+    std::vector<uint8_t> buf(std::min(len - done, kChunk));
+    if (!c.p.copy_in(c.a[1] + done, buf.data(), buf.size())) return done ? int64_t(done) : -abi::kEfault;
+    int64_t n = c.p.files->send(fd, buf.data(), buf.size(), dontwait);
+    if (n == LinuxFiles::kWait || (n >= 0 && !dontwait && !c.p.files->nonblocking(fd) && done + uint64_t(n) < len)) {
+      c.t.call_progress = done + uint64_t(std::max<int64_t>(n, 0));
+      c.k.wait_call(c.t, {n == LinuxFiles::kWait ? c.p.files->wait_key() : c.p.files->pipe_of(fd)}, ~0ull, true);
+      c.keep_registers = true;
+      return 0;
+    }
+    if (n == LinuxFiles::kBrokenPipe && (flags & kMsgNosignal)) return done ? int64_t(done) : -abi::kEpipe;
+    if (n < 0) return done ? int64_t(done) : io_result(c, n);
+    return int64_t(done) + n;
+  }
+  static int64_t recvfrom(Call& c) {
+    const uint64_t flags = c.a[3];
+    if (flags & ~kMsgDontwait) return -kEopnotsupp;  // MSG_PEEK, MSG_WAITALL, ...: not here
+    const int64_t n = with_buffer_out(c, c.a[1], c.a[2], [&](uint8_t* b, uint64_t m) {
+      return c.p.files->recv(int64_t(int32_t(c.a[0])), b, m, flags & kMsgDontwait);
+    });
+    if (n < 0) return io_result(c, n);
+    if (c.a[4] && c.a[5]) {  // a stream socket gives no source address: its length is 0
+      uint8_t lb[4] = {};
+      if (!c.p.copy_out(c.a[5], lb, 4)) return -abi::kEfault;
+    }
+    return n;
+  }
+  static int64_t shutdown(Call& c) { return c.p.files->shutdown(int64_t(int32_t(c.a[0])), c.a[1]); }
+  // socketcall(call, args): the socket calls through one number, their arguments in an
+  // array of longs (glibc on s390x uses it).
+  static int64_t socketcall(Call& c) {
+    static constexpr uint8_t kArgs[21] = {0, 3, 3, 3, 2, 3, 3, 3, 4, 4, 4, 6, 6, 2, 5, 5, 3, 3, 4, 5, 4};
+    const uint64_t call = c.a[0];
+    if (call < 1 || call > 20) return -abi::kEinval;
+    uint8_t b[48];
+    if (!c.p.copy_in(c.a[1], b, 8u * kArgs[call])) return -abi::kEfault;
+    for (unsigned k = 0; k < 6; ++k) c.a[k] = k < kArgs[call] ? emu::Cpu::load_be<uint64_t>(b + 8 * k) : 0;
+    switch (call) {
+      case 1: return socket(c);
+      case 2: return bind(c);
+      case 3: return connect(c);
+      case 4: return listen(c);
+      case 5: return accept4(c);  // accept: flags 0
+      case 6: return getsockname(c);
+      case 7: return getpeername(c);
+      case 8: return socketpair(c);
+      case 9: case 11: return sendto(c);  // send: no address
+      case 10: case 12: return recvfrom(c);
+      case 13: return shutdown(c);
+      case 14: return setsockopt(c);
+      case 15: return getsockopt(c);
+      case 18: return accept4(c);
+      default: return -abi::kEnosys;  // sendmsg, recvmsg, recvmmsg, sendmmsg: not here
+    }
+  }
+
   // --- signals ------------------------------------------------------------------------------
   static int64_t rt_sigaction(Call& c) {
     const uint64_t signo = c.a[0];
@@ -1229,6 +1372,7 @@ constexpr S::Entry kTable[] = {
     {92, "truncate", S::truncate},
     {93, "ftruncate", S::ftruncate},
     {94, "fchmod", S::fchmod},
+    {102, "socketcall", S::socketcall},
     {104, "setitimer", S::setitimer},
     {105, "getitimer", S::getitimer},
     {106, "stat", S::stat},
@@ -1303,6 +1447,19 @@ constexpr S::Entry kTable[] = {
     {347, "renameat2", S::renameat2},
     {349, "getrandom", S::getrandom},
     {354, "execveat", S::execveat},
+    {359, "socket", S::socket},
+    {360, "socketpair", S::socketpair},
+    {361, "bind", S::bind},
+    {362, "connect", S::connect},
+    {363, "listen", S::listen},
+    {364, "accept4", S::accept4},
+    {365, "getsockopt", S::getsockopt},
+    {366, "setsockopt", S::setsockopt},
+    {367, "getsockname", S::getsockname},
+    {368, "getpeername", S::getpeername},
+    {369, "sendto", S::sendto},
+    {371, "recvfrom", S::recvfrom},
+    {373, "shutdown", S::shutdown},
     {383, "rseq", S::rseq},
     {435, "clone3", S::clone3},
     {LinuxKernel::kSysIStream, "tpf_istream", S::tpf_istream},
