@@ -1029,6 +1029,118 @@ struct LinuxSyscalls {
     }
   }
 
+  // --- System V shared memory -------------------------------------------------------
+  // Attached segments are not inherited across fork here (the child's copy of the
+  // space holds only its own pages): a child must shmat itself.
+  static constexpr uint64_t kIpcCreat = 01000, kIpcExcl = 02000, kIpcRmid = 0, kIpcStat = 2, kShmRdonly = 010000,
+                            kShmRnd = 020000, kShmMax = 1ull << 30;
+  static void shm_release(LinuxKernel& k, int id) {
+    auto it = k.shm_.find(id);
+    if (it == k.shm_.end() || !it->second.removed || it->second.attaches) return;
+    for (uint64_t f : it->second.frames) k.machine_.storage().free_4k(f);
+    k.shm_.erase(it);
+  }
+  static int64_t shmget(Call& c) {
+    const uint64_t key = uint64_t(int64_t(int32_t(c.a[0]))), size = c.a[1], flags = c.a[2];
+    if (key != 0)  // not IPC_PRIVATE: the segment of that key, if one is there
+      for (auto& [id, seg] : c.k.shm_)
+        if (seg.key == key && !seg.removed) {
+          if ((flags & kIpcCreat) && (flags & kIpcExcl)) return -abi::kEexist;
+          if (size > seg.size) return -abi::kEinval;
+          return id;
+        }
+    if (key != 0 && !(flags & kIpcCreat)) return -abi::kEnoent;
+    if (size == 0 || size > kShmMax) return -abi::kEinval;
+    LinuxKernel::ShmSegment seg;
+    seg.key = key, seg.size = size, seg.mode = uint32_t(flags & 0777);
+    for (uint64_t n = 0; n < emu::page_up(size) / emu::kPageSize; ++n) {
+      auto f = c.k.machine_.storage().allocate_4k();
+      if (!f) {
+        for (uint64_t g : seg.frames) c.k.machine_.storage().free_4k(g);
+        return -abi::kEnomem;
+      }
+      emu::Frame& frame = c.k.machine_.storage().frame(*f);
+      std::memset(frame.data.get(), 0, emu::kPageSize);
+      seg.frames.push_back(*f);
+    }
+    const int id = c.k.next_shm_++;
+    c.k.shm_[id] = std::move(seg);
+    return id;
+  }
+  static int64_t shmat(Call& c) {
+    const int id = int(int32_t(c.a[0]));
+    uint64_t addr = c.a[1];
+    const uint64_t flags = c.a[2];
+    auto it = c.k.shm_.find(id);
+    if (it == c.k.shm_.end() || it->second.removed) return -abi::kEinval;
+    LinuxKernel::ShmSegment& seg = it->second;
+    if (addr && (flags & kShmRnd)) addr &= ~(emu::kPageSize - 1);
+    if (addr & (emu::kPageSize - 1)) return -abi::kEinval;
+    const uint64_t len = seg.frames.size() * emu::kPageSize;
+    const uint64_t prot = abi::kProtRead | ((flags & kShmRdonly) ? 0 : abi::kProtWrite);
+    // The range is mapped as anonymous memory first (that places and records it), then
+    // its pages are pointed at the segment's frames.
+    const int64_t at = c.p.memory->mmap(addr, len, prot, abi::kMapShared | abi::kMapAnonymous | (addr ? abi::kMapFixed : 0));
+    if (at < 0) return at;
+    const uint8_t rights = c.p.space->prot_of(uint64_t(at));
+    for (uint64_t n = 0; n < seg.frames.size(); ++n) c.p.space->map_shared(uint64_t(at) + n * emu::kPageSize, seg.frames[n], rights);
+    ++seg.attaches;
+    c.k.shm_attached_[{c.p.pid, uint64_t(at)}] = id;
+    return at;
+  }
+  static int64_t shmdt(Call& c) {
+    auto it = c.k.shm_attached_.find({c.p.pid, c.a[0]});
+    if (it == c.k.shm_attached_.end()) return -abi::kEinval;
+    const int id = it->second;
+    c.k.shm_attached_.erase(it);
+    auto seg = c.k.shm_.find(id);
+    if (seg == c.k.shm_.end()) return -abi::kEinval;
+    c.p.memory->munmap(c.a[0], seg->second.frames.size() * emu::kPageSize);
+    --seg->second.attaches;
+    shm_release(c.k, id);
+    return 0;
+  }
+  static int64_t shmctl(Call& c) {
+    const int id = int(int32_t(c.a[0]));
+    const uint64_t cmd = c.a[1] & 0xFF;  // without IPC_64
+    auto it = c.k.shm_.find(id);
+    if (it == c.k.shm_.end()) return -abi::kEinval;
+    if (cmd == kIpcRmid) {
+      it->second.removed = true;
+      shm_release(c.k, id);
+      return 0;
+    }
+    if (cmd == kIpcStat) {  // struct shmid64_ds (s390x): the fields a program reads
+      uint8_t b[112] = {};
+      const LinuxKernel::ShmSegment& seg = it->second;
+      emu::Cpu::store_be<uint32_t>(b, uint32_t(seg.key));
+      emu::Cpu::store_be<uint32_t>(b + 4, LinuxKernel::kUid), emu::Cpu::store_be<uint32_t>(b + 8, LinuxKernel::kGid);
+      emu::Cpu::store_be<uint32_t>(b + 12, LinuxKernel::kUid), emu::Cpu::store_be<uint32_t>(b + 16, LinuxKernel::kGid);
+      emu::Cpu::store_be<uint32_t>(b + 20, seg.mode | (seg.removed ? 01000 : 0));
+      emu::Cpu::store_be<uint64_t>(b + 48, seg.size);
+      emu::Cpu::store_be<uint64_t>(b + 96, seg.attaches);
+      return c.p.copy_out(c.a[2], b, sizeof b) ? 0 : -abi::kEfault;
+    }
+    return -abi::kEinval;
+  }
+  // ipc(call, first, second, third, ptr, fifth): the System V calls through one number
+  // (glibc on s390x uses it); shared memory only.
+  static int64_t ipc(Call& c) {
+    const uint64_t call = c.a[0] & 0xFFFF, first = c.a[1], second = c.a[2], third = c.a[3], ptr = c.a[4];
+    switch (call) {
+      case 21: {  // SHMAT: the address goes to *third
+        c.a[0] = first, c.a[1] = ptr, c.a[2] = second;
+        const int64_t at = shmat(c);
+        if (at < 0) return at;
+        return put_u64s(c, third, {uint64_t(at)});
+      }
+      case 22: c.a[0] = ptr; return shmdt(c);
+      case 23: c.a[0] = first, c.a[1] = second, c.a[2] = third; return shmget(c);
+      case 24: c.a[0] = first, c.a[1] = second, c.a[2] = ptr; return shmctl(c);
+      default: return -abi::kEnosys;  // semaphores and message queues: not here
+    }
+  }
+
   // --- signals ------------------------------------------------------------------------------
   static int64_t rt_sigaction(Call& c) {
     const uint64_t signo = c.a[0];
@@ -1379,6 +1491,7 @@ constexpr S::Entry kTable[] = {
     {108, "fstat", S::fstat},
     {114, "wait4", S::wait4},
     {116, "sysinfo", S::sysinfo},
+    {117, "ipc", S::ipc},
     {118, "fsync", S::fsync},
     {120, "clone", S::clone},
     {122, "uname", S::uname},
@@ -1461,6 +1574,10 @@ constexpr S::Entry kTable[] = {
     {371, "recvfrom", S::recvfrom},
     {373, "shutdown", S::shutdown},
     {383, "rseq", S::rseq},
+    {395, "shmget", S::shmget},
+    {396, "shmctl", S::shmctl},
+    {397, "shmat", S::shmat},
+    {398, "shmdt", S::shmdt},
     {435, "clone3", S::clone3},
     {LinuxKernel::kSysIStream, "tpf_istream", S::tpf_istream},
     {LinuxKernel::kSysIStreams, "tpf_istreams", S::tpf_istreams},
