@@ -1118,7 +1118,7 @@ struct LinuxSyscalls {
       emu::Cpu::store_be<uint32_t>(b + 12, LinuxKernel::kUid), emu::Cpu::store_be<uint32_t>(b + 16, LinuxKernel::kGid);
       emu::Cpu::store_be<uint32_t>(b + 20, seg.mode | (seg.removed ? 01000 : 0));
       emu::Cpu::store_be<uint64_t>(b + 48, seg.size);
-      emu::Cpu::store_be<uint64_t>(b + 96, seg.attaches);
+      emu::Cpu::store_be<uint64_t>(b + 88, seg.attaches);  // shm_nattch, after the times and pids
       return c.p.copy_out(c.a[2], b, sizeof b) ? 0 : -abi::kEfault;
     }
     return -abi::kEinval;
