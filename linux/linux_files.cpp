@@ -1,8 +1,10 @@
 #include "linux/linux_files.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <deque>
+#include <map>
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <stdexcept>
@@ -75,8 +77,45 @@ struct LinuxFiles::Pipe {
   std::shared_ptr<Notifier> notifier;
   bool empty() const { return buffers.empty(); }
   bool full() const { return buffers.size() >= kSlots; }
+  const void* sockets[2] = {};  // a socket pair's pipe: its two ends are woken too (poll waits on them)
   void changed() const {
-    if (*notifier) (*notifier)(this);
+    if (!*notifier) return;
+    (*notifier)(this);
+    for (const void* s : sockets)
+      if (s) (*notifier)(s);
+  }
+};
+
+// The ports bound in this run (every process's), and the next ephemeral one.
+struct LinuxFiles::Network {
+  std::map<uint16_t, const Socket*> ports;
+  uint16_t next_ephemeral = 32768;
+};
+
+// A socket: its addresses (host values), state, options set, and once connected the
+// pipe it reads (`in`, its reader) and the pipe it writes (`out`, its writer).
+struct LinuxFiles::Socket {
+  uint16_t domain = 0;
+  enum class State : uint8_t { Fresh, Listening, Connected } state = State::Fresh;
+  bool bound = false, shut_rd = false, shut_wr = false;
+  uint32_t addr = 0, peer_addr = 0;
+  uint16_t port = 0, peer_port = 0;
+  std::map<std::pair<uint64_t, uint64_t>, int32_t> options;
+  std::shared_ptr<Pipe> in, out;
+  std::deque<std::shared_ptr<Socket>> backlog;  // connections accept has not taken yet
+  uint64_t backlog_max = 0;
+  std::shared_ptr<Network> net;
+  std::shared_ptr<Notifier> notifier;
+  ~Socket() {
+    if (bound && net->ports.count(port) && net->ports[port] == this) net->ports.erase(port);
+    for (Pipe* p : {in.get(), out.get()}) {
+      if (!p) continue;
+      for (const void*& k : p->sockets)
+        if (k == this) k = nullptr;
+      if (p == in.get()) p->readers -= 1;
+      else if (!shut_wr) p->writers -= 1;
+      p->changed();  // the peer hears of it
+    }
   }
 };
 
@@ -86,6 +125,7 @@ struct LinuxFiles::Description {
   std::string path;  // the guest's path (for openat relative to a directory)
   uint64_t status_flags = 0;
   std::shared_ptr<Pipe> pipe;
+  std::shared_ptr<Socket> socket;
   Description() = default;
   Description(const Description&) = delete;
   Description& operator=(const Description&) = delete;
@@ -102,7 +142,8 @@ LinuxFiles::Root::~Root() {
 }
 
 LinuxFiles::LinuxFiles(const std::string& root, std::FILE* out, std::FILE* err)
-    : root_(std::make_shared<Root>()), out_(out), err_(err), notifier_(std::make_shared<Notifier>()) {
+    : root_(std::make_shared<Root>()), out_(out), err_(err), notifier_(std::make_shared<Notifier>()),
+      net_(std::make_shared<Network>()) {
   if (!root.empty()) {
     root_->fd = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (root_->fd < 0) throw std::runtime_error("--root " + root + ": " + std::strerror(errno));
@@ -122,7 +163,9 @@ std::unique_ptr<LinuxFiles> LinuxFiles::fork() const {
   auto f = std::unique_ptr<LinuxFiles>(new LinuxFiles("", out_, err_));
   f->root_ = root_;
   f->notifier_ = notifier_;
+  f->net_ = net_;
   f->fds_ = fds_;
+  f->cwd_ = cwd_;
   return f;
 }
 
@@ -150,7 +193,7 @@ int64_t LinuxFiles::install(std::shared_ptr<Description> d, bool cloexec, int64_
 std::string LinuxFiles::guest_path(int64_t dirfd, const std::string& path, int64_t& err) {
   err = 0;
   if (!path.empty() && path[0] == '/') return path;
-  if (dirfd == abi::kAtFdcwd) return "/" + path;  // the guest's working directory is "/"
+  if (dirfd == abi::kAtFdcwd) return (cwd_ == "/" ? "" : cwd_) + "/" + path;
   Description* d = file(dirfd);
   if (!d) return err = -abi::kEbadf, "";
   if (d->kind != Kind::Host) return err = -abi::kEnotdir, "";
@@ -272,6 +315,7 @@ int64_t LinuxFiles::read(int64_t fd, uint8_t* buf, uint64_t len) {
     }
     case Kind::Null: return 0;
     case Kind::PipeRead: return read_pipe(*f->pipe, buf, len, f->status_flags & kONonblock);
+    case Kind::Socket: return recv(fd, buf, len, false);
     default: return -abi::kEbadf;  // opened for writing only
   }
 }
@@ -302,6 +346,7 @@ int64_t LinuxFiles::write(int64_t fd, const uint8_t* buf, uint64_t len) {
     }
     case Kind::Null: return int64_t(len);
     case Kind::PipeWrite: return write_pipe(*f->pipe, buf, len, f->status_flags & kONonblock);
+    case Kind::Socket: return send(fd, buf, len, false);
     default: return -abi::kEbadf;
   }
 }
@@ -313,6 +358,7 @@ bool LinuxFiles::nonblocking(int64_t fd) {
 
 const void* LinuxFiles::pipe_of(int64_t fd) {
   Description* f = file(fd);
+  if (f && f->socket) return f->socket->out.get();
   return f ? f->pipe.get() : nullptr;
 }
 
@@ -335,6 +381,18 @@ uint16_t LinuxFiles::poll(int64_t fd, uint16_t events, const void*& key) {
       if (!f->pipe->readers) return uint16_t(out | kPollerr);
       return f->pipe->full() ? 0 : out;
     }
+    case Kind::Socket: {
+      const Socket& s = *f->socket;
+      key = &s;
+      if (s.state == Socket::State::Listening) return s.backlog.empty() ? 0 : in;
+      if (s.state != Socket::State::Connected) return kPollhup;  // as Linux answers an unconnected TCP socket
+      uint16_t r = 0;
+      if (!s.in->empty() || !s.in->writers || s.shut_rd) r |= in;
+      if (!s.out->readers) r |= uint16_t(out | kPollerr);
+      else if (!s.shut_wr && !s.out->full()) r |= out;
+      if (!s.in->writers && (s.shut_wr || !s.out->readers)) r |= kPollhup;
+      return r;
+    }
     case Kind::Stdin: return in;
     case Kind::Stdout: case Kind::Stderr: return out;
     default: return uint16_t(in | out);  // files and /dev/null never wait
@@ -353,6 +411,11 @@ int64_t LinuxFiles::lseek(int64_t fd, int64_t offset, uint64_t whence) {
 int64_t LinuxFiles::fstat(int64_t fd, uint8_t* st) {
   Description* f = file(fd);
   if (!f) return -abi::kEbadf;
+  if (f->kind == Kind::Socket) {
+    stream_stat(st, unsigned(fd), false);
+    put32(st + abi::kStMode, S_IFSOCK | 0777);
+    return 0;
+  }
   if (f->kind != Kind::Host) return stream_stat(st, unsigned(fd), f->kind == Kind::Null), 0;
   struct stat s;
   if (::fstat(f->host_fd, &s) < 0) return host_error();
@@ -535,6 +598,408 @@ int64_t LinuxFiles::dup_for_mapping(int64_t fd, bool& writable) {
   writable = mode == 2;
   const int d = ::fcntl(f->host_fd, F_DUPFD_CLOEXEC, 0);
   return d < 0 ? host_error() : d;
+}
+
+std::string LinuxFiles::guest_path_of(int host_fd) const {
+  auto link = [](int fd) {
+    char buf[4096];
+    const std::string proc = "/proc/self/fd/" + std::to_string(fd);
+    ssize_t n = ::readlink(proc.c_str(), buf, sizeof buf);
+    return n <= 0 || size_t(n) >= sizeof buf ? std::string() : std::string(buf, size_t(n));
+  };
+  const std::string root = link(root_->fd), host = link(host_fd);
+  if (root.empty() || host.compare(0, root.size(), root) != 0) return "";
+  if (root == "/") return host;
+  if (host.size() == root.size()) return "/";
+  return host[root.size()] == '/' ? host.substr(root.size()) : "";
+}
+
+int64_t LinuxFiles::chdir(int64_t dirfd, const std::string& path) {
+  int fd;
+  if (path.empty()) {  // fchdir
+    Description* d = file(dirfd);
+    if (!d) return -abi::kEbadf;
+    if (d->kind != Kind::Host) return -abi::kEnotdir;
+    fd = ::dup(d->host_fd);
+    if (fd < 0) return host_error();
+    struct stat s;
+    if (::fstat(fd, &s) < 0 || !S_ISDIR(s.st_mode)) return ::close(fd), -abi::kEnotdir;
+  } else {
+    int64_t err;
+    std::string p = guest_path(dirfd, path, err);
+    if (err) return err;
+    fd = open_in_root(p, O_PATH | O_DIRECTORY, 0);
+    if (fd < 0) return host_error();
+  }
+  // The directory's own path, as Linux keeps it: "..", "." and links resolved.
+  std::string where = guest_path_of(fd);
+  ::close(fd);
+  if (where.empty()) return -abi::kEnoent;
+  cwd_ = where;
+  return 0;
+}
+
+int64_t LinuxFiles::renameat2(int64_t old_dirfd, const std::string& old_path, int64_t new_dirfd,
+                              const std::string& new_path, uint64_t flags) {
+  constexpr uint64_t kRenameNoreplace = 1, kRenameExchange = 2;
+  if (flags & ~(kRenameNoreplace | kRenameExchange)) return -abi::kEinval;
+  int from, to;
+  std::string from_name, to_name;
+  if (int64_t e = open_parent(old_dirfd, old_path, from, from_name)) return e;
+  if (int64_t e = open_parent(new_dirfd, new_path, to, to_name)) return ::close(from), e;
+  int r = ::renameat2(from, from_name.c_str(), to, to_name.c_str(), unsigned(flags));
+  int64_t rc = r < 0 ? host_error() : 0;
+  ::close(from), ::close(to);
+  return rc;
+}
+
+int64_t LinuxFiles::fchmodat(int64_t dirfd, const std::string& path, uint64_t mode) {
+  const mode_t m = mode_t(mode & 07777);
+  if (path.empty()) {  // fchmod
+    Description* d = file(dirfd);
+    if (!d) return -abi::kEbadf;
+    if (d->kind != Kind::Host) return 0;  // a pipe's or a device's mode: nothing to keep here
+    return ::fchmod(d->host_fd, m) < 0 ? host_error() : 0;
+  }
+  int64_t err;
+  std::string p = guest_path(dirfd, path, err);
+  if (err) return err;
+  int fd = open_in_root(p, O_PATH, 0);  // follows links, inside the root
+  if (fd < 0) return host_error();
+  const std::string proc = "/proc/self/fd/" + std::to_string(fd);
+  int64_t rc = ::chmod(proc.c_str(), m) < 0 ? host_error() : 0;
+  ::close(fd);
+  return rc;
+}
+
+int64_t LinuxFiles::truncate(const std::string& path, int64_t length) {
+  if (path.empty()) return -abi::kEnoent;
+  if (length < 0) return -abi::kEinval;
+  int64_t err;
+  std::string p = guest_path(abi::kAtFdcwd, path, err);
+  if (err) return err;
+  int fd = open_in_root(p, O_WRONLY, 0);
+  if (fd < 0) return host_error();
+  int64_t rc = ::ftruncate(fd, length) < 0 ? host_error() : 0;
+  ::close(fd);
+  return rc;
+}
+
+int64_t LinuxFiles::symlinkat(const std::string& target, int64_t dirfd, const std::string& path) {
+  if (target.empty()) return -abi::kEnoent;
+  int parent;
+  std::string name;
+  if (int64_t e = open_parent(dirfd, path, parent, name)) return e;
+  // The link's text is kept as given: it is resolved inside the root when followed.
+  int64_t rc = ::symlinkat(target.c_str(), parent, name.c_str()) < 0 ? host_error() : 0;
+  ::close(parent);
+  return rc;
+}
+
+int64_t LinuxFiles::readlinkat(int64_t dirfd, const std::string& path, std::string& target) {
+  int parent;
+  std::string name;
+  if (int64_t e = open_parent(dirfd, path, parent, name)) return e;
+  char buf[4096];
+  ssize_t n = ::readlinkat(parent, name.c_str(), buf, sizeof buf);
+  int64_t rc = n < 0 ? host_error() : 0;
+  ::close(parent);
+  if (n >= 0) target.assign(buf, size_t(n));
+  return rc;
+}
+
+int64_t LinuxFiles::utimensat(int64_t dirfd, const std::string& path, const int64_t times[4], uint64_t flags) {
+  if (flags & ~(kAtSymlinkNofollow | abi::kAtEmptyPath)) return -abi::kEinval;
+  struct timespec ts[2] = {{times[0], times[1]}, {times[2], times[3]}};
+  if (path.empty()) {  // futimens
+    if (dirfd == abi::kAtFdcwd) return -abi::kEnoent;
+    Description* d = file(dirfd);
+    if (!d) return -abi::kEbadf;
+    if (d->kind != Kind::Host) return 0;
+    return ::futimens(d->host_fd, ts) < 0 ? host_error() : 0;
+  }
+  int64_t rc;
+  if (flags & kAtSymlinkNofollow) {  // the last component itself: nothing to follow out of the root
+    int parent;
+    std::string name;
+    if (int64_t e = open_parent(dirfd, path, parent, name)) return e;
+    rc = ::utimensat(parent, name.c_str(), ts, AT_SYMLINK_NOFOLLOW) < 0 ? host_error() : 0;
+    ::close(parent);
+    return rc;
+  }
+  int64_t err;
+  std::string p = guest_path(dirfd, path, err);
+  if (err) return err;
+  int fd = open_in_root(p, O_PATH, 0);
+  if (fd < 0) return host_error();
+  const std::string proc = "/proc/self/fd/" + std::to_string(fd);
+  rc = ::utimensat(AT_FDCWD, proc.c_str(), ts, 0) < 0 ? host_error() : 0;
+  ::close(fd);
+  return rc;
+}
+
+// --- sockets ------------------------------------------------------------------------
+namespace {
+constexpr uint16_t kAfUnix = 1, kAfInet = 2;
+constexpr uint64_t kSockStream = 1, kSockTypeMask = 0xF, kSockNonblock = 04000, kSockCloexec = 02000000;
+constexpr uint64_t kIpprotoTcp = 6, kSolSocket = 1;
+constexpr uint64_t kSoReuseaddr = 2, kSoType = 3, kSoError = 4, kSoKeepalive = 9, kSoReuseport = 15,
+                   kSoAcceptconn = 30, kSoDomain = 39, kTcpNodelay = 1;
+constexpr uint32_t kLoopback = 0x7F000001;
+enum : int64_t {
+  kEnotsock = 88, kEprotonosupport = 93, kEopnotsupp = 95, kEafnosupport = 97, kEaddrinuse = 98,
+  kEaddrnotavail = 99, kEnetunreach = 101, kEisconn = 106, kEnotconn = 107, kEconnrefused = 111,
+  kEinprogress = 115, kEnoprotoopt = 92,
+};
+bool is_loopback(uint32_t addr) { return (addr >> 24) == 127; }
+// struct sockaddr_in as the guest stores it: family, port and address big-endian.
+int64_t parse_inet(const uint8_t* a, uint64_t len, uint32_t& addr, uint16_t& port) {
+  if (len < 16) return -abi::kEinval;
+  if (emu::Cpu::load_be<uint16_t>(a) != kAfInet) return -kEafnosupport;
+  port = emu::Cpu::load_be<uint16_t>(a + 2), addr = emu::Cpu::load_be<uint32_t>(a + 4);
+  return 0;
+}
+void put_inet(uint8_t* a, uint32_t addr, uint16_t port) {
+  std::memset(a, 0, 16);
+  emu::Cpu::store_be<uint16_t>(a, kAfInet);
+  emu::Cpu::store_be<uint16_t>(a + 2, port);
+  emu::Cpu::store_be<uint32_t>(a + 4, addr);
+}
+}  // namespace
+
+LinuxFiles::Socket* LinuxFiles::socket_of(int64_t fd, int64_t& err) {
+  Description* f = file(fd);
+  err = !f ? -abi::kEbadf : f->kind != Kind::Socket ? -kEnotsock : 0;
+  return err ? nullptr : f->socket.get();
+}
+
+std::shared_ptr<LinuxFiles::Socket> LinuxFiles::new_socket(uint16_t domain) {
+  auto s = std::make_shared<Socket>();
+  s->domain = domain, s->net = net_, s->notifier = notifier_;
+  return s;
+}
+
+void LinuxFiles::connect_pair(Socket& a, Socket& b) {
+  auto ab = std::make_shared<Pipe>(), ba = std::make_shared<Pipe>();
+  ab->notifier = ba->notifier = a.notifier;
+  ab->readers = ab->writers = ba->readers = ba->writers = 1;
+  ab->sockets[0] = ba->sockets[0] = &a, ab->sockets[1] = ba->sockets[1] = &b;
+  a.out = b.in = ab, a.in = b.out = ba;
+  a.state = b.state = Socket::State::Connected;
+}
+
+int64_t LinuxFiles::bind_port(Socket& s, uint32_t addr, uint16_t port) {
+  if (port == 0) {  // an ephemeral port: the next free one
+    for (unsigned tries = 0; tries < 28232; ++tries) {
+      const uint16_t p = net_->next_ephemeral;
+      net_->next_ephemeral = p >= 60999 ? 32768 : uint16_t(p + 1);
+      if (!net_->ports.count(p)) {
+        port = p;
+        break;
+      }
+    }
+    if (port == 0) return -kEaddrinuse;
+  } else if (net_->ports.count(port)) {
+    return -kEaddrinuse;
+  } else if (port < 1024) {
+    return -abi::kEacces;  // the guest's user is not privileged
+  }
+  s.addr = addr, s.port = port, s.bound = true;
+  net_->ports[port] = &s;
+  return 0;
+}
+
+int64_t LinuxFiles::socket(uint64_t domain, uint64_t type, uint64_t protocol) {
+  if (type & ~(kSockTypeMask | kSockNonblock | kSockCloexec)) return -abi::kEinval;
+  if (domain != kAfInet) return -kEafnosupport;  // AF_UNIX addresses, IPv6, ...: not here
+  if ((type & kSockTypeMask) != kSockStream || (protocol != 0 && protocol != kIpprotoTcp)) return -kEprotonosupport;
+  auto d = std::make_shared<Description>();
+  d->kind = Kind::Socket, d->status_flags = 2 | (type & kSockNonblock);
+  d->socket = new_socket(kAfInet);
+  return install(std::move(d), type & kSockCloexec);
+}
+
+int64_t LinuxFiles::socketpair(uint64_t domain, uint64_t type, uint64_t protocol, int64_t fds[2]) {
+  if (type & ~(kSockTypeMask | kSockNonblock | kSockCloexec)) return -abi::kEinval;
+  if (domain == kAfInet) return -kEopnotsupp;
+  if (domain != kAfUnix) return -kEafnosupport;
+  if ((type & kSockTypeMask) != kSockStream || protocol != 0) return -kEprotonosupport;
+  std::shared_ptr<Description> d[2];
+  for (auto& x : d) {
+    x = std::make_shared<Description>();
+    x->kind = Kind::Socket, x->status_flags = 2 | (type & kSockNonblock);
+    x->socket = new_socket(kAfUnix);
+  }
+  connect_pair(*d[0]->socket, *d[1]->socket);
+  fds[0] = install(d[0], type & kSockCloexec);
+  if (fds[0] < 0) return fds[0];
+  fds[1] = install(d[1], type & kSockCloexec);
+  if (fds[1] < 0) return close(fds[0]), fds[1];
+  return 0;
+}
+
+int64_t LinuxFiles::bind(int64_t fd, const uint8_t* a, uint64_t len) {
+  int64_t err;
+  Socket* s = socket_of(fd, err);
+  if (!s) return err;
+  if (s->domain != kAfInet) return -abi::kEinval;
+  uint32_t addr;
+  uint16_t port;
+  if (int64_t e = parse_inet(a, len, addr, port)) return e;
+  if (addr != 0 && !is_loopback(addr)) return -kEaddrnotavail;  // this run's one interface is loopback
+  if (s->bound || s->state != Socket::State::Fresh) return -abi::kEinval;
+  return bind_port(*s, addr, port);
+}
+
+int64_t LinuxFiles::listen(int64_t fd, int64_t backlog) {
+  int64_t err;
+  Socket* s = socket_of(fd, err);
+  if (!s) return err;
+  if (s->domain != kAfInet || s->state == Socket::State::Connected) return -abi::kEinval;
+  if (!s->bound)
+    if (int64_t e = bind_port(*s, 0, 0)) return e;
+  s->state = Socket::State::Listening;
+  s->backlog_max = uint64_t(std::clamp<int64_t>(backlog, 0, 4096));
+  return 0;
+}
+
+int64_t LinuxFiles::connect(int64_t fd, const uint8_t* a, uint64_t len) {
+  int64_t err;
+  Socket* s = socket_of(fd, err);
+  if (!s) return err;
+  if (s->domain != kAfInet) return -abi::kEinval;
+  uint32_t addr;
+  uint16_t port;
+  if (int64_t e = parse_inet(a, len, addr, port)) return e;
+  if (s->state == Socket::State::Connected) return -kEisconn;
+  if (s->state == Socket::State::Listening) return -abi::kEinval;
+  if (addr == 0) addr = kLoopback;  // INADDR_ANY: this host
+  if (!is_loopback(addr)) return -kEnetunreach;
+  auto it = net_->ports.find(port);
+  const Socket* target = it == net_->ports.end() ? nullptr : it->second;
+  if (!target || target->state != Socket::State::Listening || (target->addr && target->addr != addr))
+    return -kEconnrefused;
+  Socket& listener = const_cast<Socket&>(*target);
+  // Linux lets backlog + 1 connections wait for accept; past that a connect waits.
+  if (listener.backlog.size() > listener.backlog_max) {
+    if (nonblocking(fd)) return -abi::kEagain;
+    wait_key_ = &listener;
+    return kWait;
+  }
+  if (!s->bound)
+    if (int64_t e = bind_port(*s, kLoopback, 0)) return e;
+  if (!s->addr) s->addr = kLoopback;
+  auto server = new_socket(kAfInet);
+  server->addr = addr, server->port = port;
+  server->peer_addr = s->addr, server->peer_port = s->port;
+  s->peer_addr = addr, s->peer_port = port;
+  connect_pair(*s, *server);
+  listener.backlog.push_back(std::move(server));
+  (*notifier_)(&listener);
+  // A non-blocking connect says the handshake is under way; here it is already done.
+  return nonblocking(fd) ? -kEinprogress : 0;
+}
+
+int64_t LinuxFiles::accept(int64_t fd, uint64_t flags, uint8_t peer[16], uint64_t& peer_len) {
+  int64_t err;
+  Socket* s = socket_of(fd, err);
+  if (!s) return err;
+  if (flags & ~(kSockNonblock | kSockCloexec)) return -abi::kEinval;
+  if (s->state != Socket::State::Listening) return -abi::kEinval;
+  if (s->backlog.empty()) {
+    if (nonblocking(fd)) return -abi::kEagain;
+    wait_key_ = s;
+    return kWait;
+  }
+  auto d = std::make_shared<Description>();
+  d->kind = Kind::Socket, d->status_flags = 2 | (flags & kSockNonblock);
+  d->socket = s->backlog.front();
+  put_inet(peer, d->socket->peer_addr, d->socket->peer_port);
+  peer_len = 16;
+  const int64_t nfd = install(d, flags & kSockCloexec);
+  if (nfd >= 0) {
+    s->backlog.pop_front();
+    (*notifier_)(s);  // a connect waiting for room may go on
+  }
+  return nfd;
+}
+
+int64_t LinuxFiles::sockname(int64_t fd, bool peer, uint8_t a[16]) {
+  int64_t err;
+  Socket* s = socket_of(fd, err);
+  if (!s) return err;
+  if (peer && s->state != Socket::State::Connected) return -kEnotconn;
+  if (s->domain == kAfUnix) {  // an unnamed socket: the family alone
+    std::memset(a, 0, 16);
+    emu::Cpu::store_be<uint16_t>(a, kAfUnix);
+    return 2;
+  }
+  if (peer) put_inet(a, s->peer_addr, s->peer_port);
+  else put_inet(a, s->addr, s->port);
+  return 16;
+}
+
+int64_t LinuxFiles::getsockopt(int64_t fd, uint64_t level, uint64_t name, int32_t& value) {
+  int64_t err;
+  Socket* s = socket_of(fd, err);
+  if (!s) return err;
+  if (level == kSolSocket) {
+    switch (name) {
+      case kSoType: value = int32_t(kSockStream); return 0;
+      case kSoError: value = 0; return 0;
+      case kSoDomain: value = s->domain; return 0;
+      case kSoAcceptconn: value = s->state == Socket::State::Listening; return 0;
+      case kSoReuseaddr: case kSoKeepalive: case kSoReuseport: break;
+      default: return -kEnoprotoopt;
+    }
+  } else if (level != kIpprotoTcp || name != kTcpNodelay || s->domain != kAfInet) {
+    return -kEnoprotoopt;
+  }
+  auto it = s->options.find({level, name});
+  value = it == s->options.end() ? 0 : it->second;
+  return 0;
+}
+
+int64_t LinuxFiles::setsockopt(int64_t fd, uint64_t level, uint64_t name, int32_t value) {
+  int64_t err;
+  Socket* s = socket_of(fd, err);
+  if (!s) return err;
+  // Flags that change nothing a socket of this run does (no TIME_WAIT, no lost peer,
+  // no delayed segments), kept so that getsockopt reads them back.
+  const bool known = (level == kSolSocket && (name == kSoReuseaddr || name == kSoKeepalive || name == kSoReuseport)) ||
+                     (level == kIpprotoTcp && name == kTcpNodelay && s->domain == kAfInet);
+  if (!known) return -kEnoprotoopt;
+  s->options[{level, name}] = value ? 1 : 0;
+  return 0;
+}
+
+int64_t LinuxFiles::send(int64_t fd, const uint8_t* buf, uint64_t len, bool dontwait) {
+  int64_t err;
+  Socket* s = socket_of(fd, err);
+  if (!s) return err;
+  if (s->state != Socket::State::Connected) return s->state == Socket::State::Fresh ? kBrokenPipe : -kEnotconn;
+  if (s->shut_wr) return kBrokenPipe;
+  return write_pipe(*s->out, buf, len, dontwait || nonblocking(fd));
+}
+
+int64_t LinuxFiles::recv(int64_t fd, uint8_t* buf, uint64_t len, bool dontwait) {
+  int64_t err;
+  Socket* s = socket_of(fd, err);
+  if (!s) return err;
+  if (s->state != Socket::State::Connected) return -kEnotconn;
+  if (s->shut_rd && s->in->empty()) return 0;
+  return read_pipe(*s->in, buf, len, dontwait || nonblocking(fd));
+}
+
+int64_t LinuxFiles::shutdown(int64_t fd, uint64_t how) {
+  int64_t err;
+  Socket* s = socket_of(fd, err);
+  if (!s) return err;
+  if (how > 2) return -abi::kEinval;
+  if (s->state != Socket::State::Connected) return -kEnotconn;
+  if (how != 1) s->shut_rd = true, s->in->changed();
+  if (how != 0 && !s->shut_wr) s->shut_wr = true, s->out->writers -= 1, s->out->changed();
+  return 0;
 }
 
 }  // namespace linux_user

@@ -63,6 +63,40 @@ class LinuxFiles {
   int64_t faccessat(int64_t dirfd, const std::string& path);
   int64_t ftruncate(int64_t fd, int64_t length);
   int64_t fsync(int64_t fd);
+  // The working directory: a guest path ("/" at first), where relative paths start; fork
+  // copies it. chdir with an empty path is fchdir(dirfd).
+  const std::string& cwd() const { return cwd_; }
+  int64_t chdir(int64_t dirfd, const std::string& path);
+  int64_t renameat2(int64_t old_dirfd, const std::string& old_path, int64_t new_dirfd, const std::string& new_path,
+                    uint64_t flags);
+  // fchmodat; an empty path is fchmod(dirfd).
+  int64_t fchmodat(int64_t dirfd, const std::string& path, uint64_t mode);
+  int64_t truncate(const std::string& path, int64_t length);
+  int64_t symlinkat(const std::string& target, int64_t dirfd, const std::string& path);
+  int64_t readlinkat(int64_t dirfd, const std::string& path, std::string& target);
+  // utimensat: times holds {atime sec, nsec, mtime sec, nsec}, each nsec possibly
+  // UTIME_OMIT (the caller has made UTIME_NOW a time already); an empty path is the fd.
+  int64_t utimensat(int64_t dirfd, const std::string& path, const int64_t times[4], uint64_t flags);
+  // Sockets, within this run only (no host network): TCP over IPv4 between its processes
+  // (addresses 127.0.0.0/8 and INADDR_ANY; ephemeral ports from 32768 up, in order),
+  // and AF_UNIX stream socketpairs. A connected socket is two pipes, one each way, so
+  // reads, writes, waits, EOF and EPIPE are a pipe's; a connect completes at once
+  // into the listener's backlog (it waits while that is full). Addresses are the
+  // guest's struct sockaddr_in bytes (16). Each returns what the system call returns.
+  int64_t socket(uint64_t domain, uint64_t type, uint64_t protocol);
+  int64_t socketpair(uint64_t domain, uint64_t type, uint64_t protocol, int64_t fds[2]);
+  int64_t bind(int64_t fd, const uint8_t* addr, uint64_t len);
+  int64_t listen(int64_t fd, int64_t backlog);
+  int64_t connect(int64_t fd, const uint8_t* addr, uint64_t len);
+  int64_t accept(int64_t fd, uint64_t flags, uint8_t peer[16], uint64_t& peer_len);
+  // getsockname (peer false) or getpeername: the address's length, its bytes in addr.
+  int64_t sockname(int64_t fd, bool peer, uint8_t addr[16]);
+  int64_t getsockopt(int64_t fd, uint64_t level, uint64_t name, int32_t& value);
+  int64_t setsockopt(int64_t fd, uint64_t level, uint64_t name, int32_t value);
+  int64_t send(int64_t fd, const uint8_t* buf, uint64_t len, bool dontwait);
+  int64_t recv(int64_t fd, uint8_t* buf, uint64_t len, bool dontwait);
+  int64_t shutdown(int64_t fd, uint64_t how);
+
   // The whole of a regular file under the root that may be executed (execve's image;
   // `path` empty: the file `dirfd` is open on), and its guest path: -errno if none.
   int64_t read_file(int64_t dirfd, const std::string& path, std::vector<uint8_t>& bytes, std::string& guest_path);
@@ -83,8 +117,10 @@ class LinuxFiles {
   int64_t dup_for_mapping(int64_t fd, bool& writable);
 
  private:
-  enum class Kind : uint8_t { Stdin, Stdout, Stderr, Host, Null, PipeRead, PipeWrite };
+  enum class Kind : uint8_t { Stdin, Stdout, Stderr, Host, Null, PipeRead, PipeWrite, Socket };
   struct Pipe;
+  struct Socket;
+  struct Network;
   struct Description;
   struct Slot {
     std::shared_ptr<Description> d;
@@ -102,14 +138,22 @@ class LinuxFiles {
   // component: how calls that name an entry (unlink, mkdir) stay inside the root.
   int64_t open_parent(int64_t dirfd, const std::string& path, int& parent_fd, std::string& name);
   int64_t install(std::shared_ptr<Description> d, bool cloexec, int64_t min_fd = 0);
+  // The guest path of a host descriptor that lies under the root ("" if it does not).
+  std::string guest_path_of(int host_fd) const;
   int64_t read_pipe(Pipe& p, uint8_t* buf, uint64_t len, bool nonblocking);
   int64_t write_pipe(Pipe& p, const uint8_t* buf, uint64_t len, bool nonblocking);
+  Socket* socket_of(int64_t fd, int64_t& err);
+  std::shared_ptr<Socket> new_socket(uint16_t domain);
+  int64_t bind_port(Socket& s, uint32_t addr, uint16_t port);
+  static void connect_pair(Socket& a, Socket& b);
 
   std::shared_ptr<Root> root_;
   std::FILE* out_;
   std::FILE* err_;
   std::shared_ptr<Notifier> notifier_;
+  std::shared_ptr<Network> net_;
   std::vector<Slot> fds_;
+  std::string cwd_ = "/";
   const void* wait_key_ = nullptr;
 };
 

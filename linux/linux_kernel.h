@@ -216,6 +216,18 @@ class LinuxKernel : public emu::SvcHandler, public emu::Dispatcher {
   std::deque<LinuxThread*> ready_;                     // runnable, waiting for an I-stream
   std::vector<bool> slice_set_;                        // by I-stream: a turn's deadline is set
   std::map<std::pair<int, int>, PosixTimer> timers_;   // by process and id
+  // System V shared memory: a segment owns its frames, and each shmat maps them into the
+  // attaching space (map_shared); removed (IPC_RMID), it goes with its last detach.
+  struct ShmSegment {
+    uint64_t key = 0, size = 0;
+    uint32_t mode = 0;
+    std::vector<uint64_t> frames;
+    bool removed = false;
+    unsigned attaches = 0;
+  };
+  std::map<int, ShmSegment> shm_;
+  std::map<std::pair<int, uint64_t>, int> shm_attached_;  // (pid, address) -> segment id
+  int next_shm_ = 0;
   bool every_istream_starts_ = false;
   bool large_pages_ = false;
   unsigned max_processes_ = kDefaultMaxProcesses;

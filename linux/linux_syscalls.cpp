@@ -719,21 +719,23 @@ struct LinuxSyscalls {
     const uint64_t sets[3] = {c.a[1], c.a[2], c.a[3]};
     return select_fds(c, c.a[0], sets, deadline);
   }
-  static int64_t readlink_path(Call& c, const std::string& path, uint64_t buf, uint64_t size) {
-    if (path != "/proc/self/exe") return -abi::kEnoent;
-    const std::string& exe = c.p.exe_path;
-    uint64_t n = std::min<uint64_t>(exe.size(), size);
-    return c.p.copy_out(buf, exe.data(), n) ? int64_t(n) : -abi::kEfault;
+  static int64_t readlink_path(Call& c, int64_t dirfd, const std::string& path, uint64_t buf, uint64_t size) {
+    if (int64_t(size) <= 0) return -abi::kEinval;
+    std::string target;
+    if (path == "/proc/self/exe") target = c.p.exe_path;
+    else if (int64_t e = c.p.files->readlinkat(dirfd, path, target)) return e;
+    uint64_t n = std::min<uint64_t>(target.size(), size);
+    return c.p.copy_out(buf, target.data(), n) ? int64_t(n) : -abi::kEfault;
   }
   static int64_t readlink(Call& c) {
     std::string path;
     if (int64_t e = path_arg(c, c.a[0], path)) return e;
-    return readlink_path(c, path, c.a[1], c.a[2]);
+    return readlink_path(c, abi::kAtFdcwd, path, c.a[1], c.a[2]);
   }
   static int64_t readlinkat(Call& c) {
     std::string path;
     if (int64_t e = path_arg(c, c.a[1], path)) return e;
-    return readlink_path(c, path, c.a[2], c.a[3]);
+    return readlink_path(c, int64_t(int32_t(c.a[0])), path, c.a[2], c.a[3]);
   }
   static int64_t unlink(Call& c) {
     std::string path;
@@ -773,8 +775,362 @@ struct LinuxSyscalls {
   static int64_t ftruncate(Call& c) { return c.p.files->ftruncate(int64_t(c.a[0]), int64_t(c.a[1])); }
   static int64_t fsync(Call& c) { return c.p.files->fsync(int64_t(c.a[0])); }
   static int64_t getcwd(Call& c) {
-    if (c.a[1] < 2) return -abi::kErange;
-    return c.p.copy_out(c.a[0], "/", 2) ? 2 : -abi::kEfault;
+    const std::string& cwd = c.p.files->cwd();
+    if (c.a[1] < cwd.size() + 1) return -abi::kErange;
+    return c.p.copy_out(c.a[0], cwd.c_str(), cwd.size() + 1) ? int64_t(cwd.size() + 1) : -abi::kEfault;
+  }
+  static int64_t chdir(Call& c) {
+    std::string path;
+    if (int64_t e = path_arg(c, c.a[0], path)) return e;
+    if (path.empty()) return -abi::kEnoent;
+    return c.p.files->chdir(abi::kAtFdcwd, path);
+  }
+  static int64_t fchdir(Call& c) { return c.p.files->chdir(int64_t(int32_t(c.a[0])), ""); }
+  static int64_t rename_at(Call& c, int64_t old_dirfd, uint64_t old_addr, int64_t new_dirfd, uint64_t new_addr,
+                           uint64_t flags) {
+    std::string from, to;
+    if (int64_t e = path_arg(c, old_addr, from)) return e;
+    if (int64_t e = path_arg(c, new_addr, to)) return e;
+    return c.p.files->renameat2(old_dirfd, from, new_dirfd, to, flags);
+  }
+  static int64_t rename(Call& c) { return rename_at(c, abi::kAtFdcwd, c.a[0], abi::kAtFdcwd, c.a[1], 0); }
+  static int64_t renameat(Call& c) {
+    return rename_at(c, int64_t(int32_t(c.a[0])), c.a[1], int64_t(int32_t(c.a[2])), c.a[3], 0);
+  }
+  static int64_t renameat2(Call& c) {
+    return rename_at(c, int64_t(int32_t(c.a[0])), c.a[1], int64_t(int32_t(c.a[2])), c.a[3], c.a[4]);
+  }
+  static int64_t chmod(Call& c) {
+    std::string path;
+    if (int64_t e = path_arg(c, c.a[0], path)) return e;
+    if (path.empty()) return -abi::kEnoent;
+    return c.p.files->fchmodat(abi::kAtFdcwd, path, c.a[1]);
+  }
+  static int64_t fchmod(Call& c) { return c.p.files->fchmodat(int64_t(int32_t(c.a[0])), "", c.a[1]); }
+  static int64_t fchmodat(Call& c) {
+    std::string path;
+    if (int64_t e = path_arg(c, c.a[1], path)) return e;
+    if (path.empty()) return -abi::kEnoent;
+    return c.p.files->fchmodat(int64_t(int32_t(c.a[0])), path, c.a[2]);
+  }
+  static int64_t truncate(Call& c) {
+    std::string path;
+    if (int64_t e = path_arg(c, c.a[0], path)) return e;
+    return c.p.files->truncate(path, int64_t(c.a[1]));
+  }
+  static int64_t symlink_at(Call& c, uint64_t target_addr, int64_t dirfd, uint64_t path_addr) {
+    std::string target, path;
+    if (int64_t e = path_arg(c, target_addr, target)) return e;
+    if (int64_t e = path_arg(c, path_addr, path)) return e;
+    return c.p.files->symlinkat(target, dirfd, path);
+  }
+  static int64_t symlink(Call& c) { return symlink_at(c, c.a[0], abi::kAtFdcwd, c.a[1]); }
+  static int64_t symlinkat(Call& c) { return symlink_at(c, c.a[0], int64_t(int32_t(c.a[1])), c.a[2]); }
+  // utimensat and the older utime/utimes: times are set as given, or to the simulated
+  // wall clock for UTIME_NOW (or no times at all).
+  static constexpr int64_t kUtimeNow = (1 << 30) - 1, kUtimeOmit = (1 << 30) - 2;
+  static int64_t set_times(Call& c, int64_t dirfd, uint64_t path_addr, int64_t times[4], uint64_t flags) {
+    std::string path;
+    if (path_addr) {
+      if (int64_t e = path_arg(c, path_addr, path)) return e;
+      if (path.empty() && !(flags & abi::kAtEmptyPath)) return -abi::kEnoent;
+    }
+    const uint64_t ns = c.k.now_ns(c.cpu);
+    for (int k = 0; k < 4; k += 2)
+      if (times[k + 1] == kUtimeNow)
+        times[k] = int64_t(kEpochSeconds + ns / 1000000000), times[k + 1] = int64_t(ns % 1000000000);
+    return c.p.files->utimensat(dirfd, path, times, flags);
+  }
+  static int64_t utimensat(Call& c) {
+    int64_t times[4] = {0, kUtimeNow, 0, kUtimeNow};
+    if (c.a[2]) {
+      uint8_t b[32];
+      if (!c.p.copy_in(c.a[2], b, 32)) return -abi::kEfault;
+      for (int k = 0; k < 4; ++k) times[k] = int64_t(emu::Cpu::load_be<uint64_t>(b + 8 * k));
+      for (int k = 1; k < 4; k += 2)
+        if (times[k] != kUtimeNow && times[k] != kUtimeOmit && (times[k] < 0 || times[k] >= 1000000000))
+          return -abi::kEinval;
+    }
+    return set_times(c, int64_t(int32_t(c.a[0])), c.a[1], times, c.a[3]);
+  }
+  static int64_t utime(Call& c) {  // struct utimbuf { time_t actime, modtime; }
+    int64_t times[4] = {0, kUtimeNow, 0, kUtimeNow};
+    if (c.a[1]) {
+      uint8_t b[16];
+      if (!c.p.copy_in(c.a[1], b, 16)) return -abi::kEfault;
+      times[0] = int64_t(emu::Cpu::load_be<uint64_t>(b)), times[1] = 0;
+      times[2] = int64_t(emu::Cpu::load_be<uint64_t>(b + 8)), times[3] = 0;
+    }
+    return set_times(c, abi::kAtFdcwd, c.a[0], times, 0);
+  }
+  static int64_t utimes(Call& c) {  // struct timeval[2]
+    int64_t times[4] = {0, kUtimeNow, 0, kUtimeNow};
+    if (c.a[1]) {
+      uint8_t b[32];
+      if (!c.p.copy_in(c.a[1], b, 32)) return -abi::kEfault;
+      for (int k = 0; k < 4; k += 2) {
+        const int64_t sec = int64_t(emu::Cpu::load_be<uint64_t>(b + 8 * k));
+        const int64_t usec = int64_t(emu::Cpu::load_be<uint64_t>(b + 8 * k + 8));
+        if (usec < 0 || usec >= 1000000) return -abi::kEinval;
+        times[k] = sec, times[k + 1] = usec * 1000;
+      }
+    }
+    return set_times(c, abi::kAtFdcwd, c.a[0], times, 0);
+  }
+
+  // --- sockets (linux/linux_files.h: TCP on loopback between this run's processes,
+  // AF_UNIX socketpairs) ----------------------------------------------------------------
+  static constexpr int64_t kEopnotsupp = 95;
+  static constexpr uint64_t kMsgDontwait = 0x40, kMsgNosignal = 0x4000, kMsgMore = 0x8000;
+  static int64_t socket(Call& c) { return c.p.files->socket(c.a[0], c.a[1], c.a[2]); }
+  static int64_t socketpair(Call& c) {
+    int64_t fds[2];
+    if (int64_t e = c.p.files->socketpair(c.a[0], c.a[1], c.a[2], fds)) return e;
+    uint8_t b[8];
+    emu::Cpu::store_be<uint32_t>(b, uint32_t(fds[0])), emu::Cpu::store_be<uint32_t>(b + 4, uint32_t(fds[1]));
+    if (c.p.copy_out(c.a[3], b, 8)) return 0;
+    c.p.files->close(fds[0]), c.p.files->close(fds[1]);
+    return -abi::kEfault;
+  }
+  // A socket address from the guest (at most 128 bytes, struct sockaddr_storage).
+  static int64_t sockaddr_arg(Call& c, uint64_t addr, uint64_t len, std::vector<uint8_t>& b) {
+    if (int64_t(int32_t(len)) < 0 || len > 128) return -abi::kEinval;
+    b.assign(std::max<uint64_t>(len, 16), 0);
+    return c.p.copy_in(addr, b.data(), len) ? 0 : -abi::kEfault;
+  }
+  // Writes an address back as the kernel does: as much as *len_addr allows, and the
+  // address's full length to *len_addr.
+  static int64_t put_sockaddr(Call& c, uint64_t addr, uint64_t len_addr, const uint8_t* a, uint64_t n) {
+    if (!addr) return 0;
+    uint8_t lb[4];
+    if (!c.p.copy_in(len_addr, lb, 4)) return -abi::kEfault;
+    const int32_t room = int32_t(emu::Cpu::load_be<uint32_t>(lb));
+    if (room < 0) return -abi::kEinval;
+    if (!c.p.copy_out(addr, a, std::min<uint64_t>(n, uint64_t(room)))) return -abi::kEfault;
+    emu::Cpu::store_be<uint32_t>(lb, uint32_t(n));
+    return c.p.copy_out(len_addr, lb, 4) ? 0 : -abi::kEfault;
+  }
+  static int64_t bind(Call& c) {
+    std::vector<uint8_t> a;
+    if (int64_t e = sockaddr_arg(c, c.a[1], c.a[2], a)) return e;
+    return c.p.files->bind(int64_t(int32_t(c.a[0])), a.data(), c.a[2]);
+  }
+  static int64_t connect(Call& c) {
+    std::vector<uint8_t> a;
+    if (int64_t e = sockaddr_arg(c, c.a[1], c.a[2], a)) return e;
+    return io_result(c, c.p.files->connect(int64_t(int32_t(c.a[0])), a.data(), c.a[2]));
+  }
+  static int64_t listen(Call& c) { return c.p.files->listen(int64_t(int32_t(c.a[0])), int64_t(int32_t(c.a[1]))); }
+  static int64_t accept4(Call& c) {
+    uint8_t peer[16];
+    uint64_t n = 0;
+    const int64_t fd = c.p.files->accept(int64_t(int32_t(c.a[0])), c.a[3], peer, n);
+    if (fd < 0) return io_result(c, fd);
+    if (int64_t e = put_sockaddr(c, c.a[1], c.a[2], peer, n)) return c.p.files->close(fd), e;
+    return fd;
+  }
+  static int64_t sockname_call(Call& c, bool peer) {
+    uint8_t a[16];
+    const int64_t n = c.p.files->sockname(int64_t(int32_t(c.a[0])), peer, a);
+    if (n < 0) return n;
+    if (!c.a[1]) return -abi::kEfault;
+    return put_sockaddr(c, c.a[1], c.a[2], a, uint64_t(n));
+  }
+  static int64_t getsockname(Call& c) { return sockname_call(c, false); }
+  static int64_t getpeername(Call& c) { return sockname_call(c, true); }
+  static int64_t getsockopt(Call& c) {
+    int32_t value = 0;
+    if (int64_t e = c.p.files->getsockopt(int64_t(int32_t(c.a[0])), c.a[1], c.a[2], value)) return e;
+    uint8_t lb[4];
+    if (!c.p.copy_in(c.a[4], lb, 4)) return -abi::kEfault;
+    const int32_t room = int32_t(emu::Cpu::load_be<uint32_t>(lb));
+    if (room < 0) return -abi::kEinval;
+    uint8_t vb[4];
+    emu::Cpu::store_be<uint32_t>(vb, uint32_t(value));
+    const uint64_t n = std::min<uint64_t>(4, uint64_t(room));
+    if (!c.p.copy_out(c.a[3], vb, n)) return -abi::kEfault;
+    emu::Cpu::store_be<uint32_t>(lb, uint32_t(n));
+    return c.p.copy_out(c.a[4], lb, 4) ? 0 : -abi::kEfault;
+  }
+  static int64_t setsockopt(Call& c) {
+    if (int64_t(int32_t(c.a[4])) < 4) return -abi::kEinval;  // every option here is an int
+    uint8_t vb[4];
+    if (!c.p.copy_in(c.a[3], vb, 4)) return -abi::kEfault;
+    return c.p.files->setsockopt(int64_t(int32_t(c.a[0])), c.a[1], c.a[2], int32_t(emu::Cpu::load_be<uint32_t>(vb)));
+  }
+  // sendto and recvfrom on a connected stream: the address is not used (nor given back).
+  // A blocking send returns when all of it is in, as write does.
+  static int64_t sendto(Call& c) {
+    const int64_t fd = int64_t(int32_t(c.a[0]));
+    const uint64_t len = c.a[2], flags = c.a[3];
+    if (flags & ~(kMsgDontwait | kMsgNosignal | kMsgMore)) return -kEopnotsupp;
+    const bool dontwait = flags & kMsgDontwait;
+    uint64_t done = c.t.call_resumed ? c.t.call_progress : 0;
+    std::vector<uint8_t> buf(std::min(len - done, kChunk));
+    if (!c.p.copy_in(c.a[1] + done, buf.data(), buf.size())) return done ? int64_t(done) : -abi::kEfault;
+    int64_t n = c.p.files->send(fd, buf.data(), buf.size(), dontwait);
+    if (n == LinuxFiles::kWait || (n >= 0 && !dontwait && !c.p.files->nonblocking(fd) && done + uint64_t(n) < len)) {
+      c.t.call_progress = done + uint64_t(std::max<int64_t>(n, 0));
+      c.k.wait_call(c.t, {n == LinuxFiles::kWait ? c.p.files->wait_key() : c.p.files->pipe_of(fd)}, ~0ull, true);
+      c.keep_registers = true;
+      return 0;
+    }
+    if (n == LinuxFiles::kBrokenPipe && (flags & kMsgNosignal)) return done ? int64_t(done) : -abi::kEpipe;
+    if (n < 0) return done ? int64_t(done) : io_result(c, n);
+    return int64_t(done) + n;
+  }
+  static int64_t recvfrom(Call& c) {
+    const uint64_t flags = c.a[3];
+    if (flags & ~kMsgDontwait) return -kEopnotsupp;  // MSG_PEEK, MSG_WAITALL, ...: not here
+    const int64_t n = with_buffer_out(c, c.a[1], c.a[2], [&](uint8_t* b, uint64_t m) {
+      return c.p.files->recv(int64_t(int32_t(c.a[0])), b, m, flags & kMsgDontwait);
+    });
+    if (n < 0) return io_result(c, n);
+    if (c.a[4] && c.a[5]) {  // a stream socket gives no source address: its length is 0
+      uint8_t lb[4] = {};
+      if (!c.p.copy_out(c.a[5], lb, 4)) return -abi::kEfault;
+    }
+    return n;
+  }
+  static int64_t shutdown(Call& c) { return c.p.files->shutdown(int64_t(int32_t(c.a[0])), c.a[1]); }
+  // socketcall(call, args): the socket calls through one number, their arguments in an
+  // array of longs (glibc on s390x uses it).
+  static int64_t socketcall(Call& c) {
+    static constexpr uint8_t kArgs[21] = {0, 3, 3, 3, 2, 3, 3, 3, 4, 4, 4, 6, 6, 2, 5, 5, 3, 3, 4, 5, 4};
+    const uint64_t call = c.a[0];
+    if (call < 1 || call > 20) return -abi::kEinval;
+    uint8_t b[48];
+    if (!c.p.copy_in(c.a[1], b, 8u * kArgs[call])) return -abi::kEfault;
+    for (unsigned k = 0; k < 6; ++k) c.a[k] = k < kArgs[call] ? emu::Cpu::load_be<uint64_t>(b + 8 * k) : 0;
+    switch (call) {
+      case 1: return socket(c);
+      case 2: return bind(c);
+      case 3: return connect(c);
+      case 4: return listen(c);
+      case 5: return accept4(c);  // accept: flags 0
+      case 6: return getsockname(c);
+      case 7: return getpeername(c);
+      case 8: return socketpair(c);
+      case 9: case 11: return sendto(c);  // send: no address
+      case 10: case 12: return recvfrom(c);
+      case 13: return shutdown(c);
+      case 14: return setsockopt(c);
+      case 15: return getsockopt(c);
+      case 18: return accept4(c);
+      default: return -abi::kEnosys;  // sendmsg, recvmsg, recvmmsg, sendmmsg: not here
+    }
+  }
+
+  // --- System V shared memory -------------------------------------------------------
+  // Attached segments are not inherited across fork here (the child's copy of the
+  // space holds only its own pages): a child must shmat itself.
+  static constexpr uint64_t kIpcCreat = 01000, kIpcExcl = 02000, kIpcRmid = 0, kIpcStat = 2, kShmRdonly = 010000,
+                            kShmRnd = 020000, kShmMax = 1ull << 30;
+  static void shm_release(LinuxKernel& k, int id) {
+    auto it = k.shm_.find(id);
+    if (it == k.shm_.end() || !it->second.removed || it->second.attaches) return;
+    for (uint64_t f : it->second.frames) k.machine_.storage().free_4k(f);
+    k.shm_.erase(it);
+  }
+  static int64_t shmget(Call& c) {
+    const uint64_t key = uint64_t(int64_t(int32_t(c.a[0]))), size = c.a[1], flags = c.a[2];
+    if (key != 0)  // not IPC_PRIVATE: the segment of that key, if one is there
+      for (auto& [id, seg] : c.k.shm_)
+        if (seg.key == key && !seg.removed) {
+          if ((flags & kIpcCreat) && (flags & kIpcExcl)) return -abi::kEexist;
+          if (size > seg.size) return -abi::kEinval;
+          return id;
+        }
+    if (key != 0 && !(flags & kIpcCreat)) return -abi::kEnoent;
+    if (size == 0 || size > kShmMax) return -abi::kEinval;
+    LinuxKernel::ShmSegment seg;
+    seg.key = key, seg.size = size, seg.mode = uint32_t(flags & 0777);
+    for (uint64_t n = 0; n < emu::page_up(size) / emu::kPageSize; ++n) {
+      auto f = c.k.machine_.storage().allocate_4k();
+      if (!f) {
+        for (uint64_t g : seg.frames) c.k.machine_.storage().free_4k(g);
+        return -abi::kEnomem;
+      }
+      emu::Frame& frame = c.k.machine_.storage().frame(*f);
+      std::memset(frame.data.get(), 0, emu::kPageSize);
+      seg.frames.push_back(*f);
+    }
+    const int id = c.k.next_shm_++;
+    c.k.shm_[id] = std::move(seg);
+    return id;
+  }
+  static int64_t shmat(Call& c) {
+    const int id = int(int32_t(c.a[0]));
+    uint64_t addr = c.a[1];
+    const uint64_t flags = c.a[2];
+    auto it = c.k.shm_.find(id);
+    if (it == c.k.shm_.end() || it->second.removed) return -abi::kEinval;
+    LinuxKernel::ShmSegment& seg = it->second;
+    if (addr && (flags & kShmRnd)) addr &= ~(emu::kPageSize - 1);
+    if (addr & (emu::kPageSize - 1)) return -abi::kEinval;
+    const uint64_t len = seg.frames.size() * emu::kPageSize;
+    const uint64_t prot = abi::kProtRead | ((flags & kShmRdonly) ? 0 : abi::kProtWrite);
+    // The range is mapped as anonymous memory first (that places and records it), then
+    // its pages are pointed at the segment's frames.
+    const int64_t at = c.p.memory->mmap(addr, len, prot, abi::kMapShared | abi::kMapAnonymous | (addr ? abi::kMapFixed : 0));
+    if (at < 0) return at;
+    const uint8_t rights = c.p.space->prot_of(uint64_t(at));
+    for (uint64_t n = 0; n < seg.frames.size(); ++n) c.p.space->map_shared(uint64_t(at) + n * emu::kPageSize, seg.frames[n], rights);
+    ++seg.attaches;
+    c.k.shm_attached_[{c.p.pid, uint64_t(at)}] = id;
+    return at;
+  }
+  static int64_t shmdt(Call& c) {
+    auto it = c.k.shm_attached_.find({c.p.pid, c.a[0]});
+    if (it == c.k.shm_attached_.end()) return -abi::kEinval;
+    const int id = it->second;
+    c.k.shm_attached_.erase(it);
+    auto seg = c.k.shm_.find(id);
+    if (seg == c.k.shm_.end()) return -abi::kEinval;
+    c.p.memory->munmap(c.a[0], seg->second.frames.size() * emu::kPageSize);
+    --seg->second.attaches;
+    shm_release(c.k, id);
+    return 0;
+  }
+  static int64_t shmctl(Call& c) {
+    const int id = int(int32_t(c.a[0]));
+    const uint64_t cmd = c.a[1] & 0xFF;  // without IPC_64
+    auto it = c.k.shm_.find(id);
+    if (it == c.k.shm_.end()) return -abi::kEinval;
+    if (cmd == kIpcRmid) {
+      it->second.removed = true;
+      shm_release(c.k, id);
+      return 0;
+    }
+    if (cmd == kIpcStat) {  // struct shmid64_ds (s390x): the fields a program reads
+      uint8_t b[112] = {};
+      const LinuxKernel::ShmSegment& seg = it->second;
+      emu::Cpu::store_be<uint32_t>(b, uint32_t(seg.key));
+      emu::Cpu::store_be<uint32_t>(b + 4, LinuxKernel::kUid), emu::Cpu::store_be<uint32_t>(b + 8, LinuxKernel::kGid);
+      emu::Cpu::store_be<uint32_t>(b + 12, LinuxKernel::kUid), emu::Cpu::store_be<uint32_t>(b + 16, LinuxKernel::kGid);
+      emu::Cpu::store_be<uint32_t>(b + 20, seg.mode | (seg.removed ? 01000 : 0));
+      emu::Cpu::store_be<uint64_t>(b + 48, seg.size);
+      emu::Cpu::store_be<uint64_t>(b + 88, seg.attaches);  // shm_nattch, after the times and pids
+      return c.p.copy_out(c.a[2], b, sizeof b) ? 0 : -abi::kEfault;
+    }
+    return -abi::kEinval;
+  }
+  // ipc(call, first, second, third, ptr, fifth): the System V calls through one number
+  // (glibc on s390x uses it); shared memory only.
+  static int64_t ipc(Call& c) {
+    const uint64_t call = c.a[0] & 0xFFFF, first = c.a[1], second = c.a[2], third = c.a[3], ptr = c.a[4];
+    switch (call) {
+      case 21: {  // SHMAT: the address goes to *third
+        c.a[0] = first, c.a[1] = ptr, c.a[2] = second;
+        const int64_t at = shmat(c);
+        if (at < 0) return at;
+        return put_u64s(c, third, {uint64_t(at)});
+      }
+      case 22: c.a[0] = ptr; return shmdt(c);
+      case 23: c.a[0] = first, c.a[1] = second, c.a[2] = third; return shmget(c);
+      case 24: c.a[0] = first, c.a[1] = second, c.a[2] = ptr; return shmctl(c);
+      default: return -abi::kEnosys;  // semaphores and message queues: not here
+    }
   }
 
   // --- signals ------------------------------------------------------------------------------
@@ -1125,12 +1481,16 @@ constexpr S::Entry kTable[] = {
     {6, "close", S::close},
     {10, "unlink", S::unlink},
     {11, "execve", S::execve},
+    {12, "chdir", S::chdir},
+    {15, "chmod", S::chmod},
     {19, "lseek", S::lseek},
     {20, "getpid", S::getpid},
     {27, "alarm", S::alarm},
     {29, "pause", S::pause},
+    {30, "utime", S::utime},
     {33, "access", S::access},
     {37, "kill", S::kill},
+    {38, "rename", S::rename},
     {39, "mkdir", S::mkdir},
     {40, "rmdir", S::rmdir},
     {41, "dup", S::dup},
@@ -1147,21 +1507,27 @@ constexpr S::Entry kTable[] = {
     {66, "setsid", S::setsid},
     {77, "getrusage", S::getrusage},
     {78, "gettimeofday", S::gettimeofday},
+    {83, "symlink", S::symlink},
     {85, "readlink", S::readlink},
     {90, "mmap", S::mmap},
     {91, "munmap", S::munmap},
+    {92, "truncate", S::truncate},
     {93, "ftruncate", S::ftruncate},
+    {94, "fchmod", S::fchmod},
+    {102, "socketcall", S::socketcall},
     {104, "setitimer", S::setitimer},
     {105, "getitimer", S::getitimer},
     {106, "stat", S::stat},
     {108, "fstat", S::fstat},
     {114, "wait4", S::wait4},
     {116, "sysinfo", S::sysinfo},
+    {117, "ipc", S::ipc},
     {118, "fsync", S::fsync},
     {120, "clone", S::clone},
     {122, "uname", S::uname},
     {125, "mprotect", S::mprotect},
     {132, "getpgid", S::getpgid},
+    {133, "fchdir", S::fchdir},
     {142, "select", S::select},
     {144, "msync", S::msync},
     {145, "readv", S::readv},
@@ -1220,17 +1586,40 @@ constexpr S::Entry kTable[] = {
     {289, "mkdirat", S::mkdirat},
     {293, "newfstatat", S::newfstatat},
     {294, "unlinkat", S::unlinkat},
+    {295, "renameat", S::renameat},
+    {297, "symlinkat", S::symlinkat},
     {298, "readlinkat", S::readlinkat},
+    {299, "fchmodat", S::fchmodat},
     {300, "faccessat", S::faccessat},
     {301, "pselect6", S::pselect6},
     {302, "ppoll", S::ppoll},
     {304, "set_robust_list", S::set_robust_list},
+    {313, "utimes", S::utimes},
+    {315, "utimensat", S::utimensat},
     {325, "pipe2", S::pipe2},
     {326, "dup3", S::dup3},
     {334, "prlimit64", S::prlimit64},
+    {347, "renameat2", S::renameat2},
     {349, "getrandom", S::getrandom},
     {354, "execveat", S::execveat},
+    {359, "socket", S::socket},
+    {360, "socketpair", S::socketpair},
+    {361, "bind", S::bind},
+    {362, "connect", S::connect},
+    {363, "listen", S::listen},
+    {364, "accept4", S::accept4},
+    {365, "getsockopt", S::getsockopt},
+    {366, "setsockopt", S::setsockopt},
+    {367, "getsockname", S::getsockname},
+    {368, "getpeername", S::getpeername},
+    {369, "sendto", S::sendto},
+    {371, "recvfrom", S::recvfrom},
+    {373, "shutdown", S::shutdown},
     {383, "rseq", S::rseq},
+    {395, "shmget", S::shmget},
+    {396, "shmctl", S::shmctl},
+    {397, "shmat", S::shmat},
+    {398, "shmdt", S::shmdt},
     {435, "clone3", S::clone3},
     {LinuxKernel::kSysIStream, "tpf_istream", S::tpf_istream},
     {LinuxKernel::kSysIStreams, "tpf_istreams", S::tpf_istreams},
