@@ -88,7 +88,6 @@ class LinuxKernel : public emu::SvcHandler, public emu::Dispatcher {
   // Why the run was stopped by the kernel itself ("" if it was not): the process limit.
   const std::string& stopped_because() const { return stopped_because_; }
   uint64_t syscalls() const { return syscalls_; }
-  uint64_t processes_created() const { return processes_created_; }
 
  private:
   friend struct LinuxSyscalls;
@@ -240,7 +239,6 @@ class LinuxKernel : public emu::SvcHandler, public emu::Dispatcher {
   int fatal_signal_ = 0;
   std::string stopped_because_;
   uint64_t syscalls_ = 0;
-  uint64_t processes_created_ = 0;
   std::vector<uint64_t> warned_;
 };
 

@@ -116,15 +116,13 @@ struct LinuxProcess {
   std::vector<std::string> argv;
   std::string exe_path;  // what readlink("/proc/self/exe") answers
   uint64_t hwcap = 0;    // AT_HWCAP: what the kernel knows of the machine (build_stack)
-  uint64_t pending = 0;  // signals sent to the process that no thread has taken yet
-  std::array<SignalInfo, 64> pending_info{};
   // Ended: every thread has exited; `status` is what wait4 reports (exit code << 8, or
   // the signal); a zombie until its parent collects it.
   bool ended = false;
   int vfork_parent = 0;  // the thread of a CLONE_VFORK parent, waiting until this one execs or ends
   int status = 0;
   int main_exit_code = 0;  // the first thread's exit (every-I-stream mode)
-  uint64_t start_cycle = 0, cpu_cycles = 0;  // for rusage and times
+  uint64_t cpu_cycles = 0;  // the clock its threads spent on I-streams (rusage, times)
   uint64_t children_cycles = 0;
   uint64_t umask = 022;
   // ITIMER_REAL (alarm, setitimer): the serial of the armed expiry (0: none), when it

@@ -25,7 +25,6 @@ LinuxProcess& LinuxKernel::new_process(int ppid, std::shared_ptr<emu::AddressSpa
   p->ppid = ppid;
   p->pgid = p->sid = pid;
   p->files->set_notifier([this](const void* key) { wake_callers(key, now_); });
-  ++processes_created_;
   LinuxProcess& r = *p;
   processes_[pid] = std::move(p);
   return r;
@@ -68,7 +67,6 @@ int64_t LinuxKernel::fork_process(LinuxThread& parent, uint64_t flags, uint64_t 
   child.pgid = pp.pgid, child.sid = pp.sid;
   child.actions = pp.actions;
   child.argv = pp.argv, child.exe_path = pp.exe_path, child.hwcap = pp.hwcap;
-  child.start_cycle = parent.cpu->cycles;
   child.vfork_parent = (flags & abi::kCloneVfork) ? parent.tid : 0;
 
   LinuxThread& t = new_thread(child);
