@@ -111,6 +111,9 @@ class LinuxKernel : public emu::SvcHandler, public emu::Dispatcher {
   // the SVC, to issue the call again when one of `keys` is woken, a signal comes, or
   // the deadline (an I-stream clock, ~0 for none) passes.
   void wait_call(LinuxThread& t, std::vector<const void*> keys, uint64_t deadline, bool restartable);
+  // An event at `deadline` that ends the thread's present wait, if it still waits then:
+  // `on_end` sets what the call returns, and the thread runs again.
+  void end_wait_at(LinuxThread& t, uint64_t deadline, void (*on_end)(LinuxThread&));
   // A call whose result is known, but which returns only when `key` is woken (vfork).
   void wait_result(LinuxThread& t, const void* key, int64_t result);
   // Wakes the threads whose call waits on `key` (a pipe, a parent's children).

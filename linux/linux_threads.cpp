@@ -115,18 +115,23 @@ void LinuxKernel::futex_wait(LinuxThread& t, uint64_t addr, uint32_t bitset, uin
   t.futex_addr = addr, t.futex_bitset = bitset, t.wait_serial = ++wait_serial_;
   t.cpu->gr[2] = 0;  // what the call returns when a wake ends the wait
   t.cpu->request_stop();
-  if (deadline != ~0ull) {
-    LinuxThread* w = &t;
-    const uint64_t serial = t.wait_serial;
-    const int tid = t.tid;
-    machine_.events().schedule(deadline, [this, w, tid, serial, deadline] {
-      if (exited_ || std::none_of(threads_.begin(), threads_.end(), [&](auto& x) { return x.get() == w; })) return;
-      if (w->tid != tid || w->waiting != WaitKind::Futex || w->wait_serial != serial || w->exited) return;
-      w->waiting = WaitKind::None;
-      w->saved.gr[2] = uint64_t(-abi::kEtimedout);
-      make_runnable(*w, deadline);
-    });
-  }
+  if (deadline != ~0ull) end_wait_at(t, deadline, [](LinuxThread& w) { w.saved.gr[2] = uint64_t(-abi::kEtimedout); });
+}
+
+void LinuxKernel::end_wait_at(LinuxThread& t, uint64_t deadline, void (*on_end)(LinuxThread&)) {
+  LinuxThread* w = &t;
+  const uint64_t serial = t.wait_serial;
+  const int tid = t.tid;
+  const WaitKind kind = t.waiting;
+  machine_.events().schedule(deadline, [this, w, tid, kind, serial, deadline, on_end] {
+    // The thread may have gone (its record too), or be in another wait by then.
+    if (exited_ || std::none_of(threads_.begin(), threads_.end(), [&](auto& x) { return x.get() == w; })) return;
+    if (w->tid != tid || w->waiting != kind || w->wait_serial != serial || w->exited) return;
+    w->waiting = WaitKind::None;
+    now_ = deadline;
+    on_end(*w);
+    make_runnable(*w, deadline);
+  });
 }
 
 int64_t LinuxKernel::futex_wake(const LinuxProcess& p, uint64_t addr, uint64_t count, uint32_t bitset, uint64_t now) {
@@ -165,18 +170,7 @@ void LinuxKernel::wait_call(LinuxThread& t, std::vector<const void*> keys, uint6
   t.wait_serial = ++wait_serial_;
   t.cpu->psw_addr -= kSvcLength;  // the call is issued again when the thread runs
   t.cpu->request_stop();
-  if (deadline != ~0ull) {
-    LinuxThread* w = &t;
-    const uint64_t serial = t.wait_serial;
-    const int tid = t.tid;
-    machine_.events().schedule(deadline, [this, w, tid, serial, deadline] {
-      if (exited_ || std::none_of(threads_.begin(), threads_.end(), [&](auto& x) { return x.get() == w; })) return;
-      if (w->tid != tid || w->waiting != WaitKind::Call || w->wait_serial != serial || w->exited) return;
-      w->waiting = WaitKind::None;
-      w->timed_out = true;
-      make_runnable(*w, deadline);
-    });
-  }
+  if (deadline != ~0ull) end_wait_at(t, deadline, [](LinuxThread& w) { w.timed_out = true; });
 }
 
 void LinuxKernel::wait_result(LinuxThread& t, const void* key, int64_t result) {

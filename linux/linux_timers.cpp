@@ -22,15 +22,7 @@ void LinuxKernel::sleep(LinuxThread& t, uint64_t until, uint64_t rem) {
   t.wait_serial = ++wait_serial_;
   t.cpu->gr[2] = 0;
   t.cpu->request_stop();
-  LinuxThread* w = &t;
-  const uint64_t serial = t.wait_serial;
-  machine_.events().schedule(until, [this, w, serial, until] {
-    if (exited_ || std::none_of(threads_.begin(), threads_.end(), [&](auto& x) { return x.get() == w; })) return;
-    if (w->waiting != WaitKind::Result || w->wait_serial != serial || w->exited) return;
-    w->waiting = WaitKind::None;
-    now_ = until;
-    make_runnable(*w, until);
-  });
+  end_wait_at(t, until, [](LinuxThread&) {});  // the call returns 0, set above
 }
 
 void LinuxKernel::suspend_with_mask(LinuxThread& t, uint64_t mask) {

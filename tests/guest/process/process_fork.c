@@ -14,14 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void say(const char* fmt, ...) {
-  char b[256];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(b, sizeof b, fmt, ap);
-  va_end(ap);
-  if (write(1, b, (size_t)n) != n) _exit(99);
-}
+#include "say.h"
 
 static void describe(const char* what, int st) {
   if (WIFEXITED(st)) say("%s: exited %d\n", what, WEXITSTATUS(st));
