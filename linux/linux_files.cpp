@@ -838,14 +838,21 @@ int64_t LinuxFiles::socketpair(uint64_t domain, uint64_t type, uint64_t protocol
   return 0;
 }
 
+LinuxFiles::Socket* LinuxFiles::inet_socket(int64_t fd, const uint8_t* a, uint64_t len, uint32_t& addr,
+                                             uint16_t& port, int64_t& err) {
+  Socket* s = socket_of(fd, err);
+  if (!s) return nullptr;
+  if (s->domain != kAfInet) return err = -abi::kEinval, nullptr;
+  if ((err = parse_inet(a, len, addr, port))) return nullptr;
+  return s;
+}
+
 int64_t LinuxFiles::bind(int64_t fd, const uint8_t* a, uint64_t len) {
   int64_t err;
-  Socket* s = socket_of(fd, err);
-  if (!s) return err;
-  if (s->domain != kAfInet) return -abi::kEinval;
   uint32_t addr;
   uint16_t port;
-  if (int64_t e = parse_inet(a, len, addr, port)) return e;
+  Socket* s = inet_socket(fd, a, len, addr, port, err);
+  if (!s) return err;
   if (addr != 0 && !is_loopback(addr)) return -kEaddrnotavail;  // this run's one interface is loopback
   if (s->bound || s->state != Socket::State::Fresh) return -abi::kEinval;
   return bind_port(*s, addr, port);
@@ -865,12 +872,10 @@ int64_t LinuxFiles::listen(int64_t fd, int64_t backlog) {
 
 int64_t LinuxFiles::connect(int64_t fd, const uint8_t* a, uint64_t len) {
   int64_t err;
-  Socket* s = socket_of(fd, err);
-  if (!s) return err;
-  if (s->domain != kAfInet) return -abi::kEinval;
   uint32_t addr;
   uint16_t port;
-  if (int64_t e = parse_inet(a, len, addr, port)) return e;
+  Socket* s = inet_socket(fd, a, len, addr, port, err);
+  if (!s) return err;
   if (s->state == Socket::State::Connected) return -kEisconn;
   if (s->state == Socket::State::Listening) return -abi::kEinval;
   if (addr == 0) addr = kLoopback;  // INADDR_ANY: this host

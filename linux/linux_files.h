@@ -143,6 +143,10 @@ class LinuxFiles {
   int64_t read_pipe(Pipe& p, uint8_t* buf, uint64_t len, bool nonblocking);
   int64_t write_pipe(Pipe& p, const uint8_t* buf, uint64_t len, bool nonblocking);
   Socket* socket_of(int64_t fd, int64_t& err);
+  // An IPv4 socket and the address it is given (bind, connect); nullptr with err set if
+  // fd is none or the address is not one.
+  Socket* inet_socket(int64_t fd, const uint8_t* addr_bytes, uint64_t len, uint32_t& addr, uint16_t& port,
+                      int64_t& err);
   std::shared_ptr<Socket> new_socket(uint16_t domain);
   int64_t bind_port(Socket& s, uint32_t addr, uint16_t port);
   static void connect_pair(Socket& a, Socket& b);
