@@ -11,17 +11,17 @@ namespace report_html {
 // (header first; none when empty), the text after it; and each row's ratio B/A (NaN
 // where there is none) for the page's bars.
 struct ComparisonPart {
-  std::string id;  // on the page: data-table="compare.ID", data-chart="ratios-ID"
-  std::string lead;
-  std::vector<std::vector<std::string>> rows;
-  std::string indent, align;  // as summary_format::write_table lays the text out
-  std::string trail;
-  std::vector<double> ratios;
+  std::string id{};  // on the page: data-table="compare.ID", data-chart="ratios-ID"
+  std::string lead{};
+  std::vector<std::vector<std::string>> rows{};
+  std::string indent{}, align{};  // as summary_format::write_table lays the text out
+  std::string trail{};
+  std::vector<double> ratios{};
 };
 
 struct Comparison {
-  std::string dir_a, dir_b;
-  std::vector<ComparisonPart> parts;  // in the order compare prints them
+  std::string dir_a{}, dir_b{};
+  std::vector<ComparisonPart> parts{};  // in the order compare prints them
 };
 
 // The page: the runs, the configuration keys that differ first, then the other parts

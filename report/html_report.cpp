@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "report/documents.h"
 #include "report/html_writer.h"
 #include "report/svg.h"
 
@@ -234,6 +235,29 @@ std::string headline(const Json& summary) {
   return out;
 }
 
+// The run's figure beside the source document's, when the run is an experiment's
+// configuration (configs/document-figures.json): this run, the document, their ratio.
+std::string document_figures(const Json& summary) {
+  const Json entry = document_entry(summary.value("config", std::string()));
+  if (entry.is_null()) return "";
+  Table t{"document", {"figure", "this run", "the document", "run / document"}, {}, false};
+  for (const Json& f : entry["figures"]) {
+    const std::string key = f["key"].get<std::string>(), unit = f.value("unit", std::string());
+    const Json& h = summary.contains("headline") ? summary["headline"] : Json::object();
+    const Json run = h.value("key", std::string()) == key ? h.value("value", Json()) : summary.value(key, Json());
+    const double doc = f["value"].get<double>();
+    Cell ratio = text_cell("-");
+    if (run.is_number() && doc != 0) ratio = Cell{fmt::format("{:.3f}", run.get<double>() / doc), true, run.get<double>() / doc};
+    t.rows.push_back({text_cell(f.value("label", key)),
+                      run.is_number() ? Cell{number_text(run.get<double>(), unit), true, run.get<double>()} : text_cell("-"),
+                      Cell{number_text(doc, unit), true, doc}, ratio});
+  }
+  return heading(2, "document", fmt::format("{}: beside the document ({})", entry.value("experiment", std::string()),
+                                            entry.value("source", std::string()))) +
+         table_html(t) + "<p class=\"note\">The document's figures: configs/document-figures.json; the experiment: " +
+         escape(entry.value("document", std::string())) + ".</p>\n";
+}
+
 std::string nav(const std::vector<std::pair<std::string, std::string>>& links) {
   std::string out = "<nav>";
   for (const auto& [id, title] : links) out += fmt::format("<a href=\"#{}\">{}</a>", escape(id), escape(title));
@@ -246,7 +270,7 @@ std::string run_report(const fs::path& run_dir) {
   const std::optional<Json> summary = read_json(run_dir / "summary.json");
   if (!summary) throw std::runtime_error(fmt::format("{}: not a run folder (no summary.json)", run_dir.string()));
   if (!summary->is_object()) throw std::runtime_error(fmt::format("{}: not a run's summary", (run_dir / "summary.json").string()));
-  std::string body = headline(*summary);
+  std::string body = headline(*summary) + document_figures(*summary);
   std::vector<std::pair<std::string, std::string>> links;
   for (const Report& r : kReports) {
     const std::optional<Json> j = r.file == std::string("summary.json") ? summary : read_json(run_dir / r.file);

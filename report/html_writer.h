@@ -31,7 +31,7 @@ std::string value_text(const Json& value, std::string_view key);
 
 // One cell: its text (escaped here) and, for a number, the value a sort compares.
 struct Cell {
-  std::string text;
+  std::string text{};
   bool numeric = false;
   double sort = 0;
 };
@@ -42,11 +42,11 @@ Cell text_cell(std::string text);
 // script); `filter`: rows whose first cell does not contain the text typed in the
 // page's filter box named so are hidden.
 struct Table {
-  std::string name;  // data-table
-  std::vector<std::string> header;
-  std::vector<std::vector<Cell>> rows;
+  std::string name{};  // data-table
+  std::vector<std::string> header{};
+  std::vector<std::vector<Cell>> rows{};
   bool sortable = true;
-  std::string filter;
+  std::string filter{};
 };
 std::string table_html(const Table& table);
 

@@ -109,6 +109,10 @@ def warranted(run_dir):
                 tables[f"{stem}.{k}"] = len(v)
         if stem == "summary":
             charts["cycles-by-cause"] = None
+            with open(os.path.join(ROOT, "configs", "document-figures.json")) as f:
+                doc = json.load(f)["configurations"].get(os.path.basename(j["config"]))
+            if doc:  # an experiment's configuration: its figures beside the document's
+                tables["document"] = len(doc["figures"])
             if j["istreams"]:
                 charts["cycles-by-cause-istreams"] = None
             if j["messages"] > 0:
