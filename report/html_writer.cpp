@@ -107,9 +107,9 @@ std::string unit_of(std::string_view key) {
 }
 
 std::string number_text(double value, std::string_view unit) {
+  if (!std::isfinite(value)) return "n/a";
   std::string text;
-  if (!std::isfinite(value)) text = "n/a";
-  else if (value == std::floor(value) && std::fabs(value) < 1e18)
+  if (value == std::floor(value) && std::fabs(value) < 1e18)
     text = (value < 0 ? "-" : "") + cfg::grouped(uint64_t(std::fabs(value)));
   else text = cfg::grouped_fixed(value, std::fabs(value) < 1 ? 6 : 3);
   if (unit.empty()) return text;
