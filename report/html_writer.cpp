@@ -86,10 +86,11 @@ std::string escape(std::string_view text) {
 }
 
 std::string unit_of(std::string_view key) {
-  // Suffixes first: they say the unit exactly (page_in_mean_us, response_ms).
+  // Suffixes first: they say the unit exactly (page_in_mean_us, response_ms); a rate's
+  // before a time's (messages_per_s is not in seconds).
   static constexpr std::array<std::pair<std::string_view, std::string_view>, 14> kSuffixes = {{
-      {"_ns", "ns"}, {"_us", "µs"}, {"_ms", "ms"}, {"_s", "s"}, {"seconds", "s"}, {"_percent", "%"},
-      {"percent", "%"}, {"per_s", "/s"}, {"per_second", "/s"}, {"_kb", "KB"}, {"_k", "KB"}, {"_mb", "MB"},
+      {"per_s", "/s"}, {"per_second", "/s"}, {"_ns", "ns"}, {"_us", "µs"}, {"_ms", "ms"}, {"_s", "s"},
+      {"seconds", "s"}, {"_percent", "%"}, {"percent", "%"}, {"_kb", "KB"}, {"_k", "KB"}, {"_mb", "MB"},
       {"_bytes", "bytes"}, {"_pages", "pages"},
   }};
   for (const auto& [tail, unit] : kSuffixes)
