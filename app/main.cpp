@@ -17,6 +17,7 @@
 #include "app/subsystems.h"
 #include "app/version.h"
 #include "config/config.h"
+#include "report/html_report.h"
 
 namespace {
 
@@ -32,6 +33,7 @@ constexpr const char* kRunHelp = R"(  run CONFIG.yaml [CONFIG.yaml ...] [--out D
       --out DIR        the output directory
       --set KEY=VALUE  override one key, e.g. --set workload.messages=500
       --no-progress    no progress line on the terminal
+      --report         write report.html at the end (as tpfemu report DIR)
       --console PORT   take operator commands (ZTRAP EI START/STOP, PAUSE, RESUME,
                        ...) on 127.0.0.1:PORT while it runs (0: any free port)
       --console-wait   start the run once a console client has connected
@@ -54,6 +56,18 @@ constexpr const char* kCompareHelp = R"(  compare DIR_A DIR_B [--all]
       (one I-stream's rows only with --all); then the heap, lock, ETIM, device,
       paging and fetch figures of the JSON reports both runs wrote, a subsystem's
       matched by name across variants (the syslog lock whatever its algorithm).
+)";
+
+constexpr const char* kReportHelp = R"(  report RUN_DIR | report DIR_A DIR_B [-o FILE]
+      A run's reports as one page to look at: writes RUN_DIR/report.html and prints
+      its path. The page opens from the file system with nothing to fetch: the
+      headline, the summary, cycles by cause as stacked bars (the run, each
+      I-stream, a message), the timeline's series, the ETIM profile (programs, then
+      their displacements; sortable, filtered by program) and each subsystem's
+      report (heap, locks, paging, devices, LE storage, fetch) as tables. With two
+      run folders: what compare prints, as a page (DIR_A/compare-<DIR_B's name>.html),
+      the configuration keys that differ first and a bar per figure for B/A.
+      -o FILE   the comparison page's file
 )";
 
 constexpr const char* kExecHelp = R"(  exec PROGRAM.elf [options] [-- guest args...]
@@ -96,13 +110,14 @@ constexpr const char* kGlobalHelp = R"(  --version    tpfemu's version (and the 
 )";
 
 void print_usage(std::FILE* to) {
-  fmt::print(to, "usage: tpfemu [--log-level LEVEL] COMMAND ...\n\ncommands:\n{}\n{}\n{}\n{}\n{}\n{}", kRunHelp,
-             kCompareHelp, kExecHelp, kConfigHelp, kConsoleHelp, kGlobalHelp);
+  fmt::print(to, "usage: tpfemu [--log-level LEVEL] COMMAND ...\n\ncommands:\n{}\n{}\n{}\n{}\n{}\n{}\n{}", kRunHelp,
+             kCompareHelp, kReportHelp, kExecHelp, kConfigHelp, kConsoleHelp, kGlobalHelp);
 }
 
 std::string_view help_of(std::string_view command) {
   if (command == "run") return kRunHelp;
   if (command == "compare") return kCompareHelp;
+  if (command == "report") return kReportHelp;
   if (command == "exec") return kExecHelp;
   if (command == "console") return kConsoleHelp;
   return kConfigHelp;
@@ -266,6 +281,8 @@ bool run_options(Args& args, std::string_view command, app::RunOptions& o, int& 
         return false;
       }
       o.console_port = int(port);
+    } else if (command == "run" && a == "--report") {
+      o.report = true;
     } else if (command == "run" && a == "--console-wait") {
       o.console_wait = true;
     } else if (command == "run" && a == "--pace") {
@@ -325,6 +342,35 @@ int config_main(Args args, std::vector<std::string> command_line) {
   return app::check_run_config(o, app::subsystems);
 }
 
+// report RUN_DIR, or report DIR_A DIR_B [-o FILE].
+int report_main(Args args) {
+  std::vector<std::string> dirs;
+  std::string file;
+  while (!args.done()) {
+    std::string_view a = args.next();
+    if (is_help(a)) return print_help("report");
+    if (a == "-o") {
+      const char* v = args.value();
+      if (!v) return args.error("-o needs a file name");
+      file = v;
+    } else if (a.starts_with("-")) {
+      return args.error(fmt::format("unknown option {}", a));
+    } else {
+      dirs.push_back(std::string(a));
+    }
+  }
+  if (dirs.empty() || dirs.size() > 2) return args.error("report needs a run folder, or two to compare");
+  if (dirs.size() == 2) return app::report_compare(dirs[0], dirs[1], file);
+  if (!file.empty()) return args.error("-o is for two runs (report DIR_A DIR_B -o FILE)");
+  try {
+    fmt::print("{}\n", report_html::write_run_report(dirs[0]).string());
+    return 0;
+  } catch (const std::runtime_error& e) {
+    fmt::print(stderr, "tpfemu: {}\n", e.what());
+    return 2;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -367,6 +413,7 @@ int main(int argc, char** argv) {
     if (dirs.size() != 2) return usage_error(cmd, "compare needs two output directories (compare DIR_A DIR_B [--all])");
     return app::compare_runs(dirs[0], dirs[1], all);
   }
+  if (cmd == "report") return report_main(Args(argc, argv, i + 1, cmd));
   if (cmd == "--version" || cmd == "version") {
     fmt::print("tpfemu {}\n", app::tpfemu_version());
     return 0;
@@ -375,5 +422,5 @@ int main(int argc, char** argv) {
     print_usage(stdout);
     return 0;
   }
-  return usage_error("", fmt::format("unknown command {} (run, compare, exec, config, console)", cmd));
+  return usage_error("", fmt::format("unknown command {} (run, compare, report, exec, config, console)", cmd));
 }

@@ -24,6 +24,7 @@
 #include "os/control_program.h"
 #include "os/run_config.h"
 #include "os/summary.h"
+#include "report/html_report.h"
 #include "report/report_json.h"
 
 namespace app {
@@ -168,9 +169,22 @@ bool prepare_output(const std::filesystem::path& out, const std::vector<std::str
 
 // Every file a run writes into its directory, the reports it may leave out included.
 std::vector<std::string> run_files(const ControlProgram& cp) {
-  std::vector<std::string> names = {"config.yaml", "summary.txt", "summary.json", "run.log", "dumps.txt"};
+  // report.html too: `--report` writes it, and one an earlier run left would show old figures.
+  std::vector<std::string> names = {"config.yaml", "summary.txt", "summary.json", "run.log", "dumps.txt", "report.html"};
   for (const ReportFile& r : cp.reports()) names.push_back(r.name);
   return names;
+}
+
+// --report: the run's page (report/html_report.h) from the reports just written.
+bool write_report_page(const std::filesystem::path& out) {
+  try {
+    fmt::print("report: {}\n", report_html::write_run_report(out).string());
+    return true;
+  } catch (const std::runtime_error& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "tpfemu: {}\n", e.what());
+    return false;
+  }
 }
 
 std::string joined(const std::vector<std::string>& items) {
@@ -317,6 +331,7 @@ int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems) {
     for (const std::string& e : errors) fmt::print(stderr, "tpfemu: {}\n", e);
     return 2;
   }
+  if (opts.report && !write_report_page(out)) return 2;
   const std::vector<std::string> failed = failures(s);
   for (const std::string& f : failed) fmt::print(stderr, "tpfemu: {}\n", f);
   if (const int sig = cp->stopped_by_signal()) return 128 + sig;  // the shell's convention

@@ -23,6 +23,7 @@ struct RunOptions {
   // > 0: simulated time runs at this ratio to real time (console polls); 0: as fast as it
   // can; < 0 (not given): kConsolePace with a console, else as fast as it can.
   double pace = -1;
+  bool report = false;               // --report: report.html at the end (report/html_report.h)
 };
 
 // Runs the configuration with the subsystems `subsystems` makes; writes summary.txt,
@@ -49,5 +50,8 @@ std::string progress_line(uint64_t done, uint64_t target, double simulated_s, do
 
 // `all`: each I-stream's rows too.
 int compare_runs(const std::string& dir_a, const std::string& dir_b, bool all = false);
+// `tpfemu report A B`: the same comparison as a page (report/comparison.h), written to
+// `file` (default A/compare-<B's folder name>.html); prints its path.
+int report_compare(const std::string& dir_a, const std::string& dir_b, const std::string& file);
 
 }  // namespace app

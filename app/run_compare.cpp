@@ -14,11 +14,14 @@
 #include "app/run_record.h"
 #include "app/summary_read.h"
 #include "os/summary_format.h"
+#include "report/comparison.h"
 
 namespace app {
 using os::total_cycles_by_cause;
 namespace summary_format = os::summary_format;
 using os::RunSummary;
+using report_html::Comparison;
+using report_html::ComparisonPart;
 
 namespace {
 
@@ -33,14 +36,15 @@ constexpr const char* kReports[] = {"heap.json", "locks.json", "etim.json", "dev
 // What differs between two runs' config.yaml: the header's lines (tpfemu's version,
 // the images' hashes; not the command line, which names other directories) and every
 // key whose value differs.
-void write_config_differences(std::ostream& out, const std::string& dir_a, const std::string& dir_b) {
+ComparisonPart config_differences(const std::string& dir_a, const std::string& dir_b) {
+  ComparisonPart part{"configuration"};
   RunRecord a, b;
   try {
     a = read_run_record((fs::path(dir_a) / "config.yaml").string());
     b = read_run_record((fs::path(dir_b) / "config.yaml").string());
   } catch (const std::runtime_error& e) {
-    out << "Configuration: not compared (" << e.what() << ")\n\n";
-    return;
+    part.lead = std::string("Configuration: not compared (") + e.what() + ")\n\n";
+    return part;
   }
   std::vector<std::vector<std::string>> rows = {{"KEY", "A", "B"}};
   auto differ = [&](const std::map<std::string, std::string>& x, const std::map<std::string, std::string>& y,
@@ -58,12 +62,13 @@ void write_config_differences(std::ostream& out, const std::string& dir_a, const
   differ(a.header, b.header, true);
   differ(a.values, b.values, false);
   if (rows.size() == 1) {
-    out << "Configuration: the same (every key of config.yaml)\n\n";
-    return;
+    part.lead = "Configuration: the same (every key of config.yaml)\n\n";
+    return part;
   }
-  out << "Configuration: the keys that differ (config.yaml)\n";
-  write_table(out, rows, "  ", "lll");
-  out << "\n";
+  part.lead = "Configuration: the keys that differ (config.yaml)\n";
+  part.rows = std::move(rows);
+  part.indent = "  ", part.align = "lll", part.trail = "\n";
+  return part;
 }
 
 // An array element's name: its first string member when every element has a
@@ -153,27 +158,31 @@ std::string change_text(double a, double b) {
   return fmt::format("{}{:.1f}%", pct >= 0 ? "+" : "", pct);
 }
 
+// B/A as the page draws it: NaN where compare prints "-" or "n/a".
+double ratio_of(double a, double b) { return std::isnan(a) || std::isnan(b) || a == 0 ? NAN : b / a; }
+
 // The headline of both runs, with its ratio: the question the runs were made for.
-void write_headlines(std::ostream& out, const RunSummary& a, const RunSummary& b) {
+ComparisonPart headlines(const RunSummary& a, const RunSummary& b) {
+  ComparisonPart part{"headline"};
   if (a.headline.key != b.headline.key) {
-    out << "Headline: A's is " << a.headline.label << " (" << number_text(a.headline.value) << "), B's "
-        << b.headline.label << " (" << number_text(b.headline.value) << "): not the same figure; messages per second "
-        << number_text(a.messages_per_second) << " -> " << number_text(b.messages_per_second) << " (B/A "
-        << ratio_text(a.messages_per_second, b.messages_per_second) << ")\n\n";
-    return;
+    part.lead = "Headline: A's is " + a.headline.label + " (" + number_text(a.headline.value) + "), B's " +
+                b.headline.label + " (" + number_text(b.headline.value) + "): not the same figure; messages per second " +
+                number_text(a.messages_per_second) + " -> " + number_text(b.messages_per_second) + " (B/A " +
+                ratio_text(a.messages_per_second, b.messages_per_second) + ")\n\n";
+    return part;
   }
-  out << "Headline: " << a.headline.label << "\n";
-  write_table(out,
-              {{"A", "B", "B/A", "change"},
+  part.lead = "Headline: " + a.headline.label + "\n";
+  part.rows = {{"A", "B", "B/A", "change"},
                {number_text(a.headline.value), number_text(b.headline.value), ratio_text(a.headline.value, b.headline.value),
-                change_text(a.headline.value, b.headline.value)}},
-              "  ", "rrrr");
-  out << "\n";
+                change_text(a.headline.value, b.headline.value)}};
+  part.indent = "  ", part.align = "rrrr", part.trail = "\n";
+  part.ratios = {ratio_of(a.headline.value, b.headline.value)};
+  return part;
 }
 
 // What moved most between the runs, a message: the cycles by cause first (where the
 // time went), then the other counts; each list with B/A furthest from 1 first.
-void write_moved_most(std::ostream& out, const RunSummary& a, const RunSummary& b, size_t most) {
+ComparisonPart moved_most(const RunSummary& a, const RunSummary& b, size_t most) {
   const bool per_message = a.messages > 0 && b.messages > 0;
   const double na = per_message ? double(a.messages) : 1.0, nb = per_message ? double(b.messages) : 1.0;
   struct Moved {
@@ -206,26 +215,30 @@ void write_moved_most(std::ostream& out, const RunSummary& a, const RunSummary& 
   for (const auto& c : summary_format::all_counters(a))
     if (auto it = counts_b.find(c.key); it != counts_b.end())
       others.push_back({c.key, double(c.value) / na, double(it->second) / nb});
-  const std::vector<Moved> rc = ranked(causes, true), ro = ranked(others, false);
-  out << "Moved most, " << (per_message ? "a message" : "in all (a run completed no message)")
-      << " (cycles by cause first, most cycles moved first; then the counts, B/A furthest from 1 first)\n";
-  std::vector<std::vector<std::string>> rows = {{"FIGURE", "A", "B", "B/A", "change"}};
-  for (const Moved& m : rc) rows.push_back({m.name, number_text(m.a), number_text(m.b), ratio_text(m.a, m.b), change_text(m.a, m.b)});
-  for (size_t i = 0; i < ro.size() && i < most; ++i)
-    rows.push_back({ro[i].name, number_text(ro[i].a), number_text(ro[i].b), ratio_text(ro[i].a, ro[i].b),
-                    change_text(ro[i].a, ro[i].b)});
-  write_table(out, rows, "  ", "lrrrr");
-  out << "\n";
+  std::vector<Moved> shown = ranked(causes, true);
+  const std::vector<Moved> ro = ranked(others, false);
+  shown.insert(shown.end(), ro.begin(), ro.begin() + std::min(ro.size(), most));
+  ComparisonPart part{"moved"};
+  part.lead = std::string("Moved most, ") + (per_message ? "a message" : "in all (a run completed no message)") +
+              " (cycles by cause first, most cycles moved first; then the counts, B/A furthest from 1 first)\n";
+  part.rows = {{"FIGURE", "A", "B", "B/A", "change"}};
+  for (const Moved& m : shown) {
+    part.rows.push_back({m.name, number_text(m.a), number_text(m.b), ratio_text(m.a, m.b), change_text(m.a, m.b)});
+    part.ratios.push_back(ratio_of(m.a, m.b));
+  }
+  part.indent = "  ", part.align = "lrrrr", part.trail = "\n";
+  return part;
 }
 
 // The report's figures that differ between the runs, and how many are the same.
-void write_report_differences(std::ostream& out, const std::string& name, const json& a, const json& b) {
+ComparisonPart report_differences(const std::string& name, const json& a, const json& b) {
   std::map<std::string, double> na, nb;
   numbers(a, "", na);
   numbers(b, "", nb);
   std::set<std::string> keys;
   for (const auto& [k, v] : na) keys.insert(k);
   for (const auto& [k, v] : nb) keys.insert(k);
+  ComparisonPart part{fs::path(name).stem().string()};
   std::vector<std::vector<std::string>> rows = {{"FIGURE", "A", "B", "B/A", "change"}};
   size_t same = 0;
   for (const std::string& k : keys) {
@@ -235,9 +248,11 @@ void write_report_differences(std::ostream& out, const std::string& name, const 
       continue;
     }
     rows.push_back({k, number_text(va), number_text(vb), ratio_text(va, vb), change_text(va, vb)});
+    part.ratios.push_back(ratio_of(va, vb));
   }
-  out << "\n" << name << ": " << rows.size() - 1 << " figures differ, " << same << " the same\n";
-  if (rows.size() > 1) write_table(out, rows, "  ", "lrrrr");
+  part.lead = "\n" + name + ": " + std::to_string(rows.size() - 1) + " figures differ, " + std::to_string(same) + " the same\n";
+  if (rows.size() > 1) part.rows = std::move(rows), part.indent = "  ", part.align = "lrrrr";
+  return part;
 }
 
 bool read_json(const fs::path& p, json& j) {
@@ -251,25 +266,51 @@ bool read_json(const fs::path& p, json& j) {
   }
 }
 
-}  // namespace
+// The comparison of two run folders, in the order compare prints it.
+Comparison comparison(const std::string& dir_a, const std::string& dir_b, bool all) {
+  const RunSummary a = read_summary_json((fs::path(dir_a) / "summary.json").string());
+  const RunSummary b = read_summary_json((fs::path(dir_b) / "summary.json").string());
+  Comparison c{dir_a, dir_b};
+  c.parts.push_back({"runs", "A: " + dir_a + (a.config.empty() ? "" : " (" + a.config + ")") + "\n" + "B: " + dir_b +
+                                 (b.config.empty() ? "" : " (" + b.config + ")") + "\n\n"});
+  c.parts.push_back(headlines(a, b));
+  c.parts.push_back(config_differences(dir_a, dir_b));
+  c.parts.push_back(moved_most(a, b, 10));
+  const SummaryComparison s = compare_summaries(a, b, all);
+  ComparisonPart figures{"summary", "All figures (summary.json)\n", s.rows, "", "lrrr", s.notes()};
+  for (size_t i = 0; i < s.a.size(); ++i) figures.ratios.push_back(ratio_of(s.a[i], s.b[i]));
+  c.parts.push_back(std::move(figures));
+  for (const char* name : kReports) {
+    json ja, jb;
+    const bool in_a = read_json(fs::path(dir_a) / name, ja), in_b = read_json(fs::path(dir_b) / name, jb);
+    if (in_a && in_b) c.parts.push_back(report_differences(name, ja, jb));
+    else if (in_a || in_b)
+      c.parts.push_back({fs::path(name).stem().string(), std::string("\n") + name + ": only in " + (in_a ? "A" : "B") + "\n"});
+  }
+  return c;
+}
 
-int compare_runs(const std::string& dir_a, const std::string& dir_b, bool all) {
+void write_comparison_text(std::ostream& out, const Comparison& c) {
+  for (const ComparisonPart& p : c.parts) {
+    out << p.lead;
+    if (!p.rows.empty()) write_table(out, p.rows, p.indent, p.align);
+    out << p.trail;
+  }
+}
+
+// A folder's own name, also when it is written "out/b/" or ".".
+std::string folder_name(const std::string& dir) {
+  fs::path p = fs::absolute(dir).lexically_normal();
+  if (p.filename().empty()) p = p.parent_path();
+  return p.filename().string();
+}
+
+// Builds the comparison and hands it to `use`; a run folder that is not one, or a report
+// that is not as tpfemu writes it, is one message naming the file, and status 2.
+template <typename Use>
+int with_comparison(const std::string& dir_a, const std::string& dir_b, bool all, Use use) {
   try {
-    RunSummary a = read_summary_json((fs::path(dir_a) / "summary.json").string());
-    RunSummary b = read_summary_json((fs::path(dir_b) / "summary.json").string());
-    std::cout << "A: " << dir_a << (a.config.empty() ? "" : " (" + a.config + ")") << "\n";
-    std::cout << "B: " << dir_b << (b.config.empty() ? "" : " (" + b.config + ")") << "\n\n";
-    write_headlines(std::cout, a, b);
-    write_config_differences(std::cout, dir_a, dir_b);
-    write_moved_most(std::cout, a, b, 10);
-    std::cout << "All figures (summary.json)\n";
-    write_comparison(std::cout, dir_a, a, dir_b, b, all, false);
-    for (const char* name : kReports) {
-      json ja, jb;
-      const bool in_a = read_json(fs::path(dir_a) / name, ja), in_b = read_json(fs::path(dir_b) / name, jb);
-      if (in_a && in_b) write_report_differences(std::cout, name, ja, jb);
-      else if (in_a || in_b) std::cout << "\n" << name << ": only in " << (in_a ? "A" : "B") << "\n";
-    }
+    return use(comparison(dir_a, dir_b, all));
   } catch (const std::runtime_error& e) {
     fmt::print(stderr, "tpfemu: {}\n", e.what());
     return 2;
@@ -277,7 +318,27 @@ int compare_runs(const std::string& dir_a, const std::string& dir_b, bool all) {
     fmt::print(stderr, "tpfemu: compare: a report is not as tpfemu writes it: {}\n", e.what());
     return 2;
   }
-  return 0;
+}
+
+}  // namespace
+
+int compare_runs(const std::string& dir_a, const std::string& dir_b, bool all) {
+  return with_comparison(dir_a, dir_b, all, [](const Comparison& c) {
+    write_comparison_text(std::cout, c);
+    return 0;
+  });
+}
+
+int report_compare(const std::string& dir_a, const std::string& dir_b, const std::string& file) {
+  const std::string path = file.empty() ? (fs::path(dir_a) / ("compare-" + folder_name(dir_b) + ".html")).string() : file;
+  return with_comparison(dir_a, dir_b, false, [&](const Comparison& c) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << report_html::comparison_html(c);
+    out.close();
+    if (!out) throw std::runtime_error(fmt::format("{}: cannot write", path));
+    fmt::print("{}\n", path);
+    return 0;
+  });
 }
 
 }  // namespace app

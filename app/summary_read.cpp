@@ -224,37 +224,49 @@ RunSummary read_summary_json(const std::string& given) {
 
 // ---- tpfemu compare -------------------------------------------------------------
 
-void write_comparison(std::ostream& out, const std::string& name_a, const RunSummary& a, const std::string& name_b,
-                      const RunSummary& b, bool all, bool names) {
+SummaryComparison compare_summaries(const RunSummary& a, const RunSummary& b, bool all) {
   const size_t n = std::max(a.istreams.size(), b.istreams.size());
   const std::vector<Figure> fa = figures(a, n), fb = figures(b, n);
-  if (names) {
-    out << "A: " << name_a << (a.config.empty() ? "" : " (" + a.config + ")") << "\n";
-    out << "B: " << name_b << (b.config.empty() ? "" : " (" + b.config + ")") << "\n\n";
-  }
   // By name: runs with other subsystems have other counters ("-" where a run has none).
   auto find = [](const std::vector<Figure>& f, const std::string& name, bool whole) {
     for (const Figure& x : f)
       if (x.name == name) return x;
     return Figure{name, whole, std::numeric_limits<double>::quiet_NaN(), 0, 0};
   };
-  std::vector<std::vector<std::string>> rows = {{"FIGURE", "A", "B", "B/A"}};
-  size_t folded = 0;
+  SummaryComparison c;
+  c.rows = {{"FIGURE", "A", "B", "B/A"}};
   auto add = [&](const Figure& x, const Figure& y) {
     if (!all && x.name.rfind("istreams[", 0) == 0) {
-      ++folded;
+      ++c.folded;
       return;
     }
-    rows.push_back({x.name, show(x), show(y), ratio(x, y)});
+    c.rows.push_back({x.name, show(x), show(y), ratio(x, y)});
+    c.a.push_back(x.value);
+    c.b.push_back(y.value);
   };
   for (const Figure& x : fa) add(x, find(fb, x.name, x.whole));
   for (const Figure& y : fb) {
     const Figure x = find(fa, y.name, y.whole);
     if (std::isnan(x.value)) add(Figure{y.name, y.whole, x.value, 0, y.digits}, y);
   }
-  write_table(out, rows, "", "lrrr");
-  if (folded) out << "\n" << folded << " rows of single I-streams (istreams[N].*) left out: --all shows them.\n";
-  out << "\nB/A: \"-\" when both are 0 or a run has no such I-stream; \"n/a\" when only A is 0.\n";
+  return c;
+}
+
+std::string SummaryComparison::notes() const {
+  std::string out;
+  if (folded) out += "\n" + std::to_string(folded) + " rows of single I-streams (istreams[N].*) left out: --all shows them.\n";
+  return out + "\nB/A: \"-\" when both are 0 or a run has no such I-stream; \"n/a\" when only A is 0.\n";
+}
+
+void write_comparison(std::ostream& out, const std::string& name_a, const RunSummary& a, const std::string& name_b,
+                      const RunSummary& b, bool all, bool names) {
+  if (names) {
+    out << "A: " << name_a << (a.config.empty() ? "" : " (" + a.config + ")") << "\n";
+    out << "B: " << name_b << (b.config.empty() ? "" : " (" + b.config + ")") << "\n\n";
+  }
+  const SummaryComparison c = compare_summaries(a, b, all);
+  write_table(out, c.rows, "", "lrrr");
+  out << c.notes();
 }
 
 }  // namespace app

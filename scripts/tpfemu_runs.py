@@ -18,6 +18,14 @@ TPFEMU = os.path.join(ROOT, "..", "..", "bin", "tpfemu") if INSTALLED else os.pa
 PROG = os.path.basename(sys.argv[0])  # names the script in its messages
 
 
+def document_figures(config):
+    """The source document's figures for configs/CONFIG ({key: value}), from
+    configs/document-figures.json, the one place they are written (tpfemu report reads it too)."""
+    with open(os.path.join(ROOT, "configs", "document-figures.json")) as f:
+        entry = json.load(f)["configurations"][config]
+    return {fig["key"]: fig["value"] for fig in entry["figures"]}
+
+
 def setup():
     """Installs what is missing and builds (scripts/setup), quietly; nothing once installed,
     nor under a test (TPFEMU_NO_SETUP: the test's build is TPFEMU_BUILD_DIR's)."""

@@ -1105,3 +1105,117 @@ def plot(out, p, doc):
         plt.close(fig)
         written.append(path)
     return written
+
+
+# ---- DIR/index.html: the sweep as a page (tpfemu report's style, report/html_writer.cpp) ----
+
+INDEX = "index.html"
+
+# The page's own script, as report.html's: a click on a heading sorts the table by that
+# column (numbers by data-v), a second click reverses.
+_INDEX_SCRIPT = """
+document.querySelectorAll('table.sortable th').forEach(function (th) {
+  th.addEventListener('click', function () {
+    var table = th.closest('table'), body = table.tBodies[0], col = th.cellIndex;
+    var down = th.getAttribute('data-sorted') !== 'down';
+    table.querySelectorAll('th').forEach(function (h) { h.removeAttribute('data-sorted'); });
+    th.setAttribute('data-sorted', down ? 'down' : 'up');
+    var key = function (tr) {
+      var td = tr.cells[col], v = td ? td.getAttribute('data-v') : null;
+      return v === null ? (td ? td.textContent : '') : parseFloat(v);
+    };
+    var rows = Array.prototype.slice.call(body.rows);
+    rows.sort(function (a, b) { var x = key(a), y = key(b), c = x < y ? -1 : x > y ? 1 : 0; return down ? -c : c; });
+    rows.forEach(function (tr) { body.appendChild(tr); });
+  });
+});
+"""
+
+_INDEX_STYLE = """
+body { font: 14px/1.4 sans-serif; margin: 1.5em auto; max-width: 1200px; padding: 0 1em; color: #222; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.25em; border-bottom: 1px solid #ccc; margin-top: 2em; }
+table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 13px; }
+th, td { border: 1px solid #ddd; padding: 2px 8px; } th { background: #f3f3f3; text-align: left; cursor: pointer; }
+th[data-sorted=down]::after { content: " \\25BC"; } th[data-sorted=up]::after { content: " \\25B2"; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+img { max-width: 100%; border: 1px solid #eee; margin: 0.5em 0.5em 0 0; }
+"""
+
+
+def _esc(v):
+    import html
+    return html.escape(str(v), quote=True)
+
+
+def _cell(v, unit=""):
+    """A <td>: a number right-aligned with its unit and the value a sort compares."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return f"<td>{_esc('-' if v is None else _text(v))}</td>"
+    text = f"{v:,}" if isinstance(v, int) else f"{v:,.6g}"
+    return f'<td class="n" data-v="{v!r}">{_esc(text + (" " + unit if unit else ""))}</td>'
+
+
+def _table(name, header, rows):
+    head = "".join(f"<th>{_esc(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(r) + "</tr>\n" for r in rows)
+    return (f'<table data-table="{_esc(name)}" class="sortable">\n<thead><tr>{head}</tr></thead>\n'
+            f"<tbody>\n{body}</tbody>\n</table>\n")
+
+
+def run_reports(out, doc, tpfemu=TPFEMU):
+    """`tpfemu report` on each complete run folder (its report.html, linked from the
+    index); returns the runs whose page could not be written, with why."""
+    errors = {}
+    for row in doc["runs"]:
+        path = os.path.join(out, row["run"])
+        if row["status"] == "not run" or row["status"] == "failed" or not os.path.isdir(path):
+            continue
+        r = subprocess.run([tpfemu, "report", path], capture_output=True, text=True)
+        if r.returncode != 0:
+            errors[row["run"]] = r.stderr.strip() or f"exit status {r.returncode}"
+    return errors
+
+
+def write_index(out, p, doc, plots):
+    """DIR/index.html: the parameters and their values, a row per run (with a link to
+    its report.html) and per point, sortable, and the plots inlined (base64 data: URLs),
+    so that the page opens from the file system as it is. Returns its path."""
+    import base64
+    units = p["plot"].get("units", {})
+    fig = doc["figures"]
+    values = {k: sorted({_text(a["params"][k]) for a in doc["aggregate"]}) for k in p["params"]}
+    params = _table("params", ["parameter", "short", "values"],
+                    [[_cell(k), _cell(p["short"][k]), _cell(", ".join(values[k]))] for k in p["params"]])
+    runs = []
+    for row in doc["runs"]:
+        page = os.path.join(row["run"], "report.html")
+        link = (f'<td><a href="{_esc(page)}">{_esc(row["run"])}</a></td>' if os.path.exists(os.path.join(out, page))
+                else _cell(row["run"]))
+        runs.append([link] + [_cell(row["params"][k]) for k in p["params"]] + [_cell(row["seed"]), _cell(row["status"])]
+                    + [_cell(row["figures"][f], units.get(f, "")) for f in fig] + [_cell(row.get("error") or "")])
+    runs_t = _table("runs", ["run"] + [p["short"][k] for k in p["params"]] + ["seed", "status"]
+                    + [f + (f" ({units[f]})" if f in units else "") for f in fig] + ["error"], runs)
+    agg = [[_cell(a["params"][k]) for k in p["params"]] + [_cell(a["runs"]), _cell(a["failed"])]
+           + [c for f in fig for c in (_cell(a["figures"][f]["mean"], units.get(f, "")),
+                                       _cell(a["figures"][f]["ci95"], units.get(f, "")))] for a in doc["aggregate"]]
+    agg_t = _table("aggregate", [p["short"][k] for k in p["params"]] + ["runs", "failed"]
+                   + [h for f in fig for h in (f"{f} mean", f"{f} ±95%")], agg)
+    imgs = ""
+    for path in plots:
+        with open(path, "rb") as f:
+            data = base64.b64encode(f.read()).decode()
+        name = os.path.splitext(os.path.basename(path))[0]
+        imgs += f'<img data-plot="{_esc(name)}" alt="{_esc(name)}" src="data:image/png;base64,{data}">\n'
+    title = f"tpfemu sweep: {os.path.basename(p['sweep'])}"
+    page = (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>{_esc(title)}</title>\n'
+            f"<style>{_INDEX_STYLE}</style>\n</head>\n<body>\n<h1>{_esc(title)}</h1>\n"
+            f"<p>{len(doc['runs'])} runs; results.csv, aggregate.csv and results.json beside this page.</p>\n"
+            f'<h2 id="params">Parameters</h2>\n{params}<h2 id="runs">Runs</h2>\n{runs_t}'
+            f'<h2 id="aggregate">Per point (mean and 95% interval over the replications)</h2>\n{agg_t}'
+            + (f'<h2 id="plots">Plots</h2>\n{imgs}' if imgs else "")
+            + f"<script>{_INDEX_SCRIPT}</script>\n</body>\n</html>\n")
+    path = os.path.join(out, INDEX)
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        f.write(page)
+    os.replace(path + ".tmp", path)
+    return path

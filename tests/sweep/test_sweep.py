@@ -3,7 +3,8 @@
 (tests/CMakeLists.txt, label cli):
 
   test_sweep.py CASE BUILD_DIR     CASE: table, resume, failing, errors, one_at_a_time, made_by,
-                                   stale_build, stale_config, rerun_stale, collect, paging_window, slurm
+                                   stale_build, stale_config, rerun_stale, collect, paging_window, slurm,
+                                   index
 
 Each case works in BUILD_DIR/sweep-tests/CASE (emptied first) and prints "CASE: OK".
 Nothing here depends on timing: the resume case kills the sweep when it has said the
@@ -627,6 +628,38 @@ def case_one_at_a_time(work, env):
           f"long names: {names}")
 
 
+def case_index(work, env):
+    """DIR/index.html: a table row per parameter, run and point (a link to each run's
+    report.html, which is as tpfemu report writes it), the plots inlined; the same bytes
+    when the sweep is resumed and when it is run again into another folder."""
+    sys.path.insert(0, os.path.join(ROOT, "tests", "report"))
+    import report_test
+    a, b = os.path.join(work, "a"), os.path.join(work, "b")
+    r = sweep([os.path.join(HERE, "small.yaml"), "--out", a, "-j", "2"], env)
+    check(r.returncode == 0, f"sweep failed: {r.stderr}")
+    index = os.path.join(a, "index.html")
+    check(f"page: {index}" in r.stdout, f"the sweep did not say where its page is: {r.stdout}")
+    page = report_test.parse(index)  # nothing loaded from elsewhere
+    with open(os.path.join(a, "results.json")) as f:
+        doc = json.load(f)
+    want = {"params": len(doc["params"]), "runs": len(doc["runs"]), "aggregate": len(doc["aggregate"])}
+    check(page.tables == want, f"index.html tables {page.tables}, results.json warrants {want}")
+    with open(index) as f:
+        text = f.read()
+    plots = sorted(os.listdir(os.path.join(a, "plots")))
+    check(len(plots) >= 2 and text.count('src="data:image/png;base64,') == len(plots),
+          f"{len(plots)} plots, {text.count('data:image/png')} inlined")
+    for row in doc["runs"]:
+        link = f'href="{row["run"]}/report.html"'
+        check(link in text, f"no link to {row['run']}/report.html")
+        report_test.check_page(os.path.join(a, row["run"]))
+    r = sweep([os.path.join(HERE, "small.yaml"), "--out", a, "-j", "2"], env)  # resumed: nothing to run
+    check(r.returncode == 0 and open(index).read() == text, f"index.html differs when resumed: {r.stderr}")
+    r = sweep([os.path.join(HERE, "small.yaml"), "--out", b, "-j", "1"], env)
+    check(r.returncode == 0 and open(os.path.join(b, "index.html")).read() == text,
+          f"index.html differs in another folder: {r.stderr}")
+
+
 def main():
     case, build = sys.argv[1], os.path.abspath(sys.argv[2])
     work = os.path.join(build, "sweep-tests", case)
@@ -638,7 +671,8 @@ def main():
     {"table": case_table, "resume": case_resume, "failing": case_failing, "errors": case_errors,
      "slurm": case_slurm, "one_at_a_time": case_one_at_a_time, "made_by": case_made_by,
      "stale_build": case_stale_build, "stale_config": case_stale_config,
-     "rerun_stale": case_rerun_stale, "collect": case_collect, "paging_window": case_paging_window}[case](work, env)
+     "rerun_stale": case_rerun_stale, "collect": case_collect, "paging_window": case_paging_window,
+     "index": case_index}[case](work, env)
     print(f"{case}: OK")
 
 
