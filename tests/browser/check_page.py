@@ -9,6 +9,9 @@ would, and fails (exit 1, saying why) unless:
     path, line, polyline, polygon, rect or circle), and there are at least --charts N;
   - every table named with --rows TABLE=N (<table data-table=TABLE>) has exactly N
     rows in its <tbody> (the caller counts them in the run's JSON);
+  - the page's scripts lost nothing: every table and chart of the file as written is
+    there after they ran, with as many rows and shapes (tpfemu writes the rows from the
+    JSON; tests/report checks those against it);
   - a screenshot of the page is not blank: at least 2% of its pixels are not the
     background's colour (--screenshot keeps it).
 Used by the report tests (tests/browser/CMakeLists.txt); needs Debian's chromium
@@ -139,6 +142,15 @@ def main():
         problems += [f"console: {l}" for l in console]
         dom = Dom()
         dom.feed(r.stdout)
+        written = Dom()
+        with open(page, encoding="utf-8") as f:
+            written.feed(f.read())
+        for name, n in sorted(written.tables.items()):
+            if dom.tables.get(name) != n:
+                problems.append(f"table {name}: {n} rows as written, {dom.tables.get(name)} after the scripts ran")
+        for name, n in sorted(written.charts.items()):
+            if dom.charts.get(name) != n:
+                problems.append(f"chart {name}: {n} shapes as written, {dom.charts.get(name)} after the scripts ran")
         if len(dom.charts) < o.charts:
             problems.append(f"{len(dom.charts)} charts (data-chart), at least {o.charts} expected")
         problems += [f"chart {c} draws nothing" for c, n in sorted(dom.charts.items()) if n == 0]
