@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fmt/format.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -21,7 +22,7 @@
 
 namespace {
 
-constexpr const char* kRunHelp = R"(  run CONFIG.yaml [CONFIG.yaml ...] [--out DIR] [--set KEY=VALUE ...] [--no-progress]
+constexpr const char* kRunHelp = R"(  run CONFIG.yaml [CONFIG.yaml ...] [--out DIR] [--set KEY=VALUE ...] [--trace FILE] [--no-progress]
           [--console PORT [--console-wait] [--pace RATIO]]
       Run a workload on the machine and the control program. Writes config.yaml (what
       it ran: every key with where its value came from, the image and its SHA-256,
@@ -32,6 +33,9 @@ constexpr const char* kRunHelp = R"(  run CONFIG.yaml [CONFIG.yaml ...] [--out D
       applied in order, then each --set.
       --out DIR        the output directory
       --set KEY=VALUE  override one key, e.g. --set workload.messages=500
+      --trace FILE     also write the run's events as a Trace Event file for
+                       Perfetto or chrome://tracing (system.trace.file; at most
+                       system.trace.max_events events)
       --no-progress    no progress line on the terminal
       --report         write report.html at the end (as tpfemu report DIR)
       --console PORT   take operator commands (ZTRAP EI START/STOP, PAUSE, RESUME,
@@ -268,6 +272,15 @@ bool run_options(Args& args, std::string_view command, app::RunOptions& o, int& 
         return false;
       }
       o.out = v;
+    } else if (command == "run" && a == "--trace") {
+      const char* v = args.value();
+      if (!v || !*v) {
+        status = args.error("--trace needs a file (--trace FILE)");
+        return false;
+      }
+      // A file the user names from here: absolute, so that system.trace.file's rule (a
+      // relative path is in the run's folder) does not move it.
+      o.sets.push_back("system.trace.file=" + std::filesystem::absolute(v).lexically_normal().string());
     } else if (command == "run" && a == "--no-progress") {
       o.progress = false;
     } else if (command == "run" && a == "--console") {

@@ -26,6 +26,7 @@
 #include "os/summary.h"
 #include "report/html_report.h"
 #include "report/report_json.h"
+#include "report/trace_writer.h"
 
 namespace app {
 using os::write_summary_text;
@@ -193,6 +194,18 @@ std::string joined(const std::vector<std::string>& items) {
   return out;
 }
 
+// system.trace.file's writer settings: a relative file is in the run's folder (--trace
+// made the command line's absolute already).
+report::TraceWriter::Settings trace_settings(const RunConfig& config, const std::filesystem::path& out,
+                                             const RunOptions& opts) {
+  const std::filesystem::path file = config.system.trace_file;
+  return {.path = (file.is_absolute() ? file : out / file).string(),
+          .max_events = config.system.trace_max_events,
+          .clock_ghz = config.machine.clock_ghz,
+          .istreams = config.machine.istreams,
+          .label = opts.configs.empty() ? std::string("(defaults)") : joined(opts.configs)};
+}
+
 }  // namespace
 
 namespace {
@@ -277,6 +290,16 @@ int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems) {
   std::vector<std::unique_ptr<std::ofstream>> streams;
   for (const ReportFile& r : cp->reports())
     if (r.stream) r.stream(streams.emplace_back(std::make_unique<std::ofstream>(out / r.name)).get());
+  std::unique_ptr<report::TraceWriter> trace;
+  if (!config.system.trace_file.empty()) {
+    try {
+      trace = std::make_unique<report::TraceWriter>(trace_settings(config, out, opts));
+    } catch (const std::runtime_error& e) {
+      fmt::print(stderr, "tpfemu: system.trace.file: {}\n", e.what());
+      return 2;
+    }
+    cp->set_observer(trace.get());
+  }
   cp->set_host_stop(&host_signal);
   RunSummary s = cp->run();
   if (tty) fmt::print(stderr, "\r\033[K");
@@ -316,6 +339,12 @@ int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems) {
         written.push_back(r.name);
     }
   }
+  std::string traced;  // the trace's line after the reports'
+  if (trace) {
+    if (const std::string err = trace->finish(); !err.empty()) errors.push_back(err);
+    else traced = fmt::format("trace: {} ({} events)\n", trace_settings(config, out, opts).path, cfg::grouped(trace->events()));
+    if (!trace->cap_note().empty()) fmt::print(stderr, "tpfemu: {}\n", trace->cap_note());
+  }
   const bool ok = errors.empty();
   if (console)  // the clients hear the end before their connections close
     console->close_with(fmt::format(
@@ -324,7 +353,7 @@ int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems) {
         s.ended_early.empty() ? "" : " (" + s.ended_early + ")", s.messages,
         ok ? "reports in" : "the reports could not be written to", out.string()));
   std::cout << text.str();
-  fmt::print("reports: {}/{}\n", out.string(), fmt::join(written, ", "));
+  fmt::print("reports: {}/{}\n{}", out.string(), fmt::join(written, ", "), traced);
   if (!ok) {
     std::cout.flush();   // the figures before the errors about the files
     std::fflush(stdout);

@@ -328,7 +328,7 @@ emu::PageFaultHandler::Action ControlProgram::page_fault(emu::Cpu& cpu, uint64_t
   // image's static pages are copied on first touch).
   for (auto& s : subsystems_)
     if (const Action a = s->page_fault(cpu, *e, address); a != Action::Fail) {
-      if (a == Action::Wait) loop_.page_wait_began(*e);  // parked for a page-in
+      if (a == Action::Wait) loop_.page_wait_began(*e, cpu.cycles);  // parked for a page-in
       return a;
     }
   if (!evm_.copy_static_page(*e->process, address)) return Action::Fail;
@@ -372,7 +372,10 @@ void ControlProgram::start_timeline() {
                     for (unsigned k = 0; k < machine_.istreams(); ++k) busy += machine_.counters(k).busy_cycles;
                     return double(busy) * 100 / (hz * machine_.istreams());
                   }, .decimals = 1});
-  every(uint64_t(config_.system.timeline_s * hz), [this, hz](uint64_t now) { timeline_->sample(double(now) / hz); });
+  every(uint64_t(config_.system.timeline_s * hz), [this, hz](uint64_t now) {
+    timeline_->sample(double(now) / hz);
+    if (DispatchObserver* o = loop_.observer()) o->timeline_row(double(now) / hz, timeline_->keys(), timeline_->last_row());
+  });
 }
 
 RunSummary ControlProgram::run() {
@@ -405,6 +408,7 @@ RunSummary ControlProgram::run() {
         machine_.storage().host_bytes(), machine_.storage().host_limit());
   if (!stats_.ended_early.empty())
     log(fmt::format("{:>12} run ended early: {}", machine_.elapsed_cycles(), stats_.ended_early));
+  if (DispatchObserver* o = loop_.observer()) observe_run_end(*o);
   for (auto& s : subsystems_) s->run_ended();
   for_each_process([this](Process& p) {  // processes still alive end with the run
     for (auto& s : subsystems_) s->process_ending(p);
@@ -427,6 +431,13 @@ RunSummary ControlProgram::run() {
     if (std::string text = note(); !text.empty()) stats_.notes.push_back(std::move(text));
   choose_headline();
   return stats_;
+}
+
+void ControlProgram::observe_run_end(DispatchObserver& o) const {
+  std::vector<uint64_t> clocks, instructions;
+  for (unsigned k = 0; k < machine_.istreams(); ++k)
+    clocks.push_back(machine_.cpu(k).cycles), instructions.push_back(machine_.cpu(k).instructions);
+  o.run_ended(machine_.elapsed_cycles(), clocks, instructions);
 }
 
 SystemStatus ControlProgram::status() const {

@@ -17,6 +17,7 @@
 
 #include "emu/machine.h"
 #include "os/cpu_loop.h"
+#include "os/dispatch_observer.h"
 #include "os/dumps.h"
 #include "os/evm.h"
 #include "os/measurement.h"
@@ -54,6 +55,10 @@ class ControlProgram : public emu::Dispatcher,
   void set_console(OperatorConsole* console) { desk_.set_console(console); }
   // One operator command at simulated time `now` (cycles), as if typed on the console.
   std::string operator_command(const std::string& text, uint64_t now) { return desk_.command(text, now); }
+
+  // Who hears of every dispatch, SVC, page wait and timeline row (a trace of the run;
+  // nullptr: nobody). Set before run(); it must outlive the run.
+  void set_observer(DispatchObserver* observer) { loop_.set_observer(observer); }
 
   // The report files the subsystems registered, in order.
   const std::vector<ReportFile>& reports() const { return reports_; }
@@ -137,6 +142,10 @@ class ControlProgram : public emu::Dispatcher,
   // have held the lock they wait for), so each ends with a dump saying so.
   // The exit costs are charged to `istream`, the one whose service found it out.
   void end_if_stuck(Process& p, unsigned istream);
+  // SVC `nr` of the running ECB `e` through the SVC table (ENOSYS if it has none).
+  void call_svc(emu::Cpu& cpu, Ecb& e, uint64_t nr);
+  // The run's end told to the observer: each I-stream's clock and instruction count.
+  void observe_run_end(DispatchObserver& o) const;
   bool stuck(const Ecb& e) const;
   // Why the run cannot go on: which ECBs wait on what (nothing can run, nothing is pending).
   std::string no_progress() const;

@@ -74,6 +74,10 @@ Ecb* CpuLoop::take_listed(unsigned i) {
 }
 
 bool CpuLoop::dispatch(unsigned i, emu::Dispatcher::Why why) {
+  if (observer_) [[unlikely]] {
+    const emu::Cpu& c = machine_.cpu(i);
+    observer_->seeking(i, c.cycles, c.instructions);
+  }
   if (why == emu::Dispatcher::Why::TimeUp && current_[i]) {
     Ecb& e = *current_[i];
     save(i, e);
@@ -84,7 +88,7 @@ bool CpuLoop::dispatch(unsigned i, emu::Dispatcher::Why why) {
   }
   Ecb* next = take_next(i);
   if (!next) {
-    set_idle_cause(i);
+    begin_idle(i);
     return false;
   }
   load(i, *next);
@@ -99,6 +103,8 @@ void CpuLoop::save(unsigned i, Ecb& e) {
   e.fpc = c.fpc;
   e.psw = c.psw_addr, e.cc = c.cc, e.prog_mask = c.prog_mask;
   e.cpu_cycles += c.cycles - e.dispatched_at;
+  if (observer_) [[unlikely]]
+    observer_->undispatched(i, e, c.cycles);
 }
 
 void CpuLoop::load(unsigned i, Ecb& e) {
@@ -113,6 +119,8 @@ void CpuLoop::load(unsigned i, Ecb& e) {
   e.dispatched_at = c.cycles;
   current_[i] = &e;
   ++dispatches_;
+  if (observer_) [[unlikely]]
+    observer_->dispatched(i, e, c.cycles);
   // Run until the time slice ends, or the CPU time limit, whichever is first.
   const uint64_t limit = cycles_of_ms(system_.timeout_ms);
   const uint64_t left = limit > e.cpu_cycles ? limit - e.cpu_cycles : 0;
@@ -128,8 +136,10 @@ void CpuLoop::park(emu::Cpu& cpu, Ecb& e, WaitList& list, std::string waiting_on
   cpu.request_stop();
 }
 
-void CpuLoop::page_wait_began(Ecb& e) {
+void CpuLoop::page_wait_began(Ecb& e, uint64_t now) {
   e.page_wait = true;
+  if (observer_) [[unlikely]]
+    observer_->page_wait_began(e, now);
   ++page_waits_[e.home];
 }
 
@@ -138,10 +148,18 @@ void CpuLoop::set_idle_cause(unsigned i) {
   machine_.cpu(i).set_idle_cause(page_waits_[i] ? emu::Cause::PageWait : emu::Cause::Idle);
 }
 
+void CpuLoop::begin_idle(unsigned i) {
+  set_idle_cause(i);
+  if (observer_) [[unlikely]]
+    observer_->idle(i, machine_.cpu(i).cycles, page_waits_[i] != 0);
+}
+
 void CpuLoop::make_ready(Ecb& e, bool cross, uint64_t now) {
   e.waiting_on.clear(), e.word_wait = 0, e.word_key = 0;
   if (e.page_wait) {
     e.page_wait = false;
+    if (observer_) [[unlikely]]
+      observer_->page_wait_ended(e, now);
     --page_waits_[e.home];
     // Its home I-stream, if idle, stays so for a cause that may now be plain idle. Woken
     // below (not cross) its idle time up to now is charged first, as page wait; woken

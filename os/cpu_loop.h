@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "emu/machine.h"
+#include "os/dispatch_observer.h"
 #include "os/ecb.h"
 
 namespace os {
@@ -39,7 +40,7 @@ class CpuLoop {
   void make_ready(Ecb& e, bool cross, uint64_t now);
   // A page fault parked the ECB until its page is in: while it waits, its home
   // I-stream's idle time is page wait (cycles by cause), until make_ready.
-  void page_wait_began(Ecb& e);
+  void page_wait_began(Ecb& e, uint64_t now);
   void add_ready(unsigned istream, Ecb& e) { ready_[istream].push_back(&e); }
   void add_deferred(unsigned istream, Ecb& e) { deferred_[istream].push_back(&e); }
   WaitList& deferred(unsigned istream) { return deferred_[istream]; }
@@ -50,6 +51,9 @@ class CpuLoop {
   // the bottom of its home I-stream's ready list.
   void hold(Process* p, uint64_t now);
   void release(Process* p, uint64_t now);
+  // Who hears of every dispatch, idle time and page wait (nullptr: nobody; a trace).
+  void set_observer(DispatchObserver* observer) { observer_ = observer; }
+  DispatchObserver* observer() const { return observer_; }
   // The run is over: ECBs still on lists are dropped with it.
   void clear();
 
@@ -82,7 +86,9 @@ class CpuLoop {
   WaitList held_;              // ready ECBs of nondispatchable processes
   std::vector<unsigned> page_waits_;  // per home I-stream: its ECBs waiting for page-ins
   void set_idle_cause(unsigned istream);
+  void begin_idle(unsigned istream);  // no work: the idle cause set, the observer told
   bool system_held_ = false;   // nothing is dispatched
+  DispatchObserver* observer_ = nullptr;
 };
 
 }  // namespace os

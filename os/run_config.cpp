@@ -202,6 +202,30 @@ cfg::Section<SystemConfig> make_system_section() {
                         "keys. The summary says which it is and why.",
          .source = "auto: the figure of the experiment the run is (issue 17)."},
         &SystemConfig::headline);
+  s.key_with({.path = "system.trace.file",
+         .type = T::String,
+         .default_value = "(none)",
+         .unit = "path",
+         .description = "Write the run's events in the Trace Event format (Perfetto, chrome://tracing) to this file: "
+                        "per I-stream each ECB's dispatches named by program, its SVCs, idle time; page waits; "
+                        "the timeline's figures as counters. A relative path is in the run's output folder "
+                        "(`tpfemu run --trace FILE` gives one from the current directory). (none): no trace.",
+         .source = "(none): a trace is a run's choice (issue 32)."},
+         [](SystemConfig& s, const cfg::ConfigValue& v) {
+           s.trace_file = std::get<std::string>(v) == "(none)" ? "" : std::get<std::string>(v);
+         });
+  s.key({.path = "system.trace.max_events",
+         .type = T::Integer,
+         .default_value = "1000000",
+         .min = "1",
+         .max = "1000000000",
+         .unit = "events",
+         .description = "The trace (system.trace.file) stops adding events after this many, and says so (in its "
+                        "otherData, on standard error and in a last event), so that a long run's trace stays a "
+                        "size a viewer opens.",
+         .source = "estimate: about 150 MB of JSON, which Perfetto's web UI still opens."},
+        &SystemConfig::trace_max_events);
+  s.describe("system.trace", "The run's events as a Trace Event file for Perfetto or chrome://tracing (--trace FILE).");
   s.describe("system", "The control program: guest image, time slice and timeout, service costs, ECB storage.");
 
   s.check("system.time_slice is below system.timeout", [](const cfg::Config& c) {

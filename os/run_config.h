@@ -32,6 +32,8 @@ struct SystemConfig {
   uint64_t shared_size = 0;     // bytes of system storage shared by all ECBs (TPF_EVM_SHARED)
   double timeline_s = 0;        // system.timeline: a row of timeline.txt this often (0: none)
   std::string headline;         // system.headline: the summary's headline figure's key ("auto": chosen)
+  std::string trace_file;       // system.trace.file: the Trace Event file ("": none; relative: to the run's folder)
+  uint64_t trace_max_events = 0;  // system.trace.max_events: the trace stops adding events here
 };
 
 enum class Arrivals { Closed, Open };

@@ -71,6 +71,18 @@ void ControlProgram::supervisor_call(emu::Cpu& cpu, uint8_t number) {
   Ecb& e = *loop_.current(cpu.istream());
   ++stats_.svcs;
   const uint64_t nr = number ? number : cpu.gr[1];
+  DispatchObserver* o = loop_.observer();
+  if (!o) [[likely]]
+    return call_svc(cpu, e, nr);
+  // `e` may be gone when the handler returns (EXIT): the observer gets its number.
+  const uint64_t began = cpu.cycles, ecb = e.id;
+  const SvcLine* line = svcs_.find(nr);
+  const std::string name = line ? line->name : fmt::format("SVC {}", nr);
+  call_svc(cpu, e, nr);
+  o->svc(cpu.istream(), ecb, name, began, cpu.cycles);
+}
+
+void ControlProgram::call_svc(emu::Cpu& cpu, Ecb& e, uint64_t nr) {
   if (svcs_.call(cpu, e, nr)) return;
   cpu.gr[2] = uint64_t(-kEnosys);
   spdlog::warn("ECB {} ({}): SVC {} is not a service of the control program", e.id, e.program, nr);

@@ -35,6 +35,12 @@ void Timeline::sample(double seconds) {
   rows_.push_back(std::move(row));
 }
 
+std::vector<std::string> Timeline::keys() const {
+  std::vector<std::string> k;
+  for (const auto& c : columns_) k.push_back(c.key);
+  return k;
+}
+
 namespace {
 // Thousands separators in the integer part, as the other reports print figures.
 std::string figure(double v, int decimals) { return cfg::grouped_fixed(v, decimals); }

@@ -32,10 +32,14 @@ class Timeline {
   void add(TimelineColumn column) { columns_.push_back(std::move(column)); }
   // The end of an interval at `seconds` of simulated time.
   void sample(double seconds);
+  // The columns' keys, in order, and the last row sample() made (empty before one).
+  std::vector<std::string> keys() const;
+  const std::vector<double>& last_row() const { return rows_.empty() ? kNoRow : rows_.back(); }
   void write_text(std::ostream& out) const;
   void write_json(std::ostream& out) const;
 
  private:
+  static inline const std::vector<double> kNoRow{};
   double interval_s_;
   std::vector<TimelineColumn> columns_;
   std::vector<double> last_, last_count_;
