@@ -26,7 +26,7 @@
 #include "os/summary.h"
 #include "report/html_report.h"
 #include "report/report_json.h"
-#include "report/trace_writer.h"
+#include "trace/trace_writer.h"
 
 namespace app {
 using os::write_summary_text;
@@ -196,7 +196,7 @@ std::string joined(const std::vector<std::string>& items) {
 
 // system.trace.file's writer settings: a relative file is in the run's folder (--trace
 // made the command line's absolute already).
-report::TraceWriter::Settings trace_settings(const RunConfig& config, const std::filesystem::path& out,
+trace::TraceWriter::Settings trace_settings(const RunConfig& config, const std::filesystem::path& out,
                                              const RunOptions& opts) {
   const std::filesystem::path file = config.system.trace_file;
   return {.path = (file.is_absolute() ? file : out / file).string(),
@@ -290,10 +290,10 @@ int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems) {
   std::vector<std::unique_ptr<std::ofstream>> streams;
   for (const ReportFile& r : cp->reports())
     if (r.stream) r.stream(streams.emplace_back(std::make_unique<std::ofstream>(out / r.name)).get());
-  std::unique_ptr<report::TraceWriter> trace;
+  std::unique_ptr<trace::TraceWriter> trace;
   if (!config.system.trace_file.empty()) {
     try {
-      trace = std::make_unique<report::TraceWriter>(trace_settings(config, out, opts));
+      trace = std::make_unique<trace::TraceWriter>(trace_settings(config, out, opts));
     } catch (const std::runtime_error& e) {
       fmt::print(stderr, "tpfemu: system.trace.file: {}\n", e.what());
       return 2;

@@ -1,6 +1,6 @@
 // What the control program tells an observer of its dispatching, as it happens: an
 // I-stream looking for work, an ECB loaded and giving up control, idle time, SVCs, page
-// waits, the timeline's rows, the run's end. A trace of the run (report/trace_writer.h)
+// waits, the timeline's rows, the run's end. A trace of the run (trace/trace_writer.h)
 // is one; os/ knows no trace format. Every time is the I-stream's clock in cycles
 // (simulated time). With no observer set the control program tests one null pointer.
 #pragma once

@@ -4,6 +4,7 @@ include only the parts listed for it below. A part not in the table is an error 
 that a new folder gets its place in the table when it is made.
 
     config, report (the JSON writer) <- emu <- os <- subsystems (heap, lock, le, fetch, devices, paging) <- app
+    os <- trace (the run's Trace Event file, an observer of the dispatcher) <- app
     flashsim (devices and blocks) <- fetch, devices, paging
     emu <- linux (tpfemu exec's Linux personality: nothing of ECBs) <- app
 
@@ -27,7 +28,9 @@ ALLOWED = {
     "fetch": SUBSYSTEM | {"flashsim"},
     "devices": SUBSYSTEM | {"flashsim"},
     "paging": SUBSYSTEM | {"flashsim", "devices"},
-    "app": {"config", "report", "emu", "os", "linux", "heap", "lock", "le", "fetch", "devices", "paging", "flashsim"},
+    "trace": {"config", "report", "emu", "os"},
+    "app": {"config", "report", "emu", "os", "linux", "heap", "lock", "le", "fetch", "devices", "paging", "flashsim",
+            "trace"},
 }
 # Folders of guest code (built for s390x, their own include rules) and of everything
 # else that is not a layer of the host program.

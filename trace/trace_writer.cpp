@@ -1,4 +1,4 @@
-#include "report/trace_writer.h"
+#include "trace/trace_writer.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -9,7 +9,7 @@
 
 #include "report/report_json.h"
 
-namespace report {
+namespace trace {
 namespace {
 
 constexpr int kPid = 1;  // the machine: one process, its I-streams its threads
@@ -215,4 +215,4 @@ std::string TraceWriter::finish() {
   return ok && !out_.fail() ? "" : system_error(settings_.path, "write");
 }
 
-}  // namespace report
+}  // namespace trace

@@ -23,7 +23,7 @@
 
 #include "os/dispatch_observer.h"
 
-namespace report {
+namespace trace {
 
 class TraceWriter : public os::DispatchObserver {
  public:
@@ -95,4 +95,4 @@ class TraceWriter : public os::DispatchObserver {
   bool capped_ = false;
 };
 
-}  // namespace report
+}  // namespace trace
