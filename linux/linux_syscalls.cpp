@@ -1358,17 +1358,26 @@ struct LinuxSyscalls {
     if (c.a[0] && put_u64s(c, c.a[0], {self, 0, children, 0}) < 0) return -abi::kEfault;
     return int64_t(double(c.cpu.cycles) * ticks_per_cycle);
   }
-  static int64_t string_array(Call& c, uint64_t addr, std::vector<std::string>& out) {
-    constexpr size_t kMaxArgs = 65536;  // the kernel's MAX_ARG_STRINGS is larger; this bounds the host
+  // execve's argv or envp. Linux takes at most a quarter of the stack limit for both
+  // (2 MB of the 8 MB stack), each string at most MAX_ARG_STRLEN (128 KB): past either,
+  // -E2BIG; `budget` is what is left of the 2 MB, so a guest cannot make the host hold
+  // more.
+  static int64_t string_array(Call& c, uint64_t addr, std::vector<std::string>& out, uint64_t& budget) {
+    constexpr uint64_t kMaxArgStrlen = 131072;
     out.clear();
     for (uint64_t at = addr; addr; at += 8) {
       uint8_t w[8];
       if (!c.p.copy_in(at, w, 8)) return -abi::kEfault;
       const uint64_t s = emu::Cpu::load_be<uint64_t>(w);
       if (!s) break;
-      if (out.size() == kMaxArgs) return -abi::kE2big;
+      if (budget < 8) return -abi::kE2big;
+      budget -= 8;  // its pointer on the new stack
       out.emplace_back();
-      if (!c.p.read_string(s, out.back(), 131072)) return -abi::kEfault;
+      if (!c.p.read_string(s, out.back(), std::min(kMaxArgStrlen, budget))) {
+        const bool too_long = out.back().size() == std::min(kMaxArgStrlen, budget);
+        return too_long ? -abi::kE2big : -abi::kEfault;
+      }
+      budget -= out.back().size() + 1;  // read_string stopped short of the limit, so it fits
     }
     return 0;
   }
@@ -1380,8 +1389,9 @@ struct LinuxSyscalls {
     if (flags & ~(abi::kAtEmptyPath | kAtSymlinkNofollow)) return -abi::kEinval;
     if (path.empty() && !(flags & abi::kAtEmptyPath)) return -abi::kEnoent;
     std::vector<std::string> argv, env;
-    if (int64_t e = string_array(c, argv_addr, argv)) return e;
-    if (int64_t e = string_array(c, envp_addr, env)) return e;
+    uint64_t budget = LinuxKernel::kStackSize / 4;
+    if (int64_t e = string_array(c, argv_addr, argv, budget)) return e;
+    if (int64_t e = string_array(c, envp_addr, env, budget)) return e;
     const int64_t rc = c.k.execve(c.t, dirfd, path, std::move(argv), std::move(env));
     if (rc == 0) c.keep_registers = true;  // the new image's registers
     return rc;

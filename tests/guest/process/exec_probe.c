@@ -68,6 +68,14 @@ int main(int argc, char** argv) {
   try_exec("/bin/not-executable");
   try_exec("/bin/text-file");
   try_exec("/bin");
+  // Arguments past a quarter of the 8 MB stack (Linux's limit for argv and envp): E2BIG.
+  static char big[100000];
+  memset(big, 'a', sizeof big - 1);
+  char* many[32];
+  for (int k = 0; k < 31; ++k) many[k] = big;
+  many[31] = NULL;
+  errno = 0;
+  printf("execve with 3 MB of arguments: %d %s\n", execve("/bin/probe", many, environ), strerrorname_np(errno));
   fflush(stdout);
   pid_t c = fork();
   if (c == 0) {
