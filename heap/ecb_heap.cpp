@@ -83,7 +83,7 @@ void EcbHeap::set_image_values() {
 }
 
 // The next 1 MB of an area, with a 1 MB frame if one is left (else 4 KB frames), or
-// 4 KB frames if system.ecb_heap.large_frames is off.
+// 4 KB frames if system.ecb_heap.large_frames is off; page-fixed if system.ecb_heap.fixed.
 int64_t EcbHeap::frame(os::Ecb& e, uint64_t area64) {
   os::Process& p = *e.process;
   ProcessHeap& h = of(p);
@@ -98,6 +98,7 @@ int64_t EcbHeap::frame(os::Ecb& e, uint64_t area64) {
   if (config_.large_frames && !large) ++totals_.large_frame_fallbacks;  // 4 KB frames: none of 1 MB was left
   const uint64_t at = end;
   end += emu::kSegmentSize;
+  if (config_.fixed) system_->fix_pages(p, at, emu::kSegmentSize);
   return int64_t(at);
 }
 

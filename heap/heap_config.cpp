@@ -113,6 +113,17 @@ cfg::Section<EcbHeapConfig> make_ecb_heap_section() {
          .source = "on: z/TPF backs the ECB heap with 1 MB frames where it can; seed 002 compares pageable 1 MB "
                    "large pages with 4 KB pages (about 5-8% CPU)."},
          &EcbHeapConfig::large_frames);
+  s.key({.path = "system.ecb_heap.fixed",
+         .type = T::Bool,
+         .default_value = "false",
+         .unit = "on/off",
+         .description = "The heap's frames are page-fixed as the heap gets them, as z/OS's fixed large pages: "
+                        "backed at allocation, counted in real storage (system.paging.real_storage) but never "
+                        "stolen, so a 1 MB frame is never demoted to 4 KB frames; off, pageable (paging may write "
+                        "a 1 MB page to SCM whole or demote it). With large_frames off: fixed 4 KB frames.",
+         .source = "off: pageable, as seed 002's pageable large pages; seed 002: \"Fixed large pages are backed at "
+                   "allocation ... stay as 1 MB pages while pageable large pages may be demoted to 4K pages\"."},
+         &EcbHeapConfig::fixed);
   s.key({.path = "system.ecb_heap.control_entries",
          .type = T::Integer,
          .default_value = "150",

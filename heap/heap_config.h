@@ -29,6 +29,7 @@ struct EcbHeapConfig {
   AvlConfig app, ssl;             // application ECBs; shared SSL and Java ECBs
   std::vector<std::string> ssl_programs;  // programs whose ECBs (and threads) are of the SSL class
   bool large_frames = true;       // the heap areas' 1 MB at a time in a 1 MB frame (else 256 4 KB frames)
+  bool fixed = false;             // the heap's frames page-fixed as they are allocated (never paged or demoted)
 };
 
 // system.ecb_heap.*, each key bound to its field of EcbHeapConfig.

@@ -211,6 +211,10 @@ class System {
       if (auto* t = dynamic_cast<T*>(s)) return t;
     return nullptr;
   }
+  // A subsystem page-fixed [va, va+len) of `p` (a page-fixed heap: z/OS's fixed frames,
+  // PGSER FIX, IARV64 PAGEFRAMESIZE=1MEG fixed): every subsystem is told
+  // (Subsystem::pages_fixed), so that one managing real storage never steals them.
+  void fix_pages(Process& p, uint64_t va, uint64_t len);
 };
 
 class Subsystem {
@@ -248,7 +252,14 @@ class Subsystem {
   // again when it runs), as z/OS makes a task wait for frames rather than promise more
   // real storage than there is.
   virtual bool frames_wanted(emu::Cpu&, Ecb&, uint64_t /*frames*/) { return false; }
+  // [va, va+len) of `p` is fixed from now on (System::fix_pages): resident, its frames
+  // counted in real storage, never stolen, a 1 MB page never demoted.
+  virtual void pages_fixed(Process&, uint64_t /*va*/, uint64_t /*len*/) {}
 };
+
+inline void System::fix_pages(Process& p, uint64_t va, uint64_t len) {
+  for (Subsystem* s : subsystems()) s->pages_fixed(p, va, len);
+}
 
 using Subsystems = std::vector<std::unique_ptr<Subsystem>>;
 // Makes the subsystems of a run, in the order they are declared and installed.

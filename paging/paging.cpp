@@ -118,6 +118,16 @@ bool Paging::frames_wanted(emu::Cpu& cpu, os::Ecb& e, uint64_t frames) {
   return true;
 }
 
+// Fixed pages stay resident and in their frames (which count in real storage, as every
+// frame of a process does): aging never visits them, so they are never stolen, and a
+// fixed 1 MB page is never demoted. Whole segments: the heap fixes 1 MB at a time.
+void Paging::pages_fixed(os::Process& p, uint64_t va, uint64_t len) {
+  if (!config_.real_storage) return;
+  ProcessPages& pp = adopt(p);
+  for (uint64_t a = va & ~(kSegment - 1); a < va + len; a += kSegment)
+    if (pp.fixed.insert(a).second) stats_.fixed_pages += kPagesPerSegment;
+}
+
 // Frames came free: the ECBs waiting for them ask again.
 void Paging::frames_freed(uint64_t now) {
   os::WaitList waiters;
@@ -150,6 +160,7 @@ void Paging::age(bool tick, const std::function<void(uint32_t uic, uint64_t pid,
   system_->for_each_process([&](os::Process& p) {
     ProcessPages& pp = adopt(p);
     p.space->for_each_own_page([&](uint64_t va, emu::Frame& f) {
+      if (pp.is_fixed(va)) return;
       Page& pg = pp.pages[va];
       if (pg.state != State::Resident) return;
       if (!pg.prot) pg.prot = p.space->prot_of(va);
@@ -158,6 +169,7 @@ void Paging::age(bool tick, const std::function<void(uint32_t uic, uint64_t pid,
       if (visit) visit(pg.uic, p.id, va, Kind::Small);
     });
     p.space->for_each_large_segment([&](uint64_t va) {
+      if (pp.is_fixed(va)) return;
       Page& sg = pp.large[va];
       if (sg.state != State::Resident) return;
       if (!sg.prot) sg.prot = p.space->prot_of(va);

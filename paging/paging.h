@@ -27,6 +27,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <vector>
 
 #include "devices/devices.h"
@@ -48,6 +49,7 @@ struct PagingStats {
   uint64_t speculative = 0;      // pages read with them: written in the same request (SCM only)
   uint64_t large_out = 0, large_in = 0;  // pageable 1 MB pages written to and read from SCM
   uint64_t demoted = 0;          // 1 MB pages turned into 4 KB pages (no SCM room, or no 1 MB frame)
+  uint64_t fixed_pages = 0;      // 4 KB pages page-fixed by a subsystem (a fixed 1 MB page: 256), never stolen
   uint64_t reclaims = 0;         // faults on a page still being written: taken back without I/O
   uint64_t fault_waits = 0;      // faults that waited for a page-in (the first and those joining it)
   uint64_t host_restores = 0;    // pages a host-side service touched while out: put back at once
@@ -92,6 +94,7 @@ class Paging : public os::Subsystem {
   void process_ending(os::Process& p) override;
   emu::PageFaultHandler::Action page_fault(emu::Cpu& cpu, os::Ecb& e, uint64_t address) override;
   bool frames_wanted(emu::Cpu& cpu, os::Ecb& e, uint64_t frames) override;
+  void pages_fixed(os::Process& p, uint64_t va, uint64_t len) override;
 
   const PagingStats& stats() const { return stats_; }
   // An SVC dump of the processes whose job name (first program) is one of `names`, at
@@ -122,6 +125,8 @@ class Paging : public os::Subsystem {
     os::Process* process = nullptr;
     std::map<uint64_t, Page> pages;  // by virtual address; pages paging has seen
     std::map<uint64_t, Page> large;  // pageable 1 MB pages (large segments), by virtual address
+    std::set<uint64_t> fixed;        // page-fixed 1 MB segments (System::fix_pages), by virtual address
+    bool is_fixed(uint64_t va) const { return !fixed.empty() && fixed.count(va & ~(kSegment - 1)); }
   };
 
   void check(uint64_t now);

@@ -212,6 +212,7 @@ void Paging::write_text(std::ostream& out) const {
   line("  freed (never changed: a zero page on its fault)", stats_.freed_zero);
   line("  1 MB pages written to SCM", stats_.large_out);
   line("  1 MB pages demoted to 4 KB pages", stats_.demoted);
+  if (stats_.fixed_pages) line("4 KB pages page-fixed (never stolen; a 1 MB page 256)", stats_.fixed_pages);
   line("page-out requests", stats_.write_ios);
   line("pages passed over: page-out requests at their bound", stats_.write_bound);
   line("GETSTORs that waited for frames", stats_.frame_waits);
@@ -271,7 +272,7 @@ void Paging::write_json(std::ostream& out) const {
       {"freed_clean", stats_.freed_clean},     {"freed_zero", stats_.freed_zero},
       {"write_ios", stats_.write_ios},         {"write_bound", stats_.write_bound},
       {"frame_waits", stats_.frame_waits},     {"large_out", stats_.large_out},
-      {"large_in", stats_.large_in},           {"demoted", stats_.demoted},
+      {"large_in", stats_.large_in},           {"demoted", stats_.demoted}, {"fixed_pages", stats_.fixed_pages},
       {"fault_waits", stats_.fault_waits},     {"page_ins", stats_.page_ins},
       {"speculative", stats_.speculative},     {"reclaims", stats_.reclaims},
       {"host_restores", stats_.host_restores}, {"slots_high", stats_.slots_high},

@@ -393,6 +393,55 @@ TEST_CASE("paging: E3d's direction: a heap in 1 MB frames costs less TLB and CPU
   CHECK(big.s.ms_per_message < small.s.ms_per_message);
 }
 
+TEST_CASE("paging: E3d under pressure, small: SCM takes 1 MB pages whole while it has room, else they are demoted; "
+          "fixed ones never go; CPU and TLB a transaction after the region's return in the seed's order",
+          "[paging][e3]") {
+  // configs/overlays/e3-large-pressure.yaml's shape at a quarter of its size: a 28 MB
+  // region (in the 1 MB TLB's reach) and a 24 MB night in 40 MB of real storage.
+  const auto run = [](std::vector<std::string> sets) {
+    std::vector<std::string> all = {"workload.prelude=QNGT", "workload.prelude_text=28 8 24 25 5",
+                                    "workload.program=QOLT", "workload.message_text=100 2000",
+                                    "system.heap64_size=256M", "system.heap31_size=128M",
+                                    "system.paging.real_storage=40M", "machine.dasd.page_volumes=16",
+                                    "machine.istreams=4", "workload.terminals=8", "workload.messages=3000",
+                                    "workload.warmup=2000"};
+    all.insert(all.end(), sets.begin(), sets.end());
+    return PagingRun(all);
+  };
+  PagingRun scm = run({"machine.scm.card_pairs=1"});
+  PagingRun full = run({"machine.scm.card_pairs=1", "system.paging.scm=4M"});
+  PagingRun none = run({"machine.scm.card_pairs=0"});
+  PagingRun fixed = run({"system.ecb_heap.fixed=true"});
+  PagingRun small = run({"system.ecb_heap.large_frames=false"});
+  INFO(scm.log << full.log << none.log << fixed.log);
+  for (const PagingRun* r : {&scm, &full, &none, &fixed, &small}) {
+    CHECK(r->lines("came back wrong") == 0);
+    CHECK(r->lines("workload.prelude QNGT ended: the messages begin") == 1);
+  }
+  CHECK(scm.stats.large_out > 0);   // contiguous SCM room: written whole
+  CHECK(scm.stats.demoted == 0);
+  CHECK(full.stats.large_out > 0);  // the first 4 MB whole, then no room: demoted
+  CHECK(full.stats.large_out <= 4);
+  CHECK(full.stats.demoted > 0);
+  CHECK(none.stats.large_out == 0);  // no SCM: every 1 MB page taken is demoted
+  CHECK(none.stats.demoted > 0);
+  CHECK(fixed.stats.large_out + fixed.stats.demoted == 0);  // never taken
+  CHECK(fixed.stats.fixed_pages >= 28 * 256);
+  CHECK(fixed.stats.page_ins > 0);  // the rest paid for it
+  const auto tlb = [](const PagingRun& r) {
+    uint64_t c = 0;
+    for (const auto& i : r.s.istreams) c += i.cycles_by_cause[size_t(emu::Cause::Tlb)];
+    return double(c) / double(r.s.messages);
+  };
+  CHECK(tlb(fixed) <= tlb(scm) * 1.05);
+  CHECK(tlb(scm) < tlb(full));
+  CHECK(tlb(full) < tlb(none));
+  CHECK(tlb(none) < tlb(small));
+  CHECK(fixed.s.ms_per_message <= scm.s.ms_per_message * 1.005);
+  CHECK(scm.s.ms_per_message < none.s.ms_per_message);
+  CHECK(none.s.ms_per_message < small.s.ms_per_message);
+}
+
 TEST_CASE("paging: E3b and E3c's directions at a small scale: with SCM the transactions come back sooner and the "
           "dumped region is held for less time", "[paging][e3]") {
   // configs/e3-transition.yaml and overlays/e3-dump.yaml's shape, f = 1024: a 14 MB
