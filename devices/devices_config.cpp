@@ -121,9 +121,11 @@ cfg::Section<DevicesConfig> make_devices_section() {
            "their volumes.",
            &C::dump_volumes);
   s.key({.path = "machine.dasd.plpa_volume", .type = T::Bool, .default_value = "false", .unit = "on/off",
-         .description = "A 3390 volume, device 02E6, for the PLPA page data set (SYS1.PLPA.PAGE): with "
-                        "system.paging.pageable_programs the program image's read-only pages are written to it "
-                        "at IPL, besides SCM, and read back from it when SCM has no copy. Off: no such volume.",
+         .description = "A 3390 volume, device 02E6, for the PLPA page data set (SYS1.PLPA.PAGE) and the COMMON "
+                        "one after it (SYS1.COMMON.PAGE): with system.paging.pageable_programs the program image's "
+                        "read-only pages are written to it at IPL, besides SCM, and read back from it when SCM has "
+                        "no copy; with system.paging.pageable_common changed common pages are written to it. Off: "
+                        "no such volume.",
          .source = kSeed2 + ": at IPL/NIP time PLPA pages are placed both on Flash and disk; its D ASM shows "
                    "SYS1.PLPA.PAGCOM on device 02E6. Off by default (no paging)."},
         &C::plpa_volume);

@@ -76,7 +76,7 @@ void ProgramFetch::install(os::System& system) {
   // until the fetch brings them (page_fault).
   for (auto& [name, f] : fetchable_)
     for (uint64_t page : f.pages) {
-      system.withdraw_program_page(page);
+      system.withdraw_common_page(page);
       fetchable_page_[page] = name;
     }
   // A bad library still runs: its LOADs abend where they meet the damage (as a damaged
@@ -114,7 +114,7 @@ void ProgramFetch::install(os::System& system) {
 // relocation), its entry point its symbol's offset there.
 std::vector<MemberSpec> ProgramFetch::image_programs(os::System& system) {
   std::vector<MemberSpec> members;
-  const std::vector<os::ProgramPage> pages = system.program_pages();
+  const std::vector<os::CommonPage> pages = system.program_pages();
   for (const std::string& name : config_.programs) {
     const emu::Symbol* sym = system.symbols().find(name);
     if (!sym || sym->address < TPF_EVM_PROGRAMS || sym->address >= TPF_EVM_IMAGE_END)
@@ -123,7 +123,7 @@ std::vector<MemberSpec> ProgramFetch::image_programs(os::System& system) {
     if (!why.empty()) throw std::runtime_error(fmt::format("system.fetch.programs: {}", why));
     Fetchable& f = fetchable_[name];
     f.slot = sym->address & ~uint64_t(TPF_EVM_PROGRAM_SLOT - 1);
-    for (const os::ProgramPage& pg : pages)
+    for (const os::CommonPage& pg : pages)
       if (pg.address >= f.slot && pg.address < f.slot + TPF_EVM_PROGRAM_SLOT) f.pages.push_back(pg.address);
     if (f.pages.empty()) throw std::runtime_error(fmt::format("system.fetch.programs: {} has no code pages", name));
     MemberSpec m;
@@ -194,7 +194,7 @@ bool ProgramFetch::finish_enter(emu::Cpu& cpu, Pending& p) {
   take_module(p);
   Fetchable& f = fetchable_[p.name];
   ModuleStats& m = modules_[p.name];
-  for (uint64_t a : f.pages) system_->restore_program_page(a);
+  for (uint64_t a : f.pages) system_->restore_common_page(a);
   std::vector<uint8_t> now(kPage);
   bool same = p.image.size() >= f.pages.back() + kPage - f.slot;
   for (uint64_t a : f.pages) {

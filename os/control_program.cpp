@@ -123,14 +123,14 @@ std::vector<Subsystem*> ControlProgram::subsystems() const {
   return out;
 }
 
-void ControlProgram::withdraw_program_page(uint64_t address) {
-  evm_.withdraw_program_page(address);
+void ControlProgram::withdraw_common_page(uint64_t address) {
+  evm_.withdraw_common_page(address);
   for_each_process([&](Process& p) { p.space->unmap(address, emu::kPageSize); });
 }
 
-void ControlProgram::restore_program_page(uint64_t address) {
-  evm_.restore_program_page(address);
-  for_each_process([&](Process& p) { evm_.map_program_page(p, address); });
+void ControlProgram::restore_common_page(uint64_t address) {
+  evm_.restore_common_page(address);
+  for_each_process([&](Process& p) { evm_.map_common_page(p, address); });
 }
 
 void ControlProgram::for_each_process(const std::function<void(Process&)>& fn) {

@@ -114,10 +114,11 @@ class ControlProgram : public emu::Dispatcher,
   void log(const std::string& line) override;
   void for_each_process(const std::function<void(Process&)>& fn) override;
   unsigned attach_device(emu::IoDevice& device) override { return machine_.io().attach(device); }
-  std::vector<ProgramPage> program_pages() const override { return evm_.program_pages(); }
+  std::vector<CommonPage> program_pages() const override { return evm_.program_pages(); }
+  std::vector<CommonPage> shared_area_pages() const override { return evm_.shared_area_pages(); }
   std::vector<Subsystem*> subsystems() const override;
-  void withdraw_program_page(uint64_t address) override;
-  void restore_program_page(uint64_t address) override;
+  void withdraw_common_page(uint64_t address) override;
+  void restore_common_page(uint64_t address) override;
   bool start_io(unsigned subchannel, uint64_t now, std::shared_ptr<emu::IoOperation> op,
                 std::function<void(const emu::IoInterruption&)> done) override;
 

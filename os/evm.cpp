@@ -70,6 +70,7 @@ void Evm::share_pages(uint64_t from, uint64_t bytes, uint8_t prot) {
     emu::Translation t;
     image_space_.translate(va, t);
     process_pattern_.map_shared(va, t.frame->number, prot, kCommon);
+    if (from == TPF_EVM_SHARED) shared_area_[va] = {va, t.frame->number, prot};
   }
 }
 
@@ -130,28 +131,41 @@ std::shared_ptr<Process> Evm::new_process(uint64_t id) {
   return p;
 }
 
-std::vector<ProgramPage> Evm::program_pages() const {
-  std::vector<ProgramPage> out;
+std::vector<CommonPage> Evm::program_pages() const {
+  std::vector<CommonPage> out;
   for (const auto& [va, pg] : image_code_) out.push_back({va, pg.frame});
   return out;
 }
 
-void Evm::withdraw_program_page(uint64_t address) {
-  if (!image_code_.count(address) || !withdrawn_.insert(address).second) return;
-  image_space_.unmap(address, emu::kPageSize);
+std::vector<CommonPage> Evm::shared_area_pages() const {
+  std::vector<CommonPage> out;
+  for (const auto& [va, pg] : shared_area_) out.push_back({va, pg.frame});
+  return out;
+}
+
+const Evm::ImagePage* Evm::common_page(uint64_t address) const {
+  if (auto it = image_code_.find(address); it != image_code_.end()) return &it->second;
+  if (auto it = shared_area_.find(address); it != shared_area_.end()) return &it->second;
+  return nullptr;
+}
+
+// The system space owns the shared area's frames: it keeps them mapped (unmapping them
+// there would free them), so only the processes fault on a withdrawn shared page.
+void Evm::withdraw_common_page(uint64_t address) {
+  if (!common_page(address) || !withdrawn_.insert(address).second) return;
+  if (image_code_.count(address)) image_space_.unmap(address, emu::kPageSize);
   process_pattern_.unmap(address, emu::kPageSize);
 }
 
-void Evm::restore_program_page(uint64_t address) {
-  auto it = image_code_.find(address);
-  if (it == image_code_.end() || !withdrawn_.erase(address)) return;
-  image_space_.map_shared(address, it->second.frame, it->second.prot);
-  process_pattern_.map_shared(address, it->second.frame, it->second.prot, kCommon);
+void Evm::restore_common_page(uint64_t address) {
+  const ImagePage* pg = common_page(address);
+  if (!pg || !withdrawn_.erase(address)) return;
+  if (image_code_.count(address)) image_space_.map_shared(address, pg->frame, pg->prot);
+  process_pattern_.map_shared(address, pg->frame, pg->prot, kCommon);
 }
 
-void Evm::map_program_page(Process& p, uint64_t address) {
-  auto it = image_code_.find(address);
-  if (it != image_code_.end()) p.space->map_shared(address, it->second.frame, it->second.prot, kCommon);
+void Evm::map_common_page(Process& p, uint64_t address) {
+  if (const ImagePage* pg = common_page(address)) p.space->map_shared(address, pg->frame, pg->prot, kCommon);
 }
 
 bool Evm::map_message(Process& p, const std::vector<uint8_t>& bytes) {

@@ -54,12 +54,15 @@ class Evm {
   int64_t getstor(Process& p, uint64_t bytes, bool vio = false);  // vio: Process::vio_blocks
   int64_t relstor(Process& p, uint64_t addr);
 
-  // The image's read-only pages (os/subsystem.h, System::program_pages): taken out of
-  // the system space and of every process made from now on, and mapped again.
-  std::vector<ProgramPage> program_pages() const;
-  void withdraw_program_page(uint64_t address);
-  void restore_program_page(uint64_t address);
-  void map_program_page(Process& p, uint64_t address);  // into an existing process
+  // The common pages (os/subsystem.h, System::program_pages and shared_area_pages): the
+  // image's read-only pages and the shared area's, taken out of every process (and,
+  // the image's, of the system space) and of every process made from now on, and
+  // mapped again.
+  std::vector<CommonPage> program_pages() const;
+  std::vector<CommonPage> shared_area_pages() const;
+  void withdraw_common_page(uint64_t address);
+  void restore_common_page(uint64_t address);
+  void map_common_page(Process& p, uint64_t address);  // into an existing process
 
   // 4 KB frames allocated since the image and the shared areas were mapped.
   void mark_frames_at_start();
@@ -83,6 +86,8 @@ class Evm {
   emu::AddressSpace process_pattern_;
   std::map<uint64_t, ImagePage> image_data_;  // writable: copied into a process on first touch
   std::map<uint64_t, ImagePage> image_code_;  // read-only pages of the image
+  std::map<uint64_t, ImagePage> shared_area_;  // the shared area's pages (the system space owns their frames)
+  const ImagePage* common_page(uint64_t address) const;
   std::set<uint64_t> withdrawn_;              // of those, the ones no space maps now
   uint64_t frames_at_start_ = 0;
 };

@@ -82,10 +82,12 @@ struct SummaryHeadline {
 using OperatorHandler =
     std::function<std::string(const OperatorCommand&, uint64_t now, uint64_t ns, bool console)>;
 
-// A read-only page of the program image (its programs' code and constants): mapped
-// shared into every process and the system space, at a frame set apart for it by its
-// address (os/evm.cpp), which keeps the page's contents while it is withdrawn.
-struct ProgramPage {
+// A common page, mapped shared into every process and the system space: a read-only
+// page of the program image (its programs' code and constants, at a frame set apart
+// for it by its address: os/evm.cpp) or a page of the shared area (TPF_EVM_SHARED, the
+// system storage every ECB sees, z/OS's CSA). Its frame keeps its contents while it is
+// withdrawn.
+struct CommonPage {
   uint64_t address = 0, frame = 0;
 };
 
@@ -191,16 +193,19 @@ class System {
   // `fn` runs when the summary's measurement window opens (after the warm-up), at its time.
   virtual void on_measurement_open(std::function<void(uint64_t now)> fn) = 0;
 
-  // ---- the program image's read-only pages, for a subsystem managing real storage ----
-  // Every one, in address order.
-  virtual std::vector<ProgramPage> program_pages() const = 0;
-  // Unmapped in every process and in the system space (and not mapped in processes made
-  // while it is out), so that the next reference to it faults (Subsystem::page_fault, or
-  // the system space's host fault handler); the CPUs drop their translations as for any
-  // unmap. Restored: mapped again in all of them at once, as z/OS's common area pages
-  // are valid in every address space once one page-in brings them back.
-  virtual void withdraw_program_page(uint64_t address) = 0;
-  virtual void restore_program_page(uint64_t address) = 0;
+  // ---- the common pages, for a subsystem managing real storage ----
+  // The image's read-only pages and the shared area's, each in address order.
+  virtual std::vector<CommonPage> program_pages() const = 0;
+  virtual std::vector<CommonPage> shared_area_pages() const = 0;
+  // Unmapped in every process and (an image page) in the system space, and not mapped
+  // in processes made while it is out, so that the next reference to it faults
+  // (Subsystem::page_fault, or the system space's host fault handler); the CPUs drop
+  // their translations as for any unmap. The system space keeps a shared area page (it
+  // owns the frame), so host-side services still reach it. Restored: mapped again in
+  // all of them at once, as z/OS's common area pages are valid in every address space
+  // once one page-in brings them back.
+  virtual void withdraw_common_page(uint64_t address) = 0;
+  virtual void restore_common_page(uint64_t address) = 0;
   // The run's subsystems, in the order they were installed.
   virtual std::vector<Subsystem*> subsystems() const = 0;
   // The run's subsystem of type T, or nullptr: how one subsystem uses another's

@@ -56,6 +56,7 @@ void Paging::install(os::System& system) {
                   system.machine().storage().allocated_1m() * kPagesPerSegment;  // the image and the system's own
   size_t devices = 1 + devices_->dasd().size();
   if (config_.pageable_programs) plpa_device_ = int(devices++);  // the PLPA data set after the page volumes
+  if (config_.pageable_common) common_device_ = int(devices++);  // the COMMON data set after it
   next_block_.assign(devices, 0);
   free_blocks_.assign(devices, {});
   used_.assign(devices, 0);
@@ -71,6 +72,7 @@ void Paging::install(os::System& system) {
   const uint64_t interval = std::max<uint64_t>(1, uint64_t(double(config_.check_interval_ns) *
                                                             system.machine().config().clock_ghz));
   if (config_.pageable_programs) ipl_programs();
+  if (config_.pageable_common) ipl_common();
   system.every(interval, [this](uint64_t now) { check(now); });
   aging_interval_ = std::max<uint64_t>(1, uint64_t(double(config_.uic_interval_ns) * system.machine().config().clock_ghz));
   system.add_report({.name = "paging.txt", .write = [this](std::ostream& out) { write_text(out); }});
@@ -252,10 +254,11 @@ void Paging::steal(uint64_t frames, uint64_t now, bool tick) {
     }
     space.unmap(va, kPage);
   };
+  std::vector<uint64_t> common_batch;  // common pages to write to the COMMON data set
   for (const Candidate& c : candidates) {
     if (taken >= frames) break;
     if (c.kind == Kind::Program) {
-      taken += steal_program(c.va);
+      taken += steal_program(c.va, common_batch);
       continue;
     }
     ProcessPages& pp = processes_.at(c.pid);
@@ -275,6 +278,7 @@ void Paging::steal(uint64_t frames, uint64_t now, bool tick) {
   }
   write_out(vio_batch, now, true);  // first: the page volumes' room was counted for them
   write_out(batch, now, false);
+  write_common(common_batch, now);
 }
 // The pages of `batch` in requests of system.paging.group pages, each to one device.
 void Paging::write_out(std::vector<std::pair<ProcessPages*, uint64_t>>& batch, uint64_t now, bool vio) {
@@ -396,7 +400,7 @@ Paging::Slot Paging::new_slot(int device) {
   uint64_t block;
   if (!free.empty()) block = free.back(), free.pop_back();
   else block = next_block_[size_t(device)]++;
-  s.address = block * kPage;
+  s.address = (base_block(device) + block) * kPage;
   ++used_[size_t(device)];
   stats_.slots_high = std::max(stats_.slots_high, ++slots_used_);
   return s;
@@ -404,19 +408,19 @@ Paging::Slot Paging::new_slot(int device) {
 
 void Paging::free_slot(const Slot& s) {
   if (s.device < 0) return;
-  free_blocks_[size_t(s.device)].push_back(s.address / kPage);
+  free_blocks_[size_t(s.device)].push_back(s.address / kPage - base_block(s.device));
   --slots_used_;
   --used_[size_t(s.device)];
 }
 
 unsigned Paging::subchannel(const Slot& s) const {
-  if (s.device == plpa_device_) return devices_->plpa_subchannel();
+  if (s.device == plpa_device_ || s.device == common_device_) return devices_->plpa_subchannel();
   return s.device == 0 ? devices_->scm_subchannel() : devices_->dasd_subchannel(size_t(s.device - 1));
 }
 
 flashsim::Device& Paging::device(const Slot& s) const {
   if (s.device == 0) return *devices_->scm();
-  if (s.device == plpa_device_) return *devices_->plpa_volume();
+  if (s.device == plpa_device_ || s.device == common_device_) return *devices_->plpa_volume();
   return *devices_->dasd()[size_t(s.device - 1)];
 }
 

@@ -68,6 +68,16 @@ struct PagingStats {
   uint64_t plpa_scm_failed = 0;  // reads from SCM that failed: read again from the PLPA data set
   uint64_t plpa_changed = 0;     // passed over: changed since IPL (a host-side write), copies stale
   uint64_t plpa_wrong = 0;       // read back unlike what the image holds (lost: must stay 0)
+  // Common pages (system.paging.pageable_common): the shared area's.
+  uint64_t common_pages = 0;     // pages of the shared area, pageable
+  uint64_t common_stolen = 0;    // stolen (in `stolen`)
+  uint64_t common_written = 0;   // of those, written to the COMMON data set (in `written`, `dasd_pages`)
+  uint64_t common_write_ios = 0; // their page-out requests (in `write_ios`)
+  uint64_t common_in = 0;        // read back from the COMMON data set on a fault (in `page_ins`)
+  uint64_t common_unchanged = 0; // back on a fault without I/O: unchanged since IPL, never written
+  uint64_t common_reclaims = 0;  // faults on a common page still being written: taken back (in `reclaims`)
+  uint64_t common_kept = 0;      // changed common pages passed over: the COMMON data set was full
+  uint64_t common_wrong = 0;     // read back unlike what the frame holds (lost: must stay 0)
   // VIO-like pages (GETSTOR_VIO storage): page data sets only.
   uint64_t vio_written = 0;      // written (in `written` and `dasd_pages`)
   uint64_t vio_spilled = 0;      // of those, to data sets that do not accept VIO (the rest were full)
@@ -219,11 +229,13 @@ class Paging : public os::Subsystem {
   // PLPA-like pages (paging_plpa.cpp): the image's read-only pages, by address. The frame
   // of each is set apart for it by its address: it holds the page while the page is out,
   // so a page-in needs no frame, only a place in real storage's budget.
-  struct ProgramPage {
+  struct ProgramPage {  // a PLPA page, or (common) a page of the shared area
+    bool common = false;
     uint64_t frame = 0;
     State state = State::Resident;  // Resident, Out or Reading
     uint32_t uic = 0;
-    Slot scm, dasd;                 // its copies from IPL (scm: none if SCM had no room)
+    Slot scm, dasd;                 // PLPA: its copies from IPL (scm: none if SCM had no room); common: its
+                                    // copy on the COMMON data set (none: unchanged since IPL)
     std::shared_ptr<std::vector<uint8_t>> buffer;  // Reading: the contents on their way
     os::WaitList waiters;
   };
@@ -231,7 +243,18 @@ class Paging : public os::Subsystem {
   int plpa_device_ = -1;     // the PLPA data set's device index (after the page volumes)
   uint64_t programs_out_ = 0;  // PLPA pages not resident: their frames are outside the budget
   void ipl_programs();
-  bool steal_program(uint64_t va);
+  bool steal_program(uint64_t va, std::vector<uint64_t>& common_batch);
+  // Common pages (paging_common.cpp): the shared area's, on the COMMON data set.
+  int common_device_ = -1;     // the COMMON data set's index (on the PLPA volume, after the PLPA)
+  uint64_t common_base_ = 0;   // its first block on the volume
+  uint64_t base_block(int device) const { return device == common_device_ ? common_base_ : 0; }
+  void ipl_common();
+  bool steal_common(uint64_t va, ProgramPage& pg, std::vector<uint64_t>& batch);
+  void write_common(const std::vector<uint64_t>& batch, uint64_t now);
+  emu::PageFaultHandler::Action common_fault(emu::Cpu& cpu, os::Ecb& e, uint64_t va, ProgramPage& pg);
+  void take_back_common(uint64_t va, ProgramPage& pg);
+  void bring_back_common(uint64_t va, ProgramPage& pg);
+  bool restore_common(uint64_t va, ProgramPage& pg);  // host side, at once
   emu::PageFaultHandler::Action program_fault(emu::Cpu& cpu, os::Ecb& e, uint64_t va, ProgramPage& pg);
   void read_program_page(uint64_t va, uint64_t now);
   void bring_back_program(uint64_t va, ProgramPage& pg, const uint8_t* data);

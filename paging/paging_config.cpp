@@ -127,6 +127,23 @@ cfg::Section<PagingConfig> make_paging_section() {
          .source = kSeed2 + ": at IPL/NIP time PLPA pages will be placed both on Flash and disk. Off by default, "
                    "so that earlier runs and their figures do not change."},
         &PagingConfig::pageable_programs);
+  s.key({.path = "system.paging.pageable_common", .type = T::Bool, .default_value = "false", .unit = "on/off",
+         .description = "Common storage is pageable: the shared area (system.shared_size at TPF_EVM_SHARED, the "
+                        "system storage every ECB maps, z/OS's CSA) counts in system.paging.real_storage, its pages "
+                        "are stolen least recently used first like any page, a changed one written to the COMMON "
+                        "page data set (SYS1.COMMON.PAGE, on the PLPA volume after the PLPA, "
+                        "machine.dasd.plpa_volume; never to SCM or a local data set), and a fault reads it back into "
+                        "every address space at once. Off: the shared area stays in storage, outside real_storage.",
+         .source = kSeed2 + ": its D ASM shows SYS1.COMMON.PAGCOM on the PLPA's volume 02E6, 61% full, and "
+                   "RMF's page data set reports a COMMON line with I/O. Off by default, so that earlier runs and "
+                   "their figures do not change."},
+        &PagingConfig::pageable_common);
+  s.key({.path = "system.paging.common_slots", .type = T::Integer, .default_value = "89999", .min = "1",
+         .max = "16777216", .unit = "4 KB slots",
+         .description = "The COMMON page data set's size (its slots, as formatted): D ASM's and RMF's % in use is "
+                        "of these. A changed common page that finds it full stays in storage.",
+         .source = kSeed2 + ": RMF's page data set activity report shows SYS1.P41.COMMON with 89,999 slots."},
+        &PagingConfig::common_slots);
   s.key_with({.path = "system.paging.vio_volumes", .type = T::String, .default_value = "all",
               .unit = "all or a count of page volumes",
               .description = "Local page data sets that accept VIO pages (GETSTOR_VIO storage): the first this many "
@@ -163,6 +180,10 @@ cfg::Section<PagingConfig> make_paging_section() {
     if (c.get_bool("system.paging.pageable_programs") && !c.get_bool("machine.dasd.plpa_volume"))
       throw c.error({"system.paging.pageable_programs"},
                     "pageable programs need the PLPA page data set: machine.dasd.plpa_volume");
+    if (c.get_bool("system.paging.pageable_common") && !c.get_bool("machine.dasd.plpa_volume"))
+      throw c.error({"system.paging.pageable_common"},
+                    "pageable common storage needs the COMMON page data set, on the PLPA volume: "
+                    "machine.dasd.plpa_volume");
     const bool scm = c.get_int("machine.scm.card_pairs") > 0 && c.get_string("system.paging.scm") != "NONE";
     if (!scm && c.get_int("machine.dasd.page_volumes") == 0)
       throw c.error({"system.paging.real_storage"},

@@ -23,6 +23,8 @@ struct PagingConfig {
   uint64_t dump_copy_ns = 0;     // an SVC dump's copy of a resident 4 KB page
   uint64_t dump_reads = 0;       // an SVC dump's page-in requests in flight at most
   bool pageable_programs = false;  // the image's read-only pages are pageable (PLPA-like)
+  bool pageable_common = false;  // the shared area's pages are pageable (common storage, z/OS's CSA)
+  uint64_t common_slots = 0;     // the COMMON page data set's size, in 4 KB slots
   uint64_t vio_volumes = ~0ull;  // the first this many page volumes accept VIO pages (~0: all)
   std::string vio_volumes_text;  // as written: all, or a count
 };

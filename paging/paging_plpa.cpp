@@ -32,7 +32,7 @@ void Paging::ipl_programs() {
   emu::Storage& storage = system_->machine().storage();
   const flashsim::ScmDevice* scm = devices_->scm();
   const uint64_t scm_room = scm ? std::min(config_.scm_limit, scm->online_bytes()) / kPage : 0;
-  for (const os::ProgramPage& p : system_->program_pages()) {
+  for (const os::CommonPage& p : system_->program_pages()) {
     ProgramPage& pg = programs_[p.address];
     pg.frame = p.frame;
     emu::Frame& f = storage.frame(p.frame);
@@ -54,14 +54,15 @@ void Paging::ipl_programs() {
 }
 
 // A PLPA page taken from every address space, without a write; 1 if taken.
-bool Paging::steal_program(uint64_t va) {
+bool Paging::steal_program(uint64_t va, std::vector<uint64_t>& common_batch) {
   ProgramPage& pg = programs_.at(va);
   if (pg.state != State::Resident) return false;
+  if (pg.common) return steal_common(va, pg, common_batch);
   if (system_->machine().storage().frame(pg.frame).changed) {  // its copies no longer hold it: it stays
     ++stats_.plpa_changed;
     return false;
   }
-  system_->withdraw_program_page(va);
+  system_->withdraw_common_page(va);
   pg.state = State::Out;
   ++programs_out_;
   ++stats_.stolen, ++stats_.plpa_stolen;
@@ -69,6 +70,7 @@ bool Paging::steal_program(uint64_t va) {
 }
 
 emu::PageFaultHandler::Action Paging::program_fault(emu::Cpu& cpu, os::Ecb& e, uint64_t va, ProgramPage& pg) {
+  if (pg.common) return common_fault(cpu, e, va, pg);
   cpu.charge(emu::Cause::Service, system_->config().system.service_cost);  // the fault's handling
   ++stats_.fault_waits;
   if (pg.state != State::Reading) {
@@ -113,7 +115,7 @@ void Paging::read_program_page(uint64_t va, uint64_t now) {
         std::memcpy(buffer->data(), system_->machine().storage().frame(pg.frame).data.get(), kPage);
       } else {
         ++stats_.pages_in[from.device == 0 ? 0 : 1];
-        ++(from.device == 0 ? stats_.plpa_in_scm : stats_.plpa_in_dasd);
+        ++(pg.common ? stats_.common_in : from.device == 0 ? stats_.plpa_in_scm : stats_.plpa_in_dasd);
       }
       bring_back_program(va, pg, buffer->data());
     }
@@ -126,11 +128,14 @@ void Paging::read_program_page(uint64_t va, uint64_t now) {
 // The page mapped again in every address space; `data` is what its copy held.
 void Paging::bring_back_program(uint64_t va, ProgramPage& pg, const uint8_t* data) {
   emu::Frame& f = system_->machine().storage().frame(pg.frame);
-  if (std::memcmp(f.data.get(), data, kPage) != 0) {
-    ++stats_.plpa_wrong;
-    system_->log(fmt::format("PAGING: program page {:#x} came back wrong from its copy", va));
+  if (pg.common && f.changed) {  // a host-side service wrote it while it was out: the copy is stale
+    free_slot(pg.dasd), pg.dasd = {};
+  } else if (std::memcmp(f.data.get(), data, kPage) != 0) {
+    ++(pg.common ? stats_.common_wrong : stats_.plpa_wrong);
+    system_->log(fmt::format("PAGING: {} page {:#x} came back wrong from its copy", pg.common ? "common" : "program",
+                             va));
   }
-  system_->restore_program_page(va);
+  system_->restore_common_page(va);
   f.referenced = true;
   pg.state = State::Resident;
   pg.uic = 0;
@@ -143,6 +148,7 @@ bool Paging::restore_program(uint64_t va) {
   auto it = programs_.find(va);
   if (it == programs_.end() || it->second.state == State::Resident) return false;
   ProgramPage& pg = it->second;
+  if (pg.common) return restore_common(va, pg);
   ++stats_.host_restores;
   std::vector<uint8_t> data(kPage);
   const Slot& from = pg.scm.device >= 0 ? pg.scm : pg.dasd;

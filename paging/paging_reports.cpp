@@ -41,12 +41,13 @@ uint64_t Paging::capacity(size_t device) const {
     return d ? std::min(config_.scm_limit, d->online_bytes()) / kPage : 0;
   }
   if (int(device) == plpa_device_) return stats_.plpa_pages;  // formatted at IPL to hold the PLPA
+  if (int(device) == common_device_) return config_.common_slots;
   return devices_->dasd()[device - 1]->config().capacity_blocks();
 }
 
-// IEE200I: the PLPA data set's line (with pageable programs), a line per local page
-// data set and one for SCM, as the seed shows them (no common data set: nothing here
-// pages the common areas).
+// IEE200I: the PLPA data set's line (with pageable programs), the COMMON one (with
+// pageable common storage), a line per local page data set and one for SCM, as the
+// seed shows them.
 std::vector<std::string> Paging::display_asm(uint64_t ns) {
   std::vector<std::string> out = {fmt::format("IEE200I {} DISPLAY ASM {}", devices::time_of_day(ns), ++message_number_)};
   if (budget_frames_ == 0) {
@@ -61,6 +62,11 @@ std::vector<std::string> Paging::display_asm(uint64_t ns) {
   if (plpa_device_ >= 0) {
     const unsigned p = pct(size_t(plpa_device_));
     out.push_back(fmt::format("PLPA    {:>3}% {:>4}  {:04X}  SYS1.PLPA.PAGE", p, p >= 100 ? "FULL" : "OK",
+                              devices_->plpa_volume()->config().device_number));
+  }
+  if (common_device_ >= 0) {
+    const unsigned p = pct(size_t(common_device_));
+    out.push_back(fmt::format("COMMON  {:>3}% {:>4}  {:04X}  SYS1.COMMON.PAGE", p, p >= 100 ? "FULL" : "OK",
                               devices_->plpa_volume()->config().device_number));
   }
   for (size_t v = 0; v < devices_->dasd().size(); ++v) {
@@ -160,6 +166,9 @@ void Paging::write_rmf(std::ostream& out) const {
   if (plpa_device_ >= 0)
     row(size_t(plpa_device_), "PLPA", "PLPA01",
         fmt::format("{:04X}", devices_->plpa_volume()->config().device_number), "33909", " ", "SYS1.PLPA.PAGE");
+  if (common_device_ >= 0)
+    row(size_t(common_device_), "COMMON", "PLPA01",
+        fmt::format("{:04X}", devices_->plpa_volume()->config().device_number), "33909", " ", "SYS1.COMMON.PAGE");
   for (size_t v = 0; v < devices_->dasd().size(); ++v) {
     const unsigned num = devices_->dasd()[v]->config().device_number;
     row(v + 1, "LOCAL", fmt::format("PAGE{:02}", v + 1), fmt::format("{:04X}", num), "33909",
@@ -175,11 +184,11 @@ report_json::Json Paging::data_sets_json() const {
   for (size_t d = 0; d < activity_.size(); ++d) {
     if (d == 0 && !(devices_->scm() && config_.scm_limit > 0)) continue;
     const Activity& a = activity_[d];
-    const bool plpa = int(d) == plpa_device_;
-    const std::string type = d == 0 ? "SCM" : plpa ? "PLPA" : "LOCAL";
+    const bool plpa = int(d) == plpa_device_, common = int(d) == common_device_;
+    const std::string type = d == 0 ? "SCM" : plpa ? "PLPA" : common ? "COMMON" : "LOCAL";
     const unsigned number = d == 0 ? 0
-                            : plpa ? devices_->plpa_volume()->config().device_number
-                                   : devices_->dasd()[d - 1]->config().device_number;
+                            : plpa || common ? devices_->plpa_volume()->config().device_number
+                                             : devices_->dasd()[d - 1]->config().device_number;
     Json set = {{"type", type}, {"device", d == 0 ? "N/A" : fmt::format("{:04X}", number)}};
     // Whether it accepts VIO pages: only when VIO is in play, so that other runs' files stay as they were.
     if (shows_vio() && type == "LOCAL") set["vio"] = accepts_vio(d);
@@ -233,6 +242,17 @@ void Paging::write_text(std::ostream& out) const {
     line("  passed over: changed since IPL", stats_.plpa_changed);
     line("  read back unlike the image (lost)", stats_.plpa_wrong);
   }
+  if (config_.pageable_common) {  // the shared area's pages, on the COMMON data set
+    line("common pages (the shared area), pageable", stats_.common_pages);
+    line("  stolen", stats_.common_stolen);
+    line("  written to the COMMON data set", stats_.common_written);
+    line("  page-out requests to it", stats_.common_write_ios);
+    line("  read in from it", stats_.common_in);
+    line("  back without I/O: unchanged since IPL", stats_.common_unchanged);
+    line("  taken back while being written", stats_.common_reclaims);
+    line("  passed over: the COMMON data set full", stats_.common_kept);
+    line("  read back unlike what storage held (lost)", stats_.common_wrong);
+  }
   if (shows_vio()) {  // VIO-like pages: page data sets only
     line(fmt::format("VIO pages written ({} of {} page data sets accept VIO)", vio_volumes(), devices_->dasd().size()),
          stats_.vio_written);
@@ -254,6 +274,12 @@ void Paging::add_placement_json(report_json::Json& j) const {
                  {"stolen", stats_.plpa_stolen},       {"in_scm", stats_.plpa_in_scm},
                  {"in_dasd", stats_.plpa_in_dasd},     {"scm_failed", stats_.plpa_scm_failed},
                  {"changed", stats_.plpa_changed},     {"wrong", stats_.plpa_wrong}};
+  if (config_.pageable_common)
+    j["common"] = {{"pages", stats_.common_pages},         {"stolen", stats_.common_stolen},
+                   {"written", stats_.common_written},     {"write_ios", stats_.common_write_ios},
+                   {"in", stats_.common_in},               {"unchanged", stats_.common_unchanged},
+                   {"reclaims", stats_.common_reclaims},   {"kept", stats_.common_kept},
+                   {"wrong", stats_.common_wrong}};
   if (shows_vio())
     j["vio"] = {{"volumes", vio_volumes()},
                 {"written", stats_.vio_written},

@@ -7,12 +7,15 @@
          text "MB THREADS": it allocates MB megabytes in 64 KB objects, writes every
          page, posts QOLT_READY, and its THREADS threads serve transactions from a
          queue in the shared area.
-   QOLT  a transaction (one per input message), text "PAGES WORK": hands a request to
-         the region and waits for the reply. A region thread serving it touches PAGES
-         random pages of the working set (reads a word of each and writes it back,
-         changed) and runs WORK iterations of a business loop.
-   QNGT  the night (workload.prelude), text "REGION_MB THREADS NIGHT_MB NIGHT_MS GAP_MS":
-         starts the region, waits until its working set is in and GAP_MS milliseconds
+   QOLT  a transaction (one per input message), text "PAGES WORK [TABLES]": hands a
+         request to the region and waits for the reply. A region thread serving it
+         touches PAGES random pages of the working set (reads a word of each and writes
+         it back, changed), reads TABLES random pages of the common tables (default 0)
+         and runs WORK iterations of a business loop.
+   QNGT  the night (workload.prelude), text "REGION_MB THREADS NIGHT_MB NIGHT_MS GAP_MS
+         [COMMON_MB]": first builds COMMON_MB megabytes of common tables in the shared
+         area (TPF_SHARED_TABLES up: system storage every address space maps, z/OS's
+         CSA; default 0), then starts the region, waits until its working set is in and GAP_MS milliseconds
          more (the day's work has stopped; the region idles), then GETSTORs NIGHT_MB
          megabytes, one at a time, writing each as it gets it, and writes them all
          again and again until NIGHT_MS milliseconds of simulated time have passed -- in real storage smaller than
@@ -40,7 +43,7 @@ tpf_program QREG, QOLT, QNGT;
 
 struct olt_request {
   uint64_t reply;
-  uint32_t pages, work;
+  uint32_t pages, work, tables;
 };
 
 struct olt_queue {
@@ -49,6 +52,7 @@ struct olt_queue {
   uint64_t objects; /* the working set: objects of OBJECT bytes */
   uint64_t bad;     /* words that came back wrong */
   uint64_t served;
+  uint64_t tables; /* pages of the common tables */
   struct olt_request slots[OLTQ_SLOTS];
 };
 #define OLTQ ((struct olt_queue *)(TPF_EVM_SHARED + TPF_SHARED_APPS))
@@ -98,6 +102,10 @@ static void *region_thread(void *arg) {
       bad += *w != (uint64_t)(uintptr_t)w;
       *w = (uint64_t)(uintptr_t)w;
     }
+    for (uint32_t k = 0; k < r.tables && q->tables; ++k) {  /* the common tables: read, never changed */
+      const uint64_t *w = (const uint64_t *)(TPF_EVM_SHARED + TPF_SHARED_TABLES + next_random(&seed) % q->tables * 4096);
+      bad += *w != (uint64_t)(uintptr_t)w;
+    }
     unsigned long v = 17;
     for (uint32_t k = 0; k < r.work; ++k) v = v * 31 + k;
     __asm__ volatile("" : : "r"(v)); /* the loop's result is used */
@@ -144,7 +152,7 @@ int QOLT(void *msg, long len) {
   char text[32];
   text_of(text, sizeof text, msg, len);
   const char *at = text;
-  const long pages = number(&at), work = number(&at);
+  const long pages = number(&at), work = number(&at), tables = number(&at);
   struct olt_queue *q = OLTQ;
   const long me = tpf_ecb_info(TPF_INFO_ECB);
   lock();
@@ -154,6 +162,7 @@ int QOLT(void *msg, long len) {
   }
   struct olt_request *r = &q->slots[q->tail++ % OLTQ_SLOTS];
   r->reply = (uint64_t)REPLY_EVENT(me), r->pages = (uint32_t)pages, r->work = (uint32_t)work;
+  r->tables = (uint32_t)tables;
   unlock();
   tpf_post(REQUEST_EVENT);
   tpf_wait(REPLY_EVENT(me));
@@ -165,7 +174,19 @@ int QNGT(void *msg, long len) {
   text_of(text, sizeof text, msg, len);
   const char *at = text;
   const long region_mb = number(&at), threads = number(&at), night_mb = number(&at), night_us = number(&at) * 1000;
-  const long gap_us = number(&at) * 1000;
+  const long gap_us = number(&at) * 1000, common_mb = number(&at);
+  /* The common tables: every page's words hold their own addresses (the region checks
+     what it reads). */
+  const uint64_t room = (uint64_t)tpf_ecb_info(TPF_INFO_SHARED_SIZE);
+  if (common_mb < 0 || TPF_SHARED_TABLES + (uint64_t)common_mb * (1 << 20) > room) {
+    tpf_log("QNGT: COMMON_MB %ld: the shared area (system.shared_size, %lu bytes) holds the tables from offset %lu",
+            common_mb, (unsigned long)room, (unsigned long)TPF_SHARED_TABLES);
+    return 1;
+  }
+  for (uint64_t *w = (uint64_t *)(TPF_EVM_SHARED + TPF_SHARED_TABLES);
+       w < (uint64_t *)(TPF_EVM_SHARED + TPF_SHARED_TABLES + (uint64_t)common_mb * (1 << 20)); w += 64)
+    *w = (uint64_t)(uintptr_t)w;
+  OLTQ->tables = (uint64_t)common_mb * (1 << 20) / 4096;
   char args[32];
   const int n = snprintf(args, sizeof args, "%ld %ld", region_mb, threads);
   tpf_create("QREG", args, n, TPF_CREATE_ANY);

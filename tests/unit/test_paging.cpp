@@ -540,6 +540,61 @@ TEST_CASE("paging: under pressure PLPA pages are stolen without a write and faul
   CHECK(j["plpa"]["in_scm"] == on.stats.plpa_in_scm);
 }
 
+TEST_CASE("paging: common storage pages to the COMMON data set on the PLPA volume; D ASM shows its line as the "
+          "seed's; the tables come back right", "[paging][placement]") {
+  // The E3 workload at f = 1024 with 1 MB of common tables (QNGT's COMMON_MB) that the
+  // night pushes out and the transactions (2 table pages each) read back.
+  const std::vector<std::string> base = {
+      "workload.prelude=QNGT", "workload.program=QOLT", "workload.message_text=20 100 2",
+      "system.paging.real_storage=20M", "system.heap64_size=64M", "system.heap31_size=64M",
+      "machine.dasd.page_volumes=4", "workload.messages=200", "workload.terminals=4", "system.shared_size=4M",
+      "machine.dasd.plpa_volume=true", "system.paging.common_slots=400"};
+  PagingRun on(with(base, {"system.paging.pageable_common=true", "workload.prelude_text=16 4 12 8 2 1"}),
+               "  - {at: 30ms, command: D ASM}\n");
+  INFO(on.log);
+  CHECK(on.lines("came back wrong") == 0);
+  CHECK(on.lines("workload.prelude QNGT ended: the messages begin") == 1);
+  CHECK(on.lines("PAGING: COMMON: 1024 pages of common storage pageable, SYS1.COMMON.PAGE (02E6) 400 slots") == 1);
+  CHECK(on.stats.common_pages == 1024);
+  CHECK(on.stats.common_written > 0);              // the tables went out, changed
+  CHECK(on.stats.common_written <= 256 + 96);      // the tables' 256 pages and the queue's, little else
+  CHECK(on.stats.common_in > 0);                   // and the transactions read them back
+  CHECK(on.stats.common_wrong == 0);
+  CHECK(on.stats.common_kept == 0);
+  CHECK(on.stats.common_stolen > on.stats.common_written);  // the untouched pages need no write
+  // D ASM's COMMON line, as the seed's: its % full is of common_slots.
+  const nlohmann::json j = nlohmann::json::parse(on.paging_json);
+  bool row = false;
+  for (const auto& d : j["data_sets"])
+    if (d["type"] == "COMMON") {
+      row = true;
+      CHECK(d["device"] == "02E6");
+      CHECK(d["slots"] == 400);
+      CHECK(d["io_requests"] == on.stats.common_write_ios + on.stats.common_in);
+    }
+  CHECK(row);
+  CHECK(test::occurrences(on.log, "COMMON ") >= 1);
+  const auto at = on.log.find("COMMON  ");
+  REQUIRE(at != std::string::npos);
+  const std::string line = on.log.substr(at, on.log.find('\n', at) - at);
+  CHECK_THAT(line, Contains("   OK  02E6  SYS1.COMMON.PAGE"));
+  CHECK(j["common"]["written"] == on.stats.common_written);
+  CHECK_THAT(on.paging_text, Contains("COMMON  PLPA01  02E6 33909") && Contains("SYS1.COMMON.PAGE"));
+  // Full: a changed page that finds no slot stays in storage, counted.
+  PagingRun full(with(base, {"system.paging.pageable_common=true", "workload.prelude_text=16 4 12 8 2 1",
+                             "system.paging.common_slots=64"}));
+  CHECK(full.lines("came back wrong") == 0);
+  CHECK(full.stats.common_kept > 0);
+  CHECK(full.stats.common_written <= 64 + full.stats.common_in);
+  // Off: the shared area stays, and the report is as it was.
+  PagingRun off(with(base, {"workload.prelude_text=16 4 12 8 2 1"}));
+  CHECK(off.stats.common_pages == 0);
+  CHECK_THAT(off.paging_text, !Contains("COMMON"));
+  CHECK_THROWS_WITH(PagingRun({"system.paging.real_storage=20M", "machine.dasd.page_volumes=1",
+                               "system.paging.pageable_common=true"}),
+                    Contains("system.paging.pageable_common") && Contains("machine.dasd.plpa_volume"));
+}
+
 TEST_CASE("paging: after SCM fails a PLPA page comes back from the PLPA data set", "[paging][placement]") {
   // Both cards of the only pair fail at 1 ms. The ECBs' storage is VIO (DASD only), so
   // what was on SCM is the program pages (and a few stack pages, whose page-outs then fail

@@ -86,6 +86,9 @@
 #define TPF_SHARED_SLOCK_QNODES_END 0x50000UL
 #define TPF_SHARED_APPS 0x50000UL
 #define TPF_SHARED_APPS_END 0x60000UL
+/* From here to the end of system.shared_size: workloads' common tables (the E3
+   workload's, paging/guest/qolt.c). */
+#define TPF_SHARED_TABLES 0x100000UL
 
 /* The checks are C and C++ only (assembler sources include the ABI headers too). */
 #if defined(__ASSEMBLER__)
