@@ -241,6 +241,10 @@ void Paging::write_text(std::ostream& out) const {
   out << fmt::format("  {:<52}{:>14.1f}\n", "page-in time, longest (us)", double(stats_.page_in_max_cycles) / ghz / 1e3);
   out << "\n";
   write_rmf(out);
+  if (rmf_)  // with system.timeline: RMF's online monitors, a block per interval
+    out << fmt::format("\nRMF Monitor III STORF (storage frames by job) and Monitor II PGSP (page data set activity),\n"
+                       "every {:g} ms of simulated time: rmfstorf.txt, rmfpgsp.txt (JSON: rmfstorf.json, rmfpgsp.json)\n",
+                       system_->config().system.timeline_s * 1e3);
 }
 
 // The placement counts (PLPA, VIO), when they are in play: none otherwise, so that
