@@ -34,9 +34,9 @@
 //   unreferenced interval count of a resident page, in seconds (z/OS's is in seconds);
 //   PR= pages read in from auxiliary storage a second, all processes and PLPA pages.
 //
-// The cost: at each interval end, one walk of every process's page tables and of the
-// pages paging holds for it (what a steal pass's aging does every system.paging.
-// uic_interval anyway), and the per-device figures copied.
+// The cost: at each interval end, a count per segment of every process's address space
+// and one walk of the pages paging holds for it (less than the aging pass paging makes
+// every system.paging.uic_interval), and the per-device figures copied.
 #include <algorithm>
 #include <fmt/format.h>
 
@@ -120,8 +120,7 @@ void Paging::rmf_interval(uint64_t now) {
   const unsigned istreams = system_->machine().istreams();
   system_->for_each_process([&](os::Process& p) {
     RmfMonitors::Job j{.asid = p.id, .name = p.name};
-    p.space->for_each_own_page([&](uint64_t, emu::Frame&) { ++j.frames; });
-    p.space->for_each_large_segment([&](uint64_t) { j.frames += kPagesPerSegment; });
+    j.frames = p.space->owned_frames();
     static const ProcessPages kNone;
     const auto it = processes_.find(p.id);  // paging adopts every process at its start
     const ProcessPages& pp = it == processes_.end() ? kNone : it->second;
