@@ -224,3 +224,30 @@ TEST_CASE("rmf: the same run twice gives the same STORF and PGSP, byte for byte"
     CHECK(a.reports.at(f) == b.reports.at(f));
   }
 }
+
+TEST_CASE("rmf: the idle region pushed out by the night shows as the seed's PGOUT30L: IDLE frames, AUX SLOTS",
+          "[paging][rmf]") {
+  // configs/e3-transition.yaml's shape at f = 1024 (test_paging.cpp's E3 case, no dump):
+  // the region (QREG) idles while the night (QNGT) grows and pushes it out.
+  RmfRun r({"workload.prelude=QNGT", "workload.prelude_text=14 16 9 15 5", "workload.program=QOLT",
+            "workload.message_text=100 20000", "system.paging.real_storage=16M", "system.heap64_size=64M",
+            "system.heap31_size=64M", "machine.dasd.page_volumes=16", "machine.istreams=4",
+            "workload.terminals=64", "workload.think_time=1s", "workload.messages=0", "workload.duration=40ms",
+            "system.timeline=1ms"});
+  const json storf = json::parse(r.reports.at("rmfstorf.json"));
+  bool region_idle_out = false, night_active = false, region_active = false;
+  for (const json& i : storf["intervals"])
+    for (const json& j : i["jobs"]) {
+      const uint64_t total = j["total_frames"], idle = j["idle_frames"], active = j["active_frames"];
+      CHECK(j["working_set_frames"] == active);
+      CHECK(j["fixed_frames"] == 0);
+      CHECK(j["div_frames"] == 0);
+      if (j["job"] == "QREG" && idle == total && total > 0 && j["aux_slots"] > 0) region_idle_out = true;
+      if (j["job"] == "QREG" && active == total && total > 0) region_active = true;
+      if (j["job"] == "QNGT" && active == total && total > 1000) night_active = true;
+    }
+  CHECK(region_idle_out);  // idle, and part of it on auxiliary storage
+  CHECK(region_active);    // it ran: building its working set, or serving transactions
+  CHECK(night_active);
+  CHECK_THAT(r.reports.at("rmfstorf.txt"), Contains("QREG     S N/A  "));
+}
