@@ -227,11 +227,10 @@ void Paging::write_pgsp_text(std::ostream& out) const {
   const double ghz = system_->machine().config().clock_ghz;
   for (const RmfMonitors::Pgsp& p : rmf_->pgsp) {
     const double interval = double(p.end - p.start) / ghz / 1e9;
-    const uint64_t uic = uint64_t(p.uic_s);
+    const auto k4 = [](uint64_t v) { return v > 9999 ? fmt::format("{}K", v / 1000) : std::to_string(v); };
     out << fmt::format("RMF - PGSP Page Data Set Activity              Line 1 of {}\n\n", p.sets.size());
     out << fmt::format("CPU={:>3}     UIC={:>4} PR={:>4}         System= N/A  Delta\n\n", uint64_t(p.cpu_percent + 0.5),
-                       uic > 9999 ? fmt::format("{}K", uic / 1000) : std::to_string(uic),
-                       uint64_t(double(p.pages_in) / interval + 0.5));
+                       k4(uint64_t(p.uic_s)), k4(uint64_t(double(p.pages_in) / interval + 0.5)));
     out << fmt::format(kPgspRow, "S", "VOLUME", "DEV", "DEV", "%SLOTS", "PAGE", "I/O REQ", "AVG PAGES", " ", "")
         << "      " << sim_time(p.end, ghz, ':') << "\n";
     out << fmt::format(kPgspRow, "T", "SERIAL", "NUM", "TYPE", "IN USE", "TRAN TIME", "RATE", "PER I/O", "V",
