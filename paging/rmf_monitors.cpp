@@ -24,8 +24,8 @@
 //   process in z/OS's sense.
 //
 // PGSP, a line per data set of Paging::data_sets() (the one list D ASM and Monitor I
-// show), in delta mode: the interval's figures (the seed's screen was in total mode,
-// where RMF has no rates to show and prints dashes):
+// show), in delta mode: the interval's figures (the seed's screen reads "Total" and shows
+// dashes for the transfer time and the request rate):
 // - %SLOTS IN USE: D ASM's figure (its slots in use at the end of the interval), to
 //   two decimals; PAGE TRAN TIME: the interval's I/O time over the pages moved, seconds
 //   a page (dashes: none moved); I/O REQ RATE: paging's requests started in the interval
