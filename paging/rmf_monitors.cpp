@@ -75,6 +75,10 @@ struct Paging::RmfMonitors {
   uint64_t last_end = 0, last_busy = 0, last_pages_in = 0;
   std::map<uint64_t, std::pair<uint64_t, uint64_t>> seen;  // process id -> (CPU cycles, pages in)
   std::vector<Activity> last_activity;
+  // The blocks of the interval ending `now`; `uic`: the highest count of a resident page.
+  Storf storf_block(const Paging& pg, uint64_t now, uint32_t& uic);
+  Job job(const Paging& pg, os::Process& p, uint32_t& uic) const;
+  Pgsp pgsp_block(const Paging& pg, uint64_t now, uint32_t uic);
 };
 
 namespace {
@@ -114,58 +118,71 @@ void Paging::install_rmf(os::System& system) {
 // The end of a timeline interval: a STORF and a PGSP block.
 void Paging::rmf_interval(uint64_t now) {
   RmfMonitors& r = *rmf_;
-  RmfMonitors::Storf storf{.start = r.last_end, .end = now};
   uint32_t uic = 0;
-  std::map<uint64_t, std::pair<uint64_t, uint64_t>> seen;
-  const unsigned istreams = system_->machine().istreams();
-  system_->for_each_process([&](os::Process& p) {
-    RmfMonitors::Job j{.asid = p.id, .name = p.name};
-    j.frames = p.space->owned_frames();
-    static const ProcessPages kNone;
-    const auto it = processes_.find(p.id);  // paging adopts every process at its start
-    const ProcessPages& pp = it == processes_.end() ? kNone : it->second;
-    for (const auto& [va, pg] : pp.pages) {
-      j.aux_slots += pg.slot.device >= 0;
-      if (pg.state == State::Resident) uic = std::max(uic, pg.uic);
-    }
-    for (const auto& [va, sg] : pp.large) j.aux_slots += sg.slot.device >= 0 ? kPagesPerSegment : 0;
-    const auto last = r.seen.find(p.id);
-    const uint64_t cpu0 = last == r.seen.end() ? 0 : last->second.first;
-    const uint64_t in0 = last == r.seen.end() ? 0 : last->second.second;
-    j.page_ins = pp.pages_in - in0;
-    j.active = p.cpu_cycles > cpu0;
-    for (unsigned i = 0; i < istreams; ++i)
-      if (const os::Ecb* e = system_->running(i); e && e->process.get() == &p) j.active = true;
-    seen[p.id] = {p.cpu_cycles, pp.pages_in};
-    storf.jobs.push_back(std::move(j));
+  r.storf.push_back(r.storf_block(*this, now, uic));
+  r.pgsp.push_back(r.pgsp_block(*this, now, uic));
+  r.last_end = now;
+}
+
+// A job's row: its frames, its slots, its page-ins since the last interval, whether it ran.
+Paging::RmfMonitors::Job Paging::RmfMonitors::job(const Paging& pg, os::Process& p, uint32_t& uic) const {
+  Job j{.asid = p.id, .name = p.name};
+  j.frames = p.space->owned_frames();
+  static const ProcessPages kNone;
+  const auto it = pg.processes_.find(p.id);  // paging adopts every process at its start
+  const ProcessPages& pp = it == pg.processes_.end() ? kNone : it->second;
+  for (const auto& [va, page] : pp.pages) {
+    j.aux_slots += page.slot.device >= 0;
+    if (page.state == State::Resident) uic = std::max(uic, page.uic);
+  }
+  for (const auto& [va, sg] : pp.large) j.aux_slots += sg.slot.device >= 0 ? kPagesPerSegment : 0;
+  const auto last = seen.find(p.id);
+  const uint64_t cpu0 = last == seen.end() ? 0 : last->second.first;
+  const uint64_t in0 = last == seen.end() ? 0 : last->second.second;
+  j.page_ins = pp.pages_in - in0;
+  j.active = p.cpu_cycles > cpu0;
+  for (unsigned i = 0; i < pg.system_->machine().istreams(); ++i)
+    if (const os::Ecb* e = pg.system_->running(i); e && e->process.get() == &p) j.active = true;
+  return j;
+}
+
+Paging::RmfMonitors::Storf Paging::RmfMonitors::storf_block(const Paging& pg, uint64_t now, uint32_t& uic) {
+  Storf storf{.start = last_end, .end = now};
+  std::map<uint64_t, std::pair<uint64_t, uint64_t>> now_seen;
+  pg.system_->for_each_process([&](os::Process& p) {
+    storf.jobs.push_back(job(pg, p, uic));
+    const auto it = pg.processes_.find(p.id);
+    now_seen[p.id] = {p.cpu_cycles, it == pg.processes_.end() ? 0 : it->second.pages_in};
   });
   std::stable_sort(storf.jobs.begin(), storf.jobs.end(),
-                   [](const auto& a, const auto& b) { return a.frames > b.frames; });  // RMF's order: TOTAL
-  r.seen = std::move(seen);
-  r.storf.push_back(std::move(storf));
+                   [](const Job& a, const Job& b) { return a.frames > b.frames; });  // RMF's order: TOTAL
+  seen = std::move(now_seen);
+  return storf;
+}
 
-  const emu::Machine& m = system_->machine();
+Paging::RmfMonitors::Pgsp Paging::RmfMonitors::pgsp_block(const Paging& pg, uint64_t now, uint32_t uic) {
+  const emu::Machine& m = pg.system_->machine();
   uint64_t busy = 0;
   for (unsigned k = 0; k < m.istreams(); ++k) busy += m.counters(k).busy_cycles;
-  RmfMonitors::Pgsp pgsp{.start = r.last_end, .end = now};
-  const uint64_t span = now - r.last_end;
-  pgsp.cpu_percent = span ? 100.0 * double(busy - r.last_busy) / double(span * m.istreams()) : 0.0;
-  pgsp.uic_s = double(uic) * double(config_.uic_interval_ns) / 1e9;
-  const uint64_t pages_in = stats_.pages_in[0] + stats_.pages_in[1];
-  pgsp.pages_in = pages_in - r.last_pages_in;
-  if (r.last_activity.size() != activity_.size()) r.last_activity.assign(activity_.size(), {});
-  for (const DataSet& s : data_sets()) {
-    const Activity &a = activity_[s.device], &b = r.last_activity[s.device];
-    const uint64_t c = capacity(s.device);
+  Pgsp pgsp{.start = last_end, .end = now};
+  const uint64_t span = now - last_end;
+  pgsp.cpu_percent = span ? 100.0 * double(busy - last_busy) / double(span * m.istreams()) : 0.0;
+  pgsp.uic_s = double(uic) * double(pg.config_.uic_interval_ns) / 1e9;
+  const uint64_t pages_in = pg.stats_.pages_in[0] + pg.stats_.pages_in[1];
+  pgsp.pages_in = pages_in - last_pages_in;
+  if (last_activity.size() != pg.activity_.size()) last_activity.assign(pg.activity_.size(), {});
+  for (const DataSet& s : pg.data_sets()) {
+    const Activity &a = pg.activity_[s.device], &b = last_activity[s.device];
+    const uint64_t c = pg.capacity(s.device);
     pgsp.sets.push_back({.set = s,
-                         .slots_percent = c ? 100.0 * double(used_[s.device]) / double(c) : 100.0,
+                         .slots_percent = c ? 100.0 * double(pg.used_[s.device]) / double(c) : 100.0,
                          .requests = a.ios - b.ios,
                          .pages = a.pages - b.pages,
                          .io_cycles = a.io_cycles - b.io_cycles});
   }
-  r.pgsp.push_back(std::move(pgsp));
-  r.last_activity = activity_;
-  r.last_end = now, r.last_busy = busy, r.last_pages_in = pages_in;
+  last_activity = pg.activity_;
+  last_busy = busy, last_pages_in = pages_in;
+  return pgsp;
 }
 
 void Paging::write_storf_text(std::ostream& out) const {
