@@ -186,6 +186,12 @@ TEST_CASE("rmf: STORF and PGSP in the seed's layouts", "[paging][rmf]") {
     }
   }
   CHECK(pgsp[6].find(" 100.0 ") != std::string::npos);  // the PLPA data set is full, as the seed's
+  // A block per timeline row, at its time.
+  const json timeline = json::parse(r.reports.at("timeline.json"));
+  const json storf_json = json::parse(r.reports.at("rmfstorf.json"));
+  REQUIRE(storf_json["intervals"].size() == timeline["rows"].size());
+  for (size_t k = 0; k < timeline["rows"].size(); ++k)
+    CHECK(storf_json["intervals"][k]["end_s"].get<double>() == Approx(timeline["rows"][k][0].get<double>()));
   // paging.txt says where they are; without a timeline there are none.
   CHECK_THAT(r.reports.at("paging.txt"), Contains("rmfstorf.txt, rmfpgsp.txt (JSON: rmfstorf.json, rmfpgsp.json)"));
   RmfRun none({"machine.dasd.page_volumes=2", "system.timeline=0"});
