@@ -207,7 +207,7 @@ class Paging : public os::Subsystem {
   report_json::Json data_sets_json() const;
   void add_placement_json(report_json::Json& j) const;
   unsigned message_number_ = 0;
-  unsigned percent_used(size_t device) const;  // D ASM's % full
+  double slots_percent(size_t device) const;  // % of its slots in use: D ASM's, PGSP's
   // RMF Monitor III STORF and Monitor II PGSP, a block per timeline interval (rmf_monitors.cpp).
   struct RmfMonitors;
   std::shared_ptr<RmfMonitors> rmf_;  // with system.timeline (shared_ptr: complete only there)

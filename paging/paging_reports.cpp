@@ -62,9 +62,10 @@ std::vector<Paging::DataSet> Paging::data_sets() const {
   return sets;
 }
 
-unsigned Paging::percent_used(size_t d) const {
+// How full a data set is: D ASM shows it in whole percent (truncated), PGSP to two decimals.
+double Paging::slots_percent(size_t d) const {
   const uint64_t c = capacity(d);
-  return c ? unsigned((used_.empty() ? 0 : used_[d]) * 100 / c) : 100u;
+  return c ? 100.0 * double(used_.empty() ? 0 : used_[d]) / double(c) : 100.0;
 }
 
 // IEE200I: a line per data set, as the seed shows them.
@@ -76,7 +77,7 @@ std::vector<std::string> Paging::display_asm(uint64_t ns) {
   }
   out.push_back("TYPE     FULL STAT   DEV  DATASET NAME");
   for (const DataSet& s : data_sets()) {
-    const unsigned p = percent_used(s.device);
+    const unsigned p = unsigned(slots_percent(s.device));
     out.push_back(fmt::format("{:<7} {:>3}% {:>4}  {:>4}  {}", s.type, p, p >= 100 ? "FULL" : "OK", s.number,
                               s.type == "SCM" ? " N/A" : s.name));
   }

@@ -126,7 +126,7 @@ void Paging::rmf_interval(uint64_t now) {
 
 // A job's row: its frames, its slots, its page-ins since the last interval, whether it ran.
 Paging::RmfMonitors::Job Paging::RmfMonitors::job(const Paging& pg, os::Process& p, uint32_t& uic) const {
-  Job j{.asid = p.id, .name = p.name};
+  Job j{.asid = p.id, .name = p.name};  // FIXED stays 0: paging may steal any of its pages
   j.frames = p.space->owned_frames();
   static const ProcessPages kNone;
   const auto it = pg.processes_.find(p.id);  // paging adopts every process at its start
@@ -173,9 +173,8 @@ Paging::RmfMonitors::Pgsp Paging::RmfMonitors::pgsp_block(const Paging& pg, uint
   if (last_activity.size() != pg.activity_.size()) last_activity.assign(pg.activity_.size(), {});
   for (const DataSet& s : pg.data_sets()) {
     const Activity &a = pg.activity_[s.device], &b = last_activity[s.device];
-    const uint64_t c = pg.capacity(s.device);
     pgsp.sets.push_back({.set = s,
-                         .slots_percent = c ? 100.0 * double(pg.used_[s.device]) / double(c) : 100.0,
+                         .slots_percent = pg.slots_percent(s.device),
                          .requests = a.ios - b.ios,
                          .pages = a.pages - b.pages,
                          .io_cycles = a.io_cycles - b.io_cycles});
