@@ -392,6 +392,12 @@ uint64_t AddressSpace::mapped_pages() const {
   return n;
 }
 
+uint64_t AddressSpace::owned_frames() const {
+  uint64_t n = 0;
+  for (const auto& kv : segments_) n += kv.second->large ? (kv.second->owned[0] ? kPagesPerSegment : 0) : kv.second->owned_pages;
+  return n;
+}
+
 uint64_t AddressSpace::large_segments() const {
   uint64_t n = 0;
   for (const auto& kv : segments_) n += kv.second->large;

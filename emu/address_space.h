@@ -159,6 +159,9 @@ class AddressSpace {
       }
   }
   uint64_t mapped_pages() const;
+  // The frames this space owns, in 4 KB frames: its own 4 KB pages and 256 for each
+  // large segment (a count per segment, no walk of the pages: for reports each interval).
+  uint64_t owned_frames() const;
   uint64_t large_segments() const;
 
  private:

@@ -375,6 +375,7 @@ void ControlProgram::start_timeline() {
   every(uint64_t(config_.system.timeline_s * hz), [this, hz](uint64_t now) {
     timeline_->sample(double(now) / hz);
     if (DispatchObserver* o = loop_.observer()) o->timeline_row(double(now) / hz, timeline_->keys(), timeline_->last_row());
+    for (const auto& fn : interval_ends_) fn(now);
   });
 }
 

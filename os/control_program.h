@@ -102,6 +102,9 @@ class ControlProgram : public emu::Dispatcher,
   void add_timeline_column(TimelineColumn column) override {
     if (timeline_) timeline_->add(std::move(column));
   }
+  void on_timeline_interval(std::function<void(uint64_t now)> fn) override {
+    if (timeline_) interval_ends_.push_back(std::move(fn));
+  }
   void set_data_reader(std::function<std::vector<uint8_t>(const std::string&)> reader) override;
   void park(emu::Cpu& cpu, Ecb& e, WaitList& list, std::string waiting_on) override {
     loop_.park(cpu, e, list, std::move(waiting_on));
@@ -207,6 +210,7 @@ class ControlProgram : public emu::Dispatcher,
   void check_headline_choice() const;
   void choose_headline();
   std::unique_ptr<Timeline> timeline_;  // system.timeline, if set
+  std::vector<std::function<void(uint64_t now)>> interval_ends_;  // on_timeline_interval's
   std::function<std::vector<uint8_t>(const std::string&)> data_reader_;
 
   RunSummary stats_;

@@ -103,6 +103,7 @@ void CpuLoop::save(unsigned i, Ecb& e) {
   e.fpc = c.fpc;
   e.psw = c.psw_addr, e.cc = c.cc, e.prog_mask = c.prog_mask;
   e.cpu_cycles += c.cycles - e.dispatched_at;
+  if (e.process) e.process->cpu_cycles += c.cycles - e.dispatched_at;
   if (observer_) [[unlikely]]
     observer_->undispatched(i, e, c.cycles);
 }

@@ -61,6 +61,7 @@ struct Process {
   unsigned next_thread = 1, live_threads = 0;
   std::map<unsigned, uint64_t> thread_results;  // exited threads' return values
   std::vector<Ecb*> joiners;
+  uint64_t cpu_cycles = 0;  // CPU time its ECBs used (as they give up their I-streams): whether it ran
   bool nondispatchable = false;  // its ECBs wait off the lists (an SVC dump capturing its storage)
   // The first of its ECBs that ended abnormally (program check, dump, timeout): its
   // waiters may wait for a release that never comes ("" while none has).

@@ -147,6 +147,10 @@ class System {
   virtual void add_summary_headline(SummaryHeadline headline) = 0;
   // A column of timeline.txt/json (ignored when system.timeline is 0).
   virtual void add_timeline_column(TimelineColumn column) = 0;
+  // `fn` runs at the end of every timeline interval (at its time, `now` in cycles),
+  // after the timeline took its row: a subsystem's own report a block per interval
+  // (paging's RMF monitors). Never without system.timeline.
+  virtual void on_timeline_interval(std::function<void(uint64_t now)> fn) = 0;
   // What turns workload.data_file into the bytes mapped at TPF_EVM_DATA.
   virtual void set_data_reader(std::function<std::vector<uint8_t>(const std::string& path)> reader) = 0;
 

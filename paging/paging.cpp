@@ -77,6 +77,7 @@ void Paging::install(os::System& system) {
   aging_interval_ = std::max<uint64_t>(1, uint64_t(double(config_.uic_interval_ns) * system.machine().config().clock_ghz));
   system.add_report({.name = "paging.txt", .write = [this](std::ostream& out) { write_text(out); }});
   system.add_report({.name = "paging.json", .write = [this](std::ostream& out) { write_json(out); }});
+  install_rmf(system);
 }
 
 // Frames of the budget not in use by pageable pages. A page being written out keeps its
@@ -539,6 +540,7 @@ emu::PageFaultHandler::Action Paging::page_fault(emu::Cpu& cpu, os::Ecb& e, uint
     stats_.page_in_max_cycles = std::max(stats_.page_in_max_cycles, took);
     auto p = processes_.find(pid);
     if (p == processes_.end()) return;
+    p->second.pages_in += landing.size();
     for (const auto& [r, buffer] : landing) {
       auto g = p->second.pages.find(r);
       if (g == p->second.pages.end()) continue;

@@ -112,6 +112,17 @@ class Paging : public os::Subsystem {
   std::string request_dump(const std::string& title, const std::string& by, const std::vector<std::string>& names,
                            uint64_t now);
   const std::vector<SvcDumpRecord>& dumps() const { return dumps_; }
+  // A page data set (or SCM) as the reports name it. data_sets() is the one list of
+  // them, in the order D ASM, RMF's page data set activity and PGSP show them
+  // (paging_reports.cpp): a data set added there appears in all of them.
+  struct DataSet {
+    size_t device = 0;  // its index in the per-device figures (0: SCM)
+    std::string type;   // PLPA, COMMON, LOCAL or SCM
+    std::string serial, number, device_type, name;  // volume serial, device number (hex), 3390 model, DSN
+    bool vio = false;   // accepts VIO pages
+  };
+  std::vector<DataSet> data_sets() const;
+  uint64_t slots_in_use() const { return slots_used_; }  // on every device, now
 
  private:
   // Zero: never changed and never written out; it comes back as a zero page on its
@@ -137,6 +148,7 @@ class Paging : public os::Subsystem {
     std::map<uint64_t, Page> large;  // pageable 1 MB pages (large segments), by virtual address
     std::set<uint64_t> fixed;        // page-fixed 1 MB segments (System::fix_pages), by virtual address
     bool is_fixed(uint64_t va) const { return !fixed.empty() && fixed.count(va & ~(kSegment - 1)); }
+    uint64_t pages_in = 0;           // pages read back into it from auxiliary storage (RMF's PGIN)
   };
 
   void check(uint64_t now);
@@ -210,6 +222,16 @@ class Paging : public os::Subsystem {
   report_json::Json data_sets_json() const;
   void add_placement_json(report_json::Json& j) const;
   unsigned message_number_ = 0;
+  double slots_percent(size_t device) const;  // % of its slots in use: D ASM's, PGSP's
+  // RMF Monitor III STORF and Monitor II PGSP, a block per timeline interval (rmf_monitors.cpp).
+  struct RmfMonitors;
+  std::shared_ptr<RmfMonitors> rmf_;  // with system.timeline (shared_ptr: complete only there)
+  void install_rmf(os::System& system);
+  void rmf_interval(uint64_t now);
+  void write_storf_text(std::ostream& out) const;
+  void write_storf_json(std::ostream& out) const;
+  void write_pgsp_text(std::ostream& out) const;
+  void write_pgsp_json(std::ostream& out) const;
   // SVC dumps (svc_dump.cpp): the one in progress, and every dump's record.
   struct DumpRun;
   std::unique_ptr<DumpRun> dump_;

@@ -160,6 +160,7 @@ emu::PageFaultHandler::Action Paging::large_fault(emu::Cpu& cpu, os::Ecb& e, Pro
     stats_.page_in_max_cycles = std::max(stats_.page_in_max_cycles, took);
     auto p = processes_.find(pid);
     if (p == processes_.end()) return;
+    p->second.pages_in += kPagesPerSegment;
     auto g = p->second.large.find(va);
     if (g == p->second.large.end()) return;
     os::WaitList waiters;

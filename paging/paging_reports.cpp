@@ -45,9 +45,34 @@ uint64_t Paging::capacity(size_t device) const {
   return devices_->dasd()[device - 1]->config().capacity_blocks();
 }
 
-// IEE200I: the PLPA data set's line (with pageable programs), the COMMON one (with
-// pageable common storage), a line per local page data set and one for SCM, as the
-// seed shows them.
+// The page data sets and SCM, in the reports' order: the PLPA data set (with pageable
+// programs), the COMMON one (with pageable common storage), the local page data sets
+// (the first system.paging.vio_volumes accept VIO), SCM when paging uses it.
+std::vector<Paging::DataSet> Paging::data_sets() const {
+  std::vector<DataSet> sets;
+  const auto number = [](const flashsim::DasdVolume& v) { return fmt::format("{:04X}", v.config().device_number); };
+  if (plpa_device_ >= 0)
+    sets.push_back({.device = size_t(plpa_device_), .type = "PLPA", .serial = "PLPA01",
+                    .number = number(*devices_->plpa_volume()), .device_type = "33909", .name = "SYS1.PLPA.PAGE"});
+  if (common_device_ >= 0)  // after the PLPA on its volume
+    sets.push_back({.device = size_t(common_device_), .type = "COMMON", .serial = "PLPA01",
+                    .number = number(*devices_->plpa_volume()), .device_type = "33909", .name = "SYS1.COMMON.PAGE"});
+  for (size_t v = 0; v < devices_->dasd().size(); ++v)
+    sets.push_back({.device = v + 1, .type = "LOCAL", .serial = fmt::format("PAGE{:02}", v + 1),
+                    .number = number(*devices_->dasd()[v]), .device_type = "33909",
+                    .name = fmt::format("SYS1.LOCAL.PAGE{:02}", v + 1), .vio = accepts_vio(v + 1)});
+  if (devices_->scm() && config_.scm_limit > 0)
+    sets.push_back({.device = 0, .type = "SCM", .serial = "N/A", .number = "N/A", .device_type = "N/A", .name = "N/A"});
+  return sets;
+}
+
+// How full a data set is: D ASM shows it in whole percent (truncated), PGSP to two decimals.
+double Paging::slots_percent(size_t d) const {
+  const uint64_t c = capacity(d);
+  return c ? 100.0 * double(used_.empty() ? 0 : used_[d]) / double(c) : 100.0;
+}
+
+// IEE200I: a line per data set, as the seed shows them.
 std::vector<std::string> Paging::display_asm(uint64_t ns) {
   std::vector<std::string> out = {fmt::format("IEE200I {} DISPLAY ASM {}", devices::time_of_day(ns), ++message_number_)};
   if (budget_frames_ == 0) {
@@ -55,28 +80,10 @@ std::vector<std::string> Paging::display_asm(uint64_t ns) {
     return out;
   }
   out.push_back("TYPE     FULL STAT   DEV  DATASET NAME");
-  const auto pct = [&](size_t d) {
-    const uint64_t c = capacity(d);
-    return c ? unsigned((used_.empty() ? 0 : used_[d]) * 100 / c) : 100u;
-  };
-  if (plpa_device_ >= 0) {
-    const unsigned p = pct(size_t(plpa_device_));
-    out.push_back(fmt::format("PLPA    {:>3}% {:>4}  {:04X}  SYS1.PLPA.PAGE", p, p >= 100 ? "FULL" : "OK",
-                              devices_->plpa_volume()->config().device_number));
-  }
-  if (common_device_ >= 0) {
-    const unsigned p = pct(size_t(common_device_));
-    out.push_back(fmt::format("COMMON  {:>3}% {:>4}  {:04X}  SYS1.COMMON.PAGE", p, p >= 100 ? "FULL" : "OK",
-                              devices_->plpa_volume()->config().device_number));
-  }
-  for (size_t v = 0; v < devices_->dasd().size(); ++v) {
-    const unsigned p = pct(v + 1);
-    out.push_back(fmt::format("LOCAL   {:>3}% {:>4}  {:04X}  SYS1.LOCAL.PAGE{:02}", p, p >= 100 ? "FULL" : "OK",
-                              devices_->dasd()[v]->config().device_number, v + 1));
-  }
-  if (devices_->scm() && config_.scm_limit > 0) {
-    const unsigned p = pct(0);
-    out.push_back(fmt::format("SCM     {:>3}% {:>4}   N/A   N/A", p, p >= 100 ? "FULL" : "OK"));
+  for (const DataSet& s : data_sets()) {
+    const unsigned p = unsigned(slots_percent(s.device));
+    out.push_back(fmt::format("{:<7} {:>3}% {:>4}  {:>4}  {}", s.type, p, p >= 100 ? "FULL" : "OK", s.number,
+                              s.type == "SCM" ? " N/A" : s.name));
   }
   return out;
 }
@@ -163,35 +170,22 @@ void Paging::write_rmf(std::ostream& out) const {
                        rmf_count(a.used_max), rmf_count(avg), 0, in_use, trans, rmf_count(a.ios),
                        rmf_count(a.pages), vio, name);
   };
-  if (plpa_device_ >= 0)
-    row(size_t(plpa_device_), "PLPA", "PLPA01",
-        fmt::format("{:04X}", devices_->plpa_volume()->config().device_number), "33909", " ", "SYS1.PLPA.PAGE");
-  if (common_device_ >= 0)
-    row(size_t(common_device_), "COMMON", "PLPA01",
-        fmt::format("{:04X}", devices_->plpa_volume()->config().device_number), "33909", " ", "SYS1.COMMON.PAGE");
-  for (size_t v = 0; v < devices_->dasd().size(); ++v) {
-    const unsigned num = devices_->dasd()[v]->config().device_number;
-    row(v + 1, "LOCAL", fmt::format("PAGE{:02}", v + 1), fmt::format("{:04X}", num), "33909",
-        accepts_vio(v + 1) ? "Y" : " ", fmt::format("SYS1.LOCAL.PAGE{:02}", v + 1));
-  }
-  if (devices_->scm() && config_.scm_limit > 0) row(0, "SCM", "N/A", "N/A", "N/A", " ", "N/A");
+  for (const DataSet& s : data_sets())
+    row(s.device, s.type, s.serial, s.number, s.device_type, s.vio ? "Y" : " ", s.name);
 }
 
 report_json::Json Paging::data_sets_json() const {
   using report_json::Json, report_json::fixed;
   const double ghz = system_->machine().config().clock_ghz;
   Json list = Json::array();
-  for (size_t d = 0; d < activity_.size(); ++d) {
-    if (d == 0 && !(devices_->scm() && config_.scm_limit > 0)) continue;
+  std::vector<DataSet> sets = data_sets();  // by device, as paging.json has always listed them
+  std::stable_sort(sets.begin(), sets.end(), [](const DataSet& a, const DataSet& b) { return a.device < b.device; });
+  for (const DataSet& s : sets) {
+    const size_t d = s.device;
     const Activity& a = activity_[d];
-    const bool plpa = int(d) == plpa_device_, common = int(d) == common_device_;
-    const std::string type = d == 0 ? "SCM" : plpa ? "PLPA" : common ? "COMMON" : "LOCAL";
-    const unsigned number = d == 0 ? 0
-                            : plpa || common ? devices_->plpa_volume()->config().device_number
-                                             : devices_->dasd()[d - 1]->config().device_number;
-    Json set = {{"type", type}, {"device", d == 0 ? "N/A" : fmt::format("{:04X}", number)}};
+    Json set = {{"type", s.type}, {"device", s.number}};
     // Whether it accepts VIO pages: only when VIO is in play, so that other runs' files stay as they were.
-    if (shows_vio() && type == "LOCAL") set["vio"] = accepts_vio(d);
+    if (shows_vio() && s.type == "LOCAL") set["vio"] = s.vio;
     set["slots"] = capacity(d);
     set["slots_used_min"] = samples_ ? a.used_min : 0;
     set["slots_used_max"] = a.used_max;
@@ -264,6 +258,10 @@ void Paging::write_text(std::ostream& out) const {
   out << fmt::format("  {:<52}{:>14.1f}\n", "page-in time, longest (us)", double(stats_.page_in_max_cycles) / ghz / 1e3);
   out << "\n";
   write_rmf(out);
+  if (rmf_)  // with system.timeline: RMF's online monitors, a block per interval
+    out << fmt::format("\nRMF Monitor III STORF (storage frames by job) and Monitor II PGSP (page data set activity),\n"
+                       "every {:g} ms of simulated time: rmfstorf.txt, rmfpgsp.txt (JSON: rmfstorf.json, rmfpgsp.json)\n",
+                       system_->config().system.timeline_s * 1e3);
 }
 
 // The placement counts (PLPA, VIO), when they are in play: none otherwise, so that

@@ -27,6 +27,8 @@ constexpr Report kReports[] = {
     {"summary.json", "Summary"},           {"etim.json", "ETIM instruction-count profile"},
     {"heap.json", "ECB heap"},             {"locks.json", "Locks and syslog"},
     {"paging.json", "Paging"},             {"svcdump.json", "SVC dumps"},
+    {"rmfstorf.json", "RMF Monitor III STORF (storage frames by job, per interval)"},
+    {"rmfpgsp.json", "RMF Monitor II PGSP (page data set activity, per interval)"},
     {"devices.json", "Devices (Flash Express, DASD)"}, {"lestorage.json", "LE storage"},
     {"fetch.json", "Program fetch"},       {"timeline.json", "Timeline (per interval of simulated time)"},
 };
@@ -118,7 +120,35 @@ Table arrays_table(const std::string& name, const Json& array, const Json& colum
   return t;
 }
 
+// Intervals that each hold rows of their own (RMF's monitors: an interval's jobs, its
+// data sets) as one table: a row per inner row, led by its interval's scalar members;
+// nullopt if not so.
+std::optional<Json> flattened(const Json& array) {
+  std::optional<Json> rows;
+  for (const Json& e : array) {
+    if (!e.is_object()) return std::nullopt;
+    const Json* inner = nullptr;
+    Json lead = Json::object();
+    for (const auto& [k, v] : e.items()) {
+      if (v.is_array() && !inner && std::all_of(v.begin(), v.end(), [](const Json& x) { return x.is_object(); }))
+        inner = &v;
+      else if (is_scalar(v)) lead[k] = v;
+      else return std::nullopt;
+    }
+    if (!inner) return std::nullopt;
+    if (!rows) rows = Json::array();
+    for (const Json& r : *inner) {
+      Json row = lead;
+      for (const auto& [k, v] : r.items()) row[k] = v;
+      rows->push_back(std::move(row));
+    }
+  }
+  return rows;
+}
+
 Table array_table(const std::string& name, const std::string& key, const Json& array, const Json& report) {
+  if (key == "intervals")
+    if (const std::optional<Json> rows = flattened(array)) return objects_table(name, *rows);
   if (std::any_of(array.begin(), array.end(), [](const Json& e) { return e.is_object(); }))
     return objects_table(name, array);
   if (std::any_of(array.begin(), array.end(), [](const Json& e) { return e.is_array(); }))

@@ -26,7 +26,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
 # The reports a page shows (report/html_report.cpp's kReports).
-REPORTS = ["summary", "etim", "heap", "locks", "paging", "svcdump", "devices", "lestorage", "fetch", "timeline"]
+REPORTS = ["summary", "etim", "heap", "locks", "paging", "svcdump", "rmfstorf", "rmfpgsp", "devices", "lestorage", "fetch",
+           "timeline"]
 
 
 def fail(msg):
@@ -107,6 +108,9 @@ def warranted(run_dir):
         for k, v in j.items():
             if isinstance(v, (dict, list)):
                 tables[f"{stem}.{k}"] = len(v)
+        if stem in ("rmfstorf", "rmfpgsp"):  # RMF's monitors: a row per job (data set) and interval
+            inner = "jobs" if stem == "rmfstorf" else "data_sets"
+            tables[f"{stem}.intervals"] = sum(len(i[inner]) for i in j["intervals"])
         if stem == "summary":
             charts["cycles-by-cause"] = None
             with open(os.path.join(ROOT, "configs", "document-figures.json")) as f:
