@@ -66,6 +66,16 @@ void Paging::install_sadmp(os::System& system) {
                                "after; the run ended before the dump was complete (sadmp.txt)",
                                double(r.start) / ghz / 1e9);
   });
+  system.add_summary_headline({.key = "sadmp_total_dump_s",
+                               .label = "seconds of stand-alone dump (simulated)",
+                               .note = "from the operator's SADMP to the last page written; sadmp.txt",
+                               .reason = "the operator took a stand-alone dump: E3e's figure",
+                               .digits = 6,
+                               .applies = [this] { return sadmp_ && sadmp_->record.end != 0; },
+                               .value = [this] {
+                                 const SadmpRecord& r = sadmp_->record;
+                                 return double(r.end - r.start) / system_->machine().config().clock_ghz / 1e9;
+                               }});
   system.add_report({.name = "sadmp.json", .write = [this](std::ostream& out) { out << sadmp_json(); },
                      .wanted = [this] { return sadmp_ != nullptr; }});
 }

@@ -27,6 +27,7 @@ constexpr Report kReports[] = {
     {"summary.json", "Summary"},           {"etim.json", "ETIM instruction-count profile"},
     {"heap.json", "ECB heap"},             {"locks.json", "Locks and syslog"},
     {"paging.json", "Paging"},             {"svcdump.json", "SVC dumps"},
+    {"sadmp.json", "Stand-alone dump"},
     {"devices.json", "Devices (Flash Express, DASD)"}, {"lestorage.json", "LE storage"},
     {"fetch.json", "Program fetch"},       {"timeline.json", "Timeline (per interval of simulated time)"},
 };
