@@ -101,7 +101,8 @@ class Paging : public os::Subsystem {
                            uint64_t now);
   const std::vector<SvcDumpRecord>& dumps() const { return dumps_; }
   // The operator's SADMP at `now`: the system stops for good (standalone_dump.cpp).
-  std::string request_sadmp(const std::string& title, uint64_t now);
+  // Its answer's lines: one starting with ERROR if not taken.
+  std::vector<std::string> request_sadmp(const std::string& title, uint64_t now);
   const SadmpRecord* sadmp() const;
 
  private:

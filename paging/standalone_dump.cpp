@@ -30,9 +30,14 @@ struct Paging::SadmpRun {
     Slot slot;
     bool large = false;
   };
+  struct Space {  // an address space's pages in aux, for AMD010I
+    size_t first = 0, count = 0;
+    std::string line;
+  };
   SadmpRecord record;
   std::vector<Item> aux;  // in the order they are read: by address space, then address
-  size_t next = 0;        // the next of aux
+  std::vector<Space> spaces;
+  size_t next = 0, next_space = 0;  // the next of aux, and of spaces
   uint64_t batch_start = 0, batch_pages = 0, reads_in_flight = 0;
   uint64_t to_write = 0, writes_in_flight = 0, next_block = 0;
   std::vector<bool> volume_busy;
@@ -51,7 +56,7 @@ void Paging::install_sadmp(os::System& system) {
         } catch (const cfg::ConfigError& e) {
           return system_->operator_answer(now, c.text, {std::string("ERROR: ") + e.what()});
         }
-        return system_->operator_answer(now, c.text, {request_sadmp(d.title, now)});
+        return system_->operator_answer(now, c.text, request_sadmp(d.title, now));
       });
   system.add_report({.name = "sadmp.txt", .write = [this](std::ostream& out) { write_sadmp_text(out); },
                      .wanted = [this] { return sadmp_ != nullptr; }});
@@ -80,12 +85,11 @@ void Paging::install_sadmp(os::System& system) {
                      .wanted = [this] { return sadmp_ != nullptr; }});
 }
 
-std::string Paging::request_sadmp(const std::string& title, uint64_t now) {
-  if (sadmp_) return "ERROR: SADMP NOT TAKEN: THE SYSTEM IS ALREADY DOWN FOR A STAND-ALONE DUMP";
-  if (devices_->dump_volumes().empty())
-    return "ERROR: SADMP NOT TAKEN: NO DUMP VOLUME (machine.dasd.dump_volumes)";
+std::vector<std::string> Paging::request_sadmp(const std::string& title, uint64_t now) {
+  if (sadmp_) return {"ERROR: SADMP NOT TAKEN: THE SYSTEM IS ALREADY DOWN FOR A STAND-ALONE DUMP"};
+  if (devices_->dump_volumes().empty()) return {"ERROR: SADMP NOT TAKEN: NO DUMP VOLUME (machine.dasd.dump_volumes)"};
   // The SVC dump's I/O would go on under the stand-alone dump: not modelled, so refused.
-  if (dump_) return "ERROR: SADMP NOT TAKEN: AN SVC DUMP IS IN PROGRESS (WAIT FOR IEA611I)";
+  if (dump_) return {"ERROR: SADMP NOT TAKEN: AN SVC DUMP IS IN PROGRESS (WAIT FOR IEA611I)"};
   sadmp_ = std::make_shared<SadmpRun>();
   SadmpRun& d = *sadmp_;
   SadmpRecord& r = d.record;
@@ -94,24 +98,34 @@ std::string Paging::request_sadmp(const std::string& title, uint64_t now) {
   sadmp_real_storage(r);
   // The paged-out pages, as they are at the stop: out, or being read in (the copy on
   // auxiliary storage is still there). Pages being written are in real storage.
+  const auto space = [&](std::string line) {
+    d.spaces.push_back({.first = d.aux.size(), .count = 0, .line = std::move(line)});
+  };
+  const auto space_end = [&] { d.spaces.back().count = d.aux.size() - d.spaces.back().first; };
   system_->for_each_process([&](os::Process& p) {
     auto it = processes_.find(p.id);
     if (it == processes_.end()) return;
+    space(fmt::format("AMD010I PROCESSING ASID={:04X} JOBNAME={}", p.id, p.name));
     for (const auto& [va, pg] : it->second.pages) {
       if (pg.state == State::Out || pg.state == State::Reading) d.aux.push_back({pg.slot, false});
       if (pg.state == State::Zero) ++r.zero_pages;
     }
     for (const auto& [va, sg] : it->second.large)
       if (sg.state == State::Out || sg.state == State::Reading) d.aux.push_back({sg.slot, true});
+    space_end();
   });
+  space("PROCESSING THE PLPA PAGES (COMMON STORAGE)");
   for (const auto& [va, pg] : programs_)  // PLPA-like pages: SCM's copy if it has one
     if (pg.state != State::Resident) d.aux.push_back({pg.scm.device >= 0 ? pg.scm : pg.dasd, false});
+  space_end();
   d.volume_busy.assign(devices_->dump_volumes().size(), false);
   d.to_write = r.real_pages();
-  system_->log(fmt::format("{:>12} AMD005I DUMPING OF REAL STORAGE NOW IN PROGRESS ({} pages in use)", now,
-                           r.real_pages()));
-  sadmp_write(now);
-  return fmt::format("AMD083I AMDSADMP: STAND-ALONE DUMP INITIALIZED TITLE={} (THE SYSTEM IS STOPPED)", title);
+  // The answer first (run.log has it at the command), then the dump's own lines.
+  std::vector<std::string> answer = {
+      fmt::format("AMD083I AMDSADMP: STAND-ALONE DUMP INITIALIZED TITLE={} (THE SYSTEM IS STOPPED)", title),
+      fmt::format("AMD005I DUMPING OF REAL STORAGE NOW IN PROGRESS ({} PAGES IN USE)", r.real_pages())};
+  system_->at(now, [this, now] { sadmp_write(now); });
+  return answer;
 }
 
 // Real storage in use at the stop (REAL=USED): the machine's allocated frames and the
@@ -134,15 +148,12 @@ void Paging::sadmp_real_storage(SadmpRecord& r) {
 void Paging::sadmp_next_batch(uint64_t now) {
   SadmpRun& d = *sadmp_;
   SadmpRecord& r = d.record;
-  if (!d.reading) {
-    d.reading = true, r.real_end = now;
-    system_->log(fmt::format("{:>12} AMD010I PROCESSING PAGED-OUT STORAGE: {} SLOTS ON AUXILIARY STORAGE", now,
-                             d.aux.size()));
-  }
+  if (!d.reading) d.reading = true, r.real_end = now;
   if (d.next == d.aux.size()) {
     r.end = now;
-    system_->log(fmt::format("{:>12} AMD104I STAND-ALONE DUMP COMPLETE: {} PAGES ON {} DUMP VOLUMES", now,
-                             r.written_pages, d.volume_busy.size()));
+    system_->log(fmt::format("{:>12} SADMP COMPLETE: {} PAGES WRITTEN TO {} DUMP VOLUMES, {} OF THEM FROM AUXILIARY "
+                             "STORAGE",
+                             now, r.written_pages, d.volume_busy.size(), r.aux_total()));
     return;
   }
   ++r.batches;
@@ -150,6 +161,12 @@ void Paging::sadmp_next_batch(uint64_t now) {
   std::map<int, std::vector<uint64_t>> open;  // per device: the 4 KB slots of its request being filled
   std::vector<std::pair<Slot, std::vector<uint64_t>>> requests;
   while (d.next < d.aux.size() && d.batch_pages < config_.sadmp_batch) {
+    // An address space's first paged-out page: its AMD010I (those with none are passed).
+    while (d.next_space < d.spaces.size() && d.spaces[d.next_space].first <= d.next) {
+      const SadmpRun::Space& sp = d.spaces[d.next_space++];
+      if (sp.count)
+        system_->log(fmt::format("{:>12} {} ({} PAGES ON AUXILIARY STORAGE)", now, sp.line, sp.count));
+    }
     const SadmpRun::Item& it = d.aux[d.next++];
     if (it.large) {
       requests.push_back({it.slot, {}});

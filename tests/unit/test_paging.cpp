@@ -604,7 +604,9 @@ TEST_CASE("paging: a stand-alone dump stops the system, writes real storage, the
   for (const SadmpRun* r : {&dasd, &scm}) {
     INFO(r->run.log);
     CHECK(r->run.lines("AMD083I AMDSADMP: STAND-ALONE DUMP INITIALIZED TITLE=QPGT NIGHT") == 1);
-    CHECK(r->run.lines("AMD104I STAND-ALONE DUMP COMPLETE") == 1);
+    CHECK(r->run.lines("AMD005I DUMPING OF REAL STORAGE NOW IN PROGRESS") == 1);
+    CHECK(r->run.lines("AMD010I PROCESSING ASID=") == 2);  // the two QPGT processes' paged-out pages
+    CHECK(r->run.lines("SADMP COMPLETE: ") == 1);
     CHECK(r->run.lines("QPGT: 1536 pages") == 0);    // nothing ran after the stop
     CHECK(r->run.s.system_stopped);
     CHECK(r->run.s.ended_early.empty());             // the run ended with the dump, not stuck
