@@ -260,7 +260,9 @@ void Paging::write_sadmp_text(std::ostream& out) const {
   out << fmt::format("{:<22} {:<16} {:>15.2f}  {:>15.2f}  {:>8.3f}  {:>10.3f}\n", kind,
                      done ? hms(total) : "not complete", wait, rate, double(r.written_pages) * kPage / kGiB,
                      aux_bytes / kGiB);
-  out << "  (MB = 2^20 bytes, GB = 2^30 bytes; batch read rate = GB from aux / paging I/O wait)\n\n";
+  out << "  (MB = 2^20 bytes, GB = 2^30 bytes; batch read rate = GB from aux / paging I/O wait)\n";
+  if (!done) out << "  (the run ended before the dump was complete: the figures are those up to then)\n";
+  out << "\n";
   const auto line = [&out](const std::string& what, uint64_t v) { out << fmt::format("  {:<56}{:>12}\n", what, v); };
   line("pages from real storage (4 KB, frames in use at the stop)", r.real_pages());
   line("  the processes' resident 4 KB pages", r.process_pages);

@@ -2,7 +2,7 @@
 """E3's full sweep against its bands (ctest experiment.e3_bands, label long).
 
 Runs scripts/experiment-paging (transition, dump, large-pages, sadmp: docs/e3-paging.md's
-tables, about 2.5 minutes on 2 cores) with the build's tpfemu into OUT, emptied first (a sweep
+tables, about 3 minutes on 2 cores) with the build's tpfemu into OUT, emptied first (a sweep
 resumed there would refuse an older build's runs, and the bands must be this build's),
 or reads an existing results.json (--results), and checks
   - the document's directions (seed 002): with SCM more transactions in the first 45 s,

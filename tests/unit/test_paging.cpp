@@ -659,3 +659,17 @@ TEST_CASE("paging: SADMP commands that are wrong or cannot be taken", "[paging][
   CHECK_THROWS_WITH(PagingRun({}, "  - at: 1us\n    command: SADMP TITLE=(X) NOW\n"), Contains("only TITLE="));
   CHECK_THROWS_WITH(PagingRun({}, "  - at: 1us\n    command: SADMP TITLE=()\n"), Contains("empty"));
 }
+
+TEST_CASE("paging: a stand-alone dump the run's end cuts short says it is not complete", "[paging][sadmp]") {
+  PagingRun r({"workload.message_text=6 4", "system.paging.real_storage=8M", "machine.dasd.page_volumes=16",
+               "machine.dasd.dump_volumes=1", "workload.messages=0", "workload.duration=32ms"},
+              "  - at: 30ms\n    command: SADMP TITLE=(SHORT)\n");
+  INFO(r.log);
+  const nlohmann::json j = nlohmann::json::parse(r.reports.at("sadmp.json"));
+  CHECK_FALSE(j.at("complete").get<bool>());
+  CHECK(j.at("written_pages").get<uint64_t>() < j.at("real_storage_pages").get<uint64_t>());
+  CHECK(r.lines("SADMP COMPLETE") == 0);
+  CHECK_THAT(r.reports.at("sadmp.txt"), Contains("not complete"));
+  CHECK(r.s.ended_early.empty());
+}
+
