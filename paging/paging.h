@@ -245,6 +245,7 @@ class Paging : public os::Subsystem {
   std::shared_ptr<SadmpRun> sadmp_;
   void install_sadmp(os::System& system);
   void sadmp_real_storage(SadmpRecord& r);
+  void sadmp_paged_out(SadmpRun& d);
   void sadmp_next_batch(uint64_t now);
   void sadmp_write(uint64_t now);
   void write_sadmp_text(std::ostream& out) const;

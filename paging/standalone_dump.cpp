@@ -96,8 +96,21 @@ std::vector<std::string> Paging::request_sadmp(const std::string& title, uint64_
   r.title = title, r.start = now;
   system_->set_dispatchable(nullptr, false, now);  // never set dispatchable again
   sadmp_real_storage(r);
-  // The paged-out pages, as they are at the stop: out, or being read in (the copy on
-  // auxiliary storage is still there). Pages being written are in real storage.
+  sadmp_paged_out(d);
+  d.volume_busy.assign(devices_->dump_volumes().size(), false);
+  d.to_write = r.real_pages();
+  // The answer first (run.log has it at the command), then the dump's own lines.
+  std::vector<std::string> answer = {
+      fmt::format("AMD083I AMDSADMP: STAND-ALONE DUMP INITIALIZED TITLE={} (THE SYSTEM IS STOPPED)", title),
+      fmt::format("AMD005I DUMPING OF REAL STORAGE NOW IN PROGRESS ({} PAGES IN USE)", r.real_pages())};
+  system_->at(now, [this, now] { sadmp_write(now); });
+  return answer;
+}
+
+// The paged-out pages, as they are at the stop: out, or being read in (the copy on
+// auxiliary storage is still there), by address space; pages being written are in
+// real storage, pages never stored into nowhere.
+void Paging::sadmp_paged_out(SadmpRun& d) {
   const auto space = [&](std::string line) {
     d.spaces.push_back({.first = d.aux.size(), .count = 0, .line = std::move(line)});
   };
@@ -108,7 +121,7 @@ std::vector<std::string> Paging::request_sadmp(const std::string& title, uint64_
     space(fmt::format("AMD010I PROCESSING ASID={:04X} JOBNAME={}", p.id, p.name));
     for (const auto& [va, pg] : it->second.pages) {
       if (pg.state == State::Out || pg.state == State::Reading) d.aux.push_back({pg.slot, false});
-      if (pg.state == State::Zero) ++r.zero_pages;
+      if (pg.state == State::Zero) ++d.record.zero_pages;
     }
     for (const auto& [va, sg] : it->second.large)
       if (sg.state == State::Out || sg.state == State::Reading) d.aux.push_back({sg.slot, true});
@@ -118,14 +131,6 @@ std::vector<std::string> Paging::request_sadmp(const std::string& title, uint64_
   for (const auto& [va, pg] : programs_)  // PLPA-like pages: SCM's copy if it has one
     if (pg.state != State::Resident) d.aux.push_back({pg.scm.device >= 0 ? pg.scm : pg.dasd, false});
   space_end();
-  d.volume_busy.assign(devices_->dump_volumes().size(), false);
-  d.to_write = r.real_pages();
-  // The answer first (run.log has it at the command), then the dump's own lines.
-  std::vector<std::string> answer = {
-      fmt::format("AMD083I AMDSADMP: STAND-ALONE DUMP INITIALIZED TITLE={} (THE SYSTEM IS STOPPED)", title),
-      fmt::format("AMD005I DUMPING OF REAL STORAGE NOW IN PROGRESS ({} PAGES IN USE)", r.real_pages())};
-  system_->at(now, [this, now] { sadmp_write(now); });
-  return answer;
 }
 
 // Real storage in use at the stop (REAL=USED): the machine's allocated frames and the
