@@ -78,7 +78,8 @@ bool mark_streamed(const std::filesystem::path& p, const std::string& ended_earl
 }
 
 // Why the run failed, one line each ("" for none): it ended early, measured no
-// message (unless the system was stopped for good: a stand-alone dump), or a subsystem counted failures (e.g. the ECB heap's errors).
+// message (unless the system was stopped for good: a stand-alone dump), or a
+// subsystem counted failures (e.g. the ECB heap's errors).
 std::vector<std::string> failures(const RunSummary& s) {
   std::vector<std::string> out;
   if (!s.ended_early.empty()) out.push_back("the run ended early: " + s.ended_early);

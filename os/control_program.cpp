@@ -394,7 +394,8 @@ RunSummary ControlProgram::run() {
   // workload's end was not reached, and would never be. Unless a subsystem stopped all
   // work for good (a stand-alone dump): then that is the run's end, and its reports say so.
   stats_.system_stopped = loop_.system_held();
-  if (r.reason == emu::MachineRunResult::Reason::AllStopped && !stats_.system_stopped) stats_.ended_early = no_progress();
+  if (r.reason == emu::MachineRunResult::Reason::AllStopped && !stats_.system_stopped)
+    stats_.ended_early = no_progress();
   if (r.reason == emu::MachineRunResult::Reason::HostStop) {
     // Where the host's signal fell depends on the host's speed: only this run's
     // figures do, and its reports say so.
