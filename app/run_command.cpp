@@ -78,11 +78,12 @@ bool mark_streamed(const std::filesystem::path& p, const std::string& ended_earl
 }
 
 // Why the run failed, one line each ("" for none): it ended early, measured no
-// message, or a subsystem counted failures (e.g. the ECB heap's errors).
+// message (unless the system was stopped for good: a stand-alone dump), or a
+// subsystem counted failures (e.g. the ECB heap's errors).
 std::vector<std::string> failures(const RunSummary& s) {
   std::vector<std::string> out;
   if (!s.ended_early.empty()) out.push_back("the run ended early: " + s.ended_early);
-  else if (s.messages == 0) out.push_back("no message completed in the measurement window");
+  else if (s.messages == 0 && !s.system_stopped) out.push_back("no message completed in the measurement window");
   for (const auto& c : s.extra_counters)
     if (c.fails_run && c.value) out.push_back(fmt::format("{}: {} (see dumps.txt)", c.label, c.value));
   return out;

@@ -392,8 +392,11 @@ RunSummary ControlProgram::run() {
   for (const auto& [interval, fn] : periodic_) start_periodic(interval, fn, 0);
   const emu::MachineRunResult r = machine_.run();
   // The machine stops by itself only when nothing can run and nothing is pending: the
-  // workload's end was not reached, and would never be.
-  if (r.reason == emu::MachineRunResult::Reason::AllStopped) stats_.ended_early = no_progress();
+  // workload's end was not reached, and would never be. Unless a subsystem stopped all
+  // work for good (a stand-alone dump): then that is the run's end, and its reports say so.
+  stats_.system_stopped = loop_.system_held();
+  if (r.reason == emu::MachineRunResult::Reason::AllStopped && !stats_.system_stopped)
+    stats_.ended_early = no_progress();
   if (r.reason == emu::MachineRunResult::Reason::HostStop) {
     // Where the host's signal fell depends on the host's speed: only this run's
     // figures do, and its reports say so.

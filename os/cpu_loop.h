@@ -51,6 +51,7 @@ class CpuLoop {
   // the bottom of its home I-stream's ready list.
   void hold(Process* p, uint64_t now);
   void release(Process* p, uint64_t now);
+  bool system_held() const { return system_held_; }
   // Who hears of every dispatch, idle time and page wait (nullptr: nobody; a trace).
   void set_observer(DispatchObserver* observer) { observer_ = observer; }
   DispatchObserver* observer() const { return observer_; }

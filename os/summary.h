@@ -52,6 +52,8 @@ struct RunSummary {
   // Why the run stopped before the workload's end ("" when it reached it); its figures
   // cover the run until then.
   std::string ended_early;
+  // A subsystem stopped all work for good (a stand-alone dump): no message need complete.
+  bool system_stopped = false;
   uint64_t messages = 0;        // completed in the measurement window (after warm-up)
   double simulated_seconds = 0; // length of the measurement window
   double messages_per_second = 0;

@@ -49,6 +49,7 @@ void Paging::install(os::System& system) {
                      .wanted = [this] { return !dumps_.empty(); }});
   system.add_report({.name = "svcdump.json", .write = [this](std::ostream& out) { out << dumps_json(); },
                      .wanted = [this] { return !dumps_.empty(); }});
+  install_sadmp(system);
   if (config_.real_storage == 0) return;
   add_timeline_columns(system);
   budget_frames_ = config_.real_storage / kPage;
@@ -99,6 +100,7 @@ uint64_t Paging::coming_frames() const { return available_frames() + writing_fra
 
 // The available frame queue: below its low threshold, steal up to the ok one.
 void Paging::check(uint64_t now) {
+  if (sadmp_) return;  // the system is down: a stand-alone dump runs
   sample();
   const bool tick = now >= next_aging_;
   if (tick) next_aging_ = now + aging_interval_;

@@ -33,6 +33,7 @@
 #include "devices/devices.h"
 #include "os/subsystem.h"
 #include "paging/paging_config.h"
+#include "paging/standalone_dump.h"
 #include "paging/svc_dump.h"
 #include "report/report_json.h"
 
@@ -123,6 +124,10 @@ class Paging : public os::Subsystem {
   };
   std::vector<DataSet> data_sets() const;
   uint64_t slots_in_use() const { return slots_used_; }  // on every device, now
+  // The operator's SADMP at `now`: the system stops for good (standalone_dump.cpp).
+  // Its answer's lines: one starting with ERROR if not taken.
+  std::vector<std::string> request_sadmp(const std::string& title, uint64_t now);
+  const SadmpRecord* sadmp() const;
 
  private:
   // Zero: never changed and never written out; it comes back as a zero page on its
@@ -284,6 +289,17 @@ class Paging : public os::Subsystem {
   uint64_t large_top_ = 0;  // 1 MB slots are below it, down from the top of paging's SCM
   bool large_top_set_ = false;
   std::vector<uint64_t> free_large_;
+  // The stand-alone dump (standalone_dump.cpp): once the operator IPLs it, the system is
+  // down (RSM no longer runs: check() does nothing).
+  struct SadmpRun;
+  std::shared_ptr<SadmpRun> sadmp_;
+  void install_sadmp(os::System& system);
+  void sadmp_real_storage(SadmpRecord& r);
+  void sadmp_paged_out(SadmpRun& d);
+  void sadmp_next_batch(uint64_t now);
+  void sadmp_write(uint64_t now);
+  void write_sadmp_text(std::ostream& out) const;
+  std::string sadmp_json() const;
 };
 
 }  // namespace paging

@@ -116,6 +116,16 @@ cfg::Section<PagingConfig> make_paging_section() {
          .source = "estimate: as system.paging.max_writes, enough to keep every SCM card slot and page volume "
                    "busy."},
         &PagingConfig::dump_reads);
+  s.key({.path = "system.paging.sadmp_batch", .type = T::Integer, .default_value = "1024", .min = "1",
+         .max = "1000000", .unit = "pages",
+         .description = "A stand-alone dump's batch (the operator's SADMP): the paged-out pages it reads from "
+                        "auxiliary storage at once (all the batch's requests started together, up to "
+                        "system.paging.group pages of one device each, or one 1 MB page), waits for (paging I/O "
+                        "wait), then writes to the dump volumes before it reads the next.",
+         .source = "estimate: 4 MB, four requests for each of 16 page volumes; " + kSeed2 +
+                   " shows the batches' reads and the writes not overlapping (total time less paging I/O wait "
+                   "is about the same on DASD and Flash) but not the batch's size."},
+        &PagingConfig::sadmp_batch);
   s.key({.path = "system.paging.pageable_programs", .type = T::Bool, .default_value = "false", .unit = "on/off",
          .description = "PLPA-like pages: the program image's read-only pages (the programs' code and constants, "
                         "shared by every process) are pageable. At IPL each is written, without simulated time, "

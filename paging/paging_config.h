@@ -22,6 +22,7 @@ struct PagingConfig {
   uint64_t uic_interval_ns = 0;  // how often pages age when storage is not short
   uint64_t dump_copy_ns = 0;     // an SVC dump's copy of a resident 4 KB page
   uint64_t dump_reads = 0;       // an SVC dump's page-in requests in flight at most
+  uint64_t sadmp_batch = 0;      // a stand-alone dump's pages read from auxiliary storage a batch
   bool pageable_programs = false;  // the image's read-only pages are pageable (PLPA-like)
   bool pageable_common = false;  // the shared area's pages are pageable (common storage, z/OS's CSA)
   uint64_t common_slots = 0;     // the COMMON page data set's size, in 4 KB slots

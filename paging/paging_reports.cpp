@@ -32,7 +32,11 @@ os::OperatorGrammars Paging::operator_grammars() const {
           {.owner = "DUMP",
            .syntax = "DUMP COMM=(title),JOBNAME=(name,...)",
            .mine = [squeeze](std::string_view text) { return squeeze(text).rfind("DUMP", 0) == 0; },
-           .check = [](std::string_view text) { parse_dump_command(text); }}};
+           .check = [](std::string_view text) { parse_dump_command(text); }},
+          {.owner = "SADMP",
+           .syntax = "SADMP [TITLE=(title)]",
+           .mine = [squeeze](std::string_view text) { return squeeze(text).rfind("SADMP", 0) == 0; },
+           .check = [](std::string_view text) { parse_sadmp_command(text); }}};
 }
 
 uint64_t Paging::capacity(size_t device) const {

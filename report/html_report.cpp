@@ -27,6 +27,7 @@ constexpr Report kReports[] = {
     {"summary.json", "Summary"},           {"etim.json", "ETIM instruction-count profile"},
     {"heap.json", "ECB heap"},             {"locks.json", "Locks and syslog"},
     {"paging.json", "Paging"},             {"svcdump.json", "SVC dumps"},
+    {"sadmp.json", "Stand-alone dump"},
     {"rmfstorf.json", "RMF Monitor III STORF (storage frames by job, per interval)"},
     {"rmfpgsp.json", "RMF Monitor II PGSP (page data set activity, per interval)"},
     {"devices.json", "Devices (Flash Express, DASD)"}, {"lestorage.json", "LE storage"},

@@ -26,8 +26,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
 # The reports a page shows (report/html_report.cpp's kReports).
-REPORTS = ["summary", "etim", "heap", "locks", "paging", "svcdump", "rmfstorf", "rmfpgsp", "devices", "lestorage", "fetch",
-           "timeline"]
+REPORTS = ["summary", "etim", "heap", "locks", "paging", "svcdump", "sadmp", "rmfstorf", "rmfpgsp", "devices",
+           "lestorage", "fetch", "timeline"]
 
 
 def fail(msg):

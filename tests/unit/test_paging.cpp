@@ -680,3 +680,100 @@ TEST_CASE("paging: page-outs that fail (page volumes full) put their pages back;
   CHECK(r.lines("QPGT: 1536 pages, 3 rounds, 0 bad") == 2);
   CHECK(r.lines("page-out of") > 0);
 }
+
+namespace {
+// A stand-alone dump of two QPGT ECBs, 6 MB each in 8 MB of real storage (half their
+// pages out), on the page data sets or with SCM as well: sadmp.json's figures.
+struct SadmpRun {
+  PagingRun run;
+  nlohmann::json j;
+  explicit SadmpRun(bool scm, const std::string& extra_operators = "")
+      : run({"workload.message_text=6 4", "system.paging.real_storage=8M", "machine.dasd.page_volumes=16",
+             "machine.dasd.dump_volumes=1", fmt::format("machine.scm.card_pairs={}", scm ? 1 : 0),
+             "system.paging.self_tuning=false"},  // with SCM: SCM first, while it has room
+            "  - at: 30ms\n    command: SADMP TITLE=(QPGT NIGHT)\n" + extra_operators) {
+    INFO(run.log);
+    REQUIRE(run.reports.count("sadmp.json") == 1);
+    j = nlohmann::json::parse(run.reports["sadmp.json"]);
+  }
+  uint64_t n(const char* key) const { return j.at(key).get<uint64_t>(); }
+  double d(const char* key) const { return j.at(key).get<double>(); }
+};
+}  // namespace
+
+TEST_CASE("paging: a stand-alone dump stops the system, writes real storage, then reads every page out and writes it; "
+          "with SCM shorter, less paging I/O wait, a higher read rate, the same pages",
+          "[paging][sadmp]") {
+  const SadmpRun dasd(false), scm(true);
+  for (const SadmpRun* r : {&dasd, &scm}) {
+    INFO(r->run.log);
+    CHECK(r->run.lines("AMD083I AMDSADMP: STAND-ALONE DUMP INITIALIZED TITLE=QPGT NIGHT") == 1);
+    CHECK(r->run.lines("AMD005I DUMPING OF REAL STORAGE NOW IN PROGRESS") == 1);
+    CHECK(r->run.lines("AMD010I PROCESSING ASID=") == 2);  // the two QPGT processes' paged-out pages
+    CHECK(r->run.lines("SADMP COMPLETE: ") == 1);
+    CHECK(r->run.lines("QPGT: 1536 pages") == 0);    // nothing ran after the stop
+    CHECK(r->run.s.system_stopped);
+    CHECK(r->run.s.ended_early.empty());             // the run ended with the dump, not stuck
+    CHECK(r->j.at("complete").get<bool>());
+    // Every page once: real storage in use, and each page of the processes that is out.
+    const uint64_t real = r->n("real_storage_pages"), aux = r->n("aux_scm_pages") + r->n("aux_dasd_pages");
+    CHECK(real == r->n("process_pages") + 256 * r->n("large_1m_page_count") + r->n("writing_pages") +
+                      r->n("system_pages"));
+    CHECK(r->n("written_pages") == real + aux);
+    const uint64_t theirs = r->n("process_pages") + r->n("writing_pages") + aux + r->n("zero_pages");
+    CHECK(theirs >= 2 * 1536);                       // both 6 MB GETSTORs, whole
+    CHECK(theirs <= 2 * 1536 + 2 * 64);              // and their stacks and static pages, not much more
+    CHECK(aux > 1000);                               // about half of them were out
+    CHECK(r->n("system_pages") > 0);
+    CHECK(r->d("paging_io_wait_s") > 0);
+    CHECK(r->d("total_dump_s") > r->d("paging_io_wait_s") + r->d("real_storage_s"));
+    CHECK(r->d("batch_read_rate_mib_per_s") ==
+          Approx(double(aux) * 4096 / 1048576 / r->d("paging_io_wait_s")).epsilon(1e-3));
+  }
+  CHECK(dasd.n("aux_dasd_pages") == dasd.n("aux_scm_pages") + dasd.n("aux_dasd_pages"));
+  CHECK(scm.n("aux_scm_pages") > scm.n("aux_dasd_pages"));
+  CHECK(scm.d("total_dump_s") < dasd.d("total_dump_s"));
+  CHECK(scm.d("paging_io_wait_s") < dasd.d("paging_io_wait_s"));
+  CHECK(scm.d("batch_read_rate_mib_per_s") > 2 * dasd.d("batch_read_rate_mib_per_s"));
+  // The same pages dumped: the processes' pages and the system's, in or out.
+  CHECK(double(scm.n("written_pages")) == Approx(double(dasd.n("written_pages"))).epsilon(0.02));
+  const std::string& text = dasd.run.reports.at("sadmp.txt");
+  CHECK_THAT(text, Contains("Total dump time  Paging I/O wait  Batch read rate"));
+  CHECK_THAT(text, Contains("DASD page data sets"));
+  CHECK_THAT(scm.run.reports.at("sadmp.txt"), Contains("Flash for paging"));
+}
+
+TEST_CASE("paging: the same stand-alone dump twice gives the same sadmp.txt and sadmp.json", "[paging][sadmp]") {
+  const SadmpRun a(true), b(true);
+  CHECK(a.run.reports.at("sadmp.txt") == b.run.reports.at("sadmp.txt"));
+  CHECK(a.run.reports.at("sadmp.json") == b.run.reports.at("sadmp.json"));
+  CHECK(a.run.log == b.run.log);
+}
+
+TEST_CASE("paging: SADMP commands that are wrong or cannot be taken", "[paging][sadmp][operator]") {
+  const SadmpRun twice(false, "  - at: 31ms\n    command: SADMP\n");
+  CHECK(twice.run.lines("ERROR: SADMP NOT TAKEN: THE SYSTEM IS ALREADY DOWN") == 1);
+  PagingRun none({"workload.message_text=2 1", "system.paging.real_storage=8M", "machine.dasd.page_volumes=1"},
+                 "  - at: 1us\n    command: SADMP TITLE=(X)\n");
+  CHECK(none.lines("ERROR: SADMP NOT TAKEN: NO DUMP VOLUME (machine.dasd.dump_volumes)") == 1);
+  CHECK(none.lines("QPGT: 512 pages") == 2);  // not taken: the system went on
+  CHECK(none.reports.count("sadmp.txt") == 0);
+  CHECK_THROWS_WITH(PagingRun({}, "  - at: 1us\n    command: SADMP TITLE=(X\n"), Contains("without its )"));
+  CHECK_THROWS_WITH(PagingRun({}, "  - at: 1us\n    command: SADMP JOBNAME=(X)\n"), Contains("TITLE=(title)"));
+  CHECK_THROWS_WITH(PagingRun({}, "  - at: 1us\n    command: SADMP TITLE=(X) NOW\n"), Contains("only TITLE="));
+  CHECK_THROWS_WITH(PagingRun({}, "  - at: 1us\n    command: SADMP TITLE=()\n"), Contains("empty"));
+}
+
+TEST_CASE("paging: a stand-alone dump the run's end cuts short says it is not complete", "[paging][sadmp]") {
+  PagingRun r({"workload.message_text=6 4", "system.paging.real_storage=8M", "machine.dasd.page_volumes=16",
+               "machine.dasd.dump_volumes=1", "workload.messages=0", "workload.duration=32ms"},
+              "  - at: 30ms\n    command: SADMP TITLE=(SHORT)\n");
+  INFO(r.log);
+  const nlohmann::json j = nlohmann::json::parse(r.reports.at("sadmp.json"));
+  CHECK_FALSE(j.at("complete").get<bool>());
+  CHECK(j.at("written_pages").get<uint64_t>() < j.at("real_storage_pages").get<uint64_t>());
+  CHECK(r.lines("SADMP COMPLETE") == 0);
+  CHECK_THAT(r.reports.at("sadmp.txt"), Contains("not complete"));
+  CHECK(r.s.ended_early.empty());
+}
+
