@@ -12,8 +12,9 @@
 //   runs now), else 0; IDLE: the other way round;
 // - Active Frames WSET: its working set while active: its frames when it ran (a page
 //   resident at the end of an interval it ran in was kept by its references); FIXED: the
-//   frames paging may not steal from it: none, every page of a process is pageable here
-//   (the fixed frames, the image and the system area, belong to no job); DIV: 0, no
+//   frames paging may not steal from it: its page-fixed segments' (a fixed heap,
+//   system.ecb_heap.fixed: 256 for each 1 MB); the system's fixed frames (the image and
+//   the system area) belong to no job; DIV: 0, no
 //   data-in-virtual object (DIV maps a VSAM linear data set; nothing here maps one);
 // - AUX SLOTS: the 4 KB slots its pages hold on page data sets and SCM (256 for a 1 MB
 //   page on SCM), out or with a valid copy; PGIN RATE: the pages read back into it from
@@ -126,11 +127,12 @@ void Paging::rmf_interval(uint64_t now) {
 
 // A job's row: its frames, its slots, its page-ins since the last interval, whether it ran.
 Paging::RmfMonitors::Job Paging::RmfMonitors::job(const Paging& pg, os::Process& p, uint32_t& uic) const {
-  Job j{.asid = p.id, .name = p.name};  // FIXED stays 0: paging may steal any of its pages
+  Job j{.asid = p.id, .name = p.name};
   j.frames = p.space->owned_frames();
   static const ProcessPages kNone;
   const auto it = pg.processes_.find(p.id);  // paging adopts every process at its start
   const ProcessPages& pp = it == pg.processes_.end() ? kNone : it->second;
+  j.fixed = pp.fixed.size() * kPagesPerSegment;  // the heap fixes whole segments, mapped as it fixes them
   for (const auto& [va, page] : pp.pages) {
     j.aux_slots += page.slot.device >= 0;
     if (page.state == State::Resident) uic = std::max(uic, page.uic);

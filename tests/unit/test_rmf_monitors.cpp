@@ -257,3 +257,24 @@ TEST_CASE("rmf: the idle region pushed out by the night shows as the seed's PGOU
   CHECK(night_active);
   CHECK_THAT(r.reports.at("rmfstorf.txt"), Contains("QREG     S N/A  "));
 }
+
+TEST_CASE("rmf: STORF's FIXED is a job's page-fixed frames (a fixed heap), never stolen", "[paging][rmf]") {
+  // The same shape with the region's heap page-fixed (system.ecb_heap.fixed): its 1 MB
+  // segments stay resident whatever the night does, and STORF counts them as FIXED.
+  RmfRun r({"workload.prelude=QNGT", "workload.prelude_text=8 4 9 15 5", "workload.program=QOLT",
+            "workload.message_text=20 200", "system.paging.real_storage=16M", "system.heap64_size=64M",
+            "system.heap31_size=64M", "machine.dasd.page_volumes=4", "machine.istreams=2",
+            "workload.terminals=4", "workload.messages=20", "system.timeline=1ms", "system.ecb_heap.fixed=true"});
+  REQUIRE(r.stats.fixed_pages > 0);
+  const json storf = json::parse(r.reports.at("rmfstorf.json"));
+  uint64_t last = 0;
+  for (const json& i : storf["intervals"])
+    for (const json& j : i["jobs"])
+      if (j["job"] == "QREG") {
+        const uint64_t fixed = j["fixed_frames"];
+        CHECK(fixed >= last);  // the heap grows, fixed as it grows; nothing fixed goes
+        CHECK(uint64_t(j["total_frames"]) >= fixed);
+        last = fixed;
+      }
+  CHECK(last == r.stats.fixed_pages);  // the region is the only process with a heap
+}
