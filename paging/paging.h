@@ -238,6 +238,18 @@ class Paging : public os::Subsystem {
   void write_pgsp_text(std::ostream& out) const;
   void write_pgsp_json(std::ostream& out) const;
   // SVC dumps (svc_dump.cpp): the one in progress, and every dump's record.
+  // Pages waiting for the dump volumes (machine.dasd.dump_volumes): an SVC dump's and a
+  // stand-alone dump's writes, one channel program at a time on each volume.
+  struct DumpVolumeWrites {
+    uint64_t to_write = 0;           // pages not yet in a channel program
+    std::vector<bool> volume_busy;
+    uint64_t next_block = 0;         // on the dump data sets
+    uint64_t writes_in_flight = 0;
+  };
+  // Starts a channel program of up to machine.dasd's max_blocks_per_io pages on each free
+  // volume while pages wait (the dump's contents are not kept: the blocks are cleared);
+  // `written(n, time)` when one completes, its volume free again.
+  void start_dump_writes(DumpVolumeWrites& w, uint64_t now, std::function<void(uint64_t n, uint64_t time)> written);
   struct DumpRun;
   std::unique_ptr<DumpRun> dump_;
   std::vector<SvcDumpRecord> dumps_;

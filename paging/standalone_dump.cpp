@@ -25,7 +25,7 @@
 
 namespace paging {
 
-struct Paging::SadmpRun {
+struct Paging::SadmpRun : DumpVolumeWrites {
   struct Item {  // a page on auxiliary storage: a 4 KB slot or a 1 MB slot on SCM
     Slot slot;
     bool large = false;
@@ -39,8 +39,6 @@ struct Paging::SadmpRun {
   std::vector<Space> spaces;
   size_t next = 0, next_space = 0;  // the next of aux, and of spaces
   uint64_t batch_start = 0, batch_pages = 0, reads_in_flight = 0;
-  uint64_t to_write = 0, writes_in_flight = 0, next_block = 0;
-  std::vector<bool> volume_busy;
   bool reading = false;   // false: real storage is being written
 };
 
@@ -213,27 +211,12 @@ void Paging::sadmp_next_batch(uint64_t now) {
 // time on each; when all are written, the next batch is read.
 void Paging::sadmp_write(uint64_t now) {
   SadmpRun& d = *sadmp_;
-  const auto& volumes = devices_->dump_volumes();
-  for (size_t v = 0; v < volumes.size() && d.to_write; ++v) {
-    if (d.volume_busy[v]) continue;
-    const flashsim::DasdConfig& c = volumes[v]->config();
-    const uint64_t n = std::min<uint64_t>(d.to_write, c.max_blocks_per_io);
-    auto t = std::make_shared<devices::Transfer>();
-    for (uint64_t k = 0; k < n; ++k) {
-      const uint64_t block = d.next_block++ % c.capacity_blocks();
-      t->request.blocks.push_back({flashsim::Op::Clear, block * kPage, uint32_t(kPage), nullptr});
-    }
-    d.to_write -= n;
-    d.volume_busy[v] = true;
-    ++d.writes_in_flight, ++d.record.write_ios;
-    system_->start_io(devices_->dump_subchannel(v), now, t, [this, v, n](const emu::IoInterruption& i) {
-      SadmpRun& d = *sadmp_;
-      d.volume_busy[v] = false;
-      --d.writes_in_flight;
-      d.record.written_pages += n;
-      sadmp_write(i.time);
-    });
-  }
+  const uint64_t before = d.writes_in_flight;
+  start_dump_writes(d, now, [this](uint64_t n, uint64_t time) {
+    sadmp_->record.written_pages += n;
+    sadmp_write(time);
+  });
+  d.record.write_ios += d.writes_in_flight - before;
   if (d.to_write == 0 && d.writes_in_flight == 0) sadmp_next_batch(now);
 }
 

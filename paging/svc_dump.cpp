@@ -21,7 +21,7 @@
 
 namespace paging {
 
-struct Paging::DumpRun {
+struct Paging::DumpRun : DumpVolumeWrites {
   struct Read {
     Slot slot;
     uint32_t bytes = 0;  // a group of 4 KB blocks, or one 1 MB block
@@ -36,10 +36,6 @@ struct Paging::DumpRun {
   uint64_t reads_in_flight = 0;
   uint64_t copy_end = 0;                   // the current process's copies are done then
   bool capture_done = false;
-  uint64_t to_write = 0;                   // captured pages not yet written
-  std::vector<bool> volume_busy;
-  uint64_t next_block = 0;                 // on the dump data sets
-  uint64_t writes_in_flight = 0;
 };
 
 Paging::Paging() = default;
@@ -210,29 +206,37 @@ void Paging::write_dump(uint64_t now) {
     }
     return;
   }
-  for (size_t v = 0; v < volumes.size() && d.to_write; ++v) {
-    if (d.volume_busy[v]) continue;
+  start_dump_writes(d, now, [this](uint64_t n, uint64_t time) {
+    dump_frames_ -= n;
+    frames_freed(time);
+    dumps_[dump_->record].written_pages += n;
+    write_dump(time);
+  });
+  if (d.capture_done && d.to_write == 0 && d.writes_in_flight == 0) finish_dump(now);
+}
+
+void Paging::start_dump_writes(DumpVolumeWrites& w, uint64_t now,
+                               std::function<void(uint64_t n, uint64_t time)> written) {
+  const auto& volumes = devices_->dump_volumes();
+  for (size_t v = 0; v < volumes.size() && w.to_write; ++v) {
+    if (w.volume_busy[v]) continue;
     const flashsim::DasdConfig& c = volumes[v]->config();
-    const uint64_t n = std::min<uint64_t>(d.to_write, c.max_blocks_per_io);
+    const uint64_t n = std::min<uint64_t>(w.to_write, c.max_blocks_per_io);
     auto t = std::make_shared<devices::Transfer>();
     for (uint64_t k = 0; k < n; ++k) {
-      const uint64_t block = d.next_block++ % c.capacity_blocks();
+      const uint64_t block = w.next_block++ % c.capacity_blocks();
       t->request.blocks.push_back({flashsim::Op::Clear, block * kPage, uint32_t(kPage), nullptr});
     }
-    d.to_write -= n;
-    d.volume_busy[v] = true;
-    ++d.writes_in_flight;
-    system_->start_io(devices_->dump_subchannel(v), now, t, [this, v, n](const emu::IoInterruption& i) {
-      DumpRun& d = *dump_;
-      d.volume_busy[v] = false;
-      --d.writes_in_flight;
-      dump_frames_ -= n;
-      frames_freed(i.time);
-      dumps_[d.record].written_pages += n;
-      write_dump(i.time);
+    w.to_write -= n;
+    w.volume_busy[v] = true;
+    ++w.writes_in_flight;
+    // `w` lives as long as its dump, which waits for its writes.
+    system_->start_io(devices_->dump_subchannel(v), now, t, [&w, v, n, written](const emu::IoInterruption& i) {
+      w.volume_busy[v] = false;
+      --w.writes_in_flight;
+      written(n, i.time);
     });
   }
-  if (d.capture_done && d.to_write == 0 && d.writes_in_flight == 0) finish_dump(now);
 }
 
 void Paging::finish_dump(uint64_t now) {
