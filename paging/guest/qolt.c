@@ -7,11 +7,11 @@
          text "MB THREADS": it allocates MB megabytes in 64 KB objects, writes every
          page, posts QOLT_READY, and its THREADS threads serve transactions from a
          queue in the shared area.
-   QOLT  a transaction (one per input message), text "PAGES WORK [TABLES]": hands a
-         request to the region and waits for the reply. A region thread serving it
-         touches PAGES random pages of the working set (reads a word of each and writes
-         it back, changed), reads TABLES random pages of the common tables (default 0)
-         and runs WORK iterations of a business loop.
+   QOLT  a transaction (one per input message), text "PAGES WORK [TABLES]": reads
+         TABLES random pages of the common tables (default 0), hands a request to the
+         region and waits for the reply. A region thread serving it touches PAGES
+         random pages of the working set (reads a word of each and writes it back,
+         changed) and runs WORK iterations of a business loop.
    QNGT  the night (workload.prelude), text "REGION_MB THREADS NIGHT_MB NIGHT_MS GAP_MS
          [COMMON_MB]": first builds COMMON_MB megabytes of common tables in the shared
          area (TPF_SHARED_TABLES up: system storage every address space maps, z/OS's
@@ -43,7 +43,7 @@ tpf_program QREG, QOLT, QNGT;
 
 struct olt_request {
   uint64_t reply;
-  uint32_t pages, work, tables;
+  uint32_t pages, work;
 };
 
 struct olt_queue {
@@ -52,8 +52,8 @@ struct olt_queue {
   uint64_t objects; /* the working set: objects of OBJECT bytes */
   uint64_t bad;     /* words that came back wrong */
   uint64_t served;
-  uint64_t tables; /* pages of the common tables */
   struct olt_request slots[OLTQ_SLOTS];
+  uint64_t tables; /* pages of the common tables (after the slots: their places as before) */
 };
 #define OLTQ ((struct olt_queue *)(TPF_EVM_SHARED + TPF_SHARED_APPS))
 _Static_assert(TPF_SHARED_APPS + sizeof(struct olt_queue) <= TPF_SHARED_APPS_END, "the queue in its part");
@@ -101,10 +101,6 @@ static void *region_thread(void *arg) {
       uint64_t *w = objects[x % q->objects] + (x >> 24) % words_per_object;
       bad += *w != (uint64_t)(uintptr_t)w;
       *w = (uint64_t)(uintptr_t)w;
-    }
-    for (uint32_t k = 0; k < r.tables && q->tables; ++k) {  /* the common tables: read, never changed */
-      const uint64_t *w = (const uint64_t *)(TPF_EVM_SHARED + TPF_SHARED_TABLES + next_random(&seed) % q->tables * 4096);
-      bad += *w != (uint64_t)(uintptr_t)w;
     }
     unsigned long v = 17;
     for (uint32_t k = 0; k < r.work; ++k) v = v * 31 + k;
@@ -155,6 +151,11 @@ int QOLT(void *msg, long len) {
   const long pages = number(&at), work = number(&at), tables = number(&at);
   struct olt_queue *q = OLTQ;
   const long me = tpf_ecb_info(TPF_INFO_ECB);
+  uint64_t seed = 0x9E3779B97F4A7C15ull * (uint64_t)me + 1;
+  for (long k = 0; k < tables && q->tables; ++k) { /* the common tables: read, never changed */
+    const uint64_t *w = (const uint64_t *)(TPF_EVM_SHARED + TPF_SHARED_TABLES + next_random(&seed) % q->tables * 4096);
+    if (*w != (uint64_t)(uintptr_t)w) tpf_log("QOLT: a word of the common tables came back wrong");
+  }
   lock();
   if (q->tail - q->head >= OLTQ_SLOTS) {
     unlock();
@@ -162,7 +163,6 @@ int QOLT(void *msg, long len) {
   }
   struct olt_request *r = &q->slots[q->tail++ % OLTQ_SLOTS];
   r->reply = (uint64_t)REPLY_EVENT(me), r->pages = (uint32_t)pages, r->work = (uint32_t)work;
-  r->tables = (uint32_t)tables;
   unlock();
   tpf_post(REQUEST_EVENT);
   tpf_wait(REPLY_EVENT(me));
