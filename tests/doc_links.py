@@ -8,10 +8,13 @@ and code spans are not links. Web links (http:, https:, mailto:) are not checked
 
 usage: tests/doc_links.py SOURCE_DIR
 """
-import glob
 import os
 import re
 import sys
+
+sys.dont_write_bytecode = True  # no tests/__pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import source_tree  # noqa: E402  (what git tracks)
 
 LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 FENCE = re.compile(r"^\s*(```|~~~)")
@@ -76,7 +79,7 @@ def check(source, path):
 
 def main():
     source = os.path.abspath(sys.argv[1])
-    docs = [os.path.join(source, "README.md")] + sorted(glob.glob(os.path.join(source, "docs", "*.md")))
+    docs = [os.path.join(source, d) for d in ["README.md"] + source_tree.under(source, "docs", ".md")]
     errors = [e for d in docs for e in check(source, d)]
     for e in errors:
         print(e)

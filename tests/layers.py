@@ -9,10 +9,17 @@ that a new folder gets its place in the table when it is made.
     emu <- linux (tpfemu exec's Linux personality: nothing of ECBs) <- app
 
 usage: tests/layers.py SOURCE_DIR
+
+The tree is what git tracks (tests/source_tree.py): a user's outputs, build folders and
+own files in the checkout are not part of it.
 """
 import os
 import re
 import sys
+
+sys.dont_write_bytecode = True  # no tests/__pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import source_tree  # noqa: E402
 
 SUBSYSTEM = {"config", "emu", "os", "report"}
 ALLOWED = {
@@ -39,26 +46,24 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/')
 
 source = sys.argv[1]
 problems = []
-for part in sorted(os.listdir(source)):
-    folder = os.path.join(source, part)
-    if part.startswith(".") or part in NOT_LAYERS or not os.path.isdir(folder):
-        continue
-    if os.path.exists(os.path.join(folder, "CMakeCache.txt")):
-        continue  # a build tree in the source folder (build-asan/, ...), whatever its name
+by_part = {}
+for path in source_tree.files(source):  # what git tracks: a user's out/ or own folders are not layers
+    part, sep, rest = path.partition(os.sep)
+    if sep and not part.startswith(".") and part not in NOT_LAYERS:
+        by_part.setdefault(part, []).append(rest)
+for part, paths in sorted(by_part.items()):
     if part not in ALLOWED:
         problems.append(f"{part}/: a folder with no place in tests/layers.py's table")
         continue
-    for folder, dirs, files in os.walk(os.path.join(source, part)):
-        dirs[:] = [d for d in dirs if d != "guest"]  # guest code: s390x, not the host's layers
-        for name in sorted(files):
-            if not name.endswith((".cpp", ".h")):
-                continue
-            path = os.path.join(folder, name)
-            for n, line in enumerate(open(path, encoding="utf-8"), 1):
-                m = INCLUDE.match(line)
-                if m and m.group(1) != part and m.group(1) not in ALLOWED[part]:
-                    rel = os.path.relpath(path, source)
-                    problems.append(f"{rel}:{n}: {part}/ includes {m.group(1)}/ ({line.strip()})")
+    for rest in paths:
+        if "guest" in rest.split(os.sep)[:-1] or not rest.endswith((".cpp", ".h")):
+            continue  # guest code: s390x, not the host's layers
+        path = os.path.join(source, part, rest)
+        for n, line in enumerate(open(path, encoding="utf-8"), 1):
+            m = INCLUDE.match(line)
+            if m and m.group(1) != part and m.group(1) not in ALLOWED[part]:
+                rel = os.path.relpath(path, source)
+                problems.append(f"{rel}:{n}: {part}/ includes {m.group(1)}/ ({line.strip()})")
 if problems:
     print("layers that talk the wrong way:\n  " + "\n  ".join(problems))
     sys.exit(1)

@@ -13,12 +13,15 @@ line of the block must appear in the output, in the same order; lines that are "
 
 usage: tests/readme_samples.py TPFEMU SOURCE_DIR GUEST_DIR SCRATCH_DIR
 """
-import glob
 import os
 import re
 import shlex
 import subprocess
 import sys
+
+sys.dont_write_bytecode = True  # no tests/__pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import source_tree  # noqa: E402  (what git tracks)
 
 MARKER = re.compile(r"<!-- readme-sample: (run|exec) (.*?)(?:; (\S+))? -->")
 
@@ -75,8 +78,7 @@ def first_missing(want, got):
 
 def documents(source):
     """README.md and the guide's files, as paths relative to the source folder."""
-    docs = sorted(glob.glob(os.path.join(source, "docs", "*.md")))
-    return ["README.md"] + [os.path.relpath(d, source) for d in docs]
+    return ["README.md"] + source_tree.under(source, "docs", ".md")  # what git tracks, not a user's notes
 
 
 def main():
