@@ -106,7 +106,7 @@ TEST_CASE("bad ELF input is rejected with the problem and the offset", "[elf]") 
 }
 
 TEST_CASE("symbol lookup picks the containing function", "[elf]") {
-  emu::SymbolTable t({{"b", 0x200, 0x10}, {"a", 0x100, 0x20}, {"label", 0x300, 0}});
+  emu::SymbolTable t({{"b", 0x200, 0x10, ""}, {"a", 0x100, 0x20, ""}, {"label", 0x300, 0, ""}});
   CHECK(t.find(0x50) == nullptr);
   CHECK(t.find(0x100)->name == "a");
   CHECK(t.find(0x11F)->name == "a");

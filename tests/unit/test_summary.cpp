@@ -343,7 +343,12 @@ TEST_CASE("summary.txt and summary.json lead with the experiment's headline figu
   s.headline.value = s.messages_per_second;  // the default: messages a second
   CHECK(text_of(s).find("  headline       162,000.125 messages per simulated second (measurement window)\n") !=
         std::string::npos);
-  s.headline = {"syslog_lines_per_second", "syslog lines per simulated second", "locks.txt", 720447.4, 0};
+  s.headline = os::Headline{};
+  s.headline.key = "syslog_lines_per_second";
+  s.headline.label = "syslog lines per simulated second";
+  s.headline.note = "locks.txt";
+  s.headline.value = 720447.4;
+  s.headline.digits = 0;
   const std::string t = text_of(s);
   CHECK(t.find("  configuration  configs/demo.yaml\n  headline       720,447 syslog lines per simulated second "
                "(locks.txt)\n") != std::string::npos);
