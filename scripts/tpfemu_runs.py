@@ -10,7 +10,25 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BUILD = os.environ.get("TPFEMU_BUILD_DIR", os.path.join(ROOT, "build"))
+
+
+def _named_build_dir(argv):
+    """The folder of --build-dir DIR (or --build-dir=DIR) in ARGV, else TPFEMU_BUILD_DIR,
+    else None. Read when this module is imported, before anything takes TPFEMU's value,
+    so that every script's runs use it (add_build_dir_option declares it to argparse)."""
+    for i, arg in enumerate(argv):
+        if arg == "--build-dir" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--build-dir="):
+            return arg.partition("=")[2]
+    return os.environ.get("TPFEMU_BUILD_DIR") or None
+
+
+NAMED_BUILD = _named_build_dir(sys.argv[1:])
+if NAMED_BUILD:
+    NAMED_BUILD = os.path.abspath(NAMED_BUILD)
+    os.environ["TPFEMU_BUILD_DIR"] = NAMED_BUILD  # and for the tpfemu and scripts it starts
+BUILD = NAMED_BUILD or os.path.join(ROOT, "build")
 # Installed (cmake --install: share/tpfemu/scripts/, with no scripts/setup beside it),
 # the prefix's bin/tpfemu runs and nothing is built; in a source tree, the build's.
 INSTALLED = not os.path.exists(os.path.join(ROOT, "scripts", "setup"))
@@ -26,11 +44,23 @@ def document_figures(config):
     return {fig["key"]: fig["value"] for fig in entry["figures"]}
 
 
+def add_build_dir_option(ap):
+    """--build-dir DIR on a script's command line (its value is read at import: _named_build_dir)."""
+    ap.add_argument("--build-dir", metavar="DIR",
+                    help="use the tpfemu built in DIR and build nothing (also TPFEMU_BUILD_DIR=DIR); "
+                         "without it, scripts/setup builds tpfemu and its guest images in build/")
+
+
 def setup():
-    """Installs what is missing and builds (scripts/setup), quietly; nothing once installed,
-    nor under a test (TPFEMU_NO_SETUP: the test's build is TPFEMU_BUILD_DIR's)."""
-    if not INSTALLED and not os.environ.get("TPFEMU_NO_SETUP"):
-        subprocess.run([os.path.join(ROOT, "scripts", "setup")], check=True, stdout=subprocess.DEVNULL)
+    """Installs what is missing and builds what the scripts run (scripts/setup tpfemu: tpfemu
+    and its guest images, not the tests), quietly. Nothing when installed, when a build
+    folder was named (--build-dir, TPFEMU_BUILD_DIR) and holds a tpfemu, or under a test
+    (TPFEMU_NO_SETUP)."""
+    if INSTALLED or os.environ.get("TPFEMU_NO_SETUP"):
+        return
+    if NAMED_BUILD and os.access(TPFEMU, os.X_OK):
+        return
+    subprocess.run([os.path.join(ROOT, "scripts", "setup"), "tpfemu"], check=True, stdout=subprocess.DEVNULL)
 
 
 def default_out(name):
