@@ -24,6 +24,7 @@
 #include "os/control_program.h"
 #include "os/run_config.h"
 #include "os/summary.h"
+#include "report/documents.h"
 #include "report/html_report.h"
 #include "report/report_json.h"
 #include "trace/trace_writer.h"
@@ -169,6 +170,26 @@ bool prepare_output(const std::filesystem::path& out, const std::vector<std::str
   return true;
 }
 
+// The source document's figure for the headline, when the run is an experiment's
+// configuration as it is (one file, no --set: the case the document measured).
+void add_document_figure(RunSummary& s) {
+  report_json::Json entry;
+  try {
+    entry = report_html::document_entry(s.config);
+  } catch (const std::runtime_error& e) {
+    spdlog::warn("the document's figure is left out: {}", e.what());
+    return;
+  }
+  if (entry.is_null()) return;
+  for (const auto& f : entry["figures"])
+    if (f["key"].get<std::string>() == s.headline.key) {
+      s.headline.document = f["value"].get<double>();
+      s.headline.document_source = fmt::format("{}, {}; {}", entry.value("experiment", std::string()),
+                                               entry.value("source", std::string()),
+                                               entry.value("document", std::string()));
+    }
+}
+
 // Every file a run writes into its directory, the reports it may leave out included.
 std::vector<std::string> run_files(const ControlProgram& cp) {
   // report.html too: `--report` writes it, and one an earlier run left would show old figures.
@@ -305,6 +326,7 @@ int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems) {
   RunSummary s = cp->run();
   if (tty) fmt::print(stderr, "\r\033[K");
   s.config = opts.configs.empty() ? "(defaults)" : joined(opts.configs);
+  if (opts.sets.empty()) add_document_figure(s);
 
   std::ostringstream text, json;
   write_summary_text(text, s);

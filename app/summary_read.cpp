@@ -179,6 +179,12 @@ RunSummary read_summary_json(const std::string& given) {
     if (h.contains("label") && h["label"].is_string()) s.headline.label = h["label"].get<std::string>();
     if (h.contains("value") && h["value"].is_number()) s.headline.value = h["value"].get<double>();
     if (h.contains("reason") && h["reason"].is_string()) s.headline.reason = h["reason"].get<std::string>();
+    if (h.contains("detail") && h["detail"].is_string()) s.headline.detail = h["detail"].get<std::string>();
+    if (h.contains("document") && h["document"].is_object()) {
+      const json& d = h["document"];
+      if (d.contains("value") && d["value"].is_number()) s.headline.document = d["value"].get<double>();
+      if (d.contains("source") && d["source"].is_string()) s.headline.document_source = d["source"].get<std::string>();
+    }
   }
   s.messages = read_uint(doc, "messages", "", path);
   s.simulated_seconds = read_double(doc, "simulated_seconds", "", path);

@@ -14,6 +14,7 @@
 #include "fetch/module_reader.h"
 #include "fetch/pdse_format.h"
 #include "os/guest/include/tpf_svc.h"
+#include "config/number_text.h"
 #include "report/report_json.h"
 
 namespace fetch {
@@ -107,6 +108,20 @@ void ProgramFetch::install(os::System& system) {
   system.add_summary_counter({.key = "fetch_loads", .label = "LOADs (program fetch)", .value = [this] { return loads_; }});
   system.add_summary_counter({.key = "fetch_excps", .label = "EXCPs (program fetch)", .value = [this] { return excps_; }});
   system.add_summary_counter({.key = "fetch_abends", .label = "LOADs ended by an abend", .value = [this] { return abends_; }});
+  // E5's question: how long the LOAD/DELETE loop took, with its CPU and EXCPs (the seed's job figures).
+  system.add_summary_headline({.key = "fetch_job_elapsed_seconds",
+                               .label = "elapsed seconds of the LOAD/DELETE job",
+                               .note = "simulated, from the job's arrival to its end; fetch.txt's JOBS",
+                               .reason = "an ECB used program fetch: E5's figure",
+                               .digits = 3,
+                               .applies = [this] { return !jobs_.empty(); },
+                               .value = [this] { return seconds(jobs_total().elapsed_cycles); },
+                               .detail = [this] {
+                                 const JobStats t = jobs_total();
+                                 return fmt::format("CPU {:.4f} s, {} EXCPs, {} LOADs, {} DELETEs ({} job{})",
+                                                    seconds(t.cpu_cycles), cfg::grouped(t.excps), cfg::grouped(t.loads),
+                                                    cfg::grouped(t.deletes), jobs_.size(), jobs_.size() == 1 ? "" : "s");
+                               }});
 }
 
 // Members made of the image's programs of system.fetch.programs: each its read-only pages
@@ -722,6 +737,18 @@ void ProgramFetch::delete_svc(emu::Cpu& cpu, os::Ecb& e) {
   cpu.gr[2] = 0;
 }
 
+JobStats ProgramFetch::jobs_total() const {
+  JobStats t;
+  for (const JobStats& j : jobs_)
+    t.loads += j.loads, t.deletes += j.deletes, t.excps += j.excps, t.cpu_cycles += j.cpu_cycles,
+        t.elapsed_cycles += j.elapsed_cycles;
+  return t;
+}
+
+double ProgramFetch::seconds(uint64_t cycles) const {
+  return double(cycles) / system_->machine().config().clock_ghz / 1e9;
+}
+
 void ProgramFetch::count_job(os::Ecb& e, uint64_t excps, bool load, bool del) {
   JobStats& j = running_jobs_[e.id];
   j.ecb = e.id;
@@ -749,8 +776,7 @@ void ProgramFetch::process_ending(os::Process& p) {
 // ---- reports -------------------------------------------------------------------------------
 
 nlohmann::ordered_json ProgramFetch::report_json() const {
-  const double ghz = system_->machine().config().clock_ghz;
-  auto s = [ghz](uint64_t cycles) { return double(cycles) / ghz / 1e9; };
+  auto s = [this](uint64_t cycles) { return seconds(cycles); };
   nlohmann::ordered_json j;
   j["library"] = {{"dsname", volume_.dsname},
                   {"organization", organization_name(volume_.organization)},

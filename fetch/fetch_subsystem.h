@@ -123,10 +123,12 @@ class ProgramFetch : public os::Subsystem {
 
   const std::map<std::string, ModuleStats>& modules() const { return modules_; }
   const std::vector<JobStats>& jobs() const { return jobs_; }
+  JobStats jobs_total() const;  // the jobs' figures summed (E5's headline)
   std::string report_text() const;
   nlohmann::ordered_json report_json() const;
 
  private:
+  double seconds(uint64_t cycles) const;  // simulated, at the machine's clock
   enum class Kind { Load, Bldl, Enter };
   enum class Phase { Directory, Module, Done };
   struct Entry {

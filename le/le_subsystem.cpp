@@ -12,6 +12,7 @@
 #include "le/guest/le_stack.h"
 #include "os/guest/include/tpf_evm.h"
 #include "os/guest/include/tpf_svc.h"
+#include "config/number_text.h"
 #include "report/report_json.h"
 
 namespace le {
@@ -106,6 +107,26 @@ void LeStorage::install(os::System& system) {
   system.add_report({.name = "lestorage.json",
                      .write = [this](std::ostream& out) { write_storage_json(out, enclaves_); },
                      .wanted = reported});
+  // E4's question: what a run of the program costs, and how many heap segments it took.
+  system.add_summary_headline({.key = "le_cpu_seconds",
+                               .label = "CPU seconds a run of the program",
+                               .note = "simulated busy time of all I-streams a message; lestorage.txt has the heaps",
+                               .reason = "the run's programs got storage from LE's user heap: E4's figure",
+                               .digits = 4,
+                               .applies = [this] { return user_heap_segments().first > 0; },
+                               .value = [this] { return system_->summary().ms_per_message / 1000; },
+                               .detail = [this] {
+                                 const auto [allocated, freed] = user_heap_segments();
+                                 return fmt::format("{} user heap segments allocated, {} freed ({} enclave{})",
+                                                    cfg::grouped(allocated), cfg::grouped(freed), enclaves_.size(),
+                                                    enclaves_.size() == 1 ? "" : "s");
+                               }});
+}
+
+std::pair<uint64_t, uint64_t> LeStorage::user_heap_segments() const {
+  uint64_t allocated = 0, freed = 0;
+  for (const EnclaveReport& r : enclaves_) allocated += r.heap.segments_allocated, freed += r.heap.segments_freed;
+  return {allocated, freed};
 }
 
 // r2 = an enclave's block, r3 = 0 (the process's first enclave: its ECB's program) or

@@ -66,6 +66,8 @@ class LeStorage : public os::Subsystem {
   emu::PageFaultHandler::Action page_fault(emu::Cpu& cpu, os::Ecb& e, uint64_t address) override;
 
   const std::vector<EnclaveReport>& enclaves() const { return enclaves_; }
+  // The user heaps' segments (HEAP) allocated and freed, over the enclaves that ended.
+  std::pair<uint64_t, uint64_t> user_heap_segments() const;
 
  private:
   // One area of a process's LE region (above or below the line): segments are

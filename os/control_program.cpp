@@ -488,7 +488,8 @@ void ControlProgram::choose_headline() {
   for (const SummaryHeadline& h : headlines_)
     if (chosen ? h.key == want : h.applies()) {
       std::vector<std::string> choices = std::move(out.choices);
-      out = {h.key, h.label, h.note, h.value(), h.digits, chosen ? out.reason : h.reason, std::move(choices)};
+      out = {h.key, h.label, h.note, h.value(), h.digits, chosen ? out.reason : h.reason, std::move(choices),
+             h.detail ? h.detail() : "", std::nullopt, ""};
       return;
     }
 }

@@ -72,6 +72,9 @@ struct SummaryHeadline {
   int digits = 0;
   std::function<bool()> applies{};
   std::function<double()> value{};
+  // The figures the experiment reads beside the headline, as one line ("" or unset: none),
+  // e.g. E4's heap segments beside its CPU seconds.
+  std::function<std::string()> detail{};
 };
 
 // An operator command's effect: `now` is the simulated time in cycles, `ns` the same

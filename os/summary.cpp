@@ -181,6 +181,10 @@ void write_summary_text(std::ostream& out, const RunSummary& s) {
   if (!s.ended_early.empty()) out << "  ENDED EARLY    " << s.ended_early << "\n";
   out << "  headline       " << grouped_fixed(s.headline.value, s.headline.digits) << " " << s.headline.label << " ("
       << s.headline.note << ")\n";
+  if (!s.headline.detail.empty()) out << "  with           " << s.headline.detail << "\n";
+  if (s.headline.document)
+    out << "  document       " << fmt::format("{}", *s.headline.document) << " (" << s.headline.document_source
+        << ")\n";  // as the document gives it, not padded to the run's digits
   out << "  chosen         " << s.headline.key << ": " << s.headline.reason;
   if (s.headline.choices.size() > 1) {
     out << " (system.headline picks one of";
@@ -277,6 +281,10 @@ void write_summary_json(std::ostream& out, const RunSummary& s) {
                    {"label", s.headline.label},
                    {"value", fixed(s.headline.value, s.headline.digits)},
                    {"reason", s.headline.reason}};
+  if (!s.headline.detail.empty()) j["headline"]["detail"] = s.headline.detail;
+  if (s.headline.document)
+    j["headline"]["document"] = {{"value", *s.headline.document},
+                                 {"source", s.headline.document_source}};
   j["messages"] = s.messages;
   j["simulated_seconds"] = fixed(s.simulated_seconds, kSecondsDigits);
   j["messages_per_second"] = fixed(s.messages_per_second, kRateDigits);

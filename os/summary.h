@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,11 @@ struct Headline {
   // Why this figure: what made a subsystem's apply, or that none did, or system.headline.
   std::string reason = "no subsystem's figure applies to this run";
   std::vector<std::string> choices;         // the keys system.headline may name for this run
+  std::string detail;                       // the figures read beside it (SummaryHeadline::detail)
+  // The source document's figure for this configuration and key (configs/document-figures.json,
+  // set by the layer that knows the configuration's name), and where it is from.
+  std::optional<double> document;
+  std::string document_source;
 };
 
 // Response times that fall in two well separated groups (e.g. messages that waited

@@ -355,6 +355,32 @@ TEST_CASE("summary.txt and summary.json lead with the experiment's headline figu
   const nlohmann::json j = nlohmann::json::parse(json_of(s));
   CHECK(j.at("headline").at("key") == "syslog_lines_per_second");
   CHECK(j.at("headline").at("value") == 720447);  // a plain number in JSON
+  CHECK(!j.at("headline").contains("detail"));
+  CHECK(!j.at("headline").contains("document"));
+  CHECK(t.find("  with ") == std::string::npos);
+  CHECK(t.find("  document ") == std::string::npos);
+}
+
+TEST_CASE("the headline's companion figures and the document's figure follow it in summary.txt and summary.json",
+          "[summary]") {
+  RunSummary s = sample();
+  s.headline.key = "le_cpu_seconds";
+  s.headline.label = "CPU seconds a run of the program";
+  s.headline.note = "busy time";
+  s.headline.value = 12.34567;
+  s.headline.digits = 4;
+  s.headline.detail = "27,949 user heap segments allocated, 0 freed (1 enclave)";
+  s.headline.document = 15.44;
+  s.headline.document_source = "E4, seed 003; docs/e4-le.md";
+  const std::string t = text_of(s);
+  CHECK(t.find("  headline       12.3457 CPU seconds a run of the program (busy time)\n"
+               "  with           27,949 user heap segments allocated, 0 freed (1 enclave)\n"
+               "  document       15.44 (E4, seed 003; docs/e4-le.md)\n"
+               "  chosen ") != std::string::npos);
+  const nlohmann::json j = nlohmann::json::parse(json_of(s));
+  CHECK(j.at("headline").at("detail") == "27,949 user heap segments allocated, 0 freed (1 enclave)");
+  CHECK(j.at("headline").at("document").at("value") == 15.44);
+  CHECK(j.at("headline").at("document").at("source") == "E4, seed 003; docs/e4-le.md");
 }
 
 namespace {
