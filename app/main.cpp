@@ -59,7 +59,9 @@ constexpr const char* kCompareHelp = R"(  compare DIR_A DIR_B [--all]
       first, then the counters, furthest from B/A = 1 first); every summary figure
       (one I-stream's rows only with --all); then the heap, lock, ETIM, device,
       paging and fetch figures of the JSON reports both runs wrote, a subsystem's
-      matched by name across variants (the syslog lock whatever its algorithm).
+      matched by name across variants (the syslog lock whatever its algorithm);
+      ETIM's programs whose cycles moved most first, its (no ECB) figures folded
+      away (shown with --all).
 )";
 
 constexpr const char* kReportHelp = R"(  report RUN_DIR | report DIR_A DIR_B [-o FILE]

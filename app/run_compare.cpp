@@ -1,5 +1,6 @@
 // tpfemu compare DIR_A DIR_B: the configurations (config.yaml), the summaries
 // (summary.json) and the subsystems' JSON reports of two runs.
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
@@ -175,7 +176,13 @@ ComparisonPart headlines(const RunSummary& a, const RunSummary& b) {
   part.rows = {{"A", "B", "B/A", "change"},
                {number_text(a.headline.value), number_text(b.headline.value), ratio_text(a.headline.value, b.headline.value),
                 change_text(a.headline.value, b.headline.value)}};
-  part.indent = "  ", part.align = "rrrr", part.trail = "\n";
+  part.indent = "  ", part.align = "rrrr", part.trail = "";
+  if (!a.headline.detail.empty() || !b.headline.detail.empty())
+    part.trail += "  A with  " + a.headline.detail + "\n  B with  " + b.headline.detail + "\n";
+  if (const std::optional<double>& d = a.headline.document ? a.headline.document : b.headline.document)
+    part.trail += fmt::format("  document  {} ({})\n", *d,
+                              a.headline.document ? a.headline.document_source : b.headline.document_source);
+  part.trail += "\n";
   part.ratios = {ratio_of(a.headline.value, b.headline.value)};
   return part;
 }
@@ -231,17 +238,60 @@ ComparisonPart moved_most(const RunSummary& a, const RunSummary& b, size_t most)
 }
 
 // The report's figures that differ between the runs, and how many are the same.
-ComparisonPart report_differences(const std::string& name, const json& a, const json& b) {
+// The program an ETIM figure belongs to ("programs[QZZ0].cycles", "by_ecb_program[QZZ0].samples":
+// QZZ0), or "" for the report's totals.
+std::string etim_program_of(const std::string& key) {
+  for (const char* group : {"programs[", "by_ecb_program["}) {
+    const std::string g = group;
+    if (key.rfind(g, 0) == 0) {
+      const size_t end = key.find(']', g.size());
+      if (end != std::string::npos) return key.substr(g.size(), end - g.size());
+    }
+  }
+  return "";
+}
+
+// ETIM's figures in the order an analyst reads a difference: the totals, then each
+// program's figures together, the programs whose cycles moved most first (ties by
+// name). Figures of "(no ECB)" (the dispatcher's own code, outside any ECB) are left
+// out unless `all`; their number is returned in `folded`.
+std::vector<std::string> etim_order(const std::set<std::string>& keys, std::map<std::string, double>& na,
+                                    std::map<std::string, double>& nb, bool all, size_t& folded) {
+  auto cycles = [](std::map<std::string, double>& n, const std::string& prog) {
+    const auto it = n.find("programs[" + prog + "].cycles");
+    return it == n.end() ? 0.0 : it->second;
+  };
+  std::map<std::string, std::vector<std::string>> by_program;
+  std::vector<std::string> order;
+  folded = 0;
+  for (const std::string& k : keys) {
+    const std::string prog = etim_program_of(k);
+    if (prog.empty()) order.push_back(k);
+    else if (prog == "(no ECB)" && !all) ++folded;
+    else by_program[prog].push_back(k);
+  }
+  std::vector<std::pair<double, std::string>> moved;
+  for (const auto& [prog, ks] : by_program) moved.push_back({-std::fabs(cycles(nb, prog) - cycles(na, prog)), prog});
+  std::sort(moved.begin(), moved.end());
+  for (const auto& [m, prog] : moved) order.insert(order.end(), by_program[prog].begin(), by_program[prog].end());
+  return order;
+}
+
+ComparisonPart report_differences(const std::string& name, const json& a, const json& b, bool all) {
   std::map<std::string, double> na, nb;
   numbers(a, "", na);
   numbers(b, "", nb);
   std::set<std::string> keys;
   for (const auto& [k, v] : na) keys.insert(k);
   for (const auto& [k, v] : nb) keys.insert(k);
+  size_t folded = 0;
+  const bool etim = name == "etim.json";
+  const std::vector<std::string> order =
+      etim ? etim_order(keys, na, nb, all, folded) : std::vector<std::string>(keys.begin(), keys.end());
   ComparisonPart part{fs::path(name).stem().string()};
   std::vector<std::vector<std::string>> rows = {{"FIGURE", "A", "B", "B/A", "change"}};
   size_t same = 0;
-  for (const std::string& k : keys) {
+  for (const std::string& k : order) {
     const double va = na.count(k) ? na[k] : NAN, vb = nb.count(k) ? nb[k] : NAN;
     if (va == vb) {
       ++same;
@@ -250,7 +300,11 @@ ComparisonPart report_differences(const std::string& name, const json& a, const 
     rows.push_back({k, number_text(va), number_text(vb), ratio_text(va, vb), change_text(va, vb)});
     part.ratios.push_back(ratio_of(va, vb));
   }
-  part.lead = "\n" + name + ": " + std::to_string(rows.size() - 1) + " figures differ, " + std::to_string(same) + " the same\n";
+  part.lead = "\n" + name + ": " + std::to_string(rows.size() - 1) + " figures differ, " + std::to_string(same) +
+              " the same" + (etim ? "; programs whose cycles moved most first" : "") + "\n";
+  if (folded)
+    part.trail = "  (" + std::to_string(folded) +
+                 " figures of (no ECB), samples taken while no ECB ran, folded away; --all shows them)\n";
   if (rows.size() > 1) part.rows = std::move(rows), part.indent = "  ", part.align = "lrrrr";
   return part;
 }
@@ -283,7 +337,7 @@ Comparison comparison(const std::string& dir_a, const std::string& dir_b, bool a
   for (const char* name : kReports) {
     json ja, jb;
     const bool in_a = read_json(fs::path(dir_a) / name, ja), in_b = read_json(fs::path(dir_b) / name, jb);
-    if (in_a && in_b) c.parts.push_back(report_differences(name, ja, jb));
+    if (in_a && in_b) c.parts.push_back(report_differences(name, ja, jb, all));
     else if (in_a || in_b)
       c.parts.push_back({fs::path(name).stem().string(), std::string("\n") + name + ": only in " + (in_a ? "A" : "B") + "\n"});
   }
