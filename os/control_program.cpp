@@ -39,6 +39,8 @@ ControlProgram::ControlProgram(emu::Machine& machine, const RunConfig& config)
   const auto timeline_on = [this] { return timeline_ != nullptr; };
   add_report({.name = "timeline.txt", .write = [this](std::ostream& o) { timeline_->write_text(o); }, .wanted = timeline_on});
   add_report({.name = "timeline.json", .write = [this](std::ostream& o) { timeline_->write_json(o); }, .wanted = timeline_on});
+  add_report({.name = "rmfcpu.txt", .write = [this](std::ostream& o) { rmf_cpu_->write_text(o); }, .wanted = timeline_on});
+  add_report({.name = "rmfcpu.json", .write = [this](std::ostream& o) { rmf_cpu_->write_json(o); }, .wanted = timeline_on});
   if (config_.subsystems) subsystems_ = config_.subsystems();
   for (auto& s : subsystems_) {
     if (config_.values) s->configure(*config_.values);
@@ -360,6 +362,7 @@ void ControlProgram::start_prelude() {
 // The control program's own columns; the subsystems add theirs when they install.
 void ControlProgram::start_timeline() {
   timeline_ = std::make_unique<Timeline>(config_.system.timeline_s);
+  rmf_cpu_ = std::make_unique<RmfCpuActivity>(machine_);
   using K = TimelineColumn::Kind;
   const double hz = machine_.config().clock_ghz * 1e9;
   timeline_->add({.key = "messages_per_s", .label = "msgs/s", .kind = K::Rate,
@@ -374,6 +377,7 @@ void ControlProgram::start_timeline() {
                   }, .decimals = 1});
   every(uint64_t(config_.system.timeline_s * hz), [this, hz](uint64_t now) {
     timeline_->sample(double(now) / hz);
+    rmf_cpu_->interval_end(now);
     if (DispatchObserver* o = loop_.observer()) o->timeline_row(double(now) / hz, timeline_->keys(), timeline_->last_row());
     for (const auto& fn : interval_ends_) fn(now);
   });

@@ -22,6 +22,7 @@
 #include "os/evm.h"
 #include "os/measurement.h"
 #include "os/operator_desk.h"
+#include "os/rmf_cpu_activity.h"
 #include "os/run_config.h"
 #include "os/subsystem.h"
 #include "os/summary.h"
@@ -210,6 +211,7 @@ class ControlProgram : public emu::Dispatcher,
   void check_headline_choice() const;
   void choose_headline();
   std::unique_ptr<Timeline> timeline_;  // system.timeline, if set
+  std::unique_ptr<RmfCpuActivity> rmf_cpu_;  // with the timeline: RMF's CPU Activity by interval
   std::vector<std::function<void(uint64_t now)>> interval_ends_;  // on_timeline_interval's
   std::function<std::vector<uint8_t>(const std::string&)> data_reader_;
 

@@ -44,6 +44,7 @@
 #include "emu/machine.h"
 #include "os/ecb.h"
 #include "os/run_config.h"
+#include "os/simulated_time.h"
 #include "paging/paging.h"
 
 namespace paging {
@@ -85,12 +86,6 @@ struct Paging::RmfMonitors {
 namespace {
 // A frame count in a 5-wide column: RMF's K beyond it.
 std::string frames5(uint64_t v) { return v > 99999 ? fmt::format("{}K", v / 1000) : std::to_string(v); }
-
-// hh:mm:ss.fff of simulated time from the start of the run (the model has no date).
-std::string sim_time(uint64_t cycles, double ghz, char sep) {
-  const uint64_t ms = uint64_t(double(cycles) / ghz / 1e6);
-  return fmt::format("{:02}{}{:02}{}{:02}.{:03}", ms / 3600000, sep, ms / 60000 % 60, sep, ms / 1000 % 60, ms % 1000);
-}
 
 // `v` to `decimals` places, or fewer so that it fits `width` (RMF's fixed columns).
 std::string fit(double v, size_t width, int decimals) {
@@ -192,7 +187,7 @@ void Paging::write_storf_text(std::ostream& out) const {
     const double interval = double(s.end - s.start) / ghz / 1e9;
     out << fmt::format("RMF V2R1   Storage Frames                   Line 1 of {}\n\n", s.jobs.size());
     out << fmt::format("Samples: 1       System: N/A   Date: N/A       Time: {}  Range: {:.6f}  Sec\n\n",
-                       sim_time(s.start, ghz, '.'), interval);
+                       os::simulated_clock(s.start, ghz, '.'), interval);
     out << "           Service    -- Frame Occup.-- - Active Frames - AUX   PGIN\n";
     out << fmt::format(kStorfRow, "Jobname", "C", "Class", "Cr", "TOTAL", "ACTV", "IDLE", "WSET", "FIXED", "DIV",
                        "SLOTS", "RATE")
@@ -250,7 +245,7 @@ void Paging::write_pgsp_text(std::ostream& out) const {
     out << fmt::format("CPU={:>3}     UIC={:>4} PR={:>4}         System= N/A  Delta\n\n", uint64_t(p.cpu_percent + 0.5),
                        k4(uint64_t(p.uic_s)), k4(uint64_t(double(p.pages_in) / interval + 0.5)));
     out << fmt::format(kPgspRow, "S", "VOLUME", "DEV", "DEV", "%SLOTS", "PAGE", "I/O REQ", "AVG PAGES", " ", "")
-        << "      " << sim_time(p.end, ghz, ':') << "\n";
+        << "      " << os::simulated_clock(p.end, ghz, ':') << "\n";
     out << fmt::format(kPgspRow, "T", "SERIAL", "NUM", "TYPE", "IN USE", "TRAN TIME", "RATE", "PER I/O", "V",
                        "DATA SET NAME")
         << "\n";

@@ -30,6 +30,7 @@ constexpr Report kReports[] = {
     {"sadmp.json", "Stand-alone dump"},
     {"rmfstorf.json", "RMF Monitor III STORF (storage frames by job, per interval)"},
     {"rmfpgsp.json", "RMF Monitor II PGSP (page data set activity, per interval)"},
+    {"rmfcpu.json", "RMF CPU Activity (busy by I-stream, per interval)"},
     {"devices.json", "Devices (Flash Express, DASD)"}, {"lestorage.json", "LE storage"},
     {"fetch.json", "Program fetch"},       {"timeline.json", "Timeline (per interval of simulated time)"},
 };

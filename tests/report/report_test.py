@@ -26,7 +26,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
 # The reports a page shows (report/html_report.cpp's kReports).
-REPORTS = ["summary", "etim", "heap", "locks", "paging", "svcdump", "sadmp", "rmfstorf", "rmfpgsp", "devices",
+REPORTS = ["summary", "etim", "heap", "locks", "paging", "svcdump", "sadmp", "rmfstorf", "rmfpgsp", "rmfcpu", "devices",
            "lestorage", "fetch", "timeline"]
 
 
@@ -108,8 +108,8 @@ def warranted(run_dir):
         for k, v in j.items():
             if isinstance(v, (dict, list)):
                 tables[f"{stem}.{k}"] = len(v)
-        if stem in ("rmfstorf", "rmfpgsp"):  # RMF's monitors: a row per job (data set) and interval
-            inner = "jobs" if stem == "rmfstorf" else "data_sets"
+        if stem in ("rmfstorf", "rmfpgsp", "rmfcpu"):  # RMF's: a row per job (data set, I-stream) and interval
+            inner = {"rmfstorf": "jobs", "rmfpgsp": "data_sets", "rmfcpu": "istreams"}[stem]
             tables[f"{stem}.intervals"] = sum(len(i[inner]) for i in j["intervals"])
         if stem == "summary":
             charts["cycles-by-cause"] = None

@@ -1,0 +1,16 @@
+// Simulated time as the reports print a time of day: hh.mm.ss.fff (RMF's TIME,
+// STORF's Time) or hh:mm:ss.fff, counted from the run's start (the model has no date
+// and never reads the host clock).
+#pragma once
+#include <cstdint>
+#include <fmt/format.h>
+#include <string>
+
+namespace os {
+
+inline std::string simulated_clock(uint64_t cycles, double ghz, char sep) {
+  const uint64_t ms = uint64_t(double(cycles) / ghz / 1e6);
+  return fmt::format("{:02}{}{:02}{}{:02}.{:03}", ms / 3600000, sep, ms / 60000 % 60, sep, ms / 1000 % 60, ms % 1000);
+}
+
+}  // namespace os
