@@ -86,7 +86,7 @@ int run_exec(const ExecOptions& opts) {
   }
   emu::MachineConfig config;
   try {
-    config = emu::load_machine_config(opts.config_files, opts.sets);
+    config = emu::load_exec_machine_config(opts.config_files, opts.sets);
   } catch (const cfg::ConfigError& e) {
     fmt::print(stderr, "tpfemu: {}\n", e.what());
     return 2;
