@@ -41,8 +41,11 @@ bool write_profile(std::ofstream& text, std::ofstream& json, emu::AddressSpace& 
   auto rows = emu::collect_profile(space, img.symbols, img.name);
   emu::EtimHeader h;
   h.object = img.name + ".elf";
-  h.instructions = m.instructions();
-  h.cycles = m.elapsed_cycles();
+  // CYCLES is what the rows add up to (every I-stream's CPU cycles, as ZTRAP EI's
+  // header); the elapsed time is a figure of its own.
+  for (const auto& r : rows) h.instructions += r.count, h.cycles += r.cycles;
+  h.elapsed_cycles = m.elapsed_cycles();
+  h.istreams = m.istreams();
   emu::write_etim_text(text, h, rows);
   emu::write_etim_json(json, h, rows);
   text.close();
@@ -83,7 +86,7 @@ int run_exec(const ExecOptions& opts) {
   }
   emu::MachineConfig config;
   try {
-    config = emu::load_machine_config(opts.config_files, opts.sets);
+    config = emu::load_exec_machine_config(opts.config_files, opts.sets);
   } catch (const cfg::ConfigError& e) {
     fmt::print(stderr, "tpfemu: {}\n", e.what());
     return 2;

@@ -12,13 +12,12 @@
 #include <filesystem>
 #include <functional>
 #include <initializer_list>
-#include <future>
-#include <thread>
 #include <fstream>
 #include <limits>
 #include <ostream>
 #include <sstream>
 
+#include "config/bounded_parse.h"
 #include "config/input_file.h"
 
 namespace cfg {
@@ -966,21 +965,25 @@ int comma_node_line(std::string_view text) {
 }  // namespace
 
 namespace {
-// YAML::LoadAll, given at most kYamlParseSeconds of host time: yaml-cpp 0.7 loops for
-// ever on some malformed input that the check above does not know (a watchdog on the
-// host, not the model: it changes no figure). The parse runs on a thread of its own,
-// left behind if it never returns; the error ends the command.
-constexpr int kYamlParseSeconds = 20;
-std::vector<YAML::Node> load_all_bounded(std::string text, std::string_view name) {
-  auto task = std::make_shared<std::packaged_task<std::vector<YAML::Node>()>>(
-      [t = std::move(text)] { return YAML::LoadAll(t); });
-  std::future<std::vector<YAML::Node>> result = task->get_future();
-  std::thread([task] { (*task)(); }).detach();
-  if (result.wait_for(std::chrono::seconds(kYamlParseSeconds)) != std::future_status::ready)
-    throw ConfigError(fmt::format("{}: the YAML parser did not finish in {} s: the file is not YAML it can read "
-                                  "(yaml-cpp loops on some malformed input)",
-                                  name, kYamlParseSeconds));
-  return result.get();
+// YAML::LoadAll, bounded: yaml-cpp 0.7 loops for ever on some malformed input that the
+// checks above do not know, allocating as it goes (a 1,272-byte file took 6 GB in 20 s,
+// issue 48). A child process parses the text first within a few seconds and tens of
+// megabytes (config/bounded_parse.h); only text it finished with is parsed here. The
+// bounds grow with the text: a 4 MB configuration (kMaxConfigBytes) of 118,000 operator
+// entries, the most a valid one holds, took yaml-cpp 1.3 s and 294 MB; it may use 20 s
+// and 576 MB.
+ParseBounds yaml_parse_bounds(size_t text_bytes) {
+  return {.seconds = 4 + int(text_bytes >> 18), .bytes = (64ull << 20) + 128 * text_bytes};
+}
+
+std::vector<YAML::Node> load_all_bounded(const std::string& text, std::string_view name) {
+  const ParseBounds bounds = yaml_parse_bounds(text.size());
+  const TrialParse trial = trial_parse([&] { (void)YAML::LoadAll(text); }, bounds);
+  if (trial.outcome == TrialParse::Runaway)
+    throw ConfigError(fmt::format("{}: the YAML parser {} on it (the limits are {} s and {} MB): the file is not "
+                                  "YAML it can read (yaml-cpp loops on some malformed input)",
+                                  name, trial.why, bounds.seconds, bounds.bytes >> 20));
+  return YAML::LoadAll(text);
 }
 }  // namespace
 

@@ -88,7 +88,8 @@ Section<MachineConfig> make_machine_section() {
               .description = "Architecture level: the facilities installed, and so the instructions the I-streams "
                              "decode (each line of the instruction table names its facility, emu/isa/facilities.def); "
                              "an instruction of a later facility is an operation exception, as on the real machine. "
-                             "The timing model (caches, TLBs, clock) is a z15's whatever the level.",
+                             "The timing model (caches, TLBs, clock) is a z15's whatever the level. tpfemu exec's "
+                             "default is the newest level implemented (z15), as QEMU's user mode runs the newest CPU.",
               .source = "z196: what the project's guest images need (built with GCC -march=z10, and libgcc's z196 "
                         "instructions); a later level adds RISBGN (zEC12) and LCBB (z13)."},
              [](MachineConfig& m, const cfg::ConfigValue& v) {
@@ -383,6 +384,13 @@ MachineConfig machine_config(const Config& c) {
 
 MachineConfig load_machine_config(const std::vector<std::string>& files, const std::vector<std::string>& sets) {
   return machine_config(load_config(machine_schema(), files, sets));
+}
+
+MachineConfig load_exec_machine_config(const std::vector<std::string>& files, const std::vector<std::string>& sets) {
+  const Config c = load_config(machine_schema(), files, sets);
+  MachineConfig m = machine_config(c);
+  if (c.is_default("machine.arch")) m.arch = kNewestGeneration;
+  return m;
 }
 
 MachineConfig default_machine_config() {

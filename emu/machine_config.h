@@ -58,5 +58,11 @@ MachineConfig machine_config(const cfg::Config& config);
 // Load files and overrides against machine_schema() and return the machine.
 MachineConfig load_machine_config(const std::vector<std::string>& files,
                                   const std::vector<std::string>& sets = {});
+// tpfemu exec's: the same, but machine.arch, when no file or --set gives it, is the
+// newest level the emulator implements (kNewestGeneration), as QEMU's user mode runs
+// the newest CPU; AT_HWCAP and STFLE follow the level. `tpfemu run` keeps the key's
+// default (its configurations pin a level).
+MachineConfig load_exec_machine_config(const std::vector<std::string>& files,
+                                       const std::vector<std::string>& sets = {});
 
 }  // namespace emu

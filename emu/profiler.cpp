@@ -104,8 +104,11 @@ void write_etim_text(std::ostream& out, const EtimHeader& h, const std::vector<P
     total += etim_count(h, r);
     if (!h.sampled || r.samples) prog_width = std::max(prog_width, r.prog.size());
   }
-  fmt::print(out, "ETIM INSTRUCTION COUNT REPORT   OBJECT {}   INSTRUCTIONS {}   CYCLES {}\n", h.object,
-             grouped(h.instructions), grouped(h.cycles));
+  fmt::print(out, "ETIM INSTRUCTION COUNT REPORT   OBJECT {}   INSTRUCTIONS {}   CYCLES {}{}\n", h.object,
+             grouped(h.instructions), grouped(h.cycles),
+             h.elapsed_cycles ? fmt::format(" (CPU, {} I-STREAM{})   ELAPSED {}", h.istreams, h.istreams == 1 ? "" : "S",
+                                            grouped(h.elapsed_cycles))
+                              : "");
   if (h.sampled) {
     fmt::print(out, "ZTRAP EI {}   PROG={}   SAMPLE EVERY {} CYCLES PER I-STREAM   SAMPLES {}\n",
                h.window.empty() ? "collection" : "window " + h.window, h.filter.empty() ? "*" : h.filter + "*",
@@ -118,7 +121,10 @@ void write_etim_text(std::ostream& out, const EtimHeader& h, const std::vector<P
   } else {
     fmt::print(out,
                "COUNT is exact executions; CYCLES the simulated cycles they took (storage references included).\n"
-               "P = problem state, then the I-stream number.\n\n");
+               "{}P = problem state, then the I-stream number.\n\n",
+               h.elapsed_cycles ? "The header's CYCLES is the rows' sum, the CPU cycles of all I-streams; ELAPSED the "
+                                  "simulated time\nfrom start to end (on one I-stream that never waits, the two are the same).\n"
+                                : "");
   }
 
   const std::vector<ProgramRows> programs = by_program(h, rows);
@@ -168,6 +174,10 @@ report_json::Json etim_json(const EtimHeader& h, const std::vector<ProfileRow>& 
             {"prog_filter", h.filter},
             {"total_count", total},
             {"rows", Json::array()}};
+  if (h.elapsed_cycles) {  // tpfemu exec: cycles is the CPU of all I-streams, this the time
+    j["elapsed_cycles"] = h.elapsed_cycles;
+    j["istreams"] = h.istreams;
+  }
   Json& out = j["rows"];
   for (const auto& r : rows)
     out.push_back({{"ssu", h.ssu},

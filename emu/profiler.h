@@ -50,7 +50,11 @@ struct EtimHeader {
   std::string ssu = "BSS";  // subsystem user, as ZTRAP EI names it
   unsigned istream = 0;
   uint64_t instructions = 0;
-  uint64_t cycles = 0;
+  uint64_t cycles = 0;      // what the rows add up to: the CPU cycles of all I-streams
+  // tpfemu exec: the simulated time from start to end (0: not given) and the I-streams
+  // that ran, so that CYCLES (CPU) and elapsed time are never mistaken for each other.
+  uint64_t elapsed_cycles = 0;
+  unsigned istreams = 0;
   // Sampled (ZTRAP EI): COUNT is samples, and the rows also show executions and
   // cycles. Not sampled (tpfemu exec --profile): COUNT is exact executions.
   bool sampled = false;

@@ -47,8 +47,10 @@ std::string format_program_check(const Cpu& cpu, const ProgramCheckInfo& info,
     const uint16_t id = lookup_opcode(info.insn_bytes);
     if (id != kNoInsn && !facility_installed(instruction_table()[id].facility, cpu.arch())) {
       const FacilityDef& f = facility_def(instruction_table()[id].facility);
-      out += fmt::format("  NOT INSTALLED {} is of the {} facility ({} and later); machine.arch is {}\n",
-                         mnemonic(id), f.name, generation_name(f.first), generation_name(cpu.arch()));
+      out += fmt::format("  NOT INSTALLED {} is of the {} facility ({} and later); machine.arch is {}: "
+                         "--set machine.arch={} (or later) installs it\n",
+                         mnemonic(id), f.name, generation_name(f.first), generation_name(cpu.arch()),
+                         generation_name(f.first));
     }
   }
   if (pi.has_address) out += fmt::format("  FAILING ADDR {:016X}\n", pi.address);

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstring>
+
 #include "config/number_text.h"
 #include "emu/cpu.h"
 #include "os/guest/include/simplelock.h"
@@ -22,21 +25,59 @@ int algorithm_number(const std::string& name) {
   return -1;
 }
 
-bool read_lock_stats(emu::AddressSpace& space, uint64_t address, double clock_ghz, LockStats& out) {
-  static_assert(offsetof(slock_slot, stats) == SLOCK_SLOT_STATS_OFFSET);
-  static_assert(sizeof(simple_lock_stats) == 8 * 8);
-  const uint64_t slot = TPF_EVM_SHARED + TPF_SHARED_SLOCK_SLOTS + 256ull * slock_slot_index(address);
-  uint8_t raw[sizeof(simple_lock_stats)];
-  if (!space.read_bytes(slot + SLOCK_SLOT_STATS_OFFSET, raw, sizeof raw)) return false;
-  uint64_t v[8];
-  for (int k = 0; k < 8; ++k) v[k] = emu::Cpu::load_be<uint64_t>(raw + 8 * k);
-  out.address = address;
+namespace {
+
+// TOD units (bit 51 is one microsecond: 4096 a microsecond) to cycles.
+uint64_t tod_cycles(uint64_t tod, double clock_ghz) { return uint64_t(double(tod) / 4096.0 * clock_ghz * 1e3 + 0.5); }
+
+bool read_slot(emu::AddressSpace& space, uint64_t slot, double clock_ghz, LockStats& out) {
+  constexpr size_t kStats = sizeof(simple_lock_stats) / 8;
+  uint8_t raw[SLOCK_SLOT_NAME_OFFSET + SLOCK_NAME_MAX];
+  if (!space.read_bytes(slot, raw, sizeof raw)) return false;
+  out.address = emu::Cpu::load_be<uint64_t>(raw + offsetof(slock_slot, lock));
+  uint64_t v[kStats];
+  for (size_t k = 0; k < kStats; ++k) v[k] = emu::Cpu::load_be<uint64_t>(raw + SLOCK_SLOT_STATS_OFFSET + 8 * k);
   out.acquisitions = v[0], out.contended = v[1], out.spins = v[2], out.csg_attempts = v[3];
   out.csg_failures = v[4], out.give_ups = v[5];
-  // TOD: bit 51 is one microsecond, so 4096 units a microsecond.
-  auto cycles = [&](uint64_t tod) { return uint64_t(double(tod) / 4096.0 * clock_ghz * 1e3 + 0.5); };
-  out.hold_cycles = cycles(v[6]), out.hold_max_cycles = cycles(v[7]);
+  out.hold_cycles = tod_cycles(v[6], clock_ghz), out.hold_max_cycles = tod_cycles(v[7], clock_ghz);
+  out.wait_cycles = tod_cycles(v[8], clock_ghz);
+  out.istreams = v[9], out.waited_istreams = v[10];
+  const char* name = reinterpret_cast<const char*>(raw + SLOCK_SLOT_NAME_OFFSET);
+  out.name.assign(name, strnlen(name, SLOCK_NAME_MAX - 1));
   return true;
+}
+
+}  // namespace
+
+std::vector<LockStats> read_lock_stats(emu::AddressSpace& space, double clock_ghz) {
+  static_assert(offsetof(slock_slot, stats) == SLOCK_SLOT_STATS_OFFSET);
+  static_assert(offsetof(slock_slot, name) == SLOCK_SLOT_NAME_OFFSET);
+  static_assert(sizeof(simple_lock_stats) == 11 * 8);
+  std::vector<LockStats> locks;
+  for (uint64_t k = 0; k < SLOCK_SLOTS; ++k) {
+    LockStats l;
+    if (read_slot(space, TPF_EVM_SHARED + TPF_SHARED_SLOCK_SLOTS + sizeof(slock_slot) * k, clock_ghz, l) &&
+        l.address != 0)
+      locks.push_back(std::move(l));
+  }
+  std::sort(locks.begin(), locks.end(), [](const LockStats& a, const LockStats& b) { return a.address < b.address; });
+  return locks;
+}
+
+std::string istream_list(uint64_t mask) {
+  std::string out;
+  for (unsigned n = 0; n < 64;) {
+    if (!(mask >> n & 1)) {
+      ++n;
+      continue;
+    }
+    unsigned last = n;
+    while (last + 1 < 64 && (mask >> (last + 1) & 1)) ++last;
+    if (!out.empty()) out += ", ";
+    out += last == n ? std::to_string(n) : fmt::format("{}-{}", n, last);
+    n = last + 1;
+  }
+  return out.empty() ? "none" : out;
 }
 
 namespace {
@@ -48,7 +89,8 @@ void write_locks_text(std::ostream& out, const std::vector<LockStats>& locks, co
   using cfg::grouped, cfg::grouped_fixed;
   out << "SIMPLE LOCKS\n";
   for (const auto& l : locks) {
-    out << fmt::format("  lock {} at {:#x}, algorithm {}\n", l.name, l.address, l.algorithm);
+    out << fmt::format("  lock {} at {:#x}, algorithm {}, I-streams {} (waited: {})\n", l.name, l.address,
+                       l.algorithm, istream_list(l.istreams), istream_list(l.waited_istreams));
     out << fmt::format("    acquisitions          {:>14}\n", grouped(l.acquisitions));
     out << fmt::format("    contended             {:>14}  ({:.1f}%)\n", grouped(l.contended),
                        100 * ratio(l.contended, l.acquisitions));
@@ -60,6 +102,8 @@ void write_locks_text(std::ostream& out, const std::vector<LockStats>& locks, co
     out << fmt::format("    give-ups (waited)     {:>14}\n", grouped(l.give_ups));
     out << fmt::format("    hold time, cycles     {:>14}  (mean {}, longest {})\n", grouped(l.hold_cycles),
                        grouped_fixed(ratio(l.hold_cycles, l.acquisitions), 0), grouped(l.hold_max_cycles));
+    out << fmt::format("    wait time, cycles     {:>14}  (mean {} a contended acquisition)\n", grouped(l.wait_cycles),
+                       grouped_fixed(ratio(l.wait_cycles, l.contended), 0));
   }
   out << "SYSLOG\n";
   out << fmt::format("  records committed       {:>14}  (the whole run: warm-up and unfinished ECBs included)\n",
@@ -89,7 +133,10 @@ void write_locks_json(std::ostream& out, const std::vector<LockStats>& locks, co
                     {"csg_failures", l.csg_failures},
                     {"give_ups", l.give_ups},
                     {"hold_cycles", l.hold_cycles},
-                    {"hold_max_cycles", l.hold_max_cycles}});
+                    {"hold_max_cycles", l.hold_max_cycles},
+                    {"wait_cycles", l.wait_cycles},
+                    {"istreams", istream_list(l.istreams)},
+                    {"waited_istreams", istream_list(l.waited_istreams)}});
   const Json syslog = {{"committed", sl.committed},
                        {"drained", sl.drained},
                        {"drains", sl.drains},

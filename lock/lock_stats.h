@@ -12,11 +12,13 @@
 namespace lock {
 
 struct LockStats {
-  std::string name;        // e.g. "syslog"
+  std::string name;        // e.g. "syslog", simple_lock_init's name, else the address in hex
   std::string algorithm;   // csg-loop, pj46800, queued
-  uint64_t address = 0;    // of the lock in the shared area
+  uint64_t address = 0;    // of the lock (in the shared area, for locks ECBs share)
   uint64_t acquisitions = 0, contended = 0, spins = 0, csg_attempts = 0, csg_failures = 0, give_ups = 0;
   uint64_t hold_cycles = 0, hold_max_cycles = 0;  // from the TOD units the guest kept
+  uint64_t wait_cycles = 0;                       // contended acquisitions' waits, likewise
+  uint64_t istreams = 0, waited_istreams = 0;     // bit n: I-stream n got it / had to wait for it
 };
 
 struct SyslogStats {
@@ -39,8 +41,12 @@ struct SyslogStats {
 const std::vector<std::string>& algorithm_names();
 int algorithm_number(const std::string& name);  // -1 if unknown
 
-// Reads the statistics of the lock at `address` (false if not mapped).
-bool read_lock_stats(emu::AddressSpace& space, uint64_t address, double clock_ghz, LockStats& out);
+// Reads the statistics of every lock the guest initialized (simple_lock_init) or took:
+// each slot of the statistics table whose lock is set, in address order (none if the
+// table is not mapped). `name` is the slot's name, or "" (the caller names it).
+std::vector<LockStats> read_lock_stats(emu::AddressSpace& space, double clock_ghz);
+// "0, 2-3": the I-streams of a mask, for the reports.
+std::string istream_list(uint64_t mask);
 
 void write_locks_text(std::ostream& out, const std::vector<LockStats>& locks, const SyslogStats& syslog);
 void write_locks_json(std::ostream& out, const std::vector<LockStats>& locks, const SyslogStats& syslog);

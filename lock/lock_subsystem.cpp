@@ -1,9 +1,12 @@
 #include "lock/lock_subsystem.h"
 
 #include <algorithm>
+
+#include <fmt/format.h>
 #include <ostream>
 
 #include "emu/cpu.h"
+#include "os/guest/include/tpf_evm.h"
 #include "os/run_config.h"
 #include "os/summary.h"
 
@@ -23,7 +26,7 @@ void LockSubsystem::install(os::System& system) {
   system.add_report({.name = "syslog.log", .stream = [this](std::ostream* out) {
                        if (out) syslog_->set_sink([out](const std::string& lines) { *out << lines; });
                      }});
-  // A run that took no simple lock and logged nothing gets no locks.txt/json (like
+  // A run that initialized or took no simple lock and logged nothing gets no locks.txt/json (like
   // devices.txt): a report of zeros would only have to be read to learn that.
   auto used = [this] { return was_used(); };
   system.add_report({.name = "locks.txt",
@@ -43,18 +46,22 @@ void LockSubsystem::install(os::System& system) {
 
 bool LockSubsystem::was_used() {
   if (syslog_stats().committed > 0) return true;
-  for (const LockStats& l : lock_stats())
-    if (l.acquisitions > 0) return true;
-  return false;
+  return !lock_stats().empty();
 }
 
+// Every lock the guest initialized or took, syslog's among them: named by
+// simple_lock_init, syslog's by its place, any other by its symbol or its address.
 std::vector<LockStats> LockSubsystem::lock_stats() {
-  LockStats l;
-  l.name = "syslog";
-  l.algorithm = config_.algorithm;
-  if (!read_lock_stats(system_->system_space(), syslog_->lock_address(), system_->machine().config().clock_ghz, l))
-    return {};
-  return {l};
+  std::vector<LockStats> locks = read_lock_stats(system_->system_space(), system_->machine().config().clock_ghz);
+  for (LockStats& l : locks) {
+    l.algorithm = config_.algorithm;
+    if (!l.name.empty()) continue;
+    if (l.address == syslog_->lock_address()) l.name = "syslog";
+    else if (l.address >= TPF_EVM_IMAGE && l.address < TPF_EVM_IMAGE_END && !system_->symbolize(l.address).empty())
+      l.name = system_->symbolize(l.address);  // a lock in the image's static storage: its variable
+    else l.name = fmt::format("{:#x}", l.address);
+  }
+  return locks;
 }
 
 // The throughput counts what was logged inside the measurement window: the records

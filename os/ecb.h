@@ -21,6 +21,10 @@ struct Process;
 struct Ecb {
   uint64_t id = 0;
   std::string program;
+  // The programs it ENTERed and has not come BACK from, innermost last: the program in
+  // control is the last, or `program` (ZTRAP EI's view by ECB program names it).
+  std::vector<std::string> entered;
+  const std::string& program_in_control() const { return entered.empty() ? program : entered.back(); }
   std::shared_ptr<Process> process;
   unsigned thread = 0;  // 0: the process's own ECB; otherwise its thread id
   unsigned home = 0;    // I-stream whose lists it returns to

@@ -44,8 +44,15 @@ void ControlProgram::install_services() {
       {kLinuxBrk, "brk (Linux)", C::Service,
        [this](emu::Cpu& c, Ecb& e) { c.gr[2] = uint64_t(evm_.brk(*e.process, c.gr[2])); }},
       {TPF_SVC_ENTER, "ENTER", C::Service,
-       [this](emu::Cpu& c, Ecb& e) { c.gr[2] = evm_.entry_of(read_string(e, c.gr[2])); }},
-      {TPF_SVC_BACK, "BACK", C::Entry, [](emu::Cpu&, Ecb&) {}},
+       [this](emu::Cpu& c, Ecb& e) {
+         std::string name = read_string(e, c.gr[2]);
+         c.gr[2] = evm_.entry_of(name);
+         if (c.gr[2]) e.entered.push_back(std::move(name));  // in control until its BACK
+       }},
+      {TPF_SVC_BACK, "BACK", C::Entry,
+       [](emu::Cpu&, Ecb& e) {
+         if (!e.entered.empty()) e.entered.pop_back();
+       }},
       {TPF_SVC_CREATE, "CREATE", C::Service, [this](emu::Cpu& c, Ecb& e) { c.gr[2] = uint64_t(svc_create(c, e)); }},
       {TPF_SVC_DEFER, "DEFER", C::Entry,
        [this](emu::Cpu& c, Ecb& e) { loop_.park(c, e, loop_.deferred(c.istream()), ""); }},

@@ -89,12 +89,20 @@ void ZtrapEi::write_by_program(std::ostream& out, const std::vector<ProgramView>
   auto pct = [](uint64_t n, uint64_t of) { return of ? 100.0 * double(n) / double(of) : 0.0; };
   fmt::print(out,
              "BY ECB PROGRAM, INCLUSIVE (samples)\n"
-             "Each sample goes to the program the running ECB entered, wherever it was: its own code and what it\n"
-             "called (the heap, locks, the runtime). Under each program, where its samples fell: SEGMENT (the\n"
-             "program slot, or system: the runtime, heap and locks), FILE (of a static function), FUNCTION.\n");
+             "Each sample goes to the program in control of the running ECB (the one it entered, or one it ENTERed\n"
+             "until its BACK), wherever it was: its own code and what it called (the heap, locks, the runtime).\n"
+             "Under each program, where its samples fell: SEGMENT (the program slot, or system: the runtime, heap\n"
+             "and locks), FILE (of a static function), FUNCTION.\n");
   std::string istreams;
   for (size_t i = 0; i < machine_.istreams(); ++i) istreams += fmt::format(" {:>9}", fmt::format("IS {:03}", i));
   fmt::print(out, "{:<30} {:>10} {:>7}{}\n", "PROGRAM", "SAMPLES", "PCT", istreams);
+  if (view.empty()) {  // say why, rather than a header with nothing under it
+    std::string named;
+    for (const std::string& f : filters_)
+      if (!f.empty()) named += (named.empty() ? "" : " or ") + f + "*";
+    fmt::print(out, "(no sample: no ECB was in control of {} while ZTRAP EI was on)\n",
+               named.empty() ? std::string("any program") : "a program named " + named);
+  }
   for (const ProgramView& v : view) {
     std::string per;
     for (uint64_t n : v.by_istream) per += fmt::format(" {:>9}", cfg::grouped(n));
@@ -207,9 +215,11 @@ void ZtrapEi::write(std::ostream& text, std::ostream& json, size_t top_n) {
   std::vector<emu::ProfileRow> r = rows();
   emu::EtimHeader h = header(r);
   const std::vector<ProgramView> view = by_ecb_program();
-  uint64_t total = 0;
-  for (const auto& x : r) total += x.samples;
-  emu::write_etim_text(text, h, r, top_n, [&](std::ostream& out) { write_by_program(out, view, total); });
+  // The view's shares are of its own samples: with PROG=, the rows keep only the
+  // functions named so, while the view keeps what the programs called too.
+  uint64_t view_total = 0;
+  for (const ProgramView& v : view) view_total += v.samples;
+  emu::write_etim_text(text, h, r, top_n, [&](std::ostream& out) { write_by_program(out, view, view_total); });
   report_json::Json j = emu::etim_json(h, r);
   j["by_ecb_program"] = by_program_json(view);
   report_json::Layout layout = emu::kEtimLayout;

@@ -168,7 +168,7 @@ ZtrapEi& ZtrapSubsystem::profiler() {
                                     std::filesystem::path(c.system.image).filename().string(), c.ztrap.interval,
                                     [this](unsigned istream) {
                                       const Ecb* e = system_->running(istream);
-                                      return e ? e->program : std::string();
+                                      return e ? e->program_in_control() : std::string();
                                     });
   }
   return *ei_;

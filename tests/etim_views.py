@@ -8,7 +8,9 @@ measurement window (system.ztrap.ei: measurement). Fails unless
     places adding up to the program and the programs to every sample;
   - the P IS column names I-streams (not always 000), and each program's samples split by
     I-stream add up to its total;
-  - PROG=QSSL keeps QSSL's ECBs with the code they call (the heap's lock), not only QSSL's own.
+  - PROG=QSSL keeps QSSL's ECBs with the code they call (the heap's lock), not only QSSL's own;
+  - PROG=QZZ1, a program the demo's QZZ0 ENTERs (issue 48), has its rows: samples go to the
+    program entered until its BACK, so QZZ1's own code is under QZZ1, not QZZ0.
 
 usage: etim_views.py TPFEMU SOURCE_DIR SCRATCH
 """
@@ -57,6 +59,7 @@ view = etim.get("by_ecb_program", [])
 check("BY ECB PROGRAM, INCLUSIVE" in text and view, "no view by ECB program")
 total = sum(r["count"] for r in etim["rows"])
 check(sum(v["samples"] for v in view) == total, "the programs' samples are not every sample")
+check(re.search(r"^(QTLS|QSSL) +[0-9,]+ +[0-9.]+%", text, re.M) is not None, "no program row in the view")
 for v in view:
     check(sum(p["samples"] for p in v["places"]) == v["samples"], f"{v['program']}: places do not add up")
     check(sum(v["by_istream"]) == v["samples"], f"{v['program']}: I-streams do not add up")
@@ -80,6 +83,25 @@ etim = json.load(open(os.path.join(out, "etim.json")))
 view = etim.get("by_ecb_program", [])
 check([v["program"] for v in view] == ["QSSL"] and any("heap" in p["function"] for p in view[0]["places"]),
       f"PROG=QSSL's view: {[v['program'] for v in view]}")
+# The view's shares are of its own samples, not of the PROG= rows' (which leave out the heap).
+check(re.search(r"^QSSL +[0-9,]+ +100\.00%", open(os.path.join(out, "etim.txt")).read(), re.M) is not None,
+      "PROG=QSSL: its row in the view is not 100% of the view")
+
+# PROG= on a program entered by ENTER, not by an input message: the demo's QZZ1.
+cfg = os.path.join(scratch, "qzz1.yaml")
+with open(cfg, "w") as f:
+    f.write("operator:\n  - at: 0\n    command: ZTRAP EI START PROG=QZZ1\n")
+out = os.path.join(scratch, "qzz1")
+r = subprocess.run([tpfemu, "run", os.path.join(source, "configs", "demo.yaml"), cfg, "--no-progress", "--out", out,
+                    "--set", "workload.messages=500"], capture_output=True, text=True)
+if r.returncode != 0:
+    sys.exit(f"FAIL: PROG=QZZ1 run: {r.stderr}")
+etim = json.load(open(os.path.join(out, "etim.json")))
+view = etim.get("by_ecb_program", [])
+check([v["program"] for v in view] == ["QZZ1"] and any(p["function"] == "QZZ1" for p in view[0]["places"]),
+      f"PROG=QZZ1's view: {[v['program'] for v in view]}")
+text = open(os.path.join(out, "etim.txt")).read().partition("BY ECB PROGRAM, INCLUSIVE")[2]
+check(re.search(r"^QZZ1 +[0-9,]+ +100\.00%", text, re.M) is not None, "PROG=QZZ1: no QZZ1 row in etim.txt's view")
 
 if failures:
     print("FAIL:\n  " + "\n  ".join(failures))

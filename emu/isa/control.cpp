@@ -45,6 +45,10 @@ void stck(Cpu& c, const Insn& i) {
   c.cc = 0;
 }
 void stckf(Cpu& c, const Insn& i) { stck(c, i); }
+// STORE CPU ADDRESS [Principles of Operation, "Store CPU Address"]: the halfword CPU
+// address of this CPU, here the I-stream's number (z/TPF's I-stream is a CPU). The
+// machine has no problem state, so it is not privileged here.
+void stap(Cpu& c, const Insn& i) { c.write<uint16_t>(c.gr[i.b2] + i.d2, uint16_t(c.istream())); }
 void stcke(Cpu& c, const Insn& i) {
   // 16 bytes: epoch index 0, the 64 TOD bits, then zero extension and programmable field.
   uint64_t a = c.gr[i.b2] + i.d2, tod = c.tod_clock();

@@ -16,6 +16,16 @@ _Static_assert(sizeof(struct slock_slot) == 256, "a statistics slot is one line"
 _Static_assert(__builtin_offsetof(struct slock_slot, stats) == SLOCK_SLOT_STATS_OFFSET, "SLOCK_SLOT_STATS_OFFSET");
 _Static_assert(sizeof(struct slock_qnode) == 256, "a queue node is one line");
 
+void simple_lock_init(simplelock_t *l, const char *name) {
+  struct slock_slot *slot = slock_slot(l);
+  l->word = 0;
+  l->sleepers = 0;
+  int k = 0;
+  for (; name && name[k] && k < SLOCK_NAME_MAX - 1; ++k) slot->name[k] = name[k];
+  for (; k < SLOCK_NAME_MAX; ++k) slot->name[k] = 0;
+  slot->lock = (uint64_t)l;
+}
+
 void simple_lock(simplelock_t *l) {
   switch (slock_algorithm) {
     case SLOCK_PJ46800: slockc_pj46800_lock(l); return;

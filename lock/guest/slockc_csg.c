@@ -7,9 +7,13 @@
 #include <simplelock.h>
 
 void slockc_csg_lock(simplelock_t *l) {
-  uint64_t attempts = 1, failures = 0;
-  while (!__sync_bool_compare_and_swap(&l->word, 0, 1)) ++attempts, ++failures;
-  slock_acquired(l, failures != 0, 0, attempts, failures, 0);
+  uint64_t attempts = 1, failures = 0, waited_since = 0;
+  if (!__sync_bool_compare_and_swap(&l->word, 0, 1)) {
+    waited_since = slock_tod();
+    do ++attempts, ++failures;
+    while (!__sync_bool_compare_and_swap(&l->word, 0, 1));
+  }
+  slock_acquired(l, failures != 0, 0, attempts, failures, 0, waited_since);
 }
 
 void slockc_csg_unlock(simplelock_t *l) {

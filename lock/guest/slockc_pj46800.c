@@ -12,7 +12,7 @@
 #include <tpf.h>
 
 void slockc_pj46800_lock(simplelock_t *l) {
-  uint64_t attempts = 0, failures = 0, spins = 0, give_ups = 0;
+  uint64_t attempts = 0, failures = 0, spins = 0, give_ups = 0, waited_since = 0;
   const long limit = slock_spin_limit > 0 ? slock_spin_limit : 1;
   long n = limit; /* spins left before giving up: every release seen does not reset it */
   for (;;) {
@@ -21,6 +21,7 @@ void slockc_pj46800_lock(simplelock_t *l) {
       if (__sync_bool_compare_and_swap(&l->word, 0, 1)) break;
       ++failures;
     }
+    if (waited_since == 0) waited_since = slock_tod();
     const long before = n;
     while (l->word != 0 && --n > 0) continue; /* read-only spin */
     spins += (uint64_t)(before - n);
@@ -32,7 +33,7 @@ void slockc_pj46800_lock(simplelock_t *l) {
       n = limit;
     }
   }
-  slock_acquired(l, attempts > 1 || spins != 0 || give_ups != 0, spins, attempts, failures, give_ups);
+  slock_acquired(l, attempts > 1 || spins != 0 || give_ups != 0, spins, attempts, failures, give_ups, waited_since);
 }
 
 void slockc_pj46800_unlock(simplelock_t *l) {

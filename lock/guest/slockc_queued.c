@@ -45,7 +45,7 @@ static uint64_t slockc_queued_claim(uint64_t *attempts, uint64_t *failures, uint
 }
 
 void slockc_queued_lock(simplelock_t *l) {
-  uint64_t attempts = 0, failures = 0, spins = 0, give_ups = 0, contended = 0;
+  uint64_t attempts = 0, failures = 0, spins = 0, give_ups = 0, contended = 0, waited_since = 0;
   uint64_t me = slockc_queued_claim(&attempts, &failures, &give_ups);
   struct slock_qnode *q = QNODE(me - 1);
   q->next = 0;
@@ -62,6 +62,7 @@ void slockc_queued_lock(simplelock_t *l) {
   }
   if (pred != 0) {
     contended = 1;
+    waited_since = slock_tod();
     QNODE(pred - 1)->next = me;
     const long limit = slock_spin_limit > 0 ? slock_spin_limit : 1;
     long n = limit, head_rounds = 0;
@@ -84,7 +85,7 @@ void slockc_queued_lock(simplelock_t *l) {
   }
   __sync_synchronize(); /* nothing of the critical section before the hand-over is seen */
   slock_slot(l)->holder_node = me;
-  slock_acquired(l, contended, spins, attempts, failures, give_ups);
+  slock_acquired(l, contended, spins, attempts, failures, give_ups, waited_since);
 }
 
 void slockc_queued_unlock(simplelock_t *l) {

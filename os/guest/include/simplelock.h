@@ -37,7 +37,7 @@
 #define SLOCK_QUEUED 2
 
 /* Per lock, added by the holder after it has the lock (counted in locals while
-   waiting). hold_tod is in TOD clock units (bit 51 = 1 microsecond: 4096 a us). */
+   waiting). The times are in TOD clock units (bit 51 = 1 microsecond: 4096 a us). */
 struct simple_lock_stats {
   uint64_t acquisitions;   /* simple_lock() calls that got the lock */
   uint64_t contended;      /* ... of which did not get it at the first try */
@@ -47,6 +47,9 @@ struct simple_lock_stats {
   uint64_t give_ups;       /* times a waiter gave up control (waited for the release) */
   uint64_t hold_tod;       /* total time held, TOD units */
   uint64_t hold_max_tod;   /* longest hold, TOD units */
+  uint64_t wait_tod;       /* total time contended acquisitions waited (first failed try to acquired), TOD units */
+  uint64_t istreams;       /* bit n (of 64, from the left: 1 << n): I-stream n (STAP's CPU address) got the lock */
+  uint64_t waited_istreams;/* ... and had to wait for it */
 };
 
 typedef struct simplelock {
@@ -60,17 +63,23 @@ typedef struct simplelock {
    holders write a slot, so keeping statistics moves one line from holder to holder
    and never queues behind the waiters on the lock's own line: measuring does not
    change what is measured. Two locks whose addresses hash to the same slot share it
-   (their statistics add up); `lock` is the last lock that used it. */
+   (their statistics add up); `lock` is the last lock that used it. A slot whose
+   `lock` is not 0 is reported (lock/lock_stats.cpp), named by `name` if
+   simple_lock_init gave one. */
+#define SLOCK_NAME_MAX 24
 struct slock_slot {
   uint64_t lock;          /* the lock's address */
   uint64_t acquired_tod;  /* STCKF when the holder got it */
   uint64_t holder_node;   /* queued: the holder's node + 1 */
   uint64_t reserved;
   struct simple_lock_stats stats;
-  uint8_t pad[256 - 32 - sizeof(struct simple_lock_stats)];
+  char name[SLOCK_NAME_MAX]; /* simple_lock_init's name, NUL-padded ("": none) */
+  uint8_t pad[256 - 32 - sizeof(struct simple_lock_stats) - SLOCK_NAME_MAX];
 };
 #define SLOCK_SLOTS 64
 #define SLOCK_SLOT_STATS_OFFSET 32 /* offsetof(struct slock_slot, stats), for the host */
+#define SLOCK_SLOT_NAME_OFFSET (32 + 11 * 8) /* offsetof(struct slock_slot, name) */
+#define SLOCK_MAX_ISTREAMS 64 /* the I-stream masks' bits */
 static inline unsigned slock_slot_index(uint64_t lock_address) {
   return (unsigned)(((lock_address >> 3) * 0x9E3779B97F4A7C15ULL) >> 58); /* 6 bits: 64 slots */
 }
@@ -104,6 +113,10 @@ TPF_EVM_ASSERT(SLOCK_QNODE_END <= TPF_SHARED_SLOCK_QNODES_END, "the queue nodes 
    waiting (pj46800, queued). simple_unlock must be called by the holder. */
 void simple_lock(simplelock_t *l);
 void simple_unlock(simplelock_t *l);
+/* Optional, once, before any ECB takes the lock: frees it and gives it a name (at most
+   SLOCK_NAME_MAX - 1 characters are kept) for locks.txt and locks.json. A lock that
+   was never initialized is reported too, by its address, once it is taken. */
+void simple_lock_init(simplelock_t *l, const char *name);
 
 /* The configuration (set by the control program in the image before any ECB runs;
    read-only to guest code). */
@@ -140,10 +153,20 @@ static inline void slock_serialize(void) { __asm__ volatile("bcr 15,0" : : : "me
 static inline struct slock_slot *slock_slot(simplelock_t *l) {
   return (struct slock_slot *)(TPF_EVM_SHARED + TPF_SHARED_SLOCK_SLOTS) + slock_slot_index((uint64_t)l);
 }
+/* The I-stream this code runs on: STORE CPU ADDRESS (Principles of Operation, "Store
+   CPU Address"), the I-stream's number, one instruction (no service call). */
+static inline unsigned slock_istream(void) {
+  uint16_t cpu;
+  __asm__ volatile("stap %0" : "=Q"(cpu));
+  return cpu;
+}
+/* `waited_since`: the TOD of the first try that failed (0: got it at the first try). */
 static inline void slock_acquired(simplelock_t *l, uint64_t contended, uint64_t spins, uint64_t attempts,
-                                  uint64_t failures, uint64_t give_ups) {
+                                  uint64_t failures, uint64_t give_ups, uint64_t waited_since) {
   struct slock_slot *slot = slock_slot(l);
   struct simple_lock_stats *s = &slot->stats;
+  const uint64_t now = slock_tod();
+  const uint64_t me = 1ULL << (slock_istream() % SLOCK_MAX_ISTREAMS);
   slot->lock = (uint64_t)l;
   s->acquisitions += 1;
   s->contended += contended;
@@ -151,7 +174,12 @@ static inline void slock_acquired(simplelock_t *l, uint64_t contended, uint64_t 
   s->csg_attempts += attempts;
   s->csg_failures += failures;
   s->give_ups += give_ups;
-  slot->acquired_tod = slock_tod();
+  s->istreams |= me;
+  if (waited_since) {
+    s->wait_tod += now - waited_since;
+    s->waited_istreams |= me;
+  }
+  slot->acquired_tod = now;
 }
 /* The holder, before it lets go: the hold time. */
 static inline void slock_releasing(simplelock_t *l) {
