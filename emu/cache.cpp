@@ -100,6 +100,9 @@ uint32_t MemoryHierarchy::lookup(unsigned istream, uint64_t line, AccessKind kin
     return upgrade(istream, line, uint64_t(p.l2.find(line)), true);
   }
 
+  // Past the L1 the L3's set is likely needed (on an L2 miss, which the miss-heavy
+  // workloads take most of the time): its host lines load while the L2 is searched.
+  l3_.prefetch(line);
   const int64_t y = p.l2.find(line);
   if (y >= 0) {
     p.l2.touch(uint64_t(y));

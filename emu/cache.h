@@ -231,6 +231,13 @@ class MemoryHierarchy {
       const uint64_t s = set_of(line);
       return s * ways + lru.victim(s);
     }
+    // Start bringing line's set (its tags and replacement state) into the host cache.
+    void prefetch(uint64_t line) const {
+      const uint64_t s = set_of(line);
+      const char* t = reinterpret_cast<const char*>(tags.data() + s * ways);
+      for (unsigned k = 0; k < ways * 8; k += 64) __builtin_prefetch(t + k);
+      lru.prefetch(s);
+    }
     template <class F> void for_each_valid(F f) const {
       for (uint64_t s = 0; s < sets; ++s)
         for (unsigned w = 0; w < ways; ++w) {
@@ -286,7 +293,7 @@ class MemoryHierarchy {
 
   std::vector<Private> priv_;
   Level l3_;  // state: 1 when the single holder holds the line exclusive
-  std::vector<DirEntry> dir_;  // by L3 way
+  LineAlignedArray<DirEntry> dir_;  // by L3 way
   uint32_t c_l2_, c_l3_, c_mem_, c_xfer_, c_inval_;
   bool serialize_ = true;
   uint64_t now_ = 0;  // the requester's clock during access()

@@ -28,17 +28,29 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 namespace emu {
 
-// A zero-filled array of T aligned to a host cache line (64 bytes), so that a set's
-// block never straddles two lines more than its size needs.
+// An array of T aligned to a host cache line (64 bytes), so that a set's block never
+// straddles two lines more than its size needs. A large one (the L3's tags and
+// directory: tens of MB, each access a different host page) is aligned to 2 MB and
+// asks the host for transparent huge pages, so that the model's random accesses do not
+// each take a host TLB miss as well (Linux; elsewhere, or if refused, 4 KB pages: only
+// slower).
 template <class T> class LineAlignedArray {
  public:
   void assign(size_t n, T value) {
-    const size_t bytes = (n * sizeof(T) + 63) / 64 * 64;
-    data_.reset(static_cast<T*>(std::aligned_alloc(64, bytes ? bytes : 64)));
+    constexpr size_t kHuge = size_t(2) << 20;
+    const size_t align = n * sizeof(T) >= kHuge ? kHuge : 64;
+    const size_t bytes = (n * sizeof(T) + align - 1) / align * align;
+    data_.reset(static_cast<T*>(std::aligned_alloc(align, bytes ? bytes : align)));
     if (!data_) throw std::bad_alloc();
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (align == kHuge) madvise(data_.get(), bytes, MADV_HUGEPAGE);
+#endif
     for (size_t k = 0; k < n; ++k) data_[k] = value;
     size_ = n;
   }
@@ -148,6 +160,9 @@ class LruSets {
       if (r[k] == last) return k;
 #endif
   }
+  // Start bringing the set's block into the host cache (a miss path computes the set
+  // long before it needs the victim).
+  void prefetch(uint64_t set) const { __builtin_prefetch(ranks(set)); }
   // For tests: way w's place in the recency order (0: most recent).
   unsigned rank(uint64_t set, unsigned w) const { return wide_ ? wide_ranks(set)[w] : ranks(set)[w]; }
 
