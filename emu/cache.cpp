@@ -20,31 +20,18 @@ uint32_t extra(unsigned latency, unsigned l1, const char* name) {
 
 }  // namespace
 
-void MemoryHierarchy::Level::init(const CacheLevelConfig& c, const char* name, unsigned words_per_way) {
+void MemoryHierarchy::Level::init(const CacheLevelConfig& c, const char* name) {
   ways = c.ways;
-  stride = words_per_way;
   sets = ways ? c.size / (uint64_t(kLineSize) * ways) : 0;
   if (sets == 0)
     throw std::invalid_argument(std::string("cache model: ") + name +
                                 " has no sets (size must be at least ways x 256 bytes)");
   pow2 = (sets & (sets - 1)) == 0;
   set_mask = sets - 1;
-  tick = 0;
-  data.assign(sets * stride * ways, 0);
-  for (uint64_t s = 0; s < sets; ++s)
-    for (unsigned w = 0; w < ways; ++w) data[s * stride * ways + w] = kInvalid;
-}
-
-uint64_t MemoryHierarchy::Level::victim(uint64_t line) const {
-  const uint64_t b = base(line);
-  const uint64_t* t = data.data() + b;
-  const uint64_t* meta = t + ways;
-  unsigned best = 0;
-  for (unsigned w = 0; w < ways; ++w) {
-    if (t[w] == kInvalid) return b + w;
-    if (meta[w] < meta[best]) best = w;
-  }
-  return b + best;
+  ways_pow2 = (ways & (ways - 1)) == 0;
+  way_shift = unsigned(std::countr_zero(ways));
+  tags.assign(sets * ways, kInvalid);
+  lru.init(sets, ways);
 }
 
 MemoryHierarchy::MemoryHierarchy(const MachineConfig& config) {
@@ -59,10 +46,14 @@ MemoryHierarchy::MemoryHierarchy(const MachineConfig& config) {
   serialize_ = config.serialize_lines;
   priv_.resize(config.istreams);
   for (auto& p : priv_) {
-    p.l1.init(config.l1, "L1", 2);
-    p.l2.init(config.l2, "L2", 2);
+    p.l1.init(config.l1, "L1");
+    p.l2.init(config.l2, "L2");
   }
-  l3_.init(config.l3, "L3", 4);
+  l3_.init(config.l3, "L3");
+  if (l3_.sets * l3_.ways > (uint64_t(1) << 32))
+    throw std::invalid_argument("cache model: the L3 has more than 2^32 lines");
+  for (auto& p : priv_) p.l3_way.assign(p.l2.sets * p.l2.ways, 0);
+  dir_.assign(l3_.sets * l3_.ways, DirEntry{});
 }
 
 void MemoryHierarchy::reset_stats() {
@@ -72,7 +63,7 @@ void MemoryHierarchy::reset_stats() {
 
 uint32_t MemoryHierarchy::owner_change(unsigned istream, uint64_t z, uint32_t cost) {
   if (!serialize_ || now_ == kNoTime) return cost;
-  uint64_t& ready = l3_.ready(z);
+  uint64_t& ready = dir_[z].ready;
   const uint64_t start = ready > now_ ? ready : now_;
   const uint64_t wait = start - now_;
   ready = start + cost;
@@ -106,9 +97,12 @@ uint32_t MemoryHierarchy::lookup(unsigned istream, uint64_t line, AccessKind kin
       ++p.stats.l1_hits;
       return 0;
     }
-    return upgrade(istream, line, true);
+    return upgrade(istream, line, uint64_t(p.l2.find(line)), true);
   }
 
+  // Past the L1 the L3's set is likely needed (on an L2 miss, which the miss-heavy
+  // workloads take most of the time): its host lines load while the L2 is searched.
+  l3_.prefetch(line);
   const int64_t y = p.l2.find(line);
   if (y >= 0) {
     p.l2.touch(uint64_t(y));
@@ -119,23 +113,23 @@ uint32_t MemoryHierarchy::lookup(unsigned istream, uint64_t line, AccessKind kin
       ++p.stats.l2_hits;
       return c_l2_;
     }
-    return upgrade(istream, line, false);
+    return upgrade(istream, line, uint64_t(y), false);
   }
   return miss(istream, line, kind);
 }
 
-uint32_t MemoryHierarchy::upgrade(unsigned istream, uint64_t line, bool in_l1) {
+uint32_t MemoryHierarchy::upgrade(unsigned istream, uint64_t line, uint64_t y, bool in_l1) {
   Private& p = priv_[istream];
-  const uint64_t z = uint64_t(l3_.find(line));  // present: the L3 includes the L2
+  const uint64_t z = p.l3_way[y];
   l3_.touch(z);
   uint32_t cost = c_l3_;
-  const uint64_t others = l3_.mask(z) & ~bit(istream);
+  const uint64_t others = dir_[z].mask & ~bit(istream);
   if (others) {
     p.stats.invalidations_sent += invalidate_others(others, line);
     coherence_ += c_inval_;
     cost = owner_change(istream, z, cost + c_inval_);
   }
-  l3_.mask(z) = bit(istream);
+  dir_[z].mask = bit(istream);
   l3_.set_state(z, 1);
   set_private_state(istream, line, kM);
   if (!in_l1) fill_l1(istream, line, kM);
@@ -150,17 +144,16 @@ uint32_t MemoryHierarchy::miss(unsigned istream, uint64_t line, AccessKind kind)
   uint32_t cost;
   uint8_t st;
   const int64_t zi = l3_.find(line);
+  const uint64_t z = zi < 0 ? fill_l3(line) : uint64_t(zi);
   if (zi < 0) {
-    const uint64_t z = fill_l3(line);
-    l3_.mask(z) = me;
+    dir_[z].mask = me;
     l3_.set_state(z, 1);
     cost = c_mem_;
     st = store ? kM : kE;
     ++p.stats.memory;
   } else {
-    const uint64_t z = uint64_t(zi);
     l3_.touch(z);
-    const uint64_t others = l3_.mask(z);  // `me` is not in it: the line is not in my L2
+    const uint64_t others = dir_[z].mask;  // `me` is not in it: the line is not in my L2
     if (l3_.state(z)) {  // one other I-stream holds it exclusive
       const unsigned owner = unsigned(std::countr_zero(others));
       const Level& ol2 = priv_[owner].l2;
@@ -182,13 +175,13 @@ uint32_t MemoryHierarchy::miss(unsigned istream, uint64_t line, AccessKind kind)
           ++p.stats.invalidations_sent;
           ++invalidations_;
         }
-        l3_.mask(z) = me;
+        dir_[z].mask = me;
         st = kM;
       }
       if (store || modified) cost = owner_change(istream, z, cost);
       if (!store) {
         demote_private(owner, line);
-        l3_.mask(z) = others | me;
+        dir_[z].mask = others | me;
         l3_.set_state(z, 0);
         st = kS;
       }
@@ -196,23 +189,23 @@ uint32_t MemoryHierarchy::miss(unsigned istream, uint64_t line, AccessKind kind)
       cost = c_l3_;
       ++p.stats.l3_hits;
       if (others == 0) {  // nobody else has it: granted exclusive
-        l3_.mask(z) = me;
+        dir_[z].mask = me;
         l3_.set_state(z, 1);
         st = store ? kM : kE;
       } else if (store) {
         p.stats.invalidations_sent += invalidate_others(others, line);
         coherence_ += c_inval_;
         cost = owner_change(istream, z, cost + c_inval_);
-        l3_.mask(z) = me;
+        dir_[z].mask = me;
         l3_.set_state(z, 1);
         st = kM;
       } else {
-        l3_.mask(z) = others | me;
+        dir_[z].mask = others | me;
         st = kS;
       }
     }
   }
-  fill_private(istream, line, st);
+  fill_private(istream, line, st, z);
   return cost;
 }
 
@@ -230,11 +223,11 @@ void MemoryHierarchy::drop_private(unsigned istream, uint64_t line) {
   Private& p = priv_[istream];
   const int64_t x = p.l1.find(line);
   if (x >= 0) {
-    p.l1.tag(uint64_t(x)) = kInvalid;
+    p.l1.invalidate(uint64_t(x));
     notify(istream, line);
   }
   const int64_t y = p.l2.find(line);
-  if (y >= 0) p.l2.tag(uint64_t(y)) = kInvalid;
+  if (y >= 0) p.l2.invalidate(uint64_t(y));
 }
 
 void MemoryHierarchy::demote_private(unsigned istream, uint64_t line) {
@@ -262,21 +255,22 @@ void MemoryHierarchy::fill_l1(unsigned istream, uint64_t line, uint8_t st) {
   if (v != kInvalid) notify(istream, v);  // still in the L2, with the same state
 }
 
-void MemoryHierarchy::fill_private(unsigned istream, uint64_t line, uint8_t st) {
+void MemoryHierarchy::fill_private(unsigned istream, uint64_t line, uint8_t st, uint64_t z_line) {
   Private& p = priv_[istream];
   const uint64_t y = p.l2.victim(line);
   const uint64_t v = p.l2.tag(y);
   if (v != kInvalid) {
     const int64_t x = p.l1.find(v);
     if (x >= 0) {
-      p.l1.tag(uint64_t(x)) = kInvalid;
+      p.l1.invalidate(uint64_t(x));
       notify(istream, v);
     }
-    const uint64_t z = uint64_t(l3_.find(v));
-    l3_.mask(z) &= ~bit(istream);
+    const uint64_t z = p.l3_way[y];
+    dir_[z].mask &= ~bit(istream);
     if (p.l2.state(y) != kS) l3_.set_state(z, 0);  // the exclusive holder left (write-back if M)
   }
   p.l2.put(y, line, st);
+  p.l3_way[y] = uint32_t(z_line);
   fill_l1(istream, line, st);
 }
 
@@ -284,14 +278,14 @@ uint64_t MemoryHierarchy::fill_l3(uint64_t line) {
   const uint64_t z = l3_.victim(line);
   const uint64_t v = l3_.tag(z);
   if (v != kInvalid) {
-    for (uint64_t m = l3_.mask(z); m; m &= m - 1) {
+    for (uint64_t m = dir_[z].mask; m; m &= m - 1) {
       drop_private(unsigned(std::countr_zero(m)), v);
       ++back_invalidations_;
     }
   }
   l3_.put(z, line, 0);
-  l3_.mask(z) = 0;
-  l3_.ready(z) = 0;
+  dir_[z].mask = 0;
+  dir_[z].ready = 0;
   return z;
 }
 
@@ -311,7 +305,7 @@ bool MemoryHierarchy::in_l2(unsigned istream, uint64_t line) const {
 bool MemoryHierarchy::in_l3(uint64_t line) const { return l3_.find(line) >= 0; }
 uint64_t MemoryHierarchy::sharers(uint64_t line) const {
   const int64_t z = l3_.find(line);
-  return z < 0 ? 0 : l3_.mask(uint64_t(z));
+  return z < 0 ? 0 : dir_[uint64_t(z)].mask;
 }
 
 std::string MemoryHierarchy::check_invariants() const {
@@ -327,7 +321,7 @@ std::string MemoryHierarchy::check_invariants() const {
   auto placement = [&](const Level& lv, const std::string& name) {
     lv.for_each_valid([&](uint64_t s, uint64_t way) {
       const uint64_t t = lv.tag(way);
-      if (lv.base(t) != s * lv.stride * lv.ways) fail(name + ": line " + hex(t) + " in the wrong set");
+      if (lv.set_of(t) != s) fail(name + ": line " + hex(t) + " in the wrong set");
       if (lv.find(t) != int64_t(way)) fail(name + ": line " + hex(t) + " twice in its set");
     });
   };
@@ -353,9 +347,11 @@ std::string MemoryHierarchy::check_invariants() const {
         fail(who + ": line " + hex(t) + " bad state");
       else if (z < 0)
         fail(who + ": line " + hex(t) + " in L2 but not in L3");
-      else if (!(l3_.mask(uint64_t(z)) & bit(i)))
+      else if (p.l3_way[y] != uint64_t(z))
+        fail(who + ": line " + hex(t) + " has a stale L3 way");
+      else if (!(dir_[uint64_t(z)].mask & bit(i)))
         fail(who + ": line " + hex(t) + " missing from the directory");
-      else if (st != kS && (!l3_.state(uint64_t(z)) || l3_.mask(uint64_t(z)) != bit(i)))
+      else if (st != kS && (!l3_.state(uint64_t(z)) || dir_[uint64_t(z)].mask != bit(i)))
         fail(who + ": line " + hex(t) + " exclusive but the directory disagrees");
       else if (st == kS && l3_.state(uint64_t(z)))
         fail(who + ": line " + hex(t) + " read-only but the directory says exclusive");
@@ -363,7 +359,7 @@ std::string MemoryHierarchy::check_invariants() const {
   }
   l3_.for_each_valid([&](uint64_t, uint64_t z) {
     const uint64_t t = l3_.tag(z);
-    const uint64_t m = l3_.mask(z);
+    const uint64_t m = dir_[z].mask;
     if (priv_.size() < 64 && (m >> priv_.size())) fail("L3: line " + hex(t) + " has sharers beyond the I-streams");
     if (l3_.state(z) && std::popcount(m) != 1)
       fail("L3: line " + hex(t) + " exclusive with " + std::to_string(std::popcount(m)) + " holders");

@@ -96,6 +96,7 @@
 #include <string>
 #include <vector>
 
+#include "emu/lru.h"
 #include "emu/machine_config.h"
 
 namespace emu {
@@ -182,57 +183,85 @@ class MemoryHierarchy {
   static constexpr uint64_t kInvalid = ~uint64_t(0);
   enum : uint8_t { kS = 1, kE = 2, kM = 3 };
 
-  // One set-associative array. Each set is one block of `stride` x `ways` words:
-  // the tags, then the meta words ((LRU tick << 2) | state), then for the L3 the
-  // directory masks and the time the line's last ownership change completes, so a
-  // lookup touches one small stretch of host memory. A way is
-  // named by the offset of its tag word in `data`.
+  // One set-associative array, flat: way (set * ways + w) has its tag word in `tags`
+  // (line << 2 | state, or kInvalid), so that a set's tags and states are ways x 8
+  // contiguous bytes; its replacement state (LRU ranks, free ways) is one small block
+  // per set in `lru` (emu/lru.h: constant-time victims, the same choices as the age
+  // stamps it replaced). The L3's directory entries are in MemoryHierarchy::dir_,
+  // indexed by way. A way is named by that index.
   struct Level {
     unsigned ways = 0;
-    unsigned stride = 2;
+    unsigned way_shift = 0;  // log2(ways) when ways is a power of two
+    bool ways_pow2 = true;
     uint64_t sets = 0;
     uint64_t set_mask = 0;  // sets - 1 when sets is a power of two
     bool pow2 = true;
-    uint64_t tick = 0;
-    std::vector<uint64_t> data;
+    LineAlignedArray<uint64_t> tags;
+    LruSets lru;
 
-    void init(const CacheLevelConfig& c, const char* name, unsigned words_per_way);
-    uint64_t base(uint64_t line) const {
-      return (pow2 ? (line & set_mask) : (line % sets)) * stride * ways;
-    }
-    // Offset of the way holding `line`, or -1.
+    void init(const CacheLevelConfig& c, const char* name);
+    uint64_t set_of(uint64_t line) const { return pow2 ? (line & set_mask) : (line % sets); }
+    uint64_t set_of_way(uint64_t way) const { return ways_pow2 ? way >> way_shift : way / ways; }
+    unsigned index_in_set(uint64_t way) const { return unsigned(way - set_of_way(way) * ways); }
+    uint64_t base(uint64_t line) const { return set_of(line) * ways; }
+    // The way holding `line`, or -1. (An invalid tag, all ones, never matches: a line
+    // number is below 2^56.)
     int64_t find(uint64_t line) const {
       const uint64_t b = base(line);
-      const uint64_t* t = data.data() + b;
+      const uint64_t* t = tags.data() + b;
       for (unsigned w = 0; w < ways; ++w)
-        if (t[w] == line) return int64_t(b + w);
+        if ((t[w] >> 2) == line) return int64_t(b + w);
       return -1;
     }
-    uint64_t& tag(uint64_t way) { return data[way]; }
-    uint64_t tag(uint64_t way) const { return data[way]; }
-    uint8_t state(uint64_t way) const { return uint8_t(data[way + ways] & 3); }
-    void set_state(uint64_t way, uint8_t st) { data[way + ways] = (data[way + ways] & ~uint64_t(3)) | st; }
-    void touch(uint64_t way) { data[way + ways] = (++tick << 2) | (data[way + ways] & 3); }
+    uint64_t tag(uint64_t way) const { return tags[way] == kInvalid ? kInvalid : tags[way] >> 2; }
+    void invalidate(uint64_t way) {
+      tags[way] = kInvalid;
+      lru.release(set_of_way(way), index_in_set(way));
+    }
+    uint8_t state(uint64_t way) const { return uint8_t(tags[way] & 3); }
+    void set_state(uint64_t way, uint8_t st) { tags[way] = (tags[way] & ~uint64_t(3)) | st; }
+    void touch(uint64_t way) { lru.touch(set_of_way(way), index_in_set(way)); }
     // Install `line` in `way` with state `st`, as most recently used.
     void put(uint64_t way, uint64_t line, uint8_t st) {
-      data[way] = line;
-      data[way + ways] = (++tick << 2) | st;
+      tags[way] = line << 2 | st;
+      lru.fill(set_of_way(way), index_in_set(way));
     }
-    uint64_t& mask(uint64_t way) { return data[way + 2 * ways]; }  // L3 only
-    uint64_t mask(uint64_t way) const { return data[way + 2 * ways]; }
-    uint64_t& ready(uint64_t way) { return data[way + 3 * ways]; }  // L3 only
-    uint64_t victim(uint64_t line) const;  // the way to replace in line's set
+    // The way to replace in line's set: the first invalid way, else the LRU way.
+    uint64_t victim(uint64_t line) const {
+      const uint64_t s = set_of(line);
+      return s * ways + lru.victim(s);
+    }
+    // Start bringing line's set (its tags and replacement state) into the host cache.
+    void prefetch(uint64_t line) const {
+      const uint64_t s = set_of(line);
+      const char* t = reinterpret_cast<const char*>(tags.data() + s * ways);
+      for (unsigned k = 0; k < ways * 8; k += 64) __builtin_prefetch(t + k);
+      lru.prefetch(s);
+    }
     template <class F> void for_each_valid(F f) const {
       for (uint64_t s = 0; s < sets; ++s)
         for (unsigned w = 0; w < ways; ++w) {
-          const uint64_t way = s * stride * ways + w;
-          if (data[way] != kInvalid) f(s, way);
+          const uint64_t way = s * ways + w;
+          if (tags[way] != kInvalid) f(s, way);
         }
     }
   };
 
-  struct Private {
+  // The L3's coherence directory, one entry per L3 way (16 bytes: four to a host line):
+  // the mask of I-streams whose L2 holds the line, and the time its last ownership
+  // change completes (serialize_lines).
+  struct DirEntry {
+    uint64_t mask = 0, ready = 0;
+  };
+
+  // One I-stream's caches and counters, on host lines of its own (no other I-stream's
+  // references write them).
+  struct alignas(64) Private {
     Level l1, l2;
+    // For each L2 way, the L3 way holding the same line (the L3 includes the L2, and a
+    // line keeps its L3 way until the L3 evicts it, which takes it from every L2 first):
+    // an L2 eviction or an upgrade reaches the directory without searching the L3.
+    std::vector<uint32_t> l3_way;
     IStreamStats stats;
   };
 
@@ -248,8 +277,8 @@ class MemoryHierarchy {
   void set_private_state(unsigned istream, uint64_t line, uint8_t st);
   // Put `line` in istream's L1 (it is in its L2), evicting as needed.
   void fill_l1(unsigned istream, uint64_t line, uint8_t st);
-  // Put `line` in istream's L2 and L1 (it is in the L3), evicting as needed.
-  void fill_private(unsigned istream, uint64_t line, uint8_t st);
+  // Put `line` in istream's L2 and L1 (it is in L3 way z), evicting as needed.
+  void fill_private(unsigned istream, uint64_t line, uint8_t st, uint64_t z);
   // Allocate `line` in the L3 (back-invalidating the victim's holders); returns its index.
   uint64_t fill_l3(uint64_t line);
   // Remove every copy in `mask` (other I-streams) for a store; returns how many.
@@ -259,10 +288,12 @@ class MemoryHierarchy {
   // An ownership change of L3 way z costing `cost`: waits for the line's previous
   // change (if serialization is on) and marks the line busy until this one is done.
   uint32_t owner_change(unsigned istream, uint64_t z, uint32_t cost);
-  uint32_t upgrade(unsigned istream, uint64_t line, bool in_l1);
+  // A store to a line istream holds read-only (in L2 way y; in_l1: in its L1 too).
+  uint32_t upgrade(unsigned istream, uint64_t line, uint64_t y, bool in_l1);
 
   std::vector<Private> priv_;
   Level l3_;  // state: 1 when the single holder holds the line exclusive
+  LineAlignedArray<DirEntry> dir_;  // by L3 way
   uint32_t c_l2_, c_l3_, c_mem_, c_xfer_, c_inval_;
   bool serialize_ = true;
   uint64_t now_ = 0;  // the requester's clock during access()

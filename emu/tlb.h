@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "emu/lru.h"
+
 namespace emu {
 
 class TlbModel {
@@ -25,63 +27,74 @@ class TlbModel {
   struct Entry {
     uint64_t key = kEmpty;  // virtual page (4 KB TLB) or segment (1 MB TLB) number
     uint64_t tag = kCommon; // the address space that formed it (AddressSpace::serial), or kCommon
-    uint64_t age = 0;
   };
 
   void configure(unsigned entries, unsigned ways) {
     ways_ = ways ? ways : 1;
     sets_ = entries / ways_ ? entries / ways_ : 1;
+    set_mask_ = (sets_ & (sets_ - 1)) == 0 ? sets_ - 1 : 0;
+    pow2_ = (sets_ & (sets_ - 1)) == 0;
     entries_.assign(size_t(sets_) * ways_, Entry{});
-    clock_ = 0;
+    lru_.init(sets_, ways_);
   }
   // True on a hit. The set is chosen by the virtual address alone, as hardware's is; a
-  // way matches on address and tag. On a miss the entry is installed in the set's least
-  // recently used way; `evicted` gets the entry it replaced (key kEmpty if the way was free).
+  // way matches on address and tag. On a miss the entry is installed in the set's first
+  // free way, else its least recently used (emu/lru.h); `evicted` gets the entry it
+  // replaced (key kEmpty if the way was free).
   bool access(uint64_t key, uint64_t tag, Entry& evicted) {
-    Entry* set = &entries_[set_of(key)];
-    ++clock_;
-    Entry* victim = set;
-    for (Entry* w = set; w < set + ways_; ++w) {
-      if (w->key == key && w->tag == tag) {
-        w->age = clock_;
+    const uint64_t s = set_index(key);
+    Entry* set = &entries_[s * ways_];
+    for (unsigned w = 0; w < ways_; ++w)
+      if (set[w].key == key && set[w].tag == tag) {
+        lru_.touch(s, w);
         ++hits;
         return true;
       }
-      if (w->age < victim->age) victim = w;
-    }
     ++misses;
-    evicted = *victim;
-    *victim = Entry{key, tag, clock_};
+    const unsigned v = lru_.victim(s);
+    evicted = set[v];
+    set[v] = Entry{key, tag};
+    lru_.fill(s, v);
     return false;
   }
   bool holds(uint64_t key, uint64_t tag) const {
-    const Entry* set = &entries_[set_of(key)];
+    const Entry* set = &entries_[set_index(key) * ways_];
     return std::any_of(set, set + ways_, [&](const Entry& w) { return w.key == key && w.tag == tag; });
   }
   // The entry for (key, tag), if there is one; true if it was there.
   bool purge(uint64_t key, uint64_t tag) {
     bool found = false;
-    Entry* set = &entries_[set_of(key)];
-    for (Entry* w = set; w < set + ways_; ++w)
-      if (w->key == key && w->tag == tag) *w = Entry{}, found = true, ++purged;
+    const uint64_t s = set_index(key);
+    Entry* set = &entries_[s * ways_];
+    for (unsigned w = 0; w < ways_; ++w)
+      if (set[w].key == key && set[w].tag == tag) {
+        set[w] = Entry{}, lru_.release(s, w), found = true, ++purged;
+      }
     return found;
   }
   // Every entry an address space formed (its ASCE is given up).
   void purge_tag(uint64_t tag) {
-    for (Entry& w : entries_)
-      if (w.key != kEmpty && w.tag == tag) w = Entry{}, ++purged;
+    for (size_t k = 0; k < entries_.size(); ++k)
+      if (entries_[k].key != kEmpty && entries_[k].tag == tag) {
+        entries_[k] = Entry{}, lru_.release(k / ways_, unsigned(k % ways_)), ++purged;
+      }
   }
-  void flush() { std::fill(entries_.begin(), entries_.end(), Entry{}); }
+  void flush() {
+    std::fill(entries_.begin(), entries_.end(), Entry{});
+    lru_.release_all();
+  }
   bool configured() const { return !entries_.empty(); }
 
   uint64_t hits = 0, misses = 0;
   uint64_t purged = 0;  // entries removed by a purge of a page, segment or space
 
  private:
-  size_t set_of(uint64_t key) const { return size_t(key % sets_) * ways_; }
+  uint64_t set_index(uint64_t key) const { return pow2_ ? key & set_mask_ : key % sets_; }
   unsigned ways_ = 1, sets_ = 1;
+  uint64_t set_mask_ = 0;
+  bool pow2_ = true;
   std::vector<Entry> entries_;
-  uint64_t clock_ = 0;
+  LruSets lru_;
 };
 
 // What a change of an address space's DAT tables tells every I-stream sharing the
