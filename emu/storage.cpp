@@ -68,8 +68,9 @@ std::vector<std::string> Storage::host_memory_lines() const {
   const AuxiliaryCount aux = auxiliary();
   return {
       fmt::format("HOST MEMORY REAL STORAGE {} BYTES TOUCHED ({} FRAMES, {} STORED INTO, {} DECODED CODE PAGES): "
-                  "{} HOST BYTES, {}",
-                  touched, touched_frames(), stored_frames_, code_pages_, host_bytes_, per_gb(host_bytes_, touched)),
+                  "{} HOST BYTES AT THE END, {} AT MOST, {}",
+                  touched, touched_frames(), stored_frames_, code_pages_, host_bytes_, host_bytes_peak_,
+                  per_gb(host_bytes_peak_, touched)),
       fmt::format("HOST MEMORY AUXILIARY STORAGE {} BYTES HELD: {} HOST BYTES, {}", aux.simulated_bytes,
                   aux.host_bytes, per_gb(aux.host_bytes, aux.simulated_bytes)),
   };
@@ -133,7 +134,17 @@ void Storage::free_4k(uint64_t number) {
   --allocated_4k_;
 }
 
+// A 1 MB frame's bytes go back to the host at once (one call for its 256 pages): the
+// frames of a large page paged out whole would otherwise stay held beside the 4 KB
+// frames that serve meanwhile (E3's region: host memory for both at the same time).
 void Storage::free_1m(uint64_t first) {
+  bool any = false;
+  for (auto f = frames_.lower_bound(first); f != frames_.end() && f->first < first + kPagesPerSegment; ++f)
+    if (f->second->stored) {
+      f->second->stored = false, --stored_frames_, host_bytes_ -= kPageSize;
+      any = true;
+    }
+  if (any) ::madvise(arena_page(first), kSegmentSize, MADV_DONTNEED);
   free_1m_.push_back(first);
   --allocated_1m_;
 }

@@ -1,6 +1,7 @@
 // Absolute storage: sparse 4 KB frames (only frames stored into cost their 4 KB of host
 // memory), and the frame allocator the control program uses for 4 KB and 1 MB frames.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -79,6 +80,7 @@ class Storage {
     host_limit_ = limit, on_over_limit_ = std::move(on_over);
   }
   uint64_t host_bytes() const { return host_bytes_; }
+  uint64_t host_bytes_peak() const { return host_bytes_peak_; }  // the most host_bytes() has been
   uint64_t host_limit() const { return host_limit_; }
   bool over_host_limit() const { return host_bytes_ > host_limit_; }
   void add_code_page() { ++code_pages_, add_host_bytes(sizeof(DecodedPage)); }
@@ -120,7 +122,8 @@ class Storage {
   // Frame allocation. 4 KB frames come from the bottom of storage, 1 MB frames
   // (256 contiguous 4 KB frames on a 1 MB boundary) from the top; freed frames are
   // reused last-in first-out (the user clears a reused frame: clear), so that the host
-  // memory of freed frames serves the next allocations instead of growing. nullopt when storage is exhausted (for 1 MB: when no
+  // memory of freed 4 KB frames serves the next allocations instead of growing; a freed
+  // 1 MB frame gives its bytes back to the host (it reads as zeros). nullopt when storage is exhausted (for 1 MB: when no
   // contiguous 1 MB frame is left; the caller may fall back to 4 KB frames).
   std::optional<uint64_t> allocate_4k();
   std::optional<uint64_t> allocate_1m();  // returns the first frame number
@@ -149,11 +152,12 @@ class Storage {
   void add_host_bytes(uint64_t n) {
     const bool was_over = over_host_limit();
     host_bytes_ += n;
+    host_bytes_peak_ = std::max(host_bytes_peak_, host_bytes_);
     if (!was_over && over_host_limit() && on_over_limit_) on_over_limit_();
   }
 
   uint64_t size_;
-  uint64_t host_bytes_ = 0, host_limit_ = ~0ull;
+  uint64_t host_bytes_ = 0, host_bytes_peak_ = 0, host_limit_ = ~0ull;
   uint64_t stored_frames_ = 0, code_pages_ = 0;
   // The host arena: a reservation of address space per GB of absolute storage, made at
   // the first touch of a frame in it; pages never stored into take no host memory.
