@@ -126,7 +126,7 @@ int run_exec(const ExecOptions& opts) {
     fmt::print(stderr, "{}", emu::format_program_check(machine.cpu(r.istream), r.check.check, &img.symbols, where));
     status = kernel.exit_code();
   } else if (r.reason == emu::MachineRunResult::Reason::HostLimit) {
-    fmt::print(stderr, "tpfemu: {}: stopped after {} instructions: the storage's touched frames and decoded code "
+    fmt::print(stderr, "tpfemu: {}: stopped after {} instructions: the storage's frames stored into, touched frames and decoded code "
                "take {} bytes of host memory, over machine.host_storage_limit ({} bytes)\n", img.name + ".elf",
                machine.instructions(), machine.storage().host_bytes(), machine.storage().host_limit());
     status = 124;
