@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
 
 #include "config/config.h"
 #include "emu/cpu.h"
@@ -128,7 +129,7 @@ int run_exec(const ExecOptions& opts) {
     fmt::print(stderr, "{}", emu::format_program_check(machine.cpu(r.istream), r.check.check, &img.symbols, where));
     status = kernel.exit_code();
   } else if (r.reason == emu::MachineRunResult::Reason::HostLimit) {
-    fmt::print(stderr, "tpfemu: {}: stopped after {} instructions: the storage's touched frames and decoded code "
+    fmt::print(stderr, "tpfemu: {}: stopped after {} instructions: the storage's frames stored into, touched frames and decoded code "
                "take {} bytes of host memory, over machine.host_storage_limit ({} bytes)\n", img.name + ".elf",
                machine.instructions(), machine.storage().host_bytes(), machine.storage().host_limit());
     status = 124;
@@ -150,9 +151,15 @@ int run_exec(const ExecOptions& opts) {
     status = 124;
   }
   uint64_t n = machine.instructions();
-  if (opts.stats)
+  if (opts.stats) {
     fmt::print(stderr, "instructions={} host_seconds={:.3f} mips={:.1f}\n", n, host_s,
                host_s > 0 ? double(n) / host_s / 1e6 : 0.0);
+    // The model's count of host memory (the same every run), then the host's own figure.
+    for (const std::string& line : machine.storage().host_memory_lines()) fmt::print(stderr, "{}\n", line);
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    fmt::print(stderr, "host_max_rss_kb={}\n", usage.ru_maxrss);
+  }
   if (opts.counters) print_counters(machine);
   if (!opts.profile.empty() && !write_profile(profile_text, profile_json, kernel.initial_space(), img, machine)) {
     fmt::print(stderr, "tpfemu: --profile: cannot write the profile to {}\n", opts.profile);

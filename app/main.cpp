@@ -78,7 +78,9 @@ constexpr const char* kReportHelp = R"(  report RUN_DIR | report DIR_A DIR_B [-o
 
 constexpr const char* kExecHelp = R"(  exec PROGRAM.elf [options] [-- guest args...]
       Run a static s390x Linux program (Linux-compatible mode).
-      --stats               print instructions=N host_seconds=S mips=M on stderr
+      --stats               print instructions=N host_seconds=S mips=M, the host
+                            memory the model counts (real storage, per simulated
+                            GB) and the host's maximum resident size on stderr
       --profile FILE        write the ETIM instruction count report to FILE and
                             the same rows as JSON to FILE with .json
       --max-instructions N  stop a runaway program after N instructions

@@ -341,7 +341,7 @@ int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems) {
   };
   report("summary.txt", text.str());
   report("summary.json", json.str());
-  report("run.log", run_log_header(config.machine.clock_ghz) + cp->log());
+  report("run.log", run_log_header(config.machine.clock_ghz) + cp->log() + run_log_host_memory(cp->machine()));
   report("dumps.txt", marked("dumps.txt", cp->dumps(), s.ended_early));
   for (const ReportFile& r : cp->reports()) {
     if (r.stream) continue;   // written as the run went on: closed below
@@ -388,6 +388,14 @@ int run_workload(const RunOptions& opts, const SubsystemFactory& subsystems) {
   for (const std::string& f : failed) fmt::print(stderr, "tpfemu: {}\n", f);
   if (const int sig = cp->stopped_by_signal()) return 128 + sig;  // the shell's convention
   return failed.empty() ? 0 : 3;
+}
+
+// The host memory the run took, as the model counts it (deterministic: no host figure).
+std::string run_log_host_memory(emu::Machine& machine) {
+  std::string s = "# Host memory the run took, as the model counts it (frames stored into, decoded code,\n"
+                  "# the devices' compressed contents): the same on every host.\n";
+  for (const std::string& line : machine.storage().host_memory_lines()) s += fmt::format("{:>12} {}\n", "", line);
+  return s;
 }
 
 std::string run_log_header(double clock_ghz) {

@@ -42,6 +42,8 @@ int check_run_config(const RunOptions& opts, const os::SubsystemFactory& subsyst
 // run.log's first lines: what it holds, and the label of its first column (the
 // simulated time in cycles).
 std::string run_log_header(double clock_ghz);
+// run.log's closing lines: the host memory the run took, from the model's counts.
+std::string run_log_host_memory(emu::Machine& machine);
 
 // The progress line of a run on a terminal: the messages done, of how many when the
 // run stops after a number of them, or the simulated time it runs for when it stops

@@ -103,6 +103,11 @@ emu::IoResult Port::start(uint64_t now, emu::IoOperation& op) {
 
 void DeviceSubsystem::install(os::System& system) {
   system_ = &system;
+  system.machine().storage().add_auxiliary([this] {
+    emu::Storage::AuxiliaryCount c;
+    for (const flashsim::Device* d : all()) c.simulated_bytes += d->contents_written(), c.host_bytes += d->contents_bytes();
+    return c;
+  });
   const double ghz = system.machine().config().clock_ghz;
   if (config_.scm.card_pairs > 0) {
     scm_ = std::make_unique<flashsim::ScmDevice>(config_.scm, "SCM");

@@ -117,7 +117,7 @@ void AddressSpace::copy_frame(uint64_t from, uint64_t to_vaddr, AddressSpace& ch
   if (f == storage_.touched().end()) return;
   Translation t;
   child.translate(to_vaddr, t);
-  std::memcpy(t.frame->data.get(), f->second->data.get(), kPageSize);
+  storage_.write_page(*t.frame, f->second->data.get());
   if (t.frame->code) *t.frame->code = DecodedPage{};  // a reused frame's decoded instructions are not these
   t.frame->changed = f->second->changed, t.frame->referenced = f->second->referenced;
 }
@@ -174,7 +174,7 @@ bool AddressSpace::map(uint64_t addr, uint64_t len, uint8_t prot) {
       if (!f) return false;
       s.frame[k] = *f, s.owned[k] = true, ++s.owned_pages;
       // A frame never touched is created zeroed when first used; a reused one is cleared.
-      if (storage_.touched().count(*f)) std::memset(storage_.frame(*f).data.get(), 0, kPageSize);
+      if (storage_.is_touched(*f)) storage_.clear(storage_.frame(*f));
     } else if (s.prot[k] & ~prot) {
       purge_page(s, vp / kPagesPerSegment, k);  // it loses a right
     }
@@ -212,7 +212,7 @@ unsigned AddressSpace::map_large(uint64_t addr, uint64_t len, uint8_t prot) {
     for (unsigned k = 0; k < kPagesPerSegment; ++k) {
       s.frame[k] = *first + k, s.prot[k] = prot, s.owned[k] = k == 0;
       s.resolved[k] = nullptr;  // touched lazily: a 1 MB page costs host memory as used
-      if (storage_.touched().count(*first + k)) std::memset(storage_.frame(*first + k).data.get(), 0, kPageSize);
+      if (storage_.is_touched(*first + k)) storage_.clear(storage_.frame(*first + k));
     }
     ++large;
   }
@@ -363,6 +363,7 @@ bool AddressSpace::write_bytes(uint64_t addr, const void* src, uint64_t len) {
     Translation t;
     if (!host_translate(addr, t)) return false;
     uint64_t off = addr & kPageMask, n = std::min(len, kPageSize - off);
+    storage_.note_store(*t.frame);
     std::memcpy(t.frame->data.get() + off, s, n);
     t.frame->changed = t.frame->referenced = true;
     // Host writes into text forget its decoded instructions; the decode page stays,

@@ -88,7 +88,7 @@ const Cpu::TlbEntry& Cpu::fill_tlb(uint64_t addr, bool for_write) {
   if (!(t.prot & kProtRead)) program_check(Pic::PageTranslation, addr);
   if (for_write && !(t.prot & kProtWrite)) program_check(Pic::Protection, addr);
   t.frame->referenced = true;
-  if (for_write) t.frame->changed = true;
+  if (for_write) t.frame->changed = true, space_->storage().note_store(*t.frame);
   TlbEntry& e = tlb_[vpage & (kTlbSize - 1)];
   if (e.rtag != vpage) {
     // A new micro-TLB entry: the modelled TLB decides whether DAT walked the tables.
@@ -107,8 +107,19 @@ const Cpu::TlbEntry& Cpu::fill_tlb(uint64_t addr, bool for_write) {
   }
   // Stores to a frame holding decoded instructions take the slow path, which drops
   // the frame's decode cache before the store lands.
-  if ((t.prot & kProtWrite) && !t.frame->code && (for_write || !space_->tracks_changes())) e.wtag = vpage;
+  if ((t.prot & kProtWrite) && !t.frame->code && (for_write || !space_->tracks_changes()))
+    e.wtag = for_write || t.frame->stored ? vpage : vpage | kDeferredWrite;
   return e;
+}
+
+bool Cpu::take_deferred_write(uint64_t a, uint64_t n) {
+  const uint64_t vpage = a >> 12;
+  TlbEntry& e = tlb_[vpage & (kTlbSize - 1)];
+  if (e.wtag != (vpage | kDeferredWrite) || (a & kPageMask) > kPageSize - n) return false;
+  Storage& storage = space_->storage();
+  storage.note_store(storage.frame(e.abs >> 12));
+  e.wtag = vpage;
+  return true;
 }
 
 uint8_t* Cpu::byte_ptr(uint64_t a, bool for_write, uint64_t len) {

@@ -255,6 +255,10 @@ class Cpu final : public TlbPurgeListener {
 
  private:
   static constexpr size_t kTlbSize = 1024;  // 4 MB of reach; misses walk the page index
+  // wtag's mark for a write right a load gave to a frame never stored into: the first
+  // store takes it (take_deferred_write), so that Storage counts the frame's bytes then
+  // and not at the load. Virtual page numbers never reach bit 63.
+  static constexpr uint64_t kDeferredWrite = 1ull << 63;
   struct TlbEntry {
     uint64_t rtag, wtag;  // virtual page numbers valid for reads / writes
     uint8_t* host;
@@ -287,6 +291,7 @@ class Cpu final : public TlbPurgeListener {
     return load_be<T>(buf);
   }
   template <class T> void write_slow(uint64_t a, T v) {
+    if (take_deferred_write(a, sizeof(T))) return write<T>(a, v);
     uint8_t* p[sizeof(T)];  // translate every byte first: a store is all or nothing
     for (unsigned k = 0; k < sizeof(T); ++k) p[k] = byte_ptr(a + k, true);
     uint8_t buf[sizeof(T)];
@@ -296,6 +301,10 @@ class Cpu final : public TlbPurgeListener {
   // Host pointer for `a` after translation; charges [a, a+len) to the cache model.
   uint8_t* byte_ptr(uint64_t a, bool for_write, uint64_t len = 1);
   const TlbEntry& fill_tlb(uint64_t addr, bool for_write);
+  // A store of n bytes at a (in one page) to an entry with a deferred write right: the
+  // frame is counted as stored and the entry takes stores, as it would have from its
+  // load; false if the entry holds no such right.
+  bool take_deferred_write(uint64_t a, uint64_t n);
   Frame& frame_for_fetch(uint64_t a);
   void enter_code_page(uint64_t a);
   void decode_into(Insn& in, uint64_t a);

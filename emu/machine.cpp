@@ -142,6 +142,7 @@ void Machine::code_created(const Frame& f) {
 }
 
 void Machine::code_invalidated(const DecodedPage* old) {
+  storage_.remove_code_page();  // retired: it goes when its I-stream enters a code page next
   for (auto& c : cpus_) c->on_code_invalidated(old);
 }
 

@@ -1,22 +1,89 @@
 #include "emu/storage.h"
 
+#include <algorithm>
 #include <cstring>
+#include <fmt/format.h>
+#include <new>
 #include <stdexcept>
+#include <sys/mman.h>
 
 namespace emu {
 
-Storage::Storage(uint64_t size) : size_(size & ~(kSegmentSize - 1)), high_(size_ / kPageSize) {}
+Storage::Storage(uint64_t size)
+    : size_(size & ~(kSegmentSize - 1)), high_(size_ / kPageSize), chunks_((size_ + kChunkBytes - 1) / kChunkBytes) {}
+
+Storage::~Storage() {
+  frames_.clear();
+  for (uint8_t* c : chunks_)
+    if (c) ::munmap(c, kChunkBytes);
+}
+
+// The host maps a page never written to its shared zero page, and gives a page its own
+// memory at the first store: frames only read cost nothing. Transparent huge pages are
+// off here, or a store would take 2 MB.
+uint8_t* Storage::arena_page(uint64_t number) {
+  const uint64_t offset = number * kPageSize;
+  uint8_t*& chunk = chunks_.at(offset / kChunkBytes);
+  if (!chunk) {
+    void* p = ::mmap(nullptr, kChunkBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    ::madvise(p, kChunkBytes, MADV_NOHUGEPAGE);
+    chunk = static_cast<uint8_t*>(p);
+  }
+  return chunk + offset % kChunkBytes;
+}
 
 Frame& Storage::frame(uint64_t number) {
   auto& f = frames_[number];
   if (!f) {
     f = std::make_unique<Frame>();
     f->number = number;
-    f->data = std::make_unique<uint8_t[]>(kPageSize);
-    std::memset(f->data.get(), 0, kPageSize);
+    f->data.bytes = arena_page(number);
     add_host_bytes(kFrameHostBytes);
   }
   return *f;
+}
+
+// A frame never stored into holds zeros already. One that was keeps its host page for
+// its next use: giving it back (MADV_DONTNEED) made the next store fault it in again,
+// which made a loop of 64 MB mmap, stores and munmap 5.6 times slower (docs/speed.md).
+Storage::AuxiliaryCount Storage::auxiliary() const {
+  AuxiliaryCount total;
+  for (const auto& count : auxiliary_) {
+    const AuxiliaryCount c = count();
+    total.simulated_bytes += c.simulated_bytes, total.host_bytes += c.host_bytes;
+  }
+  return total;
+}
+
+namespace {
+constexpr double kGB = double(1ull << 30);
+std::string per_gb(uint64_t host, uint64_t simulated) {
+  return simulated ? fmt::format("{:.0f} bytes a simulated GB", double(host) * kGB / double(simulated)) : "no simulated bytes";
+}
+}  // namespace
+
+std::vector<std::string> Storage::host_memory_lines() const {
+  const uint64_t touched = touched_frames() * kPageSize;
+  const AuxiliaryCount aux = auxiliary();
+  return {
+      fmt::format("HOST MEMORY REAL STORAGE {} BYTES TOUCHED ({} FRAMES, {} STORED INTO, {} DECODED CODE PAGES): "
+                  "{} HOST BYTES AT THE END, {} AT MOST, {}",
+                  touched, touched_frames(), stored_frames_, code_pages_, host_bytes_, host_bytes_peak_,
+                  per_gb(host_bytes_peak_, touched)),
+      fmt::format("HOST MEMORY AUXILIARY STORAGE {} BYTES HELD: {} HOST BYTES, {}", aux.simulated_bytes,
+                  aux.host_bytes, per_gb(aux.host_bytes, aux.simulated_bytes)),
+  };
+}
+
+void Storage::clear(Frame& f) {
+  if (f.stored) std::memset(f.data.get(), 0, kPageSize);
+}
+
+void Storage::write_page(Frame& f, const uint8_t* src) {
+  if (std::all_of(src, src + kPageSize, [](uint8_t b) { return b == 0; })) return clear(f);
+  note_store(f);
+  std::memcpy(f.data.get(), src, kPageSize);
 }
 
 std::optional<uint64_t> Storage::allocate_4k() {
@@ -67,7 +134,17 @@ void Storage::free_4k(uint64_t number) {
   --allocated_4k_;
 }
 
+// A 1 MB frame's bytes go back to the host at once (one call for its 256 pages): the
+// frames of a large page paged out whole would otherwise stay held beside the 4 KB
+// frames that serve meanwhile (E3's region: host memory for both at the same time).
 void Storage::free_1m(uint64_t first) {
+  bool any = false;
+  for (auto f = frames_.lower_bound(first); f != frames_.end() && f->first < first + kPagesPerSegment; ++f)
+    if (f->second->stored) {
+      f->second->stored = false, --stored_frames_, host_bytes_ -= kPageSize;
+      any = true;
+    }
+  if (any) ::madvise(arena_page(first), kSegmentSize, MADV_DONTNEED);
   free_1m_.push_back(first);
   --allocated_1m_;
 }

@@ -1,11 +1,13 @@
-// Absolute storage: sparse 4 KB frames (only touched frames cost host memory),
-// and the frame allocator the control program uses for 4 KB and 1 MB frames.
+// Absolute storage: sparse 4 KB frames (only frames stored into cost their 4 KB of host
+// memory), and the frame allocator the control program uses for 4 KB and 1 MB frames.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "emu/isa/insn.h"
@@ -34,44 +36,94 @@ struct DecodedPage {
   }
 };
 
+// A frame's bytes: kPageSize bytes of Storage's host arena, guest (big-endian) byte order.
+// The pointer never changes (the CPUs' micro-TLBs hold it); the host gives the page its
+// own memory at the first store (until then it reads as the host's shared zero page).
+// get() and [] as the unique_ptr it replaced, so that code reading frames is unchanged.
+struct FrameBytes {
+  uint8_t* bytes = nullptr;
+  uint8_t* get() const { return bytes; }
+  uint8_t& operator[](uint64_t k) const { return bytes[k]; }
+};
+
 struct Frame {
   uint64_t number = 0;  // absolute address >> 12
-  std::unique_ptr<uint8_t[]> data;  // kPageSize bytes, guest (big-endian) byte order
+  // Storers other than the CPU's own stores call Storage::note_store first (or
+  // write_page / clear), so that the model's count of stored frames is exact.
+  FrameBytes data;
   std::unique_ptr<DecodedPage> code;  // set once an instruction was fetched from the frame
   // The storage key's reference and change bits, as the machine's DAT sets them: on a
   // translation for a load or store (reference) and for a store (change), and on host
   // writes. The paging subsystem resets them (then CPUs must drop their micro-TLB
   // entries: Machine::purge_micro_tlbs) to see which pages are still used.
   bool referenced = false, changed = false;
+  // Whether the frame has had a store, so holds a host page of its own (4 KB): set by
+  // the first store (Storage::note_store); until then it reads the host's zero page.
+  bool stored = false;
   uint64_t absolute() const { return number << 12; }
 };
 
 class Storage {
  public:
   explicit Storage(uint64_t size);
+  ~Storage();
+  Storage(const Storage&) = delete;
+  Storage& operator=(const Storage&) = delete;
   uint64_t size() const { return size_; }
   uint64_t frames() const { return size_ / kPageSize; }
 
-  // Host memory: what the touched frames (and the decoded code of each frame code
-  // ran from: add_code_page) take. Past `limit` the callback runs once; the machine
-  // then ends its run. The count depends on the model only, never on the host.
+  // Host memory: what the frames stored into (4 KB each), every touched frame's Frame
+  // and the decoded code live now (add_code_page, remove_code_page) take. Past `limit`
+  // the callback runs once; the machine then ends its run. The count depends on the
+  // model only, never on the host.
   void set_host_limit(uint64_t limit, std::function<void()> on_over) {
     host_limit_ = limit, on_over_limit_ = std::move(on_over);
   }
   uint64_t host_bytes() const { return host_bytes_; }
+  uint64_t host_bytes_peak() const { return host_bytes_peak_; }  // the most host_bytes() has been
   uint64_t host_limit() const { return host_limit_; }
   bool over_host_limit() const { return host_bytes_ > host_limit_; }
-  void add_code_page() { add_host_bytes(sizeof(DecodedPage)); }
+  void add_code_page() { ++code_pages_, add_host_bytes(sizeof(DecodedPage)); }
+  void remove_code_page() { --code_pages_, host_bytes_ -= sizeof(DecodedPage); }
+  // The parts of host_bytes(): frames holding bytes, touched frames, live code pages.
+  uint64_t stored_frames() const { return stored_frames_; }
+  uint64_t code_pages() const { return code_pages_; }
+  static constexpr uint64_t kFrameHostBytes = sizeof(Frame) + 64;  // a Frame and its map node
+  static constexpr uint64_t kCodePageHostBytes = sizeof(DecodedPage);
+
+  // Auxiliary storage (the layer above's devices: SCM, page data sets) in the host-memory
+  // figures beside real storage: the simulated bytes it holds and the host bytes they take.
+  struct AuxiliaryCount {
+    uint64_t simulated_bytes = 0, host_bytes = 0;
+  };
+  void add_auxiliary(std::function<AuxiliaryCount()> count) { auxiliary_.push_back(std::move(count)); }
+  AuxiliaryCount auxiliary() const;
+  // The host-memory figures as run.log shows them: bytes the host holds for real storage
+  // (per simulated GB touched) and for auxiliary storage (per simulated GB held), from the
+  // model's own counts, so the same on every host.
+  std::vector<std::string> host_memory_lines() const;
+
+  // A store is about to reach the frame's bytes: from now on they cost 4 KB.
+  void note_store(Frame& f) {
+    if (!f.stored) f.stored = true, ++stored_frames_, add_host_bytes(kPageSize);
+  }
+  // The frame reads as zeros again (a frame stored into keeps its host page).
+  void clear(Frame& f);
+  // The frame's bytes become `src`'s kPageSize bytes (an all-zero page costs nothing).
+  void write_page(Frame& f, const uint8_t* src);
 
   // The frame with this number, zero-filled on first touch.
   Frame& frame(uint64_t number);
   uint64_t touched_frames() const { return frames_.size(); }
+  bool is_touched(uint64_t number) const { return frames_.count(number) != 0; }
   // Frames in address order, for reports (deterministic).
   const std::map<uint64_t, std::unique_ptr<Frame>>& touched() const { return frames_; }
 
   // Frame allocation. 4 KB frames come from the bottom of storage, 1 MB frames
   // (256 contiguous 4 KB frames on a 1 MB boundary) from the top; freed frames are
-  // reused last-in first-out. nullopt when storage is exhausted (for 1 MB: when no
+  // reused last-in first-out (the user clears a reused frame: clear), so that the host
+  // memory of freed 4 KB frames serves the next allocations instead of growing; a freed
+  // 1 MB frame gives its bytes back to the host (it reads as zeros). nullopt when storage is exhausted (for 1 MB: when no
   // contiguous 1 MB frame is left; the caller may fall back to 4 KB frames).
   std::optional<uint64_t> allocate_4k();
   std::optional<uint64_t> allocate_1m();  // returns the first frame number
@@ -96,16 +148,22 @@ class Storage {
   const std::vector<TlbPurgeListener*>& tlbs() const { return tlbs_; }
 
  private:
-  // A frame's bytes, its Frame and (roughly) its node in frames_.
-  static constexpr uint64_t kFrameHostBytes = kPageSize + sizeof(Frame) + 64;
+  uint8_t* arena_page(uint64_t number);
   void add_host_bytes(uint64_t n) {
     const bool was_over = over_host_limit();
     host_bytes_ += n;
+    host_bytes_peak_ = std::max(host_bytes_peak_, host_bytes_);
     if (!was_over && over_host_limit() && on_over_limit_) on_over_limit_();
   }
 
   uint64_t size_;
-  uint64_t host_bytes_ = 0, host_limit_ = ~0ull;
+  uint64_t host_bytes_ = 0, host_bytes_peak_ = 0, host_limit_ = ~0ull;
+  uint64_t stored_frames_ = 0, code_pages_ = 0;
+  // The host arena: a reservation of address space per GB of absolute storage, made at
+  // the first touch of a frame in it; pages never stored into take no host memory.
+  static constexpr uint64_t kChunkBytes = 1ull << 30;
+  std::vector<uint8_t*> chunks_;
+  std::vector<std::function<AuxiliaryCount()>> auxiliary_;
   std::function<void()> on_over_limit_;
   std::map<uint64_t, std::unique_ptr<Frame>> frames_;
   uint64_t low_ = 1;   // next never-used 4 KB frame (frame 0 holds the prefix area)

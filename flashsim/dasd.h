@@ -67,6 +67,7 @@ class DasdVolume : public Device {
   Completion submit(uint64_t now_ns, const Request& req) override;
   std::vector<std::string> detail_lines() const override;
   uint64_t contents_bytes() const override { return store_.bytes_allocated() + store_.units_held() * 48; }
+  uint64_t contents_written() const override { return store_.units_held() * kBlock4K; }
   void peek(uint64_t address, uint32_t size, uint8_t* out) const override { store_.read(address, size, out); }
   void poke(uint64_t address, uint32_t size, const uint8_t* data) override { store_.write(address, size, data); }
   const DasdConfig& config() const { return cfg_; }

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
+#include <zstd.h>
 
 namespace flashsim {
 
@@ -71,29 +73,58 @@ uint64_t Histogram::quantile(double q) const {
 }
 
 // ---- SparseStore ----
+namespace {
+// zstd's fastest regular level: pages go out and come back at the model's page-out rate,
+// so speed counts more than the last few percent of size.
+constexpr int kZstdLevel = 1;
+
+// One context each way, reused (creating one per page costs more than the page).
+ZSTD_CCtx* compressor() {
+  static thread_local std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> c(ZSTD_createCCtx(), ZSTD_freeCCtx);
+  return c.get();
+}
+ZSTD_DCtx* decompressor() {
+  static thread_local std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> d(ZSTD_createDCtx(), ZSTD_freeDCtx);
+  return d.get();
+}
+bool all_zero(const uint8_t* p) {
+  return std::all_of(p, p + kBlock4K, [](uint8_t b) { return b == 0; });
+}
+}  // namespace
+
+void SparseStore::set(Unit& u, const uint8_t* data) {
+  if (u.bytes) allocated_--, allocated_bytes_ -= u.size;
+  u.bytes.reset(), u.size = 0;
+  if (!data || all_zero(data)) return;
+  uint8_t packed[ZSTD_COMPRESSBOUND(kBlock4K)];
+  size_t n = ZSTD_compressCCtx(compressor(), packed, sizeof packed, data, kBlock4K, kZstdLevel);
+  if (ZSTD_isError(n) || n >= kBlock4K) n = kBlock4K;  // incompressible: kept as it is
+  u.bytes.reset(new uint8_t[n]);
+  std::memcpy(u.bytes.get(), n == kBlock4K ? data : packed, n);
+  u.size = uint32_t(n);
+  allocated_++, allocated_bytes_ += n;
+}
+
 uint64_t SparseStore::write(uint64_t address, uint32_t size, const uint8_t* data) {
   uint64_t fresh = 0;
   for (uint32_t off = 0; off < size; off += kBlock4K) {
     auto [it, inserted] = units_.try_emplace((address + off) / kBlock4K);
     if (inserted) fresh++;
-    if (data) {
-      if (!it->second) {
-        it->second.reset(new uint8_t[kBlock4K]);
-        allocated_++;
-      }
-      std::memcpy(it->second.get(), data + off, kBlock4K);
-    } else if (it->second) {
-      it->second.reset();
-      allocated_--;
-    }
+    set(it->second, data ? data + off : nullptr);
   }
   return fresh;
 }
 void SparseStore::read(uint64_t address, uint32_t size, uint8_t* out) const {
   for (uint32_t off = 0; off < size; off += kBlock4K) {
     auto it = units_.find((address + off) / kBlock4K);
-    if (it == units_.end() || !it->second) std::memset(out + off, 0, kBlock4K);
-    else std::memcpy(out + off, it->second.get(), kBlock4K);
+    if (it == units_.end() || !it->second.bytes) {
+      std::memset(out + off, 0, kBlock4K);
+    } else if (it->second.size == kBlock4K) {
+      std::memcpy(out + off, it->second.bytes.get(), kBlock4K);
+    } else {
+      size_t n = ZSTD_decompressDCtx(decompressor(), out + off, kBlock4K, it->second.bytes.get(), it->second.size);
+      if (n != kBlock4K) throw std::logic_error("flashsim: a stored 4 KB unit does not decompress to 4 KB");
+    }
   }
 }
 uint64_t SparseStore::erase(uint64_t address, uint32_t size) {
@@ -101,7 +132,7 @@ uint64_t SparseStore::erase(uint64_t address, uint32_t size) {
   for (uint32_t off = 0; off < size; off += kBlock4K) {
     auto it = units_.find((address + off) / kBlock4K);
     if (it == units_.end()) continue;
-    if (it->second) allocated_--;
+    set(it->second, nullptr);
     units_.erase(it);
     held++;
   }

@@ -113,9 +113,11 @@ struct DeviceStats {
   std::map<int, uint64_t> errors_by_status;             // Status -> count
 };
 
-// Sparse contents in 4 KB units: memory only for what is written (a write without
-// data, or a write of a unit that was never written, costs one map entry; with data,
-// 4 KB). Unwritten, cleared and released units read as zeroes.
+// Sparse contents in 4 KB units: memory only for what is written, compressed (zstd; a
+// unit that does not compress is kept as it is). A write without data, of zeroes, or of
+// a unit that was never written costs one map entry. Unwritten, cleared and released
+// units read as zeroes. What it holds depends on the data alone: bytes_allocated() is
+// the same on every host with the same zstd level (the reports show it).
 class SparseStore {
  public:
   // Returns how many of the 4 KB units were not holding data before.
@@ -124,10 +126,16 @@ class SparseStore {
   // Forgets the units; returns how many were holding data.
   uint64_t erase(uint64_t address, uint32_t size);
   uint64_t units_held() const { return units_.size(); }
-  uint64_t bytes_allocated() const { return allocated_ * kBlock4K; }
+  uint64_t bytes_allocated() const { return allocated_bytes_; }
+  uint64_t units_with_data() const { return allocated_; }  // not all zeroes
  private:
-  std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> units_;   // 4 KB unit number -> bytes or null
-  uint64_t allocated_ = 0;
+  struct Unit {
+    std::unique_ptr<uint8_t[]> bytes;  // null: zeroes
+    uint32_t size = 0;                 // kBlock4K: kept as it is; less: zstd's frame
+  };
+  void set(Unit& u, const uint8_t* data);  // data: kBlock4K bytes, or nullptr for zeroes
+  std::unordered_map<uint64_t, Unit> units_;   // 4 KB unit number -> its contents
+  uint64_t allocated_ = 0, allocated_bytes_ = 0;
 };
 
 class Device {
@@ -141,6 +149,8 @@ class Device {
   const DeviceStats& stats() const { return stats_; }
   // Bytes of host memory the contents take (for the sparseness test and reports).
   virtual uint64_t contents_bytes() const = 0;
+  // Bytes of the device that hold something written (4 KB units), zeroes included.
+  virtual uint64_t contents_written() const = 0;
   // What the device holds at [address, address+size), without a request or simulated
   // time (the host's own look, e.g. a paging subsystem restoring a page a host-side
   // service touches). Unwritten bytes read as zeroes.

@@ -76,6 +76,7 @@ class ScmDevice : public Device {
   Completion submit(uint64_t now_ns, const Request& req) override;
   std::vector<std::string> detail_lines() const override;
   uint64_t contents_bytes() const override { return store_.bytes_allocated() + store_.units_held() * 48; }
+  uint64_t contents_written() const override { return store_.units_held() * kBlock4K; }
   void peek(uint64_t address, uint32_t size, uint8_t* out) const override { store_.read(address, size, out); }
   void poke(uint64_t address, uint32_t size, const uint8_t* data) override;  // the increment's use counts it
   const ScmConfig& config() const { return cfg_; }

@@ -31,9 +31,9 @@ struct LinuxMemory::SharedPages {
       if (!f) return false;
       frames.push_back(*f);
       // A frame never touched is zero when first used; a reused one is cleared.
-      if (storage.touched().count(*f)) {
+      if (storage.is_touched(*f)) {
         emu::Frame& fr = storage.frame(*f);
-        std::memset(fr.data.get(), 0, emu::kPageSize);
+        storage.clear(fr);
         if (fr.code) *fr.code = emu::DecodedPage{};
       }
     }

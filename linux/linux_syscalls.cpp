@@ -1051,8 +1051,8 @@ struct LinuxSyscalls {
         for (uint64_t g : seg.frames) c.k.machine_.storage().free_4k(g);
         return -abi::kEnomem;
       }
-      emu::Frame& frame = c.k.machine_.storage().frame(*f);
-      std::memset(frame.data.get(), 0, emu::kPageSize);
+      emu::Storage& storage = c.k.machine_.storage();
+      storage.clear(storage.frame(*f));
       seg.frames.push_back(*f);
     }
     const int id = c.k.next_shm_++;

@@ -411,7 +411,7 @@ RunSummary ControlProgram::run() {
   }
   if (r.reason == emu::MachineRunResult::Reason::HostLimit)
     stats_.ended_early = fmt::format(
-        "host memory limit: the storage's touched frames and decoded code take {} bytes, over "
+        "host memory limit: the storage's frames stored into, touched frames and decoded code take {} bytes, over "
         "machine.host_storage_limit ({} bytes)",
         machine_.storage().host_bytes(), machine_.storage().host_limit());
   if (!stats_.ended_early.empty())

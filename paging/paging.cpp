@@ -442,7 +442,7 @@ void Paging::put_back(ProcessPages& pp, uint64_t va, Page& pg, const uint8_t* da
   }
   emu::Translation t;
   space.translate(va, t);
-  std::memcpy(t.frame->data.get(), data, kPage);
+  system_->machine().storage().write_page(*t.frame, data);
   t.frame->changed = !copy, t.frame->referenced = true;
   leave_group(pp.process->id, va, pg);
   pg.state = State::Resident;

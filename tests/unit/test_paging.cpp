@@ -29,6 +29,8 @@ struct PagingRun {
   paging::PagingStats stats;
   std::vector<paging::SvcDumpRecord> dumps;
   bool paging_report = false;
+  std::vector<std::string> host_memory;  // run.log's host-memory lines
+  emu::Storage::AuxiliaryCount auxiliary;
   explicit PagingRun(std::vector<std::string> sets, const std::string& operators = "") {
     std::vector<std::string> files;
     if (!operators.empty()) {
@@ -45,6 +47,8 @@ struct PagingRun {
     log = cp.log();
     stats = cp.find_subsystem<paging::Paging>()->stats();
     dumps = cp.find_subsystem<paging::Paging>()->dumps();
+    host_memory = m.storage().host_memory_lines();
+    auxiliary = m.storage().auxiliary();
     for (const os::ReportFile& r : cp.reports()) {
       if (!r.write || (r.wanted && !r.wanted())) continue;
       std::ostringstream out;
@@ -82,6 +86,24 @@ TEST_CASE("paging: nothing lost under heavy paging, to SCM, to DASD, to both, wi
     CHECK(r.stats.scm_pages > 0);
     CHECK(r.stats.dasd_pages > 0);                     // SCM filled its 2 MB, then the volumes
   }
+}
+
+TEST_CASE("paging: pages go out through the compressed store and come back the same; the host-memory count is "
+          "the same twice",
+          "[paging][host_memory]") {
+  const std::vector<std::string> sets = {"workload.message_text=6 3", "system.paging.real_storage=8M",
+                                         "machine.scm.card_pairs=1"};
+  PagingRun a(sets), b(sets);
+  INFO(a.log);
+  CHECK(a.lines("QPGT: 1536 pages, 3 rounds, 0 bad") == 2);  // every page read back as written
+  CHECK(a.stats.page_ins > 1000);
+  CHECK(a.auxiliary.simulated_bytes > 4ull << 20);
+  // QPGT's pages are scrambled bytes: kept as they are, never larger (a map entry each).
+  CHECK(a.auxiliary.host_bytes <= a.auxiliary.simulated_bytes / 4096 * (4096 + 64));
+  CHECK(a.host_memory == b.host_memory);
+  REQUIRE(a.host_memory.size() == 2);
+  CHECK_THAT(a.host_memory[0], Contains("bytes a simulated GB"));
+  CHECK_THAT(a.host_memory[1], Contains("HOST MEMORY AUXILIARY STORAGE"));
 }
 
 TEST_CASE("paging: a page-in makes its ECB wait; its I-stream idles meanwhile", "[paging]") {

@@ -1,0 +1,111 @@
+// Host memory that grows with what is touched (issue 44): a frame only read costs no
+// 4 KB, a store gives it its bytes, and the count is the model's (the same every run);
+// auxiliary storage keeps its pages compressed and zero pages as nothing.
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <vector>
+
+#include "emu/cpu.h"
+#include "flashsim/scm.h"
+
+namespace {
+
+constexpr uint64_t kData = 0x20000;
+constexpr uint8_t kRW = emu::kProtRead | emu::kProtWrite;
+
+// A page of mostly zeros with a few words in it, as the E3 region's pages are.
+std::vector<uint8_t> sparse_page(uint8_t seed) {
+  std::vector<uint8_t> p(flashsim::kBlock4K, 0);
+  for (unsigned k = 0; k < 8; ++k) p[k * 512 + seed % 64] = uint8_t(seed + k + 1);
+  return p;
+}
+
+flashsim::Request one(flashsim::Op op, uint64_t address, uint8_t* data) {
+  flashsim::Request r;
+  r.blocks.push_back({op, address, flashsim::kBlock4K, data});
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("a frame only read costs no data bytes; the first store gives it its 4 KB", "[storage][host_memory]") {
+  emu::Storage storage(64ull << 20);
+  emu::AddressSpace space(storage);  // no change bits: a load's entry also takes stores
+  REQUIRE(space.map(kData, 2 * emu::kPageSize, kRW));
+  emu::Cpu cpu(space);
+
+  CHECK(cpu.read<uint64_t>(kData + 8) == 0);
+  CHECK(cpu.read<uint32_t>(kData + emu::kPageSize) == 0);
+  CHECK(storage.touched_frames() == 2);
+  CHECK(storage.stored_frames() == 0);
+  CHECK(storage.host_bytes() == 2 * emu::Storage::kFrameHostBytes);
+
+  // The store after the load takes the write right the load deferred: the frame is
+  // counted now, its change bit stays as a store through the load's entry left it.
+  cpu.write<uint64_t>(kData + 8, 0x0123456789ABCDEFull);
+  emu::Translation t;
+  REQUIRE(space.translate(kData, t) == emu::Translate::Ok);
+  CHECK(storage.stored_frames() == 1);
+  CHECK(t.frame->stored);
+  CHECK_FALSE(t.frame->changed);
+  CHECK(storage.host_bytes() == 2 * emu::Storage::kFrameHostBytes + emu::kPageSize);
+  CHECK(cpu.read<uint64_t>(kData + 8) == 0x0123456789ABCDEFull);
+  CHECK(cpu.read<uint64_t>(kData) == 0);
+  uint8_t back[8];
+  REQUIRE(space.read_bytes(kData + 8, back, sizeof back));
+  CHECK(back[0] == 0x01);
+  CHECK(back[7] == 0xEF);
+
+  // A host-side write counts the other frame; its bytes read back through the CPU.
+  const uint8_t word[4] = {0xDE, 0xAD, 0xBE, 0xEF};
+  REQUIRE(space.write_bytes(kData + emu::kPageSize + 4, word, sizeof word));
+  CHECK(storage.stored_frames() == 2);
+  CHECK(cpu.read<uint32_t>(kData + emu::kPageSize + 4) == 0xDEADBEEF);
+}
+
+TEST_CASE("write_page: an all-zero page stays uncounted, clear makes a frame read zeros", "[storage][host_memory]") {
+  emu::Storage storage(64ull << 20);
+  emu::Frame& f = storage.frame(5);
+  std::vector<uint8_t> zeros(emu::kPageSize, 0), page = sparse_page(3);
+  storage.write_page(f, zeros.data());
+  CHECK(storage.stored_frames() == 0);
+  storage.write_page(f, page.data());
+  CHECK(storage.stored_frames() == 1);
+  CHECK(std::memcmp(f.data.get(), page.data(), emu::kPageSize) == 0);
+  storage.clear(f);
+  CHECK(std::all_of(f.data.get(), f.data.get() + emu::kPageSize, [](uint8_t b) { return b == 0; }));
+}
+
+TEST_CASE("decoded code leaves the host-memory count when it is retired", "[storage][host_memory]") {
+  emu::Storage storage(64ull << 20);
+  const uint64_t base = storage.host_bytes();
+  for (int k = 0; k < 1000; ++k) storage.add_code_page(), storage.remove_code_page();
+  CHECK(storage.host_bytes() == base);
+  CHECK(storage.code_pages() == 0);
+}
+
+TEST_CASE("auxiliary storage: pages compressed, zero pages as no bytes, read back the same", "[flashsim][host_memory]") {
+  flashsim::ScmDevice scm;
+  std::vector<std::vector<uint8_t>> pages;
+  for (unsigned i = 0; i < 256; ++i) {
+    pages.push_back(sparse_page(uint8_t(i)));
+    REQUIRE(scm.submit(i, one(flashsim::Op::Write, i * flashsim::kBlock4K, pages.back().data())).ok());
+  }
+  std::vector<uint8_t> zeros(flashsim::kBlock4K, 0);
+  for (unsigned i = 256; i < 512; ++i)
+    REQUIRE(scm.submit(i, one(flashsim::Op::Write, i * flashsim::kBlock4K, zeros.data())).ok());
+  CHECK(scm.contents_written() == 512 * flashsim::kBlock4K);
+  // 256 sparse pages take a fraction of their 1 MB; the zero pages only their map entries.
+  CHECK(scm.contents_bytes() < 256 * 200);
+  for (unsigned i = 0; i < 512; ++i) {
+    std::vector<uint8_t> back(flashsim::kBlock4K, 0xFF);
+    REQUIRE(scm.submit(1000, one(flashsim::Op::Read, i * flashsim::kBlock4K, back.data())).ok());
+    CHECK(back == (i < 256 ? pages[i] : zeros));
+  }
+  // Written again with other contents: the old bytes go, the new ones read back.
+  std::vector<uint8_t> other = sparse_page(200);
+  REQUIRE(scm.submit(2000, one(flashsim::Op::Write, 0, other.data())).ok());
+  std::vector<uint8_t> back(flashsim::kBlock4K);
+  REQUIRE(scm.submit(2000, one(flashsim::Op::Read, 0, back.data())).ok());
+  CHECK(back == other);
+}
