@@ -10,7 +10,7 @@
 namespace emu {
 
 Storage::Storage(uint64_t size)
-    : size_(size & ~(kSegmentSize - 1)), high_(size_ / kPageSize), chunks_((size_ + kChunkBytes - 1) / kChunkBytes) {}
+    : size_(size & ~(kSegmentSize - 1)), chunks_((size_ + kChunkBytes - 1) / kChunkBytes), high_(size_ / kPageSize) {}
 
 Storage::~Storage() {
   frames_.clear();
