@@ -17,23 +17,36 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The reports a page shows, in the order it shows them, with their headings. The
-// summary and the timeline have charts of their own besides their tables.
+// The reports a page shows after its charts, in the order it shows them: the summary,
+// ETIM, then each subsystem's report as the subsystem writes it for people (its text
+// twin, `text`, in its own layout: RPTSTG, paging's D ASM and RMF's page data sets, RMF's
+// monitors, fetch.txt, the locks), its JSON's members as tables folded below it. A
+// report a subsystem adds is one line here (rmfcpu's shows how); the page draws it
+// from its files alone.
 struct Report {
-  const char* file;
+  const char* file;  // the JSON
+  const char* text;  // its text twin
   const char* title;
 };
 constexpr Report kReports[] = {
-    {"summary.json", "Summary"},           {"etim.json", "ETIM instruction-count profile"},
-    {"heap.json", "ECB heap"},             {"locks.json", "Locks and syslog"},
-    {"paging.json", "Paging"},             {"svcdump.json", "SVC dumps"},
-    {"sadmp.json", "Stand-alone dump"},
-    {"rmfstorf.json", "RMF Monitor III STORF (storage frames by job, per interval)"},
-    {"rmfpgsp.json", "RMF Monitor II PGSP (page data set activity, per interval)"},
-    {"rmfcpu.json", "RMF CPU Activity (busy by I-stream, per interval)"},
-    {"devices.json", "Devices (Flash Express, DASD)"}, {"lestorage.json", "LE storage"},
-    {"fetch.json", "Program fetch"},       {"timeline.json", "Timeline (per interval of simulated time)"},
+    {"summary.json", "summary.txt", "Run summary"},
+    {"etim.json", "etim.txt", "ETIM instruction-count profile"},
+    {"lestorage.json", "lestorage.txt", "LE storage report (RPTSTG)"},
+    {"paging.json", "paging.txt", "Paging (D ASM, RMF page data set activity)"},
+    {"rmfstorf.json", "rmfstorf.txt", "RMF Monitor III STORF (storage frames by job, per interval)"},
+    {"rmfpgsp.json", "rmfpgsp.txt", "RMF Monitor II PGSP (page data set activity, per interval)"},
+    {"rmfcpu.json", "rmfcpu.txt", "RMF CPU Activity (busy by I-stream, per interval)"},
+    {"fetch.json", "fetch.txt", "Program fetch"},
+    {"locks.json", "locks.txt", "Locks and syslog"},
+    {"heap.json", "heap.txt", "ECB heap"},
+    {"devices.json", "devices.txt", "Devices (Flash Express, DASD)"},
+    {"svcdump.json", "svcdump.txt", "SVC dumps"},
+    {"sadmp.json", "sadmp.txt", "Stand-alone dump"},
+    {"timeline.json", "timeline.txt", "Timeline (per interval of simulated time)"},
 };
+
+// ETIM's displacements shown before the rest of the page; every row is at its end.
+constexpr size_t kEtimTopRows = 25;
 
 std::optional<Json> read_json(const fs::path& path) {
   std::ifstream in(path);
@@ -43,6 +56,13 @@ std::optional<Json> read_json(const fs::path& path) {
   } catch (const Json::exception& e) {
     throw std::runtime_error(fmt::format("{}: not JSON: {}", path.string(), e.what()));
   }
+}
+
+// A text report as the run wrote it; nullopt when the run wrote none.
+std::optional<std::string> read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 std::string stem(const char* file) { return fs::path(file).stem().string(); }
@@ -160,11 +180,13 @@ Table array_table(const std::string& name, const std::string& key, const Json& a
   return t;
 }
 
-// A report as tables: its scalar figures, then one table per object or array member.
-std::string report_tables(const std::string& name, const Json& report) {
+// A report as tables: its scalar figures, then one table per object or array member
+// but those named in `elsewhere` (shown by a part of the page of their own).
+std::string report_tables(const std::string& name, const Json& report, const std::vector<std::string>& elsewhere = {}) {
   Table figures{name, {"figure", "value"}};
   std::string rest;
   for (const auto& [k, v] : report.items()) {
+    if (std::find(elsewhere.begin(), elsewhere.end(), k) != elsewhere.end()) continue;
     if (is_scalar(v)) {
       figures.rows.push_back({text_cell(k), cell(v, k, "")});
       continue;
@@ -206,10 +228,19 @@ std::string cause_charts(const Json& summary) {
       istreams.values.push_back(cause_values(s["cycles_by_cause"], causes, 1));
     }
   if (!istreams.labels.empty()) out += report_svg::stacked_bars(istreams);
+  // A message's bar leaves idle out: idle time is no message's, and would make the bar
+  // longer the less the machine had to do.
   const double messages = number(summary, "messages");
-  if (messages > 0)
-    out += report_svg::stacked_bars({"cycles-per-message", "Cycles by cause, a message (the run's over its messages)",
-                                     "cycles", {"a message"}, causes, {cause_values(all, causes, messages)}});
+  if (messages > 0) {
+    std::vector<std::string> busy_causes;
+    std::copy_if(causes.begin(), causes.end(), std::back_inserter(busy_causes), [](const std::string& c) { return c != "idle"; });
+    out += report_svg::stacked_bars({"cycles-per-message",
+                                     "Cycles by cause, a message (the run's cycles but idle over its messages)",
+                                     "cycles", {"a message"}, busy_causes, {cause_values(all, busy_causes, messages)}});
+    out += fmt::format("<p class=\"note\">A message's bar leaves idle time out: the run's {} idle cycles "
+                       "({} of all) are no message's.</p>\n",
+                       number_text(number(all, "idle")), percent_text(number(all, "idle") / std::max(1.0, number(summary, "cycles"))));
+  }
   return out;
 }
 
@@ -231,8 +262,14 @@ std::string timeline_charts(const Json& timeline) {
   return out + "</div>\n";
 }
 
+// A count's share of ETIM's total, as etim.txt's PCT.
+Cell share_cell(double count, double total) {
+  return total > 0 ? Cell{fmt::format("{:.2f}%", 100 * count / total), true, count / total} : text_cell("-");
+}
+
 // ETIM's programs: the rows' counts, executions and cycles summed per program, most
-// counted first; a click on one filters the displacements below to it.
+// counted first, with their share of the samples; a click on one filters the tables
+// below to it.
 std::string etim_programs(const Json& etim) {
   if (!etim.contains("rows") || !etim["rows"].is_array()) return "";
   std::vector<std::string> order;
@@ -245,26 +282,77 @@ std::string etim_programs(const Json& etim) {
   }
   std::stable_sort(order.begin(), order.end(), [&](const auto& x, const auto& y) { return by[x][0] > by[y][0]; });
   const std::string count_is = etim.value("count_is", std::string("count"));
-  Table t{"etim.programs", {"prog", "count (" + count_is + ")", "executions", "cycles", "rows (displacements)"}};
+  const double total = number(etim, "total_count");
+  Table t{"etim.programs", {"prog", "count (" + count_is + ")", "pct", "executions", "cycles", "rows (displacements)"}};
   t.filter = "programs";
   for (const std::string& p : order)
-    t.rows.push_back({text_cell(p), Cell{number_text(by[p][0], count_is), true, by[p][0]},
-                      Cell{number_text(by[p][1], "executions"), true, by[p][1]},
-                      Cell{number_text(by[p][2], "cycles"), true, by[p][2]}, Cell{number_text(by[p][3]), true, by[p][3]}});
-  return heading(3, "etim.programs", "Programs") +
+    t.rows.push_back({text_cell(p), Cell{number_text(by[p][0]), true, by[p][0]}, share_cell(by[p][0], total),
+                      Cell{number_text(by[p][1]), true, by[p][1]}, Cell{number_text(by[p][2]), true, by[p][2]},
+                      Cell{number_text(by[p][3]), true, by[p][3]}});
+  return heading(3, "etim.programs", "Programs by count") +
          "<p>Filter by program: <input data-filter=\"programs\" placeholder=\"program name\"></p>\n" + table_html(t);
+}
+
+// ETIM's rows a table: program, I-stream (*** for several), displacement and address in
+// hex, instruction, count with its share of the samples, executions, cycles.
+Table etim_rows_table(const std::string& name, const std::vector<const Json*>& rows, double total) {
+  Table t{name, {"prog", "ssu", "IS", "disp", "address", "inst", "count", "pct", "executions", "cycles"}};
+  t.filter = "programs";
+  for (const Json* r : rows) {
+    auto field = [&](const char* key) { return r->contains(key) ? cell_of((*r)[key], key) : text_cell("-"); };
+    t.rows.push_back({field("prog"), field("ssu"), field("istream"), field("disp"), field("address"), field("inst"),
+                      field("count"), share_cell(number(*r, "count"), total), field("executions"), field("cycles")});
+  }
+  return t;
+}
+
+// The displacements counted most (kEtimTopRows of them), most first; every row is at
+// the page's end.
+std::string etim_top(const Json& etim) {
+  if (!etim.contains("rows") || !etim["rows"].is_array()) return "";
+  std::vector<const Json*> rows;
+  for (const Json& r : etim["rows"]) rows.push_back(&r);
+  std::stable_sort(rows.begin(), rows.end(), [](const Json* x, const Json* y) { return number(*x, "count") > number(*y, "count"); });
+  if (rows.size() > kEtimTopRows) rows.resize(kEtimTopRows);
+  const std::string count_is = etim.value("count_is", std::string("count"));
+  return heading(3, "etim.top", fmt::format("The {} displacements counted most ({})", rows.size(), count_is)) +
+         table_html(etim_rows_table("etim.top", rows, number(etim, "total_count"))) +
+         fmt::format("<p>Every row ({}), and etim.txt as ETIM prints it: <a href=\"#etim-all\">at the end of the page</a>.</p>\n",
+                     etim["rows"].size());
+}
+
+// ETIM's every row and its text, folded at the page's end.
+std::string etim_all(const Json& etim, const std::optional<std::string>& text) {
+  if (!etim.contains("rows") || !etim["rows"].is_array()) return "";
+  std::vector<const Json*> rows;
+  for (const Json& r : etim["rows"]) rows.push_back(&r);
+  std::string out = heading(2, "etim-all", fmt::format("ETIM, every row ({})", rows.size())) +
+                    "<details id=\"etim-rows\"><summary>etim.json's rows as a table, in etim.txt's order</summary>\n" +
+                    table_html(etim_rows_table("etim.rows", rows, number(etim, "total_count"))) + "</details>\n";
+  if (text) out += "<details id=\"etim-text\"><summary>etim.txt</summary>\n" + text_report_html("etim.txt", *text) + "</details>\n";
+  return out;
 }
 
 std::string headline(const Json& summary) {
   std::string out = fmt::format("<h1>tpfemu run: {}</h1>\n", escape(summary.value("config", std::string("(no configuration)"))));
   if (!summary.contains("headline") || !summary["headline"].is_object()) return out;
   const Json& h = summary["headline"];
-  out += fmt::format("<p class=\"headline\" data-headline=\"{}\"><b>{}</b>: {}</p>\n", escape(h.value("key", std::string())),
-                     escape(h.value("label", std::string())),
-                     escape(h.contains("value") && h["value"].is_number() ? number_text(h["value"].get<double>()) : "n/a"));
+  out += fmt::format("<p class=\"headline\" data-headline=\"{}\"><b>{}</b> {}</p>\n<div class=\"headline-lines\">\n",
+                     escape(h.value("key", std::string())),
+                     escape(h.contains("value") && h["value"].is_number() ? shortest_text(h["value"].get<double>()) : "n/a"),
+                     escape(h.value("label", std::string())));
+  auto line = [&](const char* name, const std::string& text) {
+    out += fmt::format("<div><b>{}</b> {}</div>\n", name, escape(text));
+  };
+  if (h.contains("detail") && h["detail"].is_string()) line("with", h["detail"].get<std::string>());
+  if (h.contains("document") && h["document"].is_object()) {
+    const Json& d = h["document"];
+    line("document", (d.contains("value") && d["value"].is_number() ? shortest_text(d["value"].get<double>()) : "n/a") +
+                         " (" + d.value("source", std::string()) + ")");
+  }
   if (h.contains("reason") && h["reason"].is_string())
-    out += "<p class=\"note\">" + escape(h["reason"].get<std::string>()) + "</p>\n";
-  return out;
+    line("chosen", h.value("key", std::string()) + ": " + h["reason"].get<std::string>());
+  return out + "</div>\n";
 }
 
 // The run's figure beside the source document's, when the run is an experiment's
@@ -290,10 +378,20 @@ std::string document_figures(const Json& summary) {
          escape(entry.value("document", std::string())) + ".</p>\n";
 }
 
-std::string nav(const std::vector<std::pair<std::string, std::string>>& links) {
-  std::string out = "<nav>";
-  for (const auto& [id, title] : links) out += fmt::format("<a href=\"#{}\">{}</a>", escape(id), escape(title));
+std::string contents(const std::vector<std::pair<std::string, std::string>>& links) {
+  std::string out = "<nav id=\"contents\"><b>Contents</b>\n";
+  for (const auto& [id, title] : links) out += fmt::format("<a href=\"#{}\">{}</a>\n", escape(id), escape(title));
   return out + "</nav>\n";
+}
+
+// A subsystem's (or the summary's) section: its text report as it writes it, then its
+// JSON's members as tables, folded.
+std::string report_section(const std::string& id, const Report& r, const Json& j, const std::optional<std::string>& text,
+                           const std::vector<std::string>& elsewhere = {}) {
+  std::string out;
+  if (text) out += text_report_html(r.text, *text);
+  return out + fmt::format("<details><summary>{} as tables</summary>\n", escape(r.file)) + report_tables(id, j, elsewhere) +
+         "</details>\n";
 }
 
 }  // namespace
@@ -302,24 +400,57 @@ std::string run_report(const fs::path& run_dir) {
   const std::optional<Json> summary = read_json(run_dir / "summary.json");
   if (!summary) throw std::runtime_error(fmt::format("{}: not a run folder (no summary.json)", run_dir.string()));
   if (!summary->is_object()) throw std::runtime_error(fmt::format("{}: not a run's summary", (run_dir / "summary.json").string()));
-  std::string body = headline(*summary) + document_figures(*summary);
-  std::vector<std::pair<std::string, std::string>> links;
+  // Every report first, so that one that is not JSON stops the page before any is written.
+  std::vector<std::pair<const Report*, Json>> reports;
   for (const Report& r : kReports) {
-    const std::optional<Json> j = r.file == std::string("summary.json") ? summary : read_json(run_dir / r.file);
+    std::optional<Json> j = r.file == std::string("summary.json") ? summary : read_json(run_dir / r.file);
     if (!j) continue;
     if (!j->is_object()) throw std::runtime_error(fmt::format("{}: not a tpfemu report", (run_dir / r.file).string()));
-    const std::string id = stem(r.file);
-    if (id == "timeline") body += timeline_charts(*j);
-    body += heading(2, id, fmt::format("{} ({})", r.title, r.file));
-    if (id == "etim") body += etim_programs(*j);
-    body += report_tables(id, *j);
-    links.emplace_back(id, r.title);
-    if (id == "summary") {
-      body += cause_charts(*j);
-      links.emplace_back("cycles", "Cycles by cause");
-    }
+    reports.emplace_back(&r, std::move(*j));
   }
-  return page_html("tpfemu run: " + summary->value("config", run_dir.string()), nav(links) + body);
+  const Json* timeline = nullptr;
+  const Json* etim = nullptr;
+  for (const auto& [r, j] : reports) {
+    if (stem(r->file) == "timeline") timeline = &j;
+    if (stem(r->file) == "etim") etim = &j;
+  }
+
+  // The headline and the document's figure, cycles by cause, the timeline's charts, then
+  // the reports; ETIM's every row last.
+  std::vector<std::pair<std::string, std::string>> links;
+  std::string body = document_figures(*summary);
+  if (!body.empty()) links.emplace_back("document", "Beside the document");
+  if (std::string charts = cause_charts(*summary); !charts.empty()) {
+    body += charts;
+    links.emplace_back("cycles", "Cycles by cause");
+  }
+  if (timeline)
+    if (std::string charts = timeline_charts(*timeline); !charts.empty()) {
+      body += charts;
+      links.emplace_back("timeline-charts", "Timeline charts");
+    }
+  for (const auto& [r, j] : reports) {
+    const std::string id = stem(r->file);
+    const std::optional<std::string> text = read_text(run_dir / r->text);
+    body += heading(2, id, fmt::format("{} ({})", r->title, text ? r->text : r->file));
+    links.emplace_back(id, r->title);
+    if (id == "etim") {
+      body += etim_programs(j);
+      if (j.contains("by_ecb_program") && j["by_ecb_program"].is_array() && !j["by_ecb_program"].empty())
+        body += heading(3, "etim.by_ecb_program", "By ECB program, inclusive") +
+                table_html(array_table("etim.by_ecb_program", "by_ecb_program", j["by_ecb_program"], j));
+      body += etim_top(j);
+      body += "<details><summary>etim.json's figures as a table</summary>\n" +
+              report_tables(id, j, {"rows", "by_ecb_program"}) + "</details>\n";
+      continue;
+    }
+    body += report_section(id, *r, j, text);
+  }
+  if (etim) {
+    body += etim_all(*etim, read_text(run_dir / "etim.txt"));
+    links.emplace_back("etim-all", "ETIM, every row");
+  }
+  return page_html("tpfemu run: " + summary->value("config", run_dir.string()), headline(*summary) + contents(links) + body);
 }
 
 fs::path write_run_report(const fs::path& run_dir) {

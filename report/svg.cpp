@@ -86,7 +86,7 @@ std::string stacked_bars(const StackedBars& chart) {
 }
 
 std::string line_chart(const Line& chart) {
-  constexpr double kWidth = 420, kHeight = 200, kLeft = 70, kRight = 12, kTop = 28, kBottom = 34;
+  constexpr double kWidth = 420, kHeight = 200, kLeft = 92, kRight = 12, kTop = 28, kBottom = 34;
   const auto [xmin_it, xmax_it] = std::minmax_element(chart.x.begin(), chart.x.end());
   const auto [ymin_it, ymax_it] = std::minmax_element(chart.y.begin(), chart.y.end());
   const double x0 = chart.x.empty() ? 0 : *xmin_it, x1 = chart.x.empty() ? 1 : *xmax_it;

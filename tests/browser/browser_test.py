@@ -5,7 +5,8 @@ system, no network (check_page.py says what is checked). One CTest test per case
 
   browser_test.py CASE TPFEMU BUILD_DIR CHROMIUM
 
-  run:CONFIG   tpfemu run configs/CONFIG.yaml --report: its report.html
+  run:CONFIG   tpfemu run configs/CONFIG.yaml --report: its report.html, as an analyst's
+               page 1400 px wide (check_page.py --analyst; the demo's ETIM rows too)
   compare      tpfemu report A B on the demo at two I-stream counts: the comparison page
   sweep        scripts/sweep on tests/sweep/small.yaml: DIR/index.html (its plots are
                images: the screenshot shows whether they drew)
@@ -29,9 +30,19 @@ def run(cmd, **kw):
     return r
 
 
-def check_page(chromium, page, work, charts):
-    run([sys.executable, os.path.join(HERE, "check_page.py"), chromium, page, "--charts", str(charts),
-         "--screenshot", os.path.join(work, "page.png")])
+def check_page(chromium, page, work, charts, *checks):
+    r = run([sys.executable, os.path.join(HERE, "check_page.py"), chromium, page, "--charts", str(charts),
+             "--screenshot", os.path.join(work, "page.png")] + list(checks))
+    print(r.stdout, end="")
+
+
+# A run's page as an analyst opens it (issue 48), 1400 px wide: contents, nothing wider
+# than the window, no JSON in its text.
+ANALYST = ["--analyst", "--width", "1400"]
+# The demo's, with ETIM on: its 25 displacements counted most (of 681) in hex, I-stream
+# -1 as ***, and the page short enough to read (it was 19,138 px before issue 48).
+DEMO = ["--max-rows", "etim.top=25", "--hex", "etim.top=disp", "--hex", "etim.top=address", "--stars", "etim.top=IS",
+        "--max-height", "6000"]
 
 
 def tpfemu_run(tpfemu, config, out, *sets):
@@ -52,7 +63,7 @@ def main():
         out = os.path.join(work, "run")
         # The demo with ZTRAP EI on, so that its page has the ETIM profile as well.
         tpfemu_run(tpfemu, case[4:], out, *(["system.ztrap.ei=whole-run"] if case == "run:demo" else []))
-        check_page(chromium, os.path.join(out, "report.html"), work, 2)
+        check_page(chromium, os.path.join(out, "report.html"), work, 2, *ANALYST, *(DEMO if case == "run:demo" else []))
     elif case == "compare":
         a, b = os.path.join(work, "a"), os.path.join(work, "b")
         tpfemu_run(tpfemu, "demo", a)

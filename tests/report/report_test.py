@@ -6,7 +6,12 @@ CTest test per case (tests/CMakeLists.txt, label report):
 
   run:CONFIG   run configs/CONFIG.yaml with --report twice: report.html is written, the
                same bytes both times (and again from `tpfemu report`), self-contained,
-               and holds every table and chart the run's JSON warrants, row for row
+               and holds every table and chart the run's JSON warrants, row for row,
+               every text report as the run wrote it (<pre data-report=FILE>), in the
+               order an analyst reads (issue 48): the document's figures, cycles by
+               cause, the timeline's charts, the summary, ETIM's top rows, the
+               subsystems, ETIM's every row last; contents whose links all lead
+               somewhere; no JSON in any cell
   compare      `tpfemu report A B` on two runs: the configuration keys that differ
                first, every table row for row against `tpfemu compare`, a bar chart each
   bad          a folder that is not a run, a report that is not JSON: one message
@@ -49,9 +54,39 @@ class Page(html.parser.HTMLParser):
         self.table = self.chart = None
         self.in_body = False
         self.points = {}
+        self.depth = 0  # of tables: a cell's own table (ETIM's places) is part of its row
+        self.texts, self.text = {}, None  # <pre data-report=FILE>: its text
+        self.ids, self.links, self.contents = set(), [], []
+        self.in_contents = False
+        self.sections = []  # the ids of the <h2>s
+        self.cell_text = []  # the text of every table cell
+
+    def handle_data(self, data):
+        if self.text is not None:
+            self.texts[self.text] += data
+        elif self.table:
+            self.cell_text.append(data)
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
+        if "id" in a:
+            self.ids.add(a["id"])
+            if tag == "h2":
+                self.sections.append(a["id"])
+        if tag == "a" and a.get("href", "").startswith("#"):
+            self.links.append(a["href"][1:])
+            if self.in_contents:
+                self.contents.append(a["href"][1:])
+        if tag == "nav" and a.get("id") == "contents":
+            self.in_contents = True
+        if tag == "pre" and "data-report" in a:
+            self.text = a["data-report"]
+            check(self.text not in self.texts, f"two text reports {self.text}")
+            self.texts[self.text] = ""
+            self.order.append("text:" + self.text)
+        if tag == "table" and self.table:
+            self.depth += 1
+            return
         for k in ("src", "href"):
             if k in a and not a[k].startswith("#") and not a[k].startswith("data:") and tag != "a":
                 self.external.append(f"<{tag} {k}={a[k]}>")
@@ -62,9 +97,9 @@ class Page(html.parser.HTMLParser):
             check(self.table not in self.tables, f"two tables named {self.table}")
             self.tables[self.table] = 0
             self.order.append(self.table)
-        elif tag == "tbody":
+        elif tag == "tbody" and not self.depth:
             self.in_body = True
-        elif tag == "tr" and self.table and self.in_body:
+        elif tag == "tr" and self.table and self.in_body and not self.depth:
             self.tables[self.table] += 1
         elif tag == "svg" and "data-chart" in a:
             self.chart = a["data-chart"]
@@ -77,6 +112,14 @@ class Page(html.parser.HTMLParser):
                 self.points[self.chart] = len(a.get("points", "").split())
 
     def handle_endtag(self, tag):
+        if tag == "nav":
+            self.in_contents = False
+        if tag == "pre":
+            self.text = None
+        if self.depth:  # inside a cell's own table
+            if tag == "table":
+                self.depth -= 1
+            return
         if tag == "table":
             self.table, self.in_body = None, False
         elif tag == "tbody":
@@ -126,7 +169,34 @@ def warranted(run_dir):
                 charts["timeline-" + col] = len(j["rows"])  # a point per interval
         if stem == "etim":
             tables["etim.programs"] = len({r["prog"] for r in j["rows"]})
+            tables["etim.top"] = min(25, len(j["rows"]))  # the rows counted most; every row at the end
+            if not j["by_ecb_program"]:
+                del tables["etim.by_ecb_program"]
     return tables, charts
+
+
+def check_analyst_page(run_dir, page):
+    """What issue 48 asked of a run's page: the text reports as written, the order, the
+    contents, no JSON in a cell."""
+    for stem in REPORTS:
+        path = os.path.join(run_dir, stem + ".txt")
+        if os.path.exists(path) and os.path.exists(os.path.join(run_dir, stem + ".json")):
+            with open(path, encoding="utf-8") as f:
+                check(page.texts.get(stem + ".txt") == f.read(), f"{run_dir}/report.html: {stem}.txt not as the run wrote it")
+    where = {name: i for i, name in reversed(list(enumerate(page.order)))}
+    sequence = [n for n in ("document", "chart:cycles-by-cause", "chart:timeline-messages_per_s", "text:summary.txt",
+                            "etim.top", "etim.rows") if n in where]
+    check(sequence == sorted(sequence, key=where.get), f"{run_dir}/report.html: not in the analyst's order: "
+                                                       f"{sorted(sequence, key=where.get)}")
+    if "etim.rows" in where:
+        check(all(where["etim.rows"] >= i for i in where.values() if i != where.get("text:etim.txt")),
+              f"{run_dir}/report.html: ETIM's every row is not last")
+    check(page.contents and page.contents == page.sections,
+          f"{run_dir}/report.html: the contents {page.contents} are not the sections {page.sections}")
+    missing = [l for l in page.links if l not in page.ids]
+    check(not missing, f"{run_dir}/report.html: links to nothing: {missing}")
+    cells = "".join(page.cell_text)
+    check('{"' not in cells and "[{" not in cells, f"{run_dir}/report.html: JSON in a table cell")
 
 
 def check_page(run_dir):
@@ -176,6 +246,7 @@ def run_case(tpfemu, work, config):
     with open(os.path.join(outs[0], "report.html"), "rb") as f:
         check(f.read() == first, f"{config}: tpfemu report wrote other bytes than run --report")
     page = check_page(outs[0])
+    check_analyst_page(outs[0], page)
     print(f"{config}: {len(page.tables)} tables ({sum(page.tables.values())} rows), {len(page.charts)} charts")
 
 
