@@ -293,6 +293,43 @@ std::string etim_programs(const Json& etim) {
          "<p>Filter by program: <input data-filter=\"programs\" placeholder=\"program name\"></p>\n" + table_html(t);
 }
 
+// ETIM's samples by the ECB program in control, as etim.txt's BY ECB PROGRAM: each
+// program's samples, their share, its I-streams' (IS 000 ...), and where they fell
+// (segment, file, function) with their share of the program's.
+std::string etim_by_program(const Json& etim) {
+  if (!etim.contains("by_ecb_program") || !etim["by_ecb_program"].is_array() || etim["by_ecb_program"].empty()) return "";
+  const Json& programs = etim["by_ecb_program"];
+  size_t istreams = 0;
+  for (const Json& p : programs)
+    if (p.contains("by_istream") && p["by_istream"].is_array()) istreams = std::max(istreams, p["by_istream"].size());
+  Table t{"etim.by_ecb_program", {"program", "samples", "pct"}};
+  t.filter = "programs";
+  for (size_t i = 0; i < istreams; ++i) t.header.push_back(fmt::format("IS {:03}", i));
+  t.header.push_back("where its samples fell");
+  const double total = number(etim, "total_count");
+  for (const Json& p : programs) {
+    const double samples = number(p, "samples");
+    std::vector<Cell> row{p.contains("program") ? cell_of(p["program"], "program") : text_cell("-"),
+                          Cell{number_text(samples), true, samples}, share_cell(samples, total)};
+    for (size_t i = 0; i < istreams; ++i) {
+      const bool there = p.contains("by_istream") && p["by_istream"].is_array() && i < p["by_istream"].size();
+      row.push_back(there ? cell_of(p["by_istream"][i], "samples") : text_cell("-"));
+    }
+    Json places = Json::array();
+    if (p.contains("places") && p["places"].is_array())
+      for (const Json& place : p["places"]) {
+        Json shown = place;
+        if (samples > 0) shown["pct"] = fmt::format("{:.2f}%", 100 * number(place, "samples") / samples);
+        places.push_back(std::move(shown));
+      }
+    row.push_back(places.empty() ? text_cell("-") : Cell{"", false, 0, inner_table_html(places)});
+    t.rows.push_back(std::move(row));
+  }
+  return heading(3, "etim.by_ecb_program", "By ECB program, inclusive") +
+         "<p class=\"note\">Each sample goes to the program in control of the running ECB, wherever it was: its own "
+         "code and what it called (the heap, locks, the runtime).</p>\n" + table_html(t);
+}
+
 // ETIM's rows a table: program, I-stream (*** for several), displacement and address in
 // hex, instruction, count with its share of the samples, executions, cycles.
 Table etim_rows_table(const std::string& name, const std::vector<const Json*>& rows, double total) {
@@ -436,9 +473,7 @@ std::string run_report(const fs::path& run_dir) {
     links.emplace_back(id, r->title);
     if (id == "etim") {
       body += etim_programs(j);
-      if (j.contains("by_ecb_program") && j["by_ecb_program"].is_array() && !j["by_ecb_program"].empty())
-        body += heading(3, "etim.by_ecb_program", "By ECB program, inclusive") +
-                table_html(array_table("etim.by_ecb_program", "by_ecb_program", j["by_ecb_program"], j));
+      body += etim_by_program(j);
       body += etim_top(j);
       body += "<details><summary>etim.json's figures as a table</summary>\n" +
               report_tables(id, j, {"rows", "by_ecb_program"}) + "</details>\n";
