@@ -415,6 +415,41 @@ std::string document_figures(const Json& summary) {
          escape(entry.value("document", std::string())) + ".</p>\n";
 }
 
+// The operator's commands and what the console displayed for them (D ASM's IEE200I,
+// D M, ...), as run.log holds them: a line "CYCLE operator: COMMAND" (or "operator
+// console:" for one typed) and below it the display's lines, at the same cycle two
+// spaces further in. Whatever command a subsystem adds shows here as the console
+// showed it. At most kOperatorLines lines; "" when the run had no operator command.
+constexpr size_t kOperatorLines = 4000;
+
+std::string operator_displays(const std::optional<std::string>& run_log) {
+  if (!run_log) return "";
+  std::string out;
+  size_t lines = 0;
+  bool in_display = false;
+  for (size_t at = 0; at < run_log->size() && lines < kOperatorLines;) {
+    size_t end = run_log->find('\n', at);
+    if (end == std::string::npos) end = run_log->size();
+    const std::string_view line(run_log->data() + at, end - at);
+    at = end + 1;
+    // After the right-aligned cycle: "operator..." opens a command, "  ..." continues its display.
+    const size_t digits = line.find_first_not_of(' ');
+    const size_t after = digits == std::string_view::npos ? line.size() : line.find(' ', digits);
+    const bool cycled = after != std::string_view::npos && after > digits &&
+                        line.substr(digits, after - digits).find_first_not_of("0123456789") == std::string_view::npos;
+    const std::string_view rest = cycled ? line.substr(after + 1) : std::string_view();
+    if (cycled && rest.starts_with("operator")) in_display = true;
+    else if (!(in_display && cycled && rest.starts_with("  "))) in_display = false;
+    if (!in_display) continue;
+    out += std::string(line) + "\n";
+    ++lines;
+  }
+  if (out.empty()) return "";
+  return heading(2, "operator", "Operator commands and the console's displays (run.log)") +
+         "<p class=\"note\">Each command at its simulated time in cycles (run.log's CYCLE), then what the console "
+         "displayed.</p>\n" + text_report_html("run.log#operator", out);
+}
+
 std::string contents(const std::vector<std::pair<std::string, std::string>>& links) {
   std::string out = "<nav id=\"contents\"><b>Contents</b>\n";
   for (const auto& [id, title] : links) out += fmt::format("<a href=\"#{}\">{}</a>\n", escape(id), escape(title));
@@ -480,6 +515,10 @@ std::string run_report(const fs::path& run_dir) {
       continue;
     }
     body += report_section(id, *r, j, text);
+  }
+  if (std::string displays = operator_displays(read_text(run_dir / "run.log")); !displays.empty()) {
+    body += displays;
+    links.emplace_back("operator", "Operator commands");
   }
   if (etim) {
     body += etim_all(*etim, read_text(run_dir / "etim.txt"));

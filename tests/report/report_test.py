@@ -14,6 +14,9 @@ CTest test per case (tests/CMakeLists.txt, label report):
                somewhere; no JSON in any cell
   compare      `tpfemu report A B` on two runs: the configuration keys that differ
                first, every table row for row against `tpfemu compare`, a bar chart each
+  operator     a short E3 run with D ASM typed (tests/report/operator-d-asm.yaml): the
+               page shows the command and IEE200I's display as run.log has them,
+               linked from the contents
   bad          a folder that is not a run, a report that is not JSON: one message
                naming the file, status 2, no page
 
@@ -287,6 +290,22 @@ def compare_case(tpfemu, work):
     print(f"compare: {len(page.tables)} tables, {len(page.charts)} charts")
 
 
+def operator_case(tpfemu, work):
+    out = os.path.join(work, "run")
+    r = run([tpfemu, "run", os.path.join(ROOT, "configs", "e3-transition.yaml"), os.path.join(HERE, "operator-d-asm.yaml"),
+             "--set", "workload.duration=40ms", "--out", out, "--no-progress", "--report"])
+    check(r.returncode == 0, f"run: {r.stderr}")
+    page = check_page(out)
+    check_analyst_page(out, page)
+    shown = page.texts.get("run.log#operator", "")
+    with open(os.path.join(out, "run.log")) as f:
+        display = [l for l in f.read().splitlines() if " operator: D ASM" in l or "IEE200I" in l or "SYS1.LOCAL.PAGE" in l]
+    check(len(display) >= 3, f"run.log has no D ASM display: {display}")
+    check(all(l + "\n" in shown for l in display), f"the page's operator section lacks run.log's D ASM lines: {shown[:500]!r}")
+    check("operator" in page.contents, f"the contents do not link the operator's commands: {page.contents}")
+    print(f"operator: {len(shown.splitlines())} lines of commands and displays")
+
+
 def bad_case(tpfemu, work):
     r = run([tpfemu, "report", work])
     check(r.returncode == 2 and f"{work}: not a run folder" in r.stderr, f"not a run: {r.returncode} {r.stderr}")
@@ -316,6 +335,8 @@ def main():
         run_case(tpfemu, work, case[4:])
     elif case == "compare":
         compare_case(tpfemu, work)
+    elif case == "operator":
+        operator_case(tpfemu, work)
     elif case == "bad":
         bad_case(tpfemu, work)
     else:
