@@ -354,7 +354,7 @@ std::string etim_top(const Json& etim) {
   const std::string count_is = etim.value("count_is", std::string("count"));
   return heading(3, "etim.top", fmt::format("The {} displacements counted most ({})", rows.size(), count_is)) +
          table_html(etim_rows_table("etim.top", rows, number(etim, "total_count"))) +
-         fmt::format("<p>Every row ({}), and etim.txt as ETIM prints it: <a href=\"#etim-all\">at the end of the page</a>.</p>\n",
+         fmt::format("<p>Every row ({}), and etim.txt as ETIM prints it: <a href=\"#etim-rows\">at the end of the page</a>.</p>\n",
                      etim["rows"].size());
 }
 
