@@ -38,6 +38,11 @@ REPORTS = ["summary", "etim", "heap", "locks", "paging", "svcdump", "sadmp", "rm
            "lestorage", "fetch", "timeline"]
 
 
+# A configuration's run made short for a test (E4's program on 2,000 requests, not
+# 27,949 segments' worth): its pages still show RPTSTG (lestorage.txt) as written.
+SHORT = {"e4-heap": ["workload.message_text=A 2000"]}
+
+
 def fail(msg):
     sys.exit(f"FAIL: {msg}")
 
@@ -150,7 +155,9 @@ def warranted(run_dir):
             continue
         with open(path) as f:
             j = json.load(f)
-        tables[stem] = sum(1 for v in j.values() if not isinstance(v, (dict, list)))
+        scalars = sum(1 for v in j.values() if not isinstance(v, (dict, list)))
+        if scalars:  # a report of lists only (lestorage.json) has no table of figures
+            tables[stem] = scalars
         for k, v in j.items():
             if isinstance(v, (dict, list)):
                 tables[f"{stem}.{k}"] = len(v)
@@ -234,8 +241,9 @@ def run_case(tpfemu, work, config):
     outs = []
     for n in ("a", "b"):
         out = os.path.join(work, n)
+        sets = [a for s in SHORT.get(config, []) for a in ("--set", s)]
         r = run([tpfemu, "run", os.path.join(ROOT, "configs", config + ".yaml"), "--out", out, "--no-progress",
-                 "--report"], cwd=work)
+                 "--report"] + sets, cwd=work)
         check(r.returncode == 0, f"run {config}: status {r.returncode}: {r.stderr}")
         check(f"report: {out}/report.html" in r.stdout, f"run --report did not say where the page is: {r.stdout}")
         outs.append(out)
