@@ -1,6 +1,7 @@
 #include "report/html_report.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 #include <fstream>
 #include <map>
@@ -405,10 +406,17 @@ std::string document_figures(const Json& summary) {
     const Json run = h.value("key", std::string()) == key ? h.value("value", Json()) : summary.value(key, Json());
     const double doc = f["value"].get<double>();
     Cell ratio = text_cell("-");
-    if (run.is_number() && doc != 0) ratio = Cell{fmt::format("{:.3f}", run.get<double>() / doc), true, run.get<double>() / doc};
-    t.rows.push_back({text_cell(f.value("label", key)),
-                      run.is_number() ? Cell{number_text(run.get<double>(), unit), true, run.get<double>()} : text_cell("-"),
-                      Cell{number_text(doc, unit), true, doc}, ratio});
+    if (run.is_number() && doc != 0) {
+      const double r = run.get<double>() / doc;  // far below 1 (a short run): its two significant digits
+      ratio = Cell{std::fabs(r) >= 0.1 ? fmt::format("{:.3f}", r) : fmt::format("{:.2g}", r), true, r};
+    }
+    // As the run and the document write them (0.0244 s, 15.44 s), a fraction as a percentage.
+    auto figure = [&](double v) {
+      return Cell{unit == "fraction" ? percent_text(v) : shortest_text(v) + (unit.empty() || unit == "%" ? "" : " ") + unit,
+                  true, v};
+    };
+    t.rows.push_back({text_cell(f.value("label", key)), run.is_number() ? figure(run.get<double>()) : text_cell("-"),
+                      figure(doc), ratio});
   }
   return heading(2, "document", fmt::format("{}: beside the document ({})", entry.value("experiment", std::string()),
                                             entry.value("source", std::string()))) +

@@ -70,7 +70,7 @@ th[data-sorted=down]::after { content: " \25BC"; } th[data-sorted=up]::after { c
 td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 table.inner { margin: 0; font-size: 12px; } table.inner th, table.inner td { border-color: #eee; padding: 0 6px; }
 pre.report { font: 12px/1.35 monospace; background: #fafafa; border: 1px solid #e4e4e4; padding: 0.5em;
-             max-height: 36em; overflow: auto; margin: 0.5em 0 1em; }
+             max-height: 60em; overflow: auto; margin: 0.5em 0 1em; }
 .headline { font-size: 1.3em; margin: 0.5em 0 0.2em; }
 .headline-lines { margin: 0 0 1em 1.5em; color: #333; } .headline-lines b { display: inline-block; min-width: 5em; }
 .note { color: #555; }
