@@ -48,6 +48,42 @@ TEST_CASE("report_html: a key's unit is the one its name says", "[report_html]")
   CHECK(report_html::number_text(NAN, "ms") == "n/a");
 }
 
+// What an analyst reads (issue 48): hex where z/TPF and z/OS print hex, *** for
+// several I-streams, a utilization as a percentage, never JSON in a cell.
+TEST_CASE("report_html: numbers as z/TPF and z/OS print them", "[report_html]") {
+  using report_html::Json;
+  CHECK(report_html::is_hex_key("address"));
+  CHECK(report_html::is_hex_key("lock_address"));
+  CHECK(report_html::is_hex_key("disp"));
+  CHECK(report_html::is_hex_key("asid"));
+  CHECK_FALSE(report_html::is_hex_key("addresses_seen"));
+  CHECK(report_html::value_text(Json(16781720), "address") == "01001198");
+  CHECK(report_html::value_text(Json(0x1'0000'0000ull), "address") == "0000000100000000");
+  CHECK(report_html::value_text(Json(8), "disp") == "0008");
+  CHECK(report_html::value_text(Json(1), "asid") == "0001");
+  CHECK(report_html::value_text(Json(-1), "istream") == "***");
+  CHECK(report_html::value_text(Json(3), "istream") == "3");
+  CHECK(report_html::value_text(Json(0.999996), "cpu_utilization") == "100.0%");
+  CHECK(report_html::number_text(0.091613, "fraction") == "9.2%");
+  CHECK(report_html::percent_text(151.0 / 38354836) == "0.00039%");
+  CHECK(report_html::percent_text(0) == "0%");
+  CHECK(report_html::shortest_text(0.0244) == "0.0244");
+  CHECK(report_html::shortest_text(1084608.992) == "1,084,608.992");
+  // A list in a cell: its elements, or a table of its objects; no JSON.
+  CHECK(report_html::value_text(Json::parse("[1113, 1101]"), "samples") == "1,113 · 1,101");
+  const Json places = Json::parse(R"([{"segment": "program", "file": "", "function": "app_crc32", "samples": 1548}])");
+  const report_html::Cell c = report_html::cell_of(places, "places");
+  CHECK(c.html.find("<table class=\"inner\">") == 0);
+  CHECK(c.html.find("<td>app_crc32</td>") != std::string::npos);
+  CHECK(c.html.find("{\"") == std::string::npos);
+  CHECK(c.html.find("&quot;") == std::string::npos);
+}
+
+TEST_CASE("report_html: a text report is shown as it is, escaped", "[report_html]") {
+  const std::string pre = report_html::text_report_html("locks.txt", "lock <a> & b\n  spins  1,000\n");
+  CHECK(pre == "<pre class=\"report\" data-report=\"locks.txt\">lock &lt;a&gt; &amp; b\n  spins  1,000\n</pre>\n");
+}
+
 TEST_CASE("report_html: a table has one <tr> in its body per row, numbers sortable by value", "[report_html]") {
   report_html::Table t{"rows", {"name", "value"}};
   for (int i = 0; i < 5; ++i)
@@ -67,7 +103,7 @@ TEST_CASE("report_svg: charts are named, drawn from their data, the same bytes e
   CHECK(svg == report_svg::stacked_bars(bars));
   const report_svg::Line line{"t", "messages_per_s", "s", "/s", {0, 1, 2}, {5, 7, 6}};
   const std::string l = report_svg::line_chart(line);
-  CHECK(l.find("points=\"70.0,67.4 239.0,28.0 408.0,47.7\"") != std::string::npos);  // y from 0
+  CHECK(l.find("points=\"92.0,67.4 250.0,28.0 408.0,47.7\"") != std::string::npos);  // y from 0
   // A ratio that is not a number draws no bar; 2x and 1/2 the same length either side.
   const std::string r = report_svg::ratio_bars({"r", "B/A", {"up", "down", "none"}, {2, 0.5, NAN}});
   CHECK(count(r, "<rect") == 2);
