@@ -74,9 +74,18 @@ std::string unit(std::string_view key, std::string_view parent) {
   return u.empty() ? unit_of(parent) : u;
 }
 
-Cell cell(const Json& v, std::string_view key, std::string_view parent) {
-  if (!v.is_number()) return cell_of(v, key);
-  return Cell{number_text(v.get<double>(), unit(key, parent)), true, v.get<double>()};
+// A value in a cell: as cell_of (hex, ***, lists), a plain number with its unit, or
+// without it when its column's heading names it (`bare`).
+Cell cell(const Json& v, std::string_view key, std::string_view parent, bool bare = false) {
+  if (!v.is_number() || is_hex_key(key) || (key == "istream" && v.get<double>() == -1)) return cell_of(v, key);
+  return Cell{number_text(v.get<double>(), bare ? "" : unit(key, parent)), true, v.get<double>()};
+}
+
+// The unit a column's heading names, so that its cells need not repeat it: cycles,
+// bytes, ms, ...; not a percentage or a fraction (a cell says "%" itself) nor hex.
+std::string heading_unit(std::string_view key, std::string_view parent) {
+  const std::string u = unit(key, parent);
+  return u == "fraction" || u == "%" || is_hex_key(key) ? "" : u;
 }
 
 bool is_scalar(const Json& v) { return !v.is_object() && !v.is_array(); }
@@ -110,7 +119,10 @@ std::vector<std::pair<std::string, std::string>> columns_of(const Json& array) {
 Table objects_table(const std::string& name, const Json& array) {
   const auto cols = columns_of(array);
   Table t{name};
-  for (const auto& [k, sub] : cols) t.header.push_back(sub.empty() ? k : k + "." + sub);
+  for (const auto& [k, sub] : cols) {
+    const std::string u = sub.empty() ? heading_unit(k, "") : heading_unit(sub, k);
+    t.header.push_back((sub.empty() ? k : k + "." + sub) + (u.empty() ? "" : " (" + u + ")"));
+  }
   // Rows with no name of their own (the I-streams) get their index.
   const bool numbered = cols.empty() || !(array[0].contains(cols.front().first) && array[0][cols.front().first].is_string());
   if (numbered) t.header.insert(t.header.begin(), "#");
@@ -121,7 +133,7 @@ Table objects_table(const std::string& name, const Json& array) {
     for (const auto& [k, sub] : cols) {
       const Json* v = e.contains(k) ? &e[k] : nullptr;
       if (v && !sub.empty()) v = v->is_object() && v->contains(sub) ? &(*v)[sub] : nullptr;
-      row.push_back(v ? cell(*v, sub.empty() ? k : sub, k) : text_cell("-"));
+      row.push_back(v ? cell(*v, sub.empty() ? k : sub, k, true) : text_cell("-"));
     }
     t.rows.push_back(std::move(row));
   }
@@ -338,7 +350,7 @@ Table etim_rows_table(const std::string& name, const std::vector<const Json*>& r
   Table t{name, {"prog", "ssu", "IS", "disp", "address", "inst", "count", "pct", "executions", "cycles"}};
   t.filter = "programs";
   for (const Json* r : rows) {
-    auto field = [&](const char* key) { return r->contains(key) ? cell_of((*r)[key], key) : text_cell("-"); };
+    auto field = [&](const char* key) { return r->contains(key) ? cell((*r)[key], key, key, true) : text_cell("-"); };
     t.rows.push_back({field("prog"), field("ssu"), field("istream"), field("disp"), field("address"), field("inst"),
                       field("count"), share_cell(number(*r, "count"), total), field("executions"), field("cycles")});
   }

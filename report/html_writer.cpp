@@ -63,7 +63,7 @@ h1 { font-size: 1.5em; } h2 { font-size: 1.25em; border-bottom: 1px solid #ccc; 
 h3 { font-size: 1.05em; }
 .box { max-width: 100%; overflow-x: auto; }
 table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 13px; }
-th, td { border: 1px solid #ddd; padding: 2px 8px; vertical-align: top; }
+th, td { border: 1px solid #ddd; padding: 2px 6px; vertical-align: top; }
 th { background: #f3f3f3; text-align: left; }
 table.sortable > thead th { cursor: pointer; }
 th[data-sorted=down]::after { content: " \25BC"; } th[data-sorted=up]::after { content: " \25B2"; }
@@ -211,6 +211,17 @@ Cell text_cell(std::string text) { return Cell{std::move(text)}; }
 
 namespace {
 
+// A heading that may wrap after its _ and . (cycles_by_cause.instruction), so that a
+// table of many columns takes the width of its numbers, not of its names.
+std::string breakable(std::string heading) {
+  std::string out;
+  for (char ch : heading) {
+    out += ch;
+    if (ch == '_' || ch == '.') out += "<wbr>";
+  }
+  return out;
+}
+
 std::string cell_html(const Cell& c) {
   if (!c.html.empty()) return "<td>" + c.html + "</td>";
   if (c.numeric) return fmt::format("<td class=\"n\" data-v=\"{}\">{}</td>", c.sort, escape(c.text));
@@ -224,7 +235,7 @@ std::string table_html(const Table& table) {
   if (table.sortable) out += " class=\"sortable\"";
   if (!table.filter.empty()) out += fmt::format(" data-filtered-by=\"{}\"", escape(table.filter));
   out += ">\n<thead><tr>";
-  for (const std::string& h : table.header) out += "<th>" + escape(h) + "</th>";
+  for (const std::string& h : table.header) out += "<th>" + breakable(escape(h)) + "</th>";
   out += "</tr></thead>\n<tbody>\n";
   for (const auto& row : table.rows) {
     out += "<tr>";

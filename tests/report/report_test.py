@@ -26,6 +26,7 @@ check_page() is also the sweep index's test's (tests/sweep/test_sweep.py).
 import html.parser
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -68,12 +69,15 @@ class Page(html.parser.HTMLParser):
         self.in_contents = False
         self.sections = []  # the ids of the <h2>s
         self.cell_text = []  # the text of every table cell
+        self.headings, self.cells, self.cell = {}, [], None  # a table's column names; (table, column, text) a cell
 
     def handle_data(self, data):
         if self.text is not None:
             self.texts[self.text] += data
         elif self.table:
             self.cell_text.append(data)
+            if self.cell is not None:
+                self.cell[1] += data
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -95,6 +99,10 @@ class Page(html.parser.HTMLParser):
         if tag == "table" and self.table:
             self.depth += 1
             return
+        if self.table and not self.depth and tag in ("th", "td"):
+            self.cell = [tag, ""]
+        if self.table and not self.depth and tag == "tr":
+            self.column = 0
         for k in ("src", "href"):
             if k in a and not a[k].startswith("#") and not a[k].startswith("data:") and tag != "a":
                 self.external.append(f"<{tag} {k}={a[k]}>")
@@ -128,6 +136,15 @@ class Page(html.parser.HTMLParser):
             if tag == "table":
                 self.depth -= 1
             return
+        if tag in ("th", "td") and self.cell is not None:
+            kind, text = self.cell
+            if kind == "th":
+                self.headings.setdefault(self.table, []).append(text)
+            else:
+                names = self.headings.get(self.table, [])
+                self.cells.append((self.table, names[self.column] if self.column < len(names) else "", text))
+            self.column += 1
+            self.cell = None
         if tag == "table":
             self.table, self.in_body = None, False
         elif tag == "tbody":
@@ -205,6 +222,13 @@ def check_analyst_page(run_dir, page):
           f"{run_dir}/report.html: the contents {page.contents} are not the sections {page.sections}")
     missing = [l for l in page.links if l not in page.ids]
     check(not missing, f"{run_dir}/report.html: links to nothing: {missing}")
+    # Addresses, displacements and ASIDs in hex, as z/TPF and z/OS print them.
+    for table, column, text in page.cells:
+        name = column.split(" (")[0].split(".")[-1]
+        if text != "-" and (name in ("address", "disp", "asid") or name.endswith("_address")):
+            check(re.fullmatch(r"[0-9A-F]{4,16}", text), f"{run_dir}/report.html: {table}, column {column}: {text} not hex")
+        if name in ("istream", "IS") and text.strip() == "-1":
+            fail(f"{run_dir}/report.html: {table}: I-stream -1 shown as -1, not ***")
     cells = "".join(page.cell_text)
     check('{"' not in cells and "[{" not in cells, f"{run_dir}/report.html: JSON in a table cell")
 
