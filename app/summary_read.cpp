@@ -24,43 +24,43 @@ using namespace os::summary_format;
 
 namespace {
 
-using json = nlohmann::ordered_json;  // keeps the file's order (of the counters)
+using OrderedJson = nlohmann::ordered_json;  // keeps the file's order (of the counters)
 
 [[noreturn]] void fail(const std::string& path, const std::string& what) {
   throw std::runtime_error(fmt::format("{}: {}", path, what));
 }
 
-const json& member(const json& obj, const char* key, const std::string& prefix, const std::string& path) {
+const OrderedJson& member(const OrderedJson& obj, const char* key, const std::string& prefix, const std::string& path) {
   auto it = obj.find(key);
   if (it == obj.end()) fail(path, fmt::format("missing key \"{}{}\"", prefix, key));
   return *it;
 }
 
-uint64_t read_uint(const json& obj, const char* key, const std::string& prefix, const std::string& path) {
-  const json& v = member(obj, key, prefix, path);
+uint64_t read_uint(const OrderedJson& obj, const char* key, const std::string& prefix, const std::string& path) {
+  const OrderedJson& v = member(obj, key, prefix, path);
   if (!v.is_number_unsigned())
     fail(path, fmt::format("\"{}{}\" is not a whole number >= 0 (got {})", prefix, key,
-                           v.dump(-1, ' ', false, json::error_handler_t::replace)));
+                           v.dump(-1, ' ', false, OrderedJson::error_handler_t::replace)));
   return v.get<uint64_t>();
 }
 
-double read_double(const json& obj, const char* key, const std::string& prefix, const std::string& path) {
-  const json& v = member(obj, key, prefix, path);
+double read_double(const OrderedJson& obj, const char* key, const std::string& prefix, const std::string& path) {
+  const OrderedJson& v = member(obj, key, prefix, path);
   if (v.is_null()) return std::numeric_limits<double>::quiet_NaN();  // written for a figure that was not finite
   if (!v.is_number())
     fail(path, fmt::format("\"{}{}\" is not a number (got {})", prefix, key,
-                           v.dump(-1, ' ', false, json::error_handler_t::replace)));
+                           v.dump(-1, ' ', false, OrderedJson::error_handler_t::replace)));
   return v.get<double>();
 }
 
-const json& read_object(const json& obj, const char* key, const std::string& path) {
-  const json& v = member(obj, key, "", path);
+const OrderedJson& read_object(const OrderedJson& obj, const char* key, const std::string& path) {
+  const OrderedJson& v = member(obj, key, "", path);
   if (!v.is_object()) fail(path, fmt::format("\"{}\" is not an object", key));
   return v;
 }
 
-emu::CyclesByCause read_causes(const json& obj, const std::string& prefix, const std::string& path) {
-  const json& v = member(obj, "cycles_by_cause", prefix, path);
+emu::CyclesByCause read_causes(const OrderedJson& obj, const std::string& prefix, const std::string& path) {
+  const OrderedJson& v = member(obj, "cycles_by_cause", prefix, path);
   const std::string p = prefix + "cycles_by_cause";
   if (!v.is_object()) fail(path, fmt::format("\"{}\" is not an object", p));
   emu::CyclesByCause c{};
@@ -157,16 +157,16 @@ RunSummary read_summary_json(const std::string& given) {
   text << in.rdbuf();
   if (in.bad()) fail(path, "cannot read");
 
-  json doc;
+  OrderedJson doc;
   try {
-    doc = json::parse(text.str());
-  } catch (const json::exception& e) {
+    doc = OrderedJson::parse(text.str());
+  } catch (const OrderedJson::exception& e) {
     fail(path, fmt::format("not valid JSON: {}", e.what()));
   }
   if (!doc.is_object()) fail(path, "not a summary (the top level is not a JSON object)");
 
   RunSummary s;
-  const json& config = member(doc, "config", "", path);
+  const OrderedJson& config = member(doc, "config", "", path);
   if (!config.is_string()) fail(path, "\"config\" is not a string");
   s.config = config.get<std::string>();
   if (auto it = doc.find("ended_early"); it != doc.end() && it->is_string()) s.ended_early = it->get<std::string>();
@@ -174,14 +174,14 @@ RunSummary read_summary_json(const std::string& given) {
     for (const auto& n : *it)
       if (n.is_string()) s.notes.push_back(n.get<std::string>());
   if (auto it = doc.find("headline"); it != doc.end() && it->is_object()) {
-    const json& h = *it;
+    const OrderedJson& h = *it;
     if (h.contains("key") && h["key"].is_string()) s.headline.key = h["key"].get<std::string>();
     if (h.contains("label") && h["label"].is_string()) s.headline.label = h["label"].get<std::string>();
     if (h.contains("value") && h["value"].is_number()) s.headline.value = h["value"].get<double>();
     if (h.contains("reason") && h["reason"].is_string()) s.headline.reason = h["reason"].get<std::string>();
     if (h.contains("detail") && h["detail"].is_string()) s.headline.detail = h["detail"].get<std::string>();
     if (h.contains("document") && h["document"].is_object()) {
-      const json& d = h["document"];
+      const OrderedJson& d = h["document"];
       if (d.contains("value") && d["value"].is_number()) s.headline.document = d["value"].get<double>();
       if (d.contains("source") && d["source"].is_string()) s.headline.document_source = d["source"].get<std::string>();
     }
@@ -190,7 +190,7 @@ RunSummary read_summary_json(const std::string& given) {
   s.simulated_seconds = read_double(doc, "simulated_seconds", "", path);
   s.messages_per_second = read_double(doc, "messages_per_second", "", path);
   s.ms_per_message = read_double(doc, "ms_per_message", "", path);
-  const json& r = read_object(doc, "response_ms", path);
+  const OrderedJson& r = read_object(doc, "response_ms", path);
   s.response_mean_ms = read_double(r, "mean", "response_ms.", path);
   s.response_p50_ms = read_double(r, "p50", "response_ms.", path);
   s.response_p90_ms = read_double(r, "p90", "response_ms.", path);
@@ -200,10 +200,10 @@ RunSummary read_summary_json(const std::string& given) {
   s.cycles = read_uint(doc, "cycles", "", path);
   // Written since cycles_by_cause existed: then every I-stream has its own.
   s.has_cycles_by_cause = doc.contains("cycles_by_cause");
-  const json& list = member(doc, "istreams", "", path);
+  const OrderedJson& list = member(doc, "istreams", "", path);
   if (!list.is_array()) fail(path, "\"istreams\" is not an array");
   for (size_t i = 0; i < list.size(); ++i) {
-    const json& e = list[i];
+    const OrderedJson& e = list[i];
     const std::string p = fmt::format("istreams[{}].", i);
     if (!e.is_object()) fail(path, fmt::format("\"istreams[{}]\" is not an object", i));
     IStreamSummary is;
@@ -215,7 +215,7 @@ RunSummary read_summary_json(const std::string& given) {
     if (s.has_cycles_by_cause) is.cycles_by_cause = read_causes(e, p, path);
     s.istreams.push_back(is);
   }
-  const json& cp = read_object(doc, "control_program", path);
+  const OrderedJson& cp = read_object(doc, "control_program", path);
   const std::string p = "control_program.";
   for (const Counter& c : kCounters) s.*c.field = read_uint(cp, c.key, p, path);
   std::string after;  // a subsystem's counter stays where the file has it: after the one before it

@@ -15,6 +15,7 @@
 namespace emu {
 
 enum Prot : uint8_t { kProtRead = 1, kProtWrite = 2, kProtExec = 4 };
+constexpr uint8_t kProtReadWrite = kProtRead | kProtWrite;
 
 struct Translation {
   Frame* frame = nullptr;

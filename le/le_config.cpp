@@ -1,4 +1,5 @@
 #include "le/le_config.h"
+#include "le/le_options.h"
 
 #include <fmt/format.h>
 
@@ -14,15 +15,9 @@ const std::string kOptionsKey = "system.le.options", kProgramsKey = "system.le.p
 // A key's value when nothing is given (the engine needs a default that is not empty).
 const std::string kNone = "(none)";
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 std::string given(const cfg::Config& c, const std::string& key) {
   const std::string& t = c.get_string(key);
-  return trim(t) == kNone ? std::string() : t;
+  return trim_blanks(t) == kNone ? std::string() : t;
 }
 
 // The same rule as workload.program's (os/run_config.cpp): the names the image's
@@ -77,7 +72,7 @@ std::map<std::string, Options, std::less<>> program_options(const cfg::Config& c
   std::set<std::string, std::less<>> seen;
   for (size_t from = 0; from <= text.size();) {
     const size_t semi = std::min(text.find(';', from), text.size());
-    const std::string_view entry = trim(std::string_view(text).substr(from, semi - from));
+    const std::string_view entry = trim_blanks(std::string_view(text).substr(from, semi - from));
     from = semi + 1;
     if (entry.empty()) continue;
     const size_t eq = entry.find('=');
@@ -85,7 +80,7 @@ std::map<std::string, Options, std::less<>> program_options(const cfg::Config& c
       throw c.error({kProgramOptionsKey},
                     fmt::format("\"{}\" is not PROGRAM=options (entries like QLEH=HEAP(100M,100M), separated by ;)",
                                 entry));
-    const std::string name(trim(entry.substr(0, eq)));
+    const std::string name(trim_blanks(entry.substr(0, eq)));
     if (!program_name(name))
       throw c.error({kProgramOptionsKey}, fmt::format("\"{}\" is not a program name ({})", name, kNameRule));
     if (!seen.insert(name).second)

@@ -48,12 +48,6 @@ std::string upper(std::string_view s) {
   return u;
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 // n, nK or nM (either case) in bytes; nothing if it is not that. A huge n saturates, so
 // that it reads as too large rather than wrapping.
 std::optional<uint64_t> size_value(std::string_view t) {
@@ -366,7 +360,7 @@ Options apply_options(const Options& base, std::string_view text) {
     std::string_view inner = text.substr(open + 1, close - open - 1);
     for (size_t from = 0;;) {
       const size_t comma = inner.find(',', from);
-      r.ops.emplace_back(trim(inner.substr(from, comma == std::string_view::npos ? std::string_view::npos : comma - from)));
+      r.ops.emplace_back(trim_blanks(inner.substr(from, comma == std::string_view::npos ? std::string_view::npos : comma - from)));
       if (comma == std::string_view::npos) break;
       from = comma + 1;
     }
@@ -387,5 +381,11 @@ std::string canonical(const Options& o) {
 }
 
 std::string canonical(const Options& o, std::string_view option) { return find_option(option).write(o); }
+
+std::string_view trim_blanks(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
 
 }  // namespace le

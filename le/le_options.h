@@ -150,4 +150,7 @@ std::string canonical(const Options& o);
 // for a name that is not one.
 std::string canonical(const Options& o, std::string_view option);
 
+// s without its leading and trailing blanks and tabs (options and configuration text).
+std::string_view trim_blanks(std::string_view s);
+
 }  // namespace le

@@ -33,7 +33,6 @@
 namespace le {
 namespace {
 
-constexpr uint8_t kRW = emu::kProtRead | emu::kProtWrite;
 
 void put64(os::Process& p, uint64_t offset, uint64_t v) {
   uint8_t be[8];
@@ -72,7 +71,7 @@ emu::PageFaultHandler::Action LeStorage::page_fault(emu::Cpu& cpu, os::Ecb& e, u
 // first, so that every enclave's initial stack counts whether or not its code checks.
 bool LeStorage::anchor(os::Process& p, const std::string& program) {
   if (!anchored_.insert(p.id).second) return true;
-  if (!p.space->map(TPF_EVM_LE_ANCHOR, TPF_EVM_LE_ANCHOR_END - TPF_EVM_LE_ANCHOR, kRW)) return false;
+  if (!p.space->map(TPF_EVM_LE_ANCHOR, TPF_EVM_LE_ANCHOR_END - TPF_EVM_LE_ANCHOR, emu::kProtReadWrite)) return false;
   if (!config_.on_le(program)) return true;
   const Options& o = config_.options_for(program);
   Region& r = regions_[p.id];
@@ -137,7 +136,7 @@ void LeStorage::stack_service(emu::Cpu& cpu, os::Ecb& e) {
     const uint64_t lo = emu::page_up(s.floor), hi = emu::page_down(s.floor + size);
     if (hi > lo) {
       e.process->space->unmap(lo, hi - lo);
-      e.process->space->reserve(lo, hi - lo, kRW);
+      e.process->space->reserve(lo, hi - lo, emu::kProtReadWrite);
     }
     s.floor += size;
     r.above.held -= emu::page_up(size);

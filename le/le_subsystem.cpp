@@ -18,7 +18,6 @@
 namespace le {
 namespace {
 
-constexpr uint8_t kRW = emu::kProtRead | emu::kProtWrite;
 
 // The guest's struct le_enclave and its heaps' control blocks (big-endian fields).
 void put32(std::vector<uint8_t>& b, size_t off, uint32_t v) { emu::Cpu::store_be<uint32_t>(b.data() + off, v); }
@@ -223,7 +222,7 @@ void LeStorage::getmain(emu::Cpu& cpu, os::Ecb& e) {
   }
   // Demand-zero: a segment's pages cost storage as the heap touches them (its header,
   // the elements' prefixes), as z/OS backs a GETMAIN's pages on first reference.
-  e.process->space->reserve(at, bytes, kRW);
+  e.process->space->reserve(at, bytes, emu::kProtReadWrite);
   r.ranges[at] = bytes;
   a.held += bytes;
   a.held_max = std::max(a.held_max, a.held);

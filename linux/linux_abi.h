@@ -7,7 +7,16 @@
 #include <initializer_list>
 #include <vector>
 
+#include "emu/cpu.h"
+
 namespace linux_user::linux_abi {
+
+// The structures above are big-endian in user storage (s390x): their fields are
+// written and read through these.
+inline void put64(uint8_t* p, uint64_t v) { emu::Cpu::store_be<uint64_t>(p, v); }
+inline void put32(uint8_t* p, uint32_t v) { emu::Cpu::store_be<uint32_t>(p, v); }
+inline uint64_t get64(const uint8_t* p) { return emu::Cpu::load_be<uint64_t>(p); }
+inline uint32_t get32(const uint8_t* p) { return emu::Cpu::load_be<uint32_t>(p); }
 
 // errno
 enum : int64_t {

@@ -17,6 +17,8 @@
 
 namespace linux_user {
 namespace abi = linux_abi;
+using abi::put64;
+using abi::put32;
 namespace {
 
 constexpr uint64_t kONofollow = 0400000, kONonblock = 04000, kODirect = 040000;
@@ -25,8 +27,6 @@ constexpr uint64_t kTcgets = 0x5401;
 constexpr uint64_t kFDupfd = 0, kFGetfd = 1, kFSetfd = 2, kFGetfl = 3, kFSetfl = 4, kFDupfdCloexec = 1030;
 constexpr unsigned kMaxFds = 1024;
 
-void put64(uint8_t* p, uint64_t v) { emu::Cpu::store_be<uint64_t>(p, v); }
-void put32(uint8_t* p, uint32_t v) { emu::Cpu::store_be<uint32_t>(p, v); }
 
 // The host's struct stat in the guest's layout.
 void to_guest_stat(const struct stat& s, uint8_t* st) {

@@ -9,12 +9,12 @@
 
 namespace linux_user {
 namespace abi = linux_abi;
+using abi::put64;
+using abi::put32;
+using abi::get64;
+using abi::get32;
 namespace {
 
-void put64(uint8_t* p, uint64_t v) { emu::Cpu::store_be<uint64_t>(p, v); }
-void put32(uint8_t* p, uint32_t v) { emu::Cpu::store_be<uint32_t>(p, v); }
-uint64_t get64(const uint8_t* p) { return emu::Cpu::load_be<uint64_t>(p); }
-uint32_t get32(const uint8_t* p) { return emu::Cpu::load_be<uint32_t>(p); }
 uint64_t bit(int signo) { return 1ull << (signo - 1); }
 constexpr uint64_t kUnblockable = (1ull << (abi::kSigkill - 1)) | (1ull << (abi::kSigstop - 1));
 
