@@ -25,15 +25,17 @@
 //     descriptor page, then its classes' pages (INITIAL; with FETCHOPT=(PACK,PRIME)
 //     DEFERRED too; and B_RLD, the relocation data), each run of consecutive pages in
 //     a cylinder one EXCP.
-//  4. Relocation, as a costed service: each adcon gets the load address added (PDS:
-//     the RLD items' adcons in the text; PDSE: counted from B_RLD's length, 16 bytes an
-//     item, the estimate the builder writes it with), at system.fetch.cpu.rld cycles each.
+//  4. Relocation, by the guest: each adcon gets the load address added (PDS: the RLD
+//     items' adcons in the text; PDSE: B_RLD's items, 16 bytes each, for the part loaded).
 //  5. The module's storage in the process's TPF_EVM_FETCHED area; r2 = its entry point.
 // The ECB waits for each channel program while its I-stream runs other work: the LOAD
 // gives up control, and when the I/O interruption comes its SVC is issued again to go
-// on (each re-entry pays system.svc_cost, an SVC's entry and exit). CPU (fetch's own
-// path, the EXCPs, the records, the adcons) is charged as service cycles to the ECB's
-// I-stream, each at its configuration key's estimate.
+// on (each re-entry pays system.svc_cost, an SVC's entry and exit). The CPU paths are
+// guest code (issue 47: fetch/guest/qcsv.c, the request block and steps of
+// fetch/guest/csv.h): the SVC returns with a step for it (the CDEs searched, LLA's
+// directory, a directory block's or page's entries compared, control and RLD records
+// processed and the adcons relocated in the module's storage, the CDE built), whose
+// answer the next SVC carries. So a fetch's CPU is what the guest executes.
 //
 // A library that cannot be read ends that LOAD with an abend dump of the ECB (ABEND
 // 806-04 for a name not in the directory; 106-0D a record that is not a load module's,
