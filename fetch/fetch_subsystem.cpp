@@ -244,10 +244,8 @@ bool ProgramFetch::finish_enter(emu::Cpu& cpu, Pending& p) {
 
 // ---- the services ------------------------------------------------------------------------
 
-void ProgramFetch::charge(emu::Cpu& cpu, Pending& p, uint64_t cycles) {
-  cpu.charge(emu::Cause::Service, cycles);
-  (void)p;
-}
+// Host work charged as service cycles: only LLA's staged copy (16 bytes a cycle).
+void ProgramFetch::charge(emu::Cpu& cpu, Pending&, uint64_t cycles) { cpu.charge(emu::Cause::Service, cycles); }
 
 uint64_t ProgramFetch::ecb_cpu(const emu::Cpu& cpu, const os::Ecb& e) {
   return e.cpu_cycles + (cpu.cycles - e.dispatched_at);
@@ -317,7 +315,6 @@ void ProgramFetch::take_answer(emu::Cpu& cpu, os::Ecb& e, Pending& p) {
   const uint32_t step = p.asked;
   p.asked = 0;
   const int64_t answer = guest_answer(e, p);
-  ModuleStats& m = modules_[p.name];
   switch (step) {
     case CSV_FIND_CDE:
       if (answer != 0) {   // in the process already: its use count went up
@@ -341,7 +338,6 @@ void ProgramFetch::take_answer(emu::Cpu& cpu, os::Ecb& e, Pending& p) {
       p.cde_built = true;
       return;
   }
-  (void)m;
 }
 
 void ProgramFetch::svc(emu::Cpu& cpu, os::Ecb& e, Kind kind) {
@@ -439,13 +435,11 @@ void ProgramFetch::look_in_lla(emu::Cpu& cpu, os::Ecb& e, Pending& p) {
   uint32_t i = 0;
   for (const auto& [name, entry] : lla_directory_) {
     if (i == most) break;
-    const auto n = ebcdic_name(name);
     std::vector<uint8_t> row(CSV_LLA_ENTRY_BYTES, 0);
     // The guest compares the names as the caller gave them (csv.h): the same bytes.
     std::memcpy(row.data(), name.data(), name.size());
     put_be(row, 8, i, 4);
     table.insert(table.end(), row.begin(), row.end());
-    (void)n;
     ++i;
   }
   ask(e, p, CSV_LLA, table, i, CSV_AREA_LLA);
@@ -592,7 +586,7 @@ void ProgramFetch::io_done(uint64_t ecb, const emu::IoInterruption& i) {
   system_->make_ready(*p.ecb, i.time);
 }
 
-void ProgramFetch::consume(emu::Cpu& cpu, os::Ecb& e, Pending& p) {
+void ProgramFetch::consume(emu::Cpu&, os::Ecb& e, Pending& p) {
   const ckd::Result& r = p.io->result;
   ModuleStats& m = modules_[p.name];
   m.records += r.records_read;
@@ -648,7 +642,6 @@ void ProgramFetch::consume(emu::Cpu& cpu, os::Ecb& e, Pending& p) {
   if (run.count == 0) p.runs.erase(p.runs.begin());
   if (!items.empty() && p.kind == Kind::Load)
     ask(e, p, CSV_PDSE_RLD, items, uint32_t(items.size() / pdse::kRldBytesPerAdcon), CSV_AREA_BUFFER);
-  (void)cpu;
 }
 
 // ---- PDS ---------------------------------------------------------------------------------
