@@ -25,28 +25,6 @@ void land_path(std::string& to, const cfg::Config& c, const std::string& path) {
   to = c.get_string(path) == "(none)" ? "" : c.get_path(path, os::guest_dir());
 }
 
-// CPU estimates: one declaration each (cycles; 5.2 GHz: 1,000 cycles = 0.19 us).
-struct CpuKey {
-  const char* name;
-  const char* default_value;
-  uint64_t FetchConfig::*field;
-  const char* what;
-};
-constexpr CpuKey kCpuKeys[] = {
-    {"load", "20000", &FetchConfig::cpu_load,
-     "A LOAD's own path (SVC 8's contents supervisor: the job's loaded modules searched, storage obtained, the "
-     "module's entry made), besides its I/O; also the whole cost of a LOAD that finds the module loaded."},
-    {"delete", "5000", &FetchConfig::cpu_delete, "A DELETE (the use count, and the storage given back at 0)."},
-    {"excp", "15000", &FetchConfig::cpu_excp,
-     "Each channel program: building it, starting it (EXCP, IOS) and its I/O interruption's handling."},
-    {"record", "1500", &FetchConfig::cpu_record,
-     "Each record fetch processes: a control record read and the next text record's CCW built from it, an ESD, "
-     "IDR or RLD record decoded, a PDSE page placed."},
-    {"rld", "40", &FetchConfig::cpu_rld, "Each relocatable address constant: its item decoded, the adcon updated."},
-    {"directory_entry", "20", &FetchConfig::cpu_directory_entry,
-     "Each directory entry BLDL compares in the block it read (a PDSE: in each directory page on the path)."},
-};
-
 }  // namespace
 
 cfg::Section<FetchConfig> make_fetch_section() {
@@ -197,18 +175,7 @@ cfg::Section<FetchConfig> make_fetch_section() {
                         "4 KB record is per byte.",
          .source = "ESTIMATE: half of page_hit_ns (flashsim/dasd.h); docs/e5-fetch.md, \"Sensitivity to the estimates\"."},
         &FetchConfig::record_overhead_ns);
-  for (const CpuKey& k : kCpuKeys)
-    s.key({.path = std::string("system.fetch.cpu.") + k.name,
-           .type = T::Cycles,
-           .default_value = k.default_value,
-           .min = "0",
-           .max = "100000000",
-           .unit = "cycles",
-           .description = k.what,
-           .source = "ESTIMATE (IBM publishes no path lengths for program fetch); docs/e5-fetch.md, "
-                     "\"Sensitivity to the estimates\"."},
-          k.field);
-  s.describe("system.fetch", "Program fetch (fetch/): the load library, LLA, the device's timing, the CPU of a fetch.");
+  s.describe("system.fetch", "Program fetch (fetch/): the load library, LLA, the device's timing (its CPU is the contents supervisor's guest code, fetch/guest/qcsv.c, counted as executed).");
   s.check("system.fetch names one library", [](const cfg::Config& c) {
     const bool lib = c.get_string("system.fetch.library") != "(none)", mem = c.get_string("system.fetch.members") != "(none)";
     if (lib && mem)

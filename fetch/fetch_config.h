@@ -1,7 +1,7 @@
 // Program fetch's settings, system.fetch.* (issue 26): the load library programs are
 // fetched from (an image built by tpfemu-libbuild, or one built at the run's start from
 // a member list or as a synthetic SYS1.LINKLIB), the library lookaside, the device's
-// timing and the CPU the fetch costs. Declared here once each (fetch_config.cpp); the
+// timing. (Its CPU is guest code, fetch/guest/qcsv.c: no keys.) Declared here once each (fetch_config.cpp); the
 // fetch subsystem declares and reads them.
 //
 //   system:
@@ -33,8 +33,7 @@ struct FetchConfig {
   Lla lla = Lla::None;
   bool dasd_cache = true;        // the control unit's cache answers (flashsim/ckd.h, cached timing)
   uint64_t record_overhead_ns = 0;
-  // CPU, in cycles (estimates: docs/program-fetch.md; their sensitivity in docs/e5-fetch.md).
-  uint64_t cpu_load = 0, cpu_delete = 0, cpu_excp = 0, cpu_record = 0, cpu_rld = 0, cpu_directory_entry = 0;
+  // No CPU keys: fetch's CPU is the contents supervisor's guest code, as executed (issue 47).
 
   bool enabled() const { return !library.empty() || !members.empty() || synthetic > 0 || !programs.empty(); }
 };

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "fetch/guest/csv.h"
 #include "fetch/library_builder.h"
 #include "fetch/library_check.h"
 #include "fetch/load_module.h"
@@ -155,6 +156,7 @@ std::vector<MemberSpec> ProgramFetch::image_programs(os::System& system) {
 
 emu::PageFaultHandler::Action ProgramFetch::page_fault(emu::Cpu& cpu, os::Ecb& e, uint64_t address) {
   using A = emu::PageFaultHandler::Action;
+  if (address >= CSV_AREA_END && address < TPF_EVM_FETCHED_END) return deferred_fault(cpu, e, address);
   auto page = fetchable_page_.find(address & ~(kPage - 1));
   if (page == fetchable_page_.end()) return A::Fail;
   Fetchable& f = fetchable_[page->second];
@@ -171,21 +173,23 @@ emu::PageFaultHandler::Action ProgramFetch::page_fault(emu::Cpu& cpu, os::Ecb& e
     p.name = page->second;
     p.ecb = &e;
     p.started = cpu.cycles;
-    charge(cpu, p, config_.cpu_load);
+    p.cpu_start = ecb_cpu(cpu, e);
     f.fetcher = e.id;
     it = pending_.emplace(e.id, std::move(p)).first;
   }
   Pending& p = it->second;
   if (p.io) {   // the reference made again after its channel program ended
-    consume(cpu, p);
+    consume(cpu, e, p);
     p.io.reset();
   }
   switch (advance(cpu, e, p)) {
+    case Step::Guest:   // never asked of a reference's fetch
     case Step::Parked: return A::Wait;
     case Step::Finished: return finish_enter(cpu, p) ? A::Retry : A::Fail;
     case Step::Failed: break;
   }
   // The reference takes its program check (the dump); run.log says why.
+  p.cpu_cycles = ecb_cpu(cpu, e) - p.cpu_start;
   count_abend(p);
   system_->log(fmt::format("{:>12} {}", cpu.cycles, dump_text(p, e, cpu.istream())));
   f.fetcher = 0;
@@ -223,7 +227,7 @@ bool ProgramFetch::finish_enter(emu::Cpu& cpu, Pending& p) {
   f.waiters.clear();
   ++m.loads, ++m.fetches, ++loads_;
   m.size = uint32_t(p.image.size());
-  m.cpu_cycles += p.cpu_cycles;
+  m.cpu_cycles += ecb_cpu(cpu, *p.ecb) - p.cpu_start;
   m.elapsed_cycles += cpu.cycles - p.started;
   const std::string name = p.name;
   const size_t bytes = p.image.size();
@@ -240,9 +244,11 @@ bool ProgramFetch::finish_enter(emu::Cpu& cpu, Pending& p) {
 
 // ---- the services ------------------------------------------------------------------------
 
-void ProgramFetch::charge(emu::Cpu& cpu, Pending& p, uint64_t cycles) {
-  cpu.charge(emu::Cause::Service, cycles);
-  p.cpu_cycles += cycles;
+// Host work charged as service cycles: only LLA's staged copy (16 bytes a cycle).
+void ProgramFetch::charge(emu::Cpu& cpu, Pending&, uint64_t cycles) { cpu.charge(emu::Cause::Service, cycles); }
+
+uint64_t ProgramFetch::ecb_cpu(const emu::Cpu& cpu, const os::Ecb& e) {
+  return e.cpu_cycles + (cpu.cycles - e.dispatched_at);
 }
 
 void ProgramFetch::fail(Pending& p, const std::string& code, const std::string& why) {
@@ -264,18 +270,91 @@ std::string ProgramFetch::dump_text(const Pending& p, const os::Ecb& e, unsigned
 
 std::string ProgramFetch::where(Ttr ttr) const { return describe(volume_, ttr); }
 
+// ---- the guest's steps (fetch/guest/csv.h) ---------------------------------------------------
+
+// A step for the contents supervisor's guest code, with `bytes` placed in the work
+// area's buffer (as the channel program put them in storage) and `count` its items.
+void ProgramFetch::ask(os::Ecb& e, Pending& p, uint32_t step, const std::vector<uint8_t>& bytes, uint32_t count,
+                       uint64_t at) {
+  p.asked = step;
+  p.ask_count = count;
+  p.ask_data = at;
+  if (!bytes.empty()) e.process->space->write_bytes(at, bytes.data(), bytes.size());
+}
+
+void ProgramFetch::put_request(os::Ecb& e, const Pending& p, uint32_t step) {
+  uint8_t b[CSV_RQ_BYTES - 8] = {};
+  auto put = [&](uint32_t off, uint64_t v, int n) {
+    for (int k = n - 1; k >= 0; k--, v >>= 8) b[off - 8 + k] = uint8_t(v);
+  };
+  put(CSV_RQ_STEP, step, 4);
+  put(CSV_RQ_COUNT, p.ask_count, 4);
+  put(CSV_RQ_DATA, p.ask_data, 8);
+  put(CSV_RQ_MODULE, p.module_at, 8);
+  // B_RLD's items relocate the adcons of the part loaded now (a DEFERRED class's come in
+  // unrelocated at their reference: not modelled).
+  put(CSV_RQ_SIZE, step == CSV_PDSE_RLD ? p.loaded_bytes : p.module_size, 4);
+  put(CSV_RQ_ENTRY, p.entry.entry, 4);
+  e.process->space->write_bytes(p.request + 8, b, CSV_RQ_ANSWER - 8);
+}
+
+// The SVC returns to the guest with the step asked (r2 and the request block).
+void ProgramFetch::hand_to_guest(emu::Cpu& cpu, os::Ecb& e, Pending& p) {
+  put_request(e, p, p.asked);
+  cpu.gr[2] = p.asked;
+}
+
+int64_t ProgramFetch::guest_answer(os::Ecb& e, const Pending& p) {
+  uint8_t b[8] = {};
+  e.process->space->read_bytes(p.request + CSV_RQ_ANSWER, b, 8);
+  return int64_t(get_be(b, 8));
+}
+
+// The guest did the step asked: what it found decides the next.
+void ProgramFetch::take_answer(emu::Cpu& cpu, os::Ecb& e, Pending& p) {
+  const uint32_t step = p.asked;
+  p.asked = 0;
+  const int64_t answer = guest_answer(e, p);
+  switch (step) {
+    case CSV_FIND_CDE:
+      if (answer != 0) {   // in the process already: its use count went up
+        p.resident = true;
+        p.phase = Phase::Done;
+        return;
+      }
+      return look_in_lla(cpu, e, p);
+    case CSV_LLA:
+      if (answer >= 0) take_lla_entry(cpu, p);
+      return;
+    case CSV_PDS_BLOCK: return take_pds_entry(p, p.block, answer);
+    case CSV_PDSE_PAGE: return take_pdse_entry(p, p.block, answer);
+    case CSV_RECORDS:
+    case CSV_PDSE_RLD:
+      if (answer < 0) return fail(p, "106-0E", "a control record's text runs past the module");
+      p.relocated += uint64_t(answer);
+      return;
+    case CSV_BUILD_CDE:
+      if (answer == 0) return fail(p, "106-0C", "no storage for the module's contents directory entry (the CDE pool is full)");
+      p.cde_built = true;
+      return;
+  }
+}
+
 void ProgramFetch::svc(emu::Cpu& cpu, os::Ecb& e, Kind kind) {
   auto it = pending_.find(e.id);
   if (it == pending_.end()) {
     if (!begin(cpu, e, kind)) return;   // answered at once
     it = pending_.find(e.id);
+  } else if (it->second.asked) {
+    take_answer(cpu, e, it->second);
   }
   Pending& p = it->second;
   if (p.io) {   // the SVC issued again after its channel program ended
-    consume(cpu, p);
+    consume(cpu, e, p);
     p.io.reset();
   }
-  switch (advance(cpu, e, p)) {
+  switch (p.asked ? Step::Guest : advance(cpu, e, p)) {
+    case Step::Guest: return hand_to_guest(cpu, e, p);
     case Step::Parked: return;
     case Step::Finished: return finish(cpu, e, p);
     case Step::Failed: return end_with_abend(cpu, e, p);
@@ -284,6 +363,11 @@ void ProgramFetch::svc(emu::Cpu& cpu, os::Ecb& e, Kind kind) {
 
 // The LOAD (or BLDL) failed: counted, and its ECB ends with the abend's dump.
 void ProgramFetch::end_with_abend(emu::Cpu& cpu, os::Ecb& e, Pending& p) {
+  if (p.module_at && !p.cde_built) {   // the storage obtained for the module goes back
+    e.process->space->unmap(p.module_at, p.module_bytes);
+    areas_[e.process->id].given_back.emplace(p.module_bytes, p.module_at);
+  }
+  p.cpu_cycles = ecb_cpu(cpu, e) - p.cpu_start;
   count_abend(p);
   const std::string dump = dump_text(p, e, cpu.istream());
   pending_.erase(e.id);   // p goes with it
@@ -296,64 +380,120 @@ void ProgramFetch::count_abend(const Pending& p) {
   m.cpu_cycles += p.cpu_cycles;
 }
 
-// A new LOAD or BLDL: its name, then what storage already holds. False if it is answered.
+// The work area at the start of the process's fetched-programs area (csv.h): the guest's
+// CDEs, LLA's directory and the records' buffer, demand-zero, there for every process.
+void ProgramFetch::process_starting(os::Process& p) {
+  if (!config_.enabled() || !p.space) return;
+  p.space->reserve(CSV_AREA, CSV_AREA_BUFFER_END - CSV_AREA, kRW);
+}
+
+// A new LOAD or BLDL: its name, then the guest's search of the process's CDEs. False if
+// it is answered at once (a name that is not one).
 bool ProgramFetch::begin(emu::Cpu& cpu, os::Ecb& e, Kind kind) {
+  const uint64_t request = cpu.gr[2];
   char raw[9] = {};
-  e.process->space->read_bytes(cpu.gr[2], raw, 8);
+  e.process->space->read_bytes(request + CSV_RQ_NAME, raw, 8);
   std::string name(raw, strnlen(raw, 8));
   Pending p;
   p.kind = kind;
   p.name = name;
   p.ecb = &e;
+  p.request = request;
   p.started = cpu.cycles;
+  p.cpu_start = ecb_cpu(cpu, e);
   const std::string bad_name = check_member_name(name);
   ModuleStats& m = modules_[bad_name.empty() ? name : "(not a name)"];
   if (!bad_name.empty()) {
+    uint8_t at[8] = {};
+    e.process->space->read_bytes(request + CSV_RQ_DATA, at, 8);
     p.name = "'" + name + "'";
-    fail(p, "806-04", fmt::format("the name at {:#x} is not a program name: {}", cpu.gr[2], bad_name));
+    fail(p, "806-04", fmt::format("the name at {:#x} is not a program name: {}", get_be(at, 8), bad_name));
     ++m.abends, ++abends_;
     system_->abend(cpu, e, dump_text(p, e, cpu.istream()));
     return false;
   }
   if (kind == Kind::Load) {
-    charge(cpu, p, config_.cpu_load);
-    auto& mine = loaded_[e.process->id];
-    if (auto l = mine.find(name); l != mine.end()) {   // in the process already: its use count goes up
-      ++l->second.uses;
-      ++m.loads, ++m.resident, ++loads_;
-      m.cpu_cycles += p.cpu_cycles;
-      m.elapsed_cycles += cpu.cycles - p.started;
-      count_job(e, 0, true, false);
-      cpu.gr[2] = l->second.address + l->second.entry;
-      cpu.gr[3] = l->second.size;
-      return false;
-    }
+    ask(e, p, CSV_FIND_CDE, {}, 0, 0);
   } else {
     ++m.bldls;
-  }
-  if (config_.lla != Lla::None) {
-    if (auto d = lla_directory_.find(name); d != lla_directory_.end()) {
-      p.entry = d->second;
-      p.phase = Phase::Module;
-      ++m.directory_from_lla;
-      if (kind == Kind::Load && config_.lla == Lla::Modules) {
-        if (auto s = lla_modules_.find(name); s != lla_modules_.end()) {
-          // LLA's staged copy (VLF): moved into the program's storage by the CPU, 16
-          // bytes a cycle (as the control program's static page copies are charged).
-          p.image = s->second;
-          charge(cpu, p, p.image.size() / 16);
-          p.phase = Phase::Done;
-          ++m.from_lla;
-        }
-      }
-    }
+    look_in_lla(cpu, e, p);
   }
   pending_.emplace(e.id, std::move(p));
   return true;
 }
 
+// LLA's directory, searched by the guest (as the process sees it: the entries LLA
+// holds, in name order, in the work area); a reference's fetch (Enter) looks itself.
+void ProgramFetch::look_in_lla(emu::Cpu& cpu, os::Ecb& e, Pending& p) {
+  if (config_.lla == Lla::None || lla_directory_.empty()) return;
+  if (p.kind == Kind::Enter) {
+    if (lla_directory_.count(p.name)) take_lla_entry(cpu, p);
+    return;
+  }
+  std::vector<uint8_t> table;
+  const size_t most = (CSV_AREA_LLA_END - CSV_AREA_LLA) / CSV_LLA_ENTRY_BYTES;
+  uint32_t i = 0;
+  for (const auto& [name, entry] : lla_directory_) {
+    if (i == most) break;
+    std::vector<uint8_t> row(CSV_LLA_ENTRY_BYTES, 0);
+    // The guest compares the names as the caller gave them (csv.h): the same bytes.
+    std::memcpy(row.data(), name.data(), name.size());
+    put_be(row, 8, i, 4);
+    table.insert(table.end(), row.begin(), row.end());
+    ++i;
+  }
+  ask(e, p, CSV_LLA, table, i, CSV_AREA_LLA);
+}
+
+void ProgramFetch::take_lla_entry(emu::Cpu& cpu, Pending& p) {
+  auto d = lla_directory_.find(p.name);
+  if (d == lla_directory_.end()) return;
+  ModuleStats& m = modules_[p.name];
+  p.entry = d->second;
+  p.phase = Phase::Module;
+  ++m.directory_from_lla;
+  if (p.kind == Kind::Load && config_.lla == Lla::Modules) {
+    if (auto s = lla_modules_.find(p.name); s != lla_modules_.end()) {
+      // LLA's staged copy (VLF): moved into the program's storage by the CPU, 16
+      // bytes a cycle (as the control program's static page copies are charged).
+      p.image = s->second;
+      charge(cpu, p, p.image.size() / 16);
+      p.phase = Phase::Done;
+      p.staged = true;
+      ++m.from_lla;
+    }
+  }
+}
+
+// Storage for the module in the process's fetched-programs area, after the work area:
+// page-rounded ranges, one given back reused by the next module of its size. Only its
+// first `loaded` bytes are there at once; the rest (a PDSE's DEFERRED classes) comes in
+// at its first reference (page_fault).
+bool ProgramFetch::obtain_storage(os::Ecb& e, Pending& p, uint32_t size, uint32_t loaded) {
+  Area& area = areas_[e.process->id];
+  const uint64_t bytes = std::max<uint64_t>(kPage, (uint64_t(size) + kPage - 1) / kPage * kPage);
+  uint64_t at = 0;
+  if (auto g = area.given_back.find(bytes); g != area.given_back.end()) {
+    at = g->second;
+    area.given_back.erase(g);
+  } else if (area.next + bytes <= TPF_EVM_FETCHED_END) {
+    at = area.next;
+    area.next += bytes;
+  } else {
+    fail(p, "106-0C", fmt::format("no storage for the module's {} bytes (reason 14): the fetched-programs area "
+                                  "(TPF_EVM_FETCHED) is full", size));
+    return false;
+  }
+  p.module_at = at;
+  p.module_bytes = bytes;
+  p.module_size = size;
+  const uint64_t now = std::min<uint64_t>(bytes, (uint64_t(loaded) + kPage - 1) / kPage * kPage);
+  if (now) e.process->space->reserve(at, now, kRW);
+  return true;
+}
+
 // The next channel program (the ECB parked for it), or the end: the module (or BLDL's
-// entry) complete, or an error that ends the ECB.
+// entry) complete, or an error that ends the ECB; or a step for the guest.
 ProgramFetch::Step ProgramFetch::advance(emu::Cpu& cpu, os::Ecb& e, Pending& p) {
   for (;;) {
     if (!p.error.empty() && p.kind == Kind::Bldl && p.error_code == "806-04") {   // BLDL: not found is an answer
@@ -363,6 +503,7 @@ ProgramFetch::Step ProgramFetch::advance(emu::Cpu& cpu, os::Ecb& e, Pending& p) 
       continue;
     }
     if (!p.error.empty()) return Step::Failed;
+    if (p.asked) return Step::Guest;
     if (p.phase == Phase::Directory) {
       if (volume_.organization == Organization::Pds) {
         if (p.started_directory) {   // the block came back without the name in it
@@ -375,7 +516,7 @@ ProgramFetch::Step ProgramFetch::advance(emu::Cpu& cpu, os::Ecb& e, Pending& p) 
       }
       // PDSE: the page in storage goes on at once; else it is read.
       if (auto d = pdse_directory_.find(p.pdse_page); d != pdse_directory_.end()) {
-        pdse_directory_page(cpu, p, d->second);
+        pdse_directory_page(e, p, d->second);
         continue;
       }
       start(cpu, e, p, chained_read(pdse_page_ttr(p.pdse_page), 1));
@@ -395,6 +536,7 @@ ProgramFetch::Step ProgramFetch::advance(emu::Cpu& cpu, os::Ecb& e, Pending& p) 
           p.module_started = true;
           p.next = p.at = p.entry.ttr;
           p.reader = std::make_unique<ModuleReader>(p.entry.size);
+          if (p.kind == Kind::Load && !obtain_storage(e, p, p.entry.size, p.entry.size)) continue;
         }
         const Cchhr a = volume_.address(p.next);
         start(cpu, e, p, chained_read(p.next, (flashsim::dasd3390::kTracksPerCylinder - a.head) * kMaxRecordsPerTrack));
@@ -422,7 +564,6 @@ ProgramFetch::Step ProgramFetch::advance(emu::Cpu& cpu, os::Ecb& e, Pending& p) 
 }
 
 void ProgramFetch::start(emu::Cpu& cpu, os::Ecb& e, Pending& p, std::vector<ckd::Ccw> ccws) {
-  charge(cpu, p, config_.cpu_excp);
   auto op = std::make_shared<ChannelProgram>();
   op->ccws = std::move(ccws);
   p.io = op;
@@ -441,15 +582,16 @@ void ProgramFetch::io_done(uint64_t ecb, const emu::IoInterruption& i) {
   Pending& p = it->second;
   modules_[p.name].io_ns += p.io->result.device_ns();
   if (!p.waiters.empty()) p.waiters.pop_front();
-  if (p.kind != Kind::Enter) p.ecb->psw -= 2;   // the SVC instruction (2 bytes) runs again (a reference: by itself)
+  if (p.kind == Kind::Load || p.kind == Kind::Bldl) p.ecb->psw -= 2;   // the SVC (2 bytes) runs again (a reference: by itself)
   system_->make_ready(*p.ecb, i.time);
 }
 
-void ProgramFetch::consume(emu::Cpu& cpu, Pending& p) {
+void ProgramFetch::consume(emu::Cpu&, os::Ecb& e, Pending& p) {
   const ckd::Result& r = p.io->result;
   ModuleStats& m = modules_[p.name];
   m.records += r.records_read;
   m.bytes += r.bytes_read;
+  if (p.kind == Kind::Deferred) return deferred_page(e, p, r);
   if (p.phase == Phase::Directory) {
     if (volume_.organization == Organization::Pds) {
       m.directory_blocks += r.key_searches;
@@ -461,34 +603,45 @@ void ProgramFetch::consume(emu::Cpu& cpu, Pending& p) {
       if (r.status == ckd::Status::EndOfFile) return fail(p, "806-04", fmt::format("not in the library's directory "
                                                                                      "({} blocks searched)", r.key_searches));
       if (!r.ok() || r.reads.size() != 1) return fail(p, "106-0F", "I/O error in the directory search: " + r.error);
-      return directory_block(cpu, p, r.reads[0]);
+      return directory_block(e, p, r.reads[0]);
     }
     ++m.directory_blocks;
     if (!r.ok() || r.reads.size() != 1)
       return fail(p, "106-0F", fmt::format("I/O error reading directory page {}: {}", p.pdse_page, r.error));
     pdse_directory_[p.pdse_page] = r.reads[0];
-    return pdse_directory_page(cpu, p, r.reads[0]);
+    return pdse_directory_page(e, p, r.reads[0]);
   }
-  if (volume_.organization == Organization::Pds) return module_records(cpu, p, r);
+  if (volume_.organization == Organization::Pds) return module_records(e, p, r);
   if (!r.ok()) return fail(p, "106-0F", "I/O error reading the program object: " + r.error);
-  charge(cpu, p, config_.cpu_record * r.reads.size());
   if (!p.descriptor_read) {
     p.descriptor_read = true;
     if (r.reads.size() != 1) return fail(p, "106-0F", "the descriptor page was not read");
-    return pdse_descriptor(cpu, p, r.reads[0]);
+    pdse_descriptor(p, r.reads[0]);
+    if (p.error.empty() && p.kind == Kind::Load) obtain_storage(e, p, p.entry.size, p.loaded_bytes);
+    return;
   }
   // A text class's pages land in the module's storage, its bytes after the classes
-  // before it; the B_RLD pages are only counted (their items: pdse_descriptor).
+  // before it; the B_RLD pages' items go to the guest, which relocates the adcons.
   PageRun& run = p.runs.front();
+  std::vector<uint8_t> items;
   for (const std::vector<uint8_t>& page : r.reads) {
+    if (run.rld_bytes) {
+      const uint32_t n = std::min<uint32_t>(uint32_t(page.size()), run.rld_bytes);
+      items.insert(items.end(), page.begin(), page.begin() + n);
+      run.rld_bytes -= n;
+      continue;
+    }
     const uint32_t n = std::min<uint32_t>(uint32_t(page.size()), run.text_bytes);
     if (uint64_t(run.dest) + n > p.image.size()) return fail(p, "106-0E", "a class's text runs past the object's size");
     std::copy_n(page.begin(), n, p.image.begin() + run.dest);
+    if (p.module_at && n) e.process->space->write_bytes(p.module_at + run.dest, page.data(), n);
     run.dest += n, run.text_bytes -= n;
   }
   run.first += uint32_t(r.reads.size());
   run.count -= std::min<uint32_t>(run.count, uint32_t(r.reads.size()));
   if (run.count == 0) p.runs.erase(p.runs.begin());
+  if (!items.empty() && p.kind == Kind::Load)
+    ask(e, p, CSV_PDSE_RLD, items, uint32_t(items.size() / pdse::kRldBytesPerAdcon), CSV_AREA_BUFFER);
 }
 
 // ---- PDS ---------------------------------------------------------------------------------
@@ -514,53 +667,80 @@ std::vector<ckd::Ccw> ProgramFetch::chained_read(Ttr from, uint32_t records) con
   return p;
 }
 
-// The directory block BLDL read: its entries compared until the name or a higher one.
-void ProgramFetch::directory_block(emu::Cpu& cpu, Pending& p, const std::vector<uint8_t>& b) {
+// The directory block BLDL read: its entries compared, until the name or a higher one, by
+// the guest (a reference's fetch, Enter, compares them itself).
+void ProgramFetch::directory_block(os::Ecb& e, Pending& p, const std::vector<uint8_t>& b) {
   if (b.size() != pds2::kBlockBytes) return fail(p, "106-0F", fmt::format("a directory block of {} bytes", b.size()));
   const uint32_t used = uint32_t(get_be(b.data(), 2));
   if (used < 2 || used > b.size())
     return fail(p, "106-0F", fmt::format("a directory block's used count is {} (2..256)", used));
-  const auto want = ebcdic_name(p.name);
-  uint32_t at = 2, compared = 0;
-  while (at + pds2::kFixedBytes <= used) {
-    const uint8_t* e = b.data() + at;
-    ++compared;
-    const int cmp = std::memcmp(e, want.data(), 8);
-    if (cmp > 0) break;   // past it (the end marker, X'FF's, included)
-    const uint32_t len = pds2::kFixedBytes + 2 * (e[11] & pds2::kHalfwordsMask);
-    if (at + len > used) break;
-    if (cmp == 0) {
-      charge(cpu, p, config_.cpu_directory_entry * compared);
-      if (len < pds2::kBasicEnd)
-        return fail(p, "106-0F", fmt::format("the directory entry of {} has {} bytes of user data, not a load module's",
-                                             p.name, len - pds2::kFixedBytes));
-      Entry& x = p.entry;
-      x.found = true;
-      x.alias = e[11] & pds2::kAlias;
-      x.ttr = Ttr::unpack(uint32_t(get_be(e + 8, 3)));
-      x.size = uint32_t(get_be(e + pds2::kStor, 3));
-      x.entry = uint32_t(get_be(e + (x.alias && len >= pds2::kAliasEnd ? pds2::kAliasEpa : pds2::kEpa), 3));
-      if (x.ttr.track >= volume_.tracks_allocated)
-        return fail(p, "106-20", fmt::format("its TTR {:06X} is beyond the library's extent of {} tracks",
-                                             x.ttr.packed(), volume_.tracks_allocated));
-      if (config_.lla != Lla::None) lla_directory_[p.name] = x;
-      p.phase = Phase::Module;
-      return;
-    }
-    at += len;
+  if (p.kind != Kind::Enter) {
+    p.block = b;
+    return ask(e, p, CSV_PDS_BLOCK, b, 1, CSV_AREA_BUFFER);
   }
-  charge(cpu, p, config_.cpu_directory_entry * compared);
-  fail(p, "806-04", "not in the library's directory");
+  const auto want = ebcdic_name(p.name);
+  uint32_t at = 2;
+  while (at + pds2::kFixedBytes <= used) {
+    const int cmp = std::memcmp(b.data() + at, want.data(), 8);
+    if (cmp > 0) break;   // past it (the end marker, X'FF's, included)
+    if (cmp == 0) return take_pds_entry(p, b, at);
+    at += pds2::kFixedBytes + 2 * (b[at + 11] & pds2::kHalfwordsMask);
+  }
+  take_pds_entry(p, b, -1);
 }
 
-// The records of one channel program of a member's read, in order.
-void ProgramFetch::module_records(emu::Cpu& cpu, Pending& p, const ckd::Result& r) {
+// The entry at `at` in a directory block (-1: the name is not there).
+void ProgramFetch::take_pds_entry(Pending& p, const std::vector<uint8_t>& b, int64_t at) {
+  const uint32_t used = uint32_t(get_be(b.data(), 2));
+  const auto want = ebcdic_name(p.name);
+  if (at < 2 || uint64_t(at) + pds2::kFixedBytes > used || std::memcmp(b.data() + at, want.data(), 8) != 0)
+    return fail(p, "806-04", "not in the library's directory");
+  const uint8_t* e = b.data() + at;
+  const uint32_t len = pds2::kFixedBytes + 2 * (e[11] & pds2::kHalfwordsMask);
+  if (uint64_t(at) + len > used || len < pds2::kBasicEnd)
+    return fail(p, "106-0F", fmt::format("the directory entry of {} has {} bytes of user data, not a load module's",
+                                         p.name, len - pds2::kFixedBytes));
+  Entry& x = p.entry;
+  x.found = true;
+  x.alias = e[11] & pds2::kAlias;
+  x.ttr = Ttr::unpack(uint32_t(get_be(e + 8, 3)));
+  x.size = uint32_t(get_be(e + pds2::kStor, 3));
+  x.entry = uint32_t(get_be(e + (x.alias && len >= pds2::kAliasEnd ? pds2::kAliasEpa : pds2::kEpa), 3));
+  if (x.ttr.track >= volume_.tracks_allocated)
+    return fail(p, "106-20", fmt::format("its TTR {:06X} is beyond the library's extent of {} tracks",
+                                         x.ttr.packed(), volume_.tracks_allocated));
+  if (config_.lla != Lla::None) lla_directory_[p.name] = x;
+  p.phase = Phase::Module;
+}
+
+// The records of one channel program of a member's read, in order: each checked by the
+// reader (an abend names what is wrong); the text records are where the channel put
+// them, in the module's storage; the others go to the guest, which processes the
+// control records and relocates the adcons the RLD items name.
+void ProgramFetch::module_records(os::Ecb& e, Pending& p, const ckd::Result& r) {
+  std::vector<uint8_t> batch;
+  uint32_t count = 0;
   for (const std::vector<uint8_t>& d : r.reads) {
-    charge(cpu, p, config_.cpu_record);
     if (!p.reader->record(d, where(p.at))) return fail(p, p.reader->code(), p.reader->error());
     p.at = volume_.next(p.at);
+    if (!p.module_at) continue;
+    if (p.reader->last_was_text()) {
+      e.process->space->write_bytes(p.module_at + p.reader->last_text_address(), d.data(), d.size());
+      continue;
+    }
+    const size_t at = batch.size();
+    batch.resize(at + 4 + ((d.size() + 3) & ~size_t(3)), 0);
+    for (int k = 0; k < 4; k++) batch[at + k] = uint8_t(d.size() >> (24 - 8 * k));
+    std::copy(d.begin(), d.end(), batch.begin() + at + 4);
+    ++count;
   }
   p.module_ended = p.reader->ended();
+  if (count) {
+    if (batch.size() > CSV_AREA_BUFFER_END - CSV_AREA_BUFFER)
+      return fail(p, "106-0F", fmt::format("{} bytes of records in one channel program: more than the fetch's buffer",
+                                           batch.size()));
+    ask(e, p, CSV_RECORDS, batch, count, CSV_AREA_BUFFER);
+  }
   if (p.module_ended && r.status == ckd::Status::EndOfFile) return;
   switch (r.status) {
     case ckd::Status::EndOfFile:
@@ -585,8 +765,9 @@ void ProgramFetch::module_records(emu::Cpu& cpu, Pending& p, const ckd::Result& 
 
 // ---- PDSE --------------------------------------------------------------------------------
 
-// A directory page (or the header, page 0): where the search goes next.
-void ProgramFetch::pdse_directory_page(emu::Cpu& cpu, Pending& p, const std::vector<uint8_t>& pg) {
+// A directory page (or the header, page 0): where the search goes next. The guest
+// compares the names (a reference's fetch, Enter, compares them itself).
+void ProgramFetch::pdse_directory_page(os::Ecb& e, Pending& p, const std::vector<uint8_t>& pg) {
   if (pg.size() != pdse::kPageBytes) return fail(p, "106-0F", fmt::format("PDSE page {} of {} bytes", p.pdse_page, pg.size()));
   if (p.pdse_page == 0) {
     if (std::memcmp(pg.data(), "PDSE", 4) != 0) return fail(p, "106-0F", "page 0 is not a PDSE's header");
@@ -598,37 +779,44 @@ void ProgramFetch::pdse_directory_page(emu::Cpu& cpu, Pending& p, const std::vec
   const uint32_t n = uint32_t(get_be(&pg[2], 2));
   if ((type != pdse::kLeaf && type != pdse::kIndex) || n > pdse::kEntriesPerPage)
     return fail(p, "106-0F", fmt::format("directory page {}: type {} with {} entries", p.pdse_page, type, n));
+  if (p.kind != Kind::Enter) {
+    p.block = pg;
+    return ask(e, p, CSV_PDSE_PAGE, pg, 1, CSV_AREA_BUFFER);
+  }
   const auto want = ebcdic_name(p.name);
-  uint32_t compared = 0;
   for (uint32_t i = 0; i < n; i++) {
-    const uint8_t* e = pg.data() + pdse::kPageHeaderBytes + i * pdse::kEntryBytes;
-    ++compared;
-    const int cmp = std::memcmp(e, want.data(), 8);
-    if (type == pdse::kIndex && cmp >= 0) {
-      charge(cpu, p, config_.cpu_directory_entry * compared);
-      const uint32_t child = uint32_t(get_be(e + 8, 4));
-      if (child == 0 || child == p.pdse_page) return fail(p, "106-0F", fmt::format("directory page {}: a bad child page", p.pdse_page));
-      p.pdse_page = child;
-      return;
-    }
-    if (type == pdse::kLeaf && cmp == 0) {
-      charge(cpu, p, config_.cpu_directory_entry * compared);
-      p.entry.found = true;
-      p.entry.alias = e[12] & pdse::kEntryAlias;
-      p.entry.descriptor = uint32_t(get_be(e + 8, 4));
-      p.phase = Phase::Module;
-      if (p.kind == Kind::Bldl) p.entry.size = 0;   // a PDSE's size is in its descriptor; BLDL does not read it
-      if (config_.lla != Lla::None) lla_directory_[p.name] = p.entry;
-      return;
-    }
+    const int cmp = std::memcmp(pg.data() + pdse::kPageHeaderBytes + i * pdse::kEntryBytes, want.data(), 8);
+    if ((type == pdse::kIndex && cmp >= 0) || (type == pdse::kLeaf && cmp == 0)) return take_pdse_entry(p, pg, i);
     if (cmp > 0) break;
   }
-  charge(cpu, p, config_.cpu_directory_entry * compared);
-  fail(p, "806-04", "not in the PDSE's directory");
+  take_pdse_entry(p, pg, -1);
 }
 
-// The program object's descriptor: its size and entry, and the pages to read.
-void ProgramFetch::pdse_descriptor(emu::Cpu&, Pending& p, const std::vector<uint8_t>& d) {
+// The entry `i` of a directory page the search follows (-1: none).
+void ProgramFetch::take_pdse_entry(Pending& p, const std::vector<uint8_t>& pg, int64_t i) {
+  const uint8_t type = pg[0];
+  const uint32_t n = uint32_t(get_be(&pg[2], 2));
+  if (i < 0 || uint64_t(i) >= n) return fail(p, "806-04", "not in the PDSE's directory");
+  const uint8_t* e = pg.data() + pdse::kPageHeaderBytes + i * pdse::kEntryBytes;
+  if (type == pdse::kIndex) {
+    const uint32_t child = uint32_t(get_be(e + 8, 4));
+    if (child == 0 || child == p.pdse_page) return fail(p, "106-0F", fmt::format("directory page {}: a bad child page", p.pdse_page));
+    p.pdse_page = child;
+    return;
+  }
+  const auto want = ebcdic_name(p.name);
+  if (std::memcmp(e, want.data(), 8) != 0) return fail(p, "806-04", "not in the PDSE's directory");
+  p.entry.found = true;
+  p.entry.alias = e[12] & pdse::kEntryAlias;
+  p.entry.descriptor = uint32_t(get_be(e + 8, 4));
+  p.phase = Phase::Module;
+  if (p.kind == Kind::Bldl) p.entry.size = 0;   // a PDSE's size is in its descriptor; BLDL does not read it
+  if (config_.lla != Lla::None) lla_directory_[p.name] = p.entry;
+}
+
+// The program object's descriptor: its size and entry, and the pages to read. DEFERRED
+// classes (without PACK,PRIME) are left for their first reference (page_fault).
+void ProgramFetch::pdse_descriptor(Pending& p, const std::vector<uint8_t>& d) {
   if (d.size() != pdse::kPageBytes) return fail(p, "106-0D", "a descriptor page of the wrong size");
   p.entry.size = uint32_t(get_be(&d[8], 4));
   p.entry.entry = uint32_t(get_be(&d[12], 4));
@@ -638,7 +826,8 @@ void ProgramFetch::pdse_descriptor(emu::Cpu&, Pending& p, const std::vector<uint
     return fail(p, "106-0D", fmt::format("descriptor page {}: {} classes, size {}, entry {}", p.entry.descriptor,
                                          classes, p.entry.size, p.entry.entry));
   p.image.assign(p.entry.size, 0);
-  uint64_t text = 0;
+  p.deferred.clear();
+  uint64_t text = 0, loaded = 0;
   for (uint32_t c = 0; c < classes; c++) {
     const uint8_t* e = d.data() + pdse::kClassTableOffset + c * pdse::kClassEntryBytes;
     const uint8_t load = e[16];
@@ -648,88 +837,172 @@ void ProgramFetch::pdse_descriptor(emu::Cpu&, Pending& p, const std::vector<uint
     if (pages == 0) continue;
     if (uint64_t(first) + pages > uint64_t(volume_.tracks_allocated) * 12)
       return fail(p, "106-20", fmt::format("class {}: pages {}..{} beyond the library's extent", name, first, first + pages - 1));
-    const bool rld = name.rfind("B_RLD", 0) == 0;
-    if (load == pdse::kInitial || (load == pdse::kDeferred && whole)) {
+    // B_RLD: compared as stored, EBCDIC ('_' is X'6D', which ascii_text does not turn back).
+    static constexpr uint8_t kBRld[5] = {0xC2, 0x6D, 0xD9, 0xD3, 0xC4};
+    const bool rld = std::memcmp(e, kBRld, 5) == 0;
+    if (load == pdse::kInitial || load == pdse::kDeferred) {
       if (text + length > p.entry.size) return fail(p, "106-0E", fmt::format("class {} runs past the object's size", name));
-      p.runs.push_back({first, pages, length, uint32_t(text)});
+      if (load == pdse::kInitial || whole) {
+        p.runs.push_back({first, pages, length, uint32_t(text), 0});
+        if (text == loaded) loaded += length;
+      } else {
+        p.deferred.push_back({first, pages, length, uint32_t(text), 0});
+      }
       text += length;
     } else if (rld) {
       p.rld_items += length / pdse::kRldBytesPerAdcon;
-      p.runs.push_back({first, pages, 0, 0});
+      p.runs.push_back({first, pages, 0, 0, length});
     }
   }
-  p.image.resize(text);   // the storage the loaded classes take; DEFERRED pages come when referenced
+  p.loaded_bytes = uint32_t(loaded);
+  if (p.deferred.empty()) p.loaded_bytes = uint32_t(text);
+  p.image.resize(text);
+}
+
+// ---- a PDSE's DEFERRED class: brought in at its first reference --------------------------
+
+// The reference to a page of a loaded module's DEFERRED class: its page read (the ECB
+// waits), placed, and the reference made again.
+emu::PageFaultHandler::Action ProgramFetch::deferred_fault(emu::Cpu& cpu, os::Ecb& e, uint64_t address) {
+  using A = emu::PageFaultHandler::Action;
+  auto mine = loaded_.find(e.process->id);
+  if (mine == loaded_.end()) return A::Fail;
+  const uint64_t page = address & ~(kPage - 1);
+  for (auto& [name, l] : mine->second) {
+    if (page < l.address || page >= l.address + l.bytes) continue;
+    for (const PageRun& c : l.deferred) {
+      const uint64_t from = l.address + c.dest, to = from + c.text_bytes;
+      if (address < from || address >= to) continue;
+      auto it = pending_.find(e.id);
+      if (it == pending_.end()) {
+        Pending p;
+        p.kind = Kind::Deferred;
+        p.name = name;
+        p.ecb = &e;
+        p.started = cpu.cycles;
+        p.cpu_start = ecb_cpu(cpu, e);
+        p.module_at = l.address;
+        p.fault_page = page;
+        // The class's pages that hold the faulting page's bytes (a class begins on a page of
+        // its own; its bytes follow the classes before it in the module).
+        const uint64_t in_class = std::max<uint64_t>(page, from) - from;
+        const uint32_t first = uint32_t(in_class / kPage), last = uint32_t(std::min<uint64_t>(page + kPage, to) - 1 - from) / uint32_t(kPage);
+        p.runs.push_back({c.first + first, std::min(c.count - first, last - first + 1), c.text_bytes, c.dest, 0});
+        p.deferred_first_byte = first * uint32_t(kPage);
+        ++modules_[name].deferred_faults;
+        it = pending_.emplace(e.id, std::move(p)).first;
+        start(cpu, e, it->second, chained_read(pdse_page_ttr(it->second.runs.front().first), it->second.runs.front().count));
+        return A::Wait;
+      }
+      Pending& p = it->second;
+      if (p.io) {
+        consume(cpu, e, p);
+        p.io.reset();
+      }
+      const bool ok = p.error.empty();
+      if (!ok) system_->log(fmt::format("{:>12} fetch: {}: DEFERRED page at {:#x}: {}", cpu.cycles, name, page, p.error));
+      modules_[name].cpu_cycles += ecb_cpu(cpu, e) - p.cpu_start;
+      pending_.erase(it);
+      return ok ? A::Retry : A::Fail;
+    }
+  }
+  return A::Fail;
+}
+
+// The pages of a DEFERRED class read at a reference: the module's page(s) mapped and
+// filled (bytes of the class that fall in them).
+void ProgramFetch::deferred_page(os::Ecb& e, Pending& p, const ckd::Result& r) {
+  if (!r.ok() || r.reads.empty()) return fail(p, "106-0F", "I/O error reading a DEFERRED class: " + r.error);
+  const PageRun& run = p.runs.front();
+  uint32_t offset = p.deferred_first_byte;   // in the class
+  for (const std::vector<uint8_t>& page : r.reads) {
+    if (offset >= run.text_bytes) break;
+    const uint32_t n = std::min<uint32_t>(uint32_t(page.size()), run.text_bytes - offset);
+    const uint64_t to = p.module_at + run.dest + offset;
+    for (uint64_t pg = to & ~(kPage - 1); pg < to + n; pg += kPage)
+      if (!e.process->space->is_mapped(pg)) e.process->space->map(pg, kPage, kRW);
+    e.process->space->write_bytes(to, page.data(), n);
+    offset += n;
+  }
 }
 
 // ---- the LOAD's end --------------------------------------------------------------------------
 
+// The LOAD or BLDL is over: its answer in the request block (after the guest built the
+// module's CDE, for a LOAD that fetched it).
 void ProgramFetch::finish(emu::Cpu& cpu, os::Ecb& e, Pending& p) {
   ModuleStats& m = modules_[p.name];
   if (p.kind == Kind::Bldl) {
-    m.cpu_cycles += p.cpu_cycles;
-    m.elapsed_cycles += cpu.cycles - p.started;
-    cpu.gr[2] = p.entry.found;
-    cpu.gr[3] = p.entry.size;
-    pending_.erase(e.id);
-    return;
+    p.ask_count = p.entry.found;
+    p.module_size = p.entry.size;
+    return done(cpu, e, p, m);
+  }
+  if (p.resident) {   // the guest found its CDE: the use count went up, no fetch
+    ++m.loads, ++m.resident, ++loads_;
+    count_job(e, 0, true, false);
+    return done(cpu, e, p, m);
+  }
+  if (!p.cde_built) {
+    take_module(p);
+    if (p.staged) {   // LLA's copy: storage for it, and the copy moved there
+      if (!obtain_storage(e, p, uint32_t(p.image.size()), uint32_t(p.image.size()))) return end_with_abend(cpu, e, p);
+      e.process->space->write_bytes(p.module_at, p.image.data(), p.image.size());
+    } else if (!p.module_at) {   // a module of no bytes read (nothing obtained yet)
+      if (!obtain_storage(e, p, uint32_t(p.image.size()), uint32_t(p.image.size()))) return end_with_abend(cpu, e, p);
+    }
+    if (config_.lla == Lla::Modules && !p.staged && !lla_modules_.count(p.name)) lla_modules_[p.name] = p.image;
+    p.asked = CSV_BUILD_CDE;
+    p.ask_count = 0;
+    p.ask_data = 0;
+    return hand_to_guest(cpu, e, p);
   }
   const bool fetched = p.module_started || p.descriptor_read;   // read from the library (not LLA's copy)
-  take_module(p);
-  if (config_.lla == Lla::Modules && !lla_modules_.count(p.name)) lla_modules_[p.name] = p.image;
-  // Storage in the process's fetched-programs area: page-rounded ranges, one given back
-  // reused by the next module of its size.
-  Area& area = areas_[e.process->id];
-  const uint64_t bytes = std::max<uint64_t>(kPage, (p.image.size() + kPage - 1) / kPage * kPage);
-  uint64_t at = 0;
-  if (auto g = area.given_back.find(bytes); g != area.given_back.end()) {
-    at = g->second;
-    area.given_back.erase(g);
-  } else if (area.next + bytes <= TPF_EVM_FETCHED_END) {
-    at = area.next;
-    area.next += bytes;
-  } else {
-    fail(p, "106-0C", fmt::format("no storage for the module's {} bytes (reason 14): the fetched-programs area "
-                                  "(TPF_EVM_FETCHED) is full", p.image.size()));
-    return end_with_abend(cpu, e, p);
-  }
-  // Relocation: each adcon gets the load address added (4-byte A-type adcons).
-  const uint64_t rld = p.adcons.empty() ? p.rld_items : p.adcons.size();
-  for (uint32_t off : p.adcons) {
-    uint32_t v = uint32_t(get_be(&p.image[off], 4)) + uint32_t(at);
-    for (int k = 3; k >= 0; k--, v >>= 8) p.image[off + k] = uint8_t(v);
-  }
-  charge(cpu, p, config_.cpu_rld * rld);
-  e.process->space->reserve(at, bytes, kRW);
-  e.process->space->write_bytes(at, p.image.data(), p.image.size());
-  loaded_[e.process->id][p.name] = Loaded{at, bytes, uint32_t(p.image.size()), p.entry.entry, 1};
+  Loaded l{p.module_at, p.module_bytes, p.module_size, p.entry.entry, 1, {}};
+  l.deferred = p.deferred;
+  loaded_[e.process->id][p.name] = std::move(l);
   ++m.loads, ++loads_;
   if (fetched) ++m.fetches;
-  m.size = uint32_t(p.image.size());
-  m.rld_items += rld;
-  m.cpu_cycles += p.cpu_cycles;
-  m.elapsed_cycles += cpu.cycles - p.started;
+  m.size = p.module_size;
+  m.rld_items += p.relocated;
   count_job(e, 0, true, false);
-  cpu.gr[2] = at + p.entry.entry;
-  cpu.gr[3] = p.image.size();
+  done(cpu, e, p, m);
+}
+
+// The answer in the request block; the SVC returns CSV_DONE.
+void ProgramFetch::done(emu::Cpu& cpu, os::Ecb& e, Pending& p, ModuleStats& m) {
+  p.asked = CSV_DONE;
+  if (p.resident) {   // the guest has the CDE's address, size and entry point: only the step
+    const uint8_t step[4] = {0, 0, 0, CSV_DONE};
+    e.process->space->write_bytes(p.request + CSV_RQ_STEP, step, 4);
+    cpu.gr[2] = CSV_DONE;
+  } else {
+    hand_to_guest(cpu, e, p);
+  }
+  m.cpu_cycles += ecb_cpu(cpu, e) - p.cpu_start;
+  m.elapsed_cycles += cpu.cycles - p.started;
   pending_.erase(e.id);
 }
 
+// DELETE: the guest found the CDE and lowered its use count (csv.h's answer); at 0 the
+// module's storage goes back.
 void ProgramFetch::delete_svc(emu::Cpu& cpu, os::Ecb& e) {
+  const uint64_t request = cpu.gr[2];
   char raw[9] = {};
-  e.process->space->read_bytes(cpu.gr[2], raw, 8);
+  e.process->space->read_bytes(request + CSV_RQ_NAME, raw, 8);
   const std::string name(raw, strnlen(raw, 8));
-  cpu.charge(emu::Cause::Service, config_.cpu_delete);
+  uint8_t b[8] = {};
+  e.process->space->read_bytes(request + CSV_RQ_ANSWER, b, 8);
+  const uint64_t answer = get_be(b, 8);
   auto& mine = loaded_[e.process->id];
   auto l = mine.find(name);
-  if (l == mine.end()) {
+  if (answer == CSV_DELETE_NOT_LOADED || l == mine.end()) {
     cpu.gr[2] = 4;
     return;
   }
   ModuleStats& m = modules_[name];
   ++m.deletes;
-  m.cpu_cycles += config_.cpu_delete;
   count_job(e, 0, false, true);
-  if (--l->second.uses == 0) {
+  if (answer == CSV_DELETE_RELEASED) {
     e.process->space->unmap(l->second.address, l->second.bytes);
     areas_[e.process->id].given_back.emplace(l->second.bytes, l->second.address);
     mine.erase(l);
@@ -788,12 +1061,7 @@ nlohmann::ordered_json ProgramFetch::report_json() const {
   j["settings"] = {{"lla", lla_name(config_.lla)},
                    {"dasd_cache", config_.dasd_cache},
                    {"record_overhead_ns", config_.record_overhead_ns},
-                   {"cpu_cycles", {{"load", config_.cpu_load},
-                                   {"delete", config_.cpu_delete},
-                                   {"excp", config_.cpu_excp},
-                                   {"record", config_.cpu_record},
-                                   {"rld", config_.cpu_rld},
-                                   {"directory_entry", config_.cpu_directory_entry}}}};
+                   {"cpu", "guest code (fetch/guest/qcsv.c): counted as executed"}};
   const ckd::CkdStats& v = device_->volume().stats();
   j["device"] = {{"excps", v.excps},           {"end_of_file", v.end_of_file}, {"end_of_cylinder", v.end_of_cylinder},
                  {"errors", v.errors - v.end_of_file - v.end_of_cylinder},
@@ -813,6 +1081,7 @@ nlohmann::ordered_json ProgramFetch::report_json() const {
                     {"deletes", m.deletes},
                     {"abends", m.abends},
                     {"waits", m.waits},
+                    {"deferred_faults", m.deferred_faults},
                     {"excps", m.excps},
                     {"directory_blocks", m.directory_blocks},
                     {"directory_from_lla", m.directory_from_lla},
@@ -850,11 +1119,10 @@ std::string ProgramFetch::report_text() const {
                    l["tracks_used"].get<uint32_t>(), l["tracks_allocated"].get<uint32_t>(),
                    l["directory_blocks"].get<uint32_t>(),
                    library_check_.empty() ? "" : "\n  CHECK: " + library_check_);
-  o << fmt::format("LLA {}   DASD {}   record overhead {} ns   CPU cycles: LOAD {}, DELETE {}, EXCP {}, record {}, "
-                   "adcon {}, directory entry {}\n\n",
+  o << fmt::format("LLA {}   DASD {}   record overhead {} ns   CPU: the contents supervisor's guest code (QCSV), "
+                   "as executed\n\n",
                    lla_name(config_.lla), config_.dasd_cache ? "cached control unit" : "uncached 3390",
-                   config_.record_overhead_ns, config_.cpu_load, config_.cpu_delete, config_.cpu_excp,
-                   config_.cpu_record, config_.cpu_rld, config_.cpu_directory_entry);
+                   config_.record_overhead_ns);
   o << fmt::format("{:<8} {:>9} {:>8} {:>8} {:>8} {:>8} {:>9} {:>8} {:>10} {:>13} {:>9} {:>10} {:>10} {:>11}\n", "MODULE",
                    "SIZE", "LOADS", "FETCHED", "RESIDENT", "FROM LLA", "EXCPS", "DIR BLKS", "RECORDS", "BYTES",
                    "ABENDS", "I/O S", "CPU US/LD", "ELAPS US/LD");

@@ -25,15 +25,17 @@
 //     descriptor page, then its classes' pages (INITIAL; with FETCHOPT=(PACK,PRIME)
 //     DEFERRED too; and B_RLD, the relocation data), each run of consecutive pages in
 //     a cylinder one EXCP.
-//  4. Relocation, as a costed service: each adcon gets the load address added (PDS:
-//     the RLD items' adcons in the text; PDSE: counted from B_RLD's length, 16 bytes an
-//     item, the estimate the builder writes it with), at system.fetch.cpu.rld cycles each.
+//  4. Relocation, by the guest: each adcon gets the load address added (PDS: the RLD
+//     items' adcons in the text; PDSE: B_RLD's items, 16 bytes each, for the part loaded).
 //  5. The module's storage in the process's TPF_EVM_FETCHED area; r2 = its entry point.
 // The ECB waits for each channel program while its I-stream runs other work: the LOAD
 // gives up control, and when the I/O interruption comes its SVC is issued again to go
-// on (each re-entry pays system.svc_cost, an SVC's entry and exit). CPU (fetch's own
-// path, the EXCPs, the records, the adcons) is charged as service cycles to the ECB's
-// I-stream, each at its configuration key's estimate.
+// on (each re-entry pays system.svc_cost, an SVC's entry and exit). The CPU paths are
+// guest code (issue 47: fetch/guest/qcsv.c, the request block and steps of
+// fetch/guest/csv.h): the SVC returns with a step for it (the CDEs searched, LLA's
+// directory, a directory block's or page's entries compared, control and RLD records
+// processed and the adcons relocated in the module's storage, the CDE built), whose
+// answer the next SVC carries. So a fetch's CPU is what the guest executes.
 //
 // A library that cannot be read ends that LOAD with an abend dump of the ECB (ABEND
 // 806-04 for a name not in the directory; 106-0D a record that is not a load module's,
@@ -100,6 +102,7 @@ struct ModuleStats {
   uint64_t elapsed_cycles = 0;          // from the LOAD's SVC to its return, summed
   uint64_t deletes = 0, abends = 0;
   uint64_t waits = 0;                   // ECBs that referenced it while another's fetch of it was under way
+  uint64_t deferred_faults = 0;         // references that brought in a page of a DEFERRED class (PDSE)
 };
 
 // One ECB that used program fetch, when it ended: the seed's job figures.
@@ -115,6 +118,7 @@ class ProgramFetch : public os::Subsystem {
   void declare(cfg::Schema& schema) const override { fetch_section().declare(schema); }
   void configure(const cfg::Config& config) override { config_ = fetch_section().read(config); }
   void install(os::System& system) override;
+  void process_starting(os::Process& p) override;
   void process_ending(os::Process& p) override;
   void ecb_ending(os::Ecb& e, uint64_t now) override;
   // A reference to a page of a program of system.fetch.programs that is not resident yet:
@@ -129,7 +133,7 @@ class ProgramFetch : public os::Subsystem {
 
  private:
   double seconds(uint64_t cycles) const;  // simulated, at the machine's clock
-  enum class Kind { Load, Bldl, Enter };
+  enum class Kind { Load, Bldl, Enter, Deferred };
   enum class Phase { Directory, Module, Done };
   struct Entry {
     bool found = false, alias = false;
@@ -137,8 +141,9 @@ class ProgramFetch : public os::Subsystem {
     uint32_t size = 0, entry = 0;    // PDS2STOR, PDS2EPA
     uint32_t descriptor = 0;         // PDSE: the program object's descriptor page
   };
-  // PDSE pages to read: a class's; text_bytes of them land at `dest` in the module.
-  struct PageRun { uint32_t first = 0, count = 0, text_bytes = 0, dest = 0; };
+  // PDSE pages to read: a class's; text_bytes of them land at `dest` in the module;
+  // rld_bytes of them are B_RLD's items (for the guest to relocate with).
+  struct PageRun { uint32_t first = 0, count = 0, text_bytes = 0, dest = 0, rld_bytes = 0; };
   // A LOAD or BLDL between its channel programs.
   struct Pending {
     Kind kind = Kind::Load;
@@ -147,7 +152,23 @@ class ProgramFetch : public os::Subsystem {
     os::WaitList waiters;
     Phase phase = Phase::Directory;
     uint64_t started = 0;            // cycles: its first SVC
-    uint64_t cpu_cycles = 0;
+    uint64_t cpu_start = 0;          // the ECB's CPU cycles then
+    uint64_t cpu_cycles = 0;         // the ECB's CPU from then to its end (abends)
+    // The guest's side (fetch/guest/csv.h): its request block, the step asked of it.
+    uint64_t request = 0;
+    uint32_t asked = 0, ask_count = 0;
+    uint64_t ask_data = 0;
+    std::vector<uint8_t> block;      // the directory block or page handed to the guest
+    bool resident = false;           // the guest found the process's CDE
+    bool staged = false;             // LLA's staged copy taken
+    bool cde_built = false;
+    uint64_t relocated = 0;          // adcons the guest relocated
+    // The module's storage.
+    uint64_t module_at = 0, module_bytes = 0;
+    uint32_t module_size = 0, loaded_bytes = 0;
+    std::vector<PageRun> deferred;   // PDSE: DEFERRED classes left for their first reference
+    uint64_t fault_page = 0;         // Deferred: the page referenced
+    uint32_t deferred_first_byte = 0;
     std::string error_code, error;   // an abend's code ("806-04") and what went wrong, when it failed
     std::shared_ptr<ChannelProgram> io;
     bool started_directory = false;
@@ -169,7 +190,8 @@ class ProgramFetch : public os::Subsystem {
   struct Loaded {
     uint64_t address = 0, bytes = 0;
     uint32_t size = 0, entry = 0;
-    uint64_t uses = 0;
+    uint64_t uses = 0;               // the host's copy of the CDE's (the guest's is the one used)
+    std::vector<PageRun> deferred;   // PDSE DEFERRED classes not yet referenced
   };
   // A program of the image fetched at its first reference (system.fetch.programs).
   struct Fetchable {
@@ -180,16 +202,29 @@ class ProgramFetch : public os::Subsystem {
     os::WaitList waiters;              // other ECBs that referenced it meanwhile
   };
   struct Area {
-    uint64_t next = TPF_EVM_FETCHED;
+    uint64_t next = TPF_EVM_FETCHED + 0x200000;   // after the work area (fetch/guest/csv.h: CSV_AREA_END)
     std::multimap<uint64_t, uint64_t> given_back;   // bytes -> address
   };
 
   void svc(emu::Cpu& cpu, os::Ecb& e, Kind kind);
   void delete_svc(emu::Cpu& cpu, os::Ecb& e);
   bool begin(emu::Cpu& cpu, os::Ecb& e, Kind kind);
-  enum class Step { Parked, Finished, Failed };
+  enum class Step { Parked, Finished, Failed, Guest };
   Step advance(emu::Cpu& cpu, os::Ecb& e, Pending& p);
-  void consume(emu::Cpu& cpu, Pending& p);
+  void consume(emu::Cpu& cpu, os::Ecb& e, Pending& p);
+  // The guest's steps.
+  static uint64_t ecb_cpu(const emu::Cpu& cpu, const os::Ecb& e);
+  void ask(os::Ecb& e, Pending& p, uint32_t step, const std::vector<uint8_t>& bytes, uint32_t count, uint64_t at);
+  void put_request(os::Ecb& e, const Pending& p, uint32_t step);
+  void hand_to_guest(emu::Cpu& cpu, os::Ecb& e, Pending& p);
+  int64_t guest_answer(os::Ecb& e, const Pending& p);
+  void take_answer(emu::Cpu& cpu, os::Ecb& e, Pending& p);
+  void look_in_lla(emu::Cpu& cpu, os::Ecb& e, Pending& p);
+  void take_lla_entry(emu::Cpu& cpu, Pending& p);
+  bool obtain_storage(os::Ecb& e, Pending& p, uint32_t size, uint32_t loaded);
+  void done(emu::Cpu& cpu, os::Ecb& e, Pending& p, ModuleStats& m);
+  emu::PageFaultHandler::Action deferred_fault(emu::Cpu& cpu, os::Ecb& e, uint64_t address);
+  void deferred_page(os::Ecb& e, Pending& p, const flashsim::ckd::Result& r);
   void start(emu::Cpu& cpu, os::Ecb& e, Pending& p, std::vector<flashsim::ckd::Ccw> ccws);
   void io_done(uint64_t ecb, const emu::IoInterruption& i);
   void finish(emu::Cpu& cpu, os::Ecb& e, Pending& p);
@@ -204,10 +239,12 @@ class ProgramFetch : public os::Subsystem {
   // The steps' channel programs and what their records mean.
   std::vector<flashsim::ckd::Ccw> bldl_program(const std::string& name, uint32_t cylinder) const;
   std::vector<flashsim::ckd::Ccw> chained_read(Ttr from, uint32_t records) const;
-  void directory_block(emu::Cpu& cpu, Pending& p, const std::vector<uint8_t>& block);
-  void pdse_directory_page(emu::Cpu& cpu, Pending& p, const std::vector<uint8_t>& page);
-  void module_records(emu::Cpu& cpu, Pending& p, const flashsim::ckd::Result& r);
-  void pdse_descriptor(emu::Cpu& cpu, Pending& p, const std::vector<uint8_t>& page);
+  void directory_block(os::Ecb& e, Pending& p, const std::vector<uint8_t>& block);
+  void take_pds_entry(Pending& p, const std::vector<uint8_t>& block, int64_t at);
+  void pdse_directory_page(os::Ecb& e, Pending& p, const std::vector<uint8_t>& page);
+  void take_pdse_entry(Pending& p, const std::vector<uint8_t>& page, int64_t i);
+  void module_records(os::Ecb& e, Pending& p, const flashsim::ckd::Result& r);
+  void pdse_descriptor(Pending& p, const std::vector<uint8_t>& page);
   std::string where(Ttr ttr) const;
   std::string dump_text(const Pending& p, const os::Ecb& e, unsigned istream) const;
   void count_job(os::Ecb& e, uint64_t excps, bool load, bool del);

@@ -151,6 +151,19 @@ void put_class(std::vector<uint8_t>& page, uint32_t index, const char* name, uin
   put_be(page, at + 28, pages, 4);
 }
 
+// Page k of a B_RLD class: its items (ours: offset (4), flags X'0C' a 4-byte A-type adcon
+// (1), 11 zero), the adcons where the PDS's load module has them (load_module.cpp).
+void write_rld_items(const MemberSpec& m, uint32_t k, std::vector<uint8_t>& page) {
+  const uint32_t per_page = pdse::kPageBytes / pdse::kRldBytesPerAdcon;
+  for (uint32_t i = 0; i < per_page; i++) {
+    const uint64_t j = uint64_t(k) * per_page + i;
+    if (j >= m.rld_count) break;
+    const uint32_t a = uint32_t(j * m.size / m.rld_count) & ~3u;
+    put_be(page, i * pdse::kRldBytesPerAdcon, a, 4);
+    page[i * pdse::kRldBytesPerAdcon + 4] = 0x0C;
+  }
+}
+
 BuiltLibrary build_pdse(const std::vector<MemberSpec>& members, const LibraryOptions& o) {
   BuiltLibrary b;
   LibraryVolume& v = b.volume;
@@ -176,6 +189,9 @@ BuiltLibrary build_pdse(const std::vector<MemberSpec>& members, const LibraryOpt
                                             : uint32_t(std::llround(double(m.size) * o.pdse_initial_fraction));
     // At least the entry point's page is INITIAL: the program begins there.
     initial = std::max(initial, std::min(m.size, (m.entry / pdse::kPageBytes + 1) * pdse::kPageBytes));
+    // Whole pages: a class begins on a page of its own in storage too, so that a DEFERRED
+    // class's first reference faults on a page of its own (fetch_subsystem.cpp, page_fault).
+    initial = (initial + pdse::kPageBytes - 1) / pdse::kPageBytes * pdse::kPageBytes;
     initial = std::min(initial, m.size);
     Object& ob = objects[i];
     ob.descriptor = page++;
@@ -268,6 +284,7 @@ BuiltLibrary build_pdse(const std::vector<MemberSpec>& members, const LibraryOpt
         std::vector<uint8_t> p = blank();
         uint32_t len = std::min(pdse::kPageBytes, cl.length - k * pdse::kPageBytes);
         if (cl.load != pdse::kNoLoad) member_text(m, text_offset + k * pdse::kPageBytes, p.data(), len);
+        if (std::string_view(cl.name) == "B_RLD") write_rld_items(m, k, p);
         pages[cl.first + k] = std::move(p);
       }
       if (cl.load != pdse::kNoLoad) text_offset += cl.length;

@@ -17,6 +17,7 @@ bool ModuleReader::fail(const char* code, std::string why) {
 
 bool ModuleReader::record(const std::vector<uint8_t>& d, const std::string& at) {
   ++records_;
+  last_was_text_ = expect_text_;
   if (expect_text_) {   // the text record its control record's CCW described
     expect_text_ = false;
     if (d.size() != text_length_)

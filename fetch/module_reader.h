@@ -26,11 +26,15 @@ class ModuleReader {
   std::vector<uint8_t>& image() { return image_; }
   const std::vector<uint32_t>& adcons() const { return adcons_; }   // offsets of the 4-byte adcons to relocate
   uint64_t records() const { return records_; }
+  // The record just taken was a text record (at last_text_address() in the module).
+  bool last_was_text() const { return last_was_text_; }
+  uint32_t last_text_address() const { return text_address_; }
 
  private:
   bool fail(const char* code, std::string why);
   std::vector<uint8_t> image_;
   std::vector<uint32_t> adcons_;
+  bool last_was_text_ = false;
   bool expect_text_ = false, end_after_text_ = false, ended_ = false;
   uint32_t text_address_ = 0, text_length_ = 0;
   uint64_t records_ = 0;

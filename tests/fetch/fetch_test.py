@@ -7,6 +7,9 @@ Fails unless
   - BLDL searches the directory in order: a name in the k-th block reads k blocks;
   - LLA DIRECTORY leaves one EXCP a LOAD after the first, MODULES none;
   - a PDSE's directory is read once; NOPACK,NOPRIME loads its INITIAL text (25%), PACK,PRIME all;
+    a reference to a DEFERRED class's page faults and brings it in;
+  - a LOAD's CPU is the contents supervisor's guest code as executed (more adcons, more
+    CPU, in proportion); system.fetch.cpu.* is refused;
   - each RLD item is counted (relocated) once a LOAD;
   - E5's directions at a short size: ARCCTL elapsed and CPU 6144 > 23440 > 32760; the PDSE
     (NOPACK) faster than the 32760 PDS; a 4,200-member PDS slower than a 2-member one,
@@ -96,7 +99,14 @@ one = run("L ARCCTL 1", ["system.fetch.organization=PDSE"])
 three = run("L ARCCTL 3", ["system.fetch.organization=PDSE"])
 directory_excps = one["jobs"][0]["excps"] - (three["jobs"][0]["excps"] - one["jobs"][0]["excps"]) // 2
 check(directory_excps == 2, f"PDSE: the directory took {directory_excps} EXCPs on the first LOAD (header, root)")
-check(module(one, "ARCCTL")["size"] == 1048576, f"PDSE NOPACK: {module(one, 'ARCCTL')['size']} bytes loaded, not 1 MB")
+check(module(one, "ARCCTL")["records"] - module(f0 := run("L ARCCTL 1", ["system.fetch.organization=PDSE",
+      "system.fetch.fetchopt=PACK,PRIME"]), "ARCCTL")["records"] == -768,
+      f"PDSE NOPACK: {module(one, 'ARCCTL')['records']} pages read, not PACK,PRIME's less 3 MB of DEFERRED")
+# A DEFERRED class comes in at its first reference: QFET K reads the module's last byte
+# (in C_DEFERRED), which faults; the page is read (device time) and the byte is the text's.
+k = run("K ARCCTL", ["system.fetch.organization=PDSE"])
+check(module(k, "ARCCTL")["deferred_faults"] == 1 and "QFET: ARCCTL loaded at" in k["log"] and not k["dumps"],
+      f"PDSE NOPACK: the DEFERRED page's reference: {module(k, 'ARCCTL')}")
 f = run("L ARCCTL 1", ["system.fetch.organization=PDSE", "system.fetch.fetchopt=PACK,PRIME"])
 check(module(f, "ARCCTL")["size"] == 4194304, f"PDSE PACK,PRIME: {module(f, 'ARCCTL')['size']} bytes loaded")
 
@@ -247,6 +257,21 @@ r = subprocess.run([tpfemu, "run", os.path.join(source, "configs", "demo.yaml"),
                     os.path.join(scratch, "demo-bad"), "--set", "system.fetch.programs=QNOSUCH"], capture_output=True, text=True)
 check(r.returncode != 0 and "system.fetch.programs: QNOSUCH is not a program of the image" in r.stderr,
       f"a program not in the image: {r.returncode} {r.stderr}")
+
+# Program fetch's CPU is the guest code's (fetch/guest/qcsv.c), as executed: more RLD
+# items, more instructions (no key sets it); the old CPU keys are refused.
+def members_file(rld):
+    path = os.path.join(scratch, f"members-rld{rld}.txt")
+    open(path, "w").write(f"IEFBR14 8 rld=0\nMODA 64K rld={rld}\n")
+    return path
+cpu = {n: module(run("L MODA 4", [f"system.fetch.members={members_file(n)}"]), "MODA")["cpu_us_per_load"]
+       for n in (0, 256, 512)}
+# (at least 5 cycles an adcon at 5.2 GHz: load, add, store; rld=0 has no RLD records at all)
+check(cpu[0] < cpu[256] < cpu[512] and (cpu[512] - cpu[256]) * 5200 >= 256 * 5,
+      f"the CPU of a LOAD does not grow with the adcons the guest relocates: {cpu}")
+r = subprocess.run([tpfemu, "run", CONFIG, "--no-progress", "--out", os.path.join(scratch, "oldkey"), "--set",
+                    "system.fetch.cpu.rld=40"], capture_output=True, text=True)
+check(r.returncode != 0 and "system.fetch.cpu" in r.stderr, f"system.fetch.cpu.rld accepted: {r.returncode} {r.stderr}")
 
 # The same configuration, the same bytes.
 a, b = run("L ARCCTL 2"), run("L ARCCTL 2")

@@ -230,7 +230,7 @@ TEST_CASE("fetch: a PDSE: 4 KB pages, an indexed directory, classes by load attr
     if (ce[16] == pdse::kInitial) initial += get_be(ce + 20, 4);
     if (ce[16] == pdse::kDeferred) deferred += get_be(ce + 20, 4);
   }
-  CHECK(initial == 25600);   // 0.25 of 100 KB (the estimate)
+  CHECK(initial == 28672);   // 0.25 of 100 KB (the estimate), up to whole pages (7 of 4 KB)
   CHECK(initial + deferred == 100 * 1024);
 }
 

@@ -1,35 +1,23 @@
-/* Program fetch as guest code calls it (the service is fetch/, issue 26): z/OS's LOAD, DELETE and
-   BLDL on system.fetch's load library. Inline, so that a program using them adds no
-   code to the image's runtime (whose placement other programs' figures depend on).
-   Register conventions: tpf_svc.h (TPF_SVC_LOAD, TPF_SVC_DELETE, TPF_SVC_BLDL). */
+/* Program fetch as guest code calls it (issue 26): z/OS's LOAD, DELETE and BLDL on
+   system.fetch's load library. Their CPU paths are guest code (fetch/guest/qcsv.c, the
+   contents supervisor: issue 47), which issues the SVCs (tpf_svc.h: TPF_SVC_LOAD,
+   TPF_SVC_DELETE, TPF_SVC_BLDL) for the channel programs the fetch subsystem runs. */
 #ifndef TPF_FETCH_H
 #define TPF_FETCH_H
 #include <tpf_svc.h>
 
+void *csv_load(const char *name, unsigned long *size);
+long csv_delete(const char *name);
+long csv_bldl(const char *name, unsigned long *size);
+
 /* The program's entry point in this ECB's storage (*size its bytes); a name the library
    does not have ends the ECB (ABEND 806), as LOAD without ERRET does. */
-static inline void *tpf_load(const char *name, unsigned long *size) {
-  register long r2 __asm__("r2") = (long)name;
-  register long r3 __asm__("r3") = 0;
-  __asm__ volatile("svc %[n]" : "+d"(r2), "+d"(r3) : [n] "i"(TPF_SVC_LOAD) : "r0", "r1", "r4", "r5", "memory", "cc");
-  if (size) *size = (unsigned long)r3;
-  return (void *)r2;
-}
+static inline void *tpf_load(const char *name, unsigned long *size) { return csv_load(name, size); }
 
 /* 0, or 4 if this process has not loaded it. */
-static inline long tpf_delete(const char *name) {
-  register long r2 __asm__("r2") = (long)name;
-  __asm__ volatile("svc %[n]" : "+d"(r2) : [n] "i"(TPF_SVC_DELETE) : "r0", "r1", "r3", "r4", "r5", "memory", "cc");
-  return r2;
-}
+static inline long tpf_delete(const char *name) { return csv_delete(name); }
 
 /* 1 if the library's directory has the name (*size its module's bytes), else 0. */
-static inline long tpf_bldl(const char *name, unsigned long *size) {
-  register long r2 __asm__("r2") = (long)name;
-  register long r3 __asm__("r3") = 0;
-  __asm__ volatile("svc %[n]" : "+d"(r2), "+d"(r3) : [n] "i"(TPF_SVC_BLDL) : "r0", "r1", "r4", "r5", "memory", "cc");
-  if (size) *size = (unsigned long)r3;
-  return r2;
-}
+static inline long tpf_bldl(const char *name, unsigned long *size) { return csv_bldl(name, size); }
 
 #endif

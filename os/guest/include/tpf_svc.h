@@ -84,16 +84,14 @@
 #define TPF_SVC_LE_AVAILABLE 131  /* r2 = 1 for below 16 MB -> r2 = bytes of the LE region this process
                                      can still get (system.le.region less what it holds) */
 
-/* Program fetch from a load library (fetch/, issue 26): z/OS's LOAD, DELETE and BLDL. */
-#define TPF_SVC_LOAD 132          /* r2 = a program name (C string, 1-8 characters) -> r2 = its entry point's
-                                     address in this ECB's storage (fetched from system.fetch's library, or
-                                     the copy already loaded: its use count goes up), r3 = its size. A name
-                                     not in the library or a library that cannot be read ends the ECB with
-                                     an abend dump (806, 106), as z/OS does. The ECB waits for each I/O */
-#define TPF_SVC_DELETE 133        /* r2 = a program name -> r2 = 0 (its use count goes down; at 0 its
-                                     storage goes), 4 if this ECB's process has not loaded it */
-#define TPF_SVC_BLDL 134          /* r2 = a program name -> r2 = 1 if the library's directory has it
-                                     (searched as LOAD does), else 0; r3 = its size */
+/* Program fetch from a load library (fetch/, issue 26): z/OS's LOAD, DELETE and BLDL, issued by
+   the contents supervisor's guest code (fetch/guest/qcsv.c, issue 47) with r2 = its request block
+   (fetch/guest/csv.h). Each returns r2 = the next step for the guest (CSV_DONE: the answer is in
+   the request block); the ECB waits for each channel program. A name not in the library or a
+   library that cannot be read ends the ECB with an abend dump (806, 106), as z/OS does. */
+#define TPF_SVC_LOAD 132
+#define TPF_SVC_DELETE 133
+#define TPF_SVC_BLDL 134
 
 #define TPF_CREATE_IMMEDIATE 0    /* to this I-stream's ready list */
 #define TPF_CREATE_DEFERRED 1     /* to this I-stream's deferred list */
