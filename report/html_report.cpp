@@ -31,6 +31,8 @@ constexpr Report kReports[] = {
     {"rmfstorf.json", "RMF Monitor III STORF (storage frames by job, per interval)"},
     {"rmfpgsp.json", "RMF Monitor II PGSP (page data set activity, per interval)"},
     {"rmfcpu.json", "RMF CPU Activity (busy by I-stream, per interval)"},
+    {"rmfwlm.json", "RMF Workload Activity (by ECB program)"}, {"rmfdev.json", "RMF Device Activity (IOSQ, PEND, DISC, CONN)"},
+    {"smf30.json", "SMF type 30 step record"},
     {"devices.json", "Devices (Flash Express, DASD)"}, {"lestorage.json", "LE storage"},
     {"fetch.json", "Program fetch"},       {"timeline.json", "Timeline (per interval of simulated time)"},
 };
