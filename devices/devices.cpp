@@ -126,7 +126,9 @@ void write_device_activity_text(std::ostream& out, const std::vector<const flash
   out << "           every request counted, none sampled; times in milliseconds, a request's mean\n\n";
   out << fmt::format(kDevRow, "DEV", "DEVICE", "DEVICE", "AVG", "AVG", "AVG", "AVG", "AVG", "AVG", "% DEV");
   out << fmt::format(kDevRow, "NUM", "TYPE", "ACTIVITY", "REQUESTS", "RESP", "IOSQ", "PEND", "DISC", "CONN", "UTIL");
-  out << fmt::format(kDevRow, "", "", "RATE", "", "TIME", "TIME", "TIME", "TIME", "TIME", "");
+  std::string rate_row = fmt::format(kDevRow, "", "", "RATE", "", "TIME", "TIME", "TIME", "TIME", "TIME", "");
+  rate_row.erase(rate_row.find_last_not_of(" \n") + 1);
+  out << rate_row << "\n";
   for (const flashsim::Device* d : all) {
     const DeviceTimes t = device_times(*d, elapsed_ns);
     const auto ms = [](double v) { return fmt::format("{:.3f}", v); };
