@@ -85,12 +85,19 @@ void InstructionTrace::install(System& system) {
 void InstructionTrace::arm(bool on, uint64_t now) {
   emu::Machine& m = system_->machine();
   last_cycles_.assign(m.istreams(), ~0ull);
+  on_ = on;
+  // A ZTRAP EI START during the trace took the sampling over: it is ZTRAP's to end.
+  if (!on && ztrap_on()) return;
   for (unsigned i = 0; i < m.istreams(); ++i) {
     emu::Cpu& c = m.cpu(i);
     if (on && (istream_ < 0 || unsigned(istream_) == i)) c.set_sampling(1, std::max(now, c.cycles) + 1, this);
     else c.set_sampling(0, 0);
   }
-  on_ = on;
+}
+
+bool InstructionTrace::ztrap_on() const {
+  const auto* z = system_->find_subsystem<ZtrapSubsystem>();
+  return z && z->ei() && z->ei()->on();
 }
 
 std::string InstructionTrace::command(const OperatorCommand& c, uint64_t now, uint64_t ns) {
@@ -108,7 +115,7 @@ std::string InstructionTrace::command(const OperatorCommand& c, uint64_t now, ui
   if (t.istream >= int(system_->machine().istreams()))
     return fmt::format("ERROR at {}: I={} is not an I-stream of this machine (0..{})", when, t.istream,
                        system_->machine().istreams() - 1);
-  if (auto* z = system_->find_subsystem<ZtrapSubsystem>(); z && z->ei() && z->ei()->on())
+  if (ztrap_on())
     return fmt::format("ERROR at {}: ZTRAP EI is collecting (both sample the I-streams); ZTRAP EI STOP first", when);
   istream_ = t.istream, program_ = t.program, left_ = t.count;
   ++traces_;

@@ -34,6 +34,7 @@ class InstructionTrace : public Subsystem, public emu::SampleSink {
  private:
   std::string command(const OperatorCommand& c, uint64_t now, uint64_t ns);
   void arm(bool on, uint64_t now);
+  bool ztrap_on() const;  // ZTRAP EI collects (it samples the I-streams too)
   System* system_ = nullptr;
   bool on_ = false;
   int istream_ = -1;       // -1: every I-stream, filtered by program

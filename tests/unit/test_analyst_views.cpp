@@ -14,6 +14,7 @@
 #include "os/control_program.h"
 #include "os/rmf_workload.h"
 #include "os/run_config.h"
+#include "os/ztrap_subsystem.h"
 #include "scratch.h"
 
 using Catch::Matchers::Contains;
@@ -212,4 +213,9 @@ TEST_CASE("trace: bad TRACE commands", "[trace][operator]") {
   CHECK_THAT(cp.operator_command("ZTRAP EI START", 0), Contains("STARTED"));
   CHECK_THAT(cp.operator_command("TRACE OFF", 0), Contains("TRACE ENDED"));
   CHECK_THAT(cp.operator_command("TRACE I=0,COUNT=5", 0), Contains("ZTRAP EI is collecting"));
+  // The TRACE OFF left ZTRAP EI's sampling on: the run it then makes has samples.
+  cp.run();
+  uint64_t samples = 0;
+  for (const auto& row : cp.find_subsystem<os::ZtrapSubsystem>()->ei()->rows()) samples += row.samples;
+  CHECK(samples > 0);
 }
