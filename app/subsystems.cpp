@@ -5,6 +5,9 @@
 #include "heap/ecb_heap.h"
 #include "le/le_subsystem.h"
 #include "lock/lock_subsystem.h"
+#include "os/displays.h"
+#include "os/instruction_trace.h"
+#include "os/rmf_workload.h"
 #include "os/zstat.h"
 #include "os/ztrap_subsystem.h"
 #include "paging/paging.h"
@@ -21,6 +24,9 @@ os::Subsystems subsystems() {
   s.push_back(std::make_unique<fetch::ProgramFetch>());
   s.push_back(std::make_unique<os::ZtrapSubsystem>());
   s.push_back(std::make_unique<os::SystemStatusDisplay>());
+  s.push_back(std::make_unique<os::SystemDisplays>());
+  s.push_back(std::make_unique<os::RmfWorkloadActivity>());
+  s.push_back(std::make_unique<os::InstructionTrace>());
   return s;
 }
 

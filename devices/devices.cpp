@@ -1,6 +1,8 @@
 #include "devices/devices.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <ostream>
 #include <fmt/format.h>
 
 #include "config/number_text.h"
@@ -9,6 +11,8 @@
 #include "emu/machine.h"
 #include "os/ecb.h"
 #include "os/run_config.h"
+#include "os/simulated_time.h"
+#include "report/report_json.h"
 
 namespace {
 // devices.txt in the project's one number style (config/number_text.h).
@@ -85,12 +89,84 @@ ScmCommand parse_scm_command(std::string_view text) {
 }
 
 
-}  // namespace
+// RMF's device activity (the Postprocessor's DASD Activity report's columns) for every
+// device: the activity rate, the response time and its split. IOSQ is the time a
+// request waited for its device before the device began it (queued); PEND, DISC and
+// CONN are the parts of a 3390's service time its model computes (flashsim/dasd.h); SCM's
+// service time has no such split: N/M, not modelled (its RESP less IOSQ is its service).
+constexpr const char* kNotModelled = "N/M";
+constexpr const char* kDevRow = "{:<6}{:<7}{:>10} {:>9} {:>8} {:>8} {:>8} {:>8} {:>8} {:>7}\n";
 
-std::string time_of_day(uint64_t ns) {
-  const uint64_t s = ns / 1000000000;
-  return fmt::format("{:02}.{:02}.{:02}", s / 3600 % 24, s / 60 % 60, s % 60);
+struct DeviceTimes {
+  double rate = 0, resp_ms = 0, iosq_ms = 0, pend_ms = 0, disc_ms = 0, conn_ms = 0, util_percent = 0;
+  bool split = false;
+  uint64_t requests = 0;
+};
+
+DeviceTimes device_times(const flashsim::Device& d, uint64_t elapsed_ns) {
+  const flashsim::DeviceStats& s = d.stats();
+  DeviceTimes t;
+  t.requests = s.requests - s.errors;
+  t.split = s.split;
+  const double n = double(std::max<uint64_t>(t.requests, 1));
+  t.rate = elapsed_ns ? double(t.requests) / (double(elapsed_ns) / 1e9) : 0;
+  t.resp_ms = double(s.response_ns_sum) / n / 1e6;
+  t.iosq_ms = double(s.wait_ns_sum) / n / 1e6;
+  t.pend_ms = double(s.pend_ns_sum) / n / 1e6;
+  t.disc_ms = double(s.disc_ns_sum) / n / 1e6;
+  t.conn_ms = double(s.conn_ns_sum) / n / 1e6;
+  t.util_percent = elapsed_ns ? std::min(100.0, 100.0 * double(s.busy_ns) / double(elapsed_ns)) : 0;
+  return t;
 }
+
+void write_device_activity_text(std::ostream& out, const std::vector<const flashsim::Device*>& all, uint64_t elapsed_ns) {
+  out << "                              D E V I C E   A C T I V I T Y\n\n";
+  out << fmt::format("           z/TPF (tpfemu)          SYSTEM ID N/A          DATE N/A            INTERVAL {}\n",
+                     os::console_time(elapsed_ns));
+  out << "           every request counted, none sampled; times in milliseconds, a request's mean\n\n";
+  out << fmt::format(kDevRow, "DEV", "DEVICE", "DEVICE", "AVG", "AVG", "AVG", "AVG", "AVG", "AVG", "% DEV");
+  out << fmt::format(kDevRow, "NUM", "TYPE", "ACTIVITY", "REQUESTS", "RESP", "IOSQ", "PEND", "DISC", "CONN", "UTIL");
+  std::string rate_row = fmt::format(kDevRow, "", "", "RATE", "", "TIME", "TIME", "TIME", "TIME", "TIME", "");
+  rate_row.erase(rate_row.find_last_not_of(" \n") + 1);
+  out << rate_row << "\n";
+  for (const flashsim::Device* d : all) {
+    const DeviceTimes t = device_times(*d, elapsed_ns);
+    const auto ms = [](double v) { return fmt::format("{:.3f}", v); };
+    const bool scm = std::string(d->kind()) == "scm";
+    out << fmt::format(kDevRow, scm ? "SCM" : d->name(), scm ? "SCM" : "3390", fmt::format("{:.3f}", t.rate),
+                       t.requests, ms(t.resp_ms), ms(t.iosq_ms), t.split ? ms(t.pend_ms) : kNotModelled,
+                       t.split ? ms(t.disc_ms) : kNotModelled, t.split ? ms(t.conn_ms) : kNotModelled,
+                       fmt::format("{:.2f}", t.util_percent));
+  }
+  out << "\nIOSQ: queued for the device before it began the request. PEND: start I/O, channel and control-unit\n"
+         "overhead; DISC: read misses staged from the drive; CONN: the records moved (the 3390 model's parts).\n"
+         "N/M: not modelled (SCM's service time is not split; RESP - IOSQ is its service time).\n";
+}
+
+void write_device_activity_json(std::ostream& out, const std::vector<const flashsim::Device*>& all, uint64_t elapsed_ns) {
+  using report_json::Json, report_json::fixed;
+  Json rows = Json::array();
+  for (const flashsim::Device* d : all) {
+    const DeviceTimes t = device_times(*d, elapsed_ns);
+    const auto split = [&](double v) { return t.split ? fixed(v, 6) : Json(kNotModelled); };
+    rows.push_back({{"device", d->name()},
+                    {"kind", d->kind()},
+                    {"requests", t.requests},
+                    {"activity_rate", fixed(t.rate, 3)},
+                    {"resp_ms", fixed(t.resp_ms, 6)},
+                    {"iosq_ms", fixed(t.iosq_ms, 6)},
+                    {"pend_ms", split(t.pend_ms)},
+                    {"disc_ms", split(t.disc_ms)},
+                    {"conn_ms", split(t.conn_ms)},
+                    {"util_percent", fixed(t.util_percent, 2)}});
+  }
+  report_json::write(out, {{"report", "RMF Device Activity (response time: IOSQ, PEND, DISC, CONN)"},
+                           {"elapsed_s", fixed(double(elapsed_ns) / 1e9, 6)},
+                           {"devices", rows}},
+                     {.one_per_line = {"devices"}});
+}
+
+}  // namespace
 
 emu::IoResult Port::start(uint64_t now, emu::IoOperation& op) {
   auto* t = dynamic_cast<Transfer*>(&op);
@@ -163,6 +239,12 @@ void DeviceSubsystem::install(os::System& system) {
   system.add_report({.name = "devices.json",
                      .write = [this, elapsed_ns](std::ostream& out) { flashsim::write_devices_json(out, all(), elapsed_ns()); },
                      .wanted = any});
+  system.add_report({.name = "rmfdev.txt",
+                     .write = [this, elapsed_ns](std::ostream& out) { write_device_activity_text(out, all(), elapsed_ns()); },
+                     .wanted = any});
+  system.add_report({.name = "rmfdev.json",
+                     .write = [this, elapsed_ns](std::ostream& out) { write_device_activity_json(out, all(), elapsed_ns()); },
+                     .wanted = any});
 }
 
 os::OperatorGrammars DeviceSubsystem::operator_grammars() const {
@@ -180,8 +262,8 @@ std::string DeviceSubsystem::command(const os::OperatorCommand& c, uint64_t now,
   } else {
     const ScmCommand k = parse_scm_command(c.text);  // checked when it was parsed
     switch (k.kind) {
-      case ScmCommand::Display: lines = scm_->display(time_of_day(ns), ++message_number_); break;
-      case ScmCommand::Detail: lines = scm_->display_detail(time_of_day(ns), ++message_number_); break;
+      case ScmCommand::Display: lines = scm_->display(os::console_time(ns), ++message_number_); break;
+      case ScmCommand::Detail: lines = scm_->display_detail(os::console_time(ns), ++message_number_); break;
       case ScmCommand::Config: lines = scm_->config_command(k.operand, k.online); break;
       case ScmCommand::Fail: lines = {scm_->fail_card(k.pair, k.card, ports_.front()->ns_of(now))}; break;
     }

@@ -17,9 +17,6 @@
 
 namespace devices {
 
-// Simulated time as z/OS displays show the time of day: hh.mm.ss from the run's start.
-std::string time_of_day(uint64_t ns);
-
 // A flashsim device on a subchannel: machine cycles to simulated nanoseconds and back.
 // Starts from I-streams whose clocks differ by up to a quantum reach the device in the
 // order they are made; one that is earlier than the last is taken at the last's time

@@ -61,7 +61,7 @@ Completion DasdVolume::submit(uint64_t now_ns, const Request& req) {
                         " cylinders, " + std::to_string(cfg_.capacity_blocks()) + " records)");
   }
 
-  uint64_t service = cfg_.start_io_ns;
+  uint64_t service = cfg_.start_io_ns, disc = 0;
   for (const Block& b : req.blocks) {
     switch (b.op) {
       case Op::Read:
@@ -70,6 +70,7 @@ Completion DasdVolume::submit(uint64_t now_ns, const Request& req) {
         else {
           misses_++;
           service += cfg_.page_miss_ns;
+          disc += cfg_.page_miss_ns;
         }
         if (b.data) store_.read(b.address, b.size, b.data);
         break;
@@ -95,6 +96,10 @@ Completion DasdVolume::submit(uint64_t now_ns, const Request& req) {
   c.start_ns = start;
   c.time_ns = start + service;
   account(req, c);
+  stats_.split = true;
+  stats_.pend_ns_sum += cfg_.start_io_ns;
+  stats_.disc_ns_sum += disc;
+  stats_.conn_ns_sum += service - cfg_.start_io_ns - disc;
   return c;
 }
 

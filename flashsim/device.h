@@ -108,6 +108,12 @@ struct DeviceStats {
   uint64_t busy_ns = 0;           // time with at least one request in the device (queued or served)
   uint64_t wait_ns_sum = 0;       // sum over requests of start - submit (queueing)
   uint64_t response_ns_sum = 0;   // sum over requests of completion - submit
+  // A DASD volume's service time split as RMF's device activity splits it, summed over
+  // requests (the parts of its timing formula, dasd.h): PEND the start I/O, channel and
+  // control-unit overhead; DISC the read misses staged from the drive; CONN the records
+  // moved. A device without the split (SCM) leaves `split` false and these 0.
+  bool split = false;
+  uint64_t pend_ns_sum = 0, disc_ns_sum = 0, conn_ns_sum = 0;
   uint64_t last_completion_ns = 0;
   Histogram response;             // of successful requests
   std::map<int, uint64_t> errors_by_status;             // Status -> count

@@ -174,6 +174,13 @@ void TcpConsole::reply(uint64_t session, const std::string& text) {
   if (impl_->sessions.count(session)) impl_->close_if_done(s);
 }
 
+void TcpConsole::broadcast(const std::string& text) {
+  std::vector<Impl::SessionPtr> all;
+  for (const auto& [id, s] : impl_->sessions) all.push_back(s);
+  for (const auto& s : all)  // a send may drop a client that does not read
+    if (impl_->sessions.count(s->id)) impl_->send(s, text.empty() || text.back() == '\n' ? text : text + "\n");
+}
+
 std::vector<std::string> TcpConsole::notices() { return std::exchange(impl_->notices, {}); }
 
 void TcpConsole::serve_for(std::chrono::steady_clock::duration d) {

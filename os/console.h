@@ -35,6 +35,9 @@ class OperatorConsole {
   virtual std::vector<ConsoleLine> poll() = 0;
   // Queues the answer; it is sent as the client reads (never waited for).
   virtual void reply(uint64_t session, const std::string& text) = 0;
+  // An unsolicited message (z/OS's IEA794I, IEA611I: what the system says when it is
+  // done, not the answer to a line): to every client connected now.
+  virtual void broadcast(const std::string& text) { (void)text; }
   // Lines for run.log since the last call: clients dropped or refused, and why.
   virtual std::vector<std::string> notices() { return {}; }
   // Called before each poll with its simulated time: a paced console waits here (host
@@ -64,6 +67,7 @@ class TcpConsole : public OperatorConsole {
   uint16_t port() const;
   std::vector<ConsoleLine> poll() override;
   void reply(uint64_t session, const std::string& text) override;
+  void broadcast(const std::string& text) override;
   std::vector<std::string> notices() override;
   size_t clients() const;
 

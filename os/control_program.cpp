@@ -114,6 +114,11 @@ void ControlProgram::set_data_reader(std::function<std::vector<uint8_t>(const st
   data_reader_ = std::move(reader);
 }
 
+void ControlProgram::console_message(uint64_t now, const std::string& text) {
+  log(fmt::format("{:>12} {}", now, text));
+  desk_.broadcast(text);
+}
+
 void ControlProgram::log(const std::string& line) {
   log_ += line;
   if (log_.empty() || log_.back() != '\n') log_ += '\n';
@@ -177,6 +182,7 @@ Ecb* ControlProgram::new_ecb(const std::string& program, std::shared_ptr<Process
   e->process = std::move(process);
   if (e->process->name.empty()) e->process->name = program;
   e->home = home;
+  e->created = machine_.cpu(home).cycles;  // the clock of the I-stream that makes it
   Ecb* raw = e.get();
   ecbs_[raw->id] = std::move(e);
   ++stats_.ecbs_created;
@@ -463,6 +469,14 @@ SystemStatus ControlProgram::status() const {
     for (size_t c = 0; c < emu::kCauseCount; ++c)
       if (emu::is_idle(emu::Cause(c))) is.busy_cycles -= cpu.cycles_by_cause()[c];
     s.istreams.push_back(is);
+  }
+  std::map<const Process*, size_t> space_of;  // only asked, never walked: the order is the ECBs'
+  for (const auto& [id, e] : ecbs_) {
+    auto [it, fresh] = space_of.emplace(e->process.get(), s.spaces.size());
+    if (fresh)
+      s.spaces.push_back({.id = e->process->id, .name = e->process->name, .ecbs = 0,
+                          .cpu_cycles = e->process->cpu_cycles, .nondispatchable = e->process->nondispatchable});
+    ++s.spaces[it->second].ecbs;
   }
   return s;
 }

@@ -116,6 +116,7 @@ class ControlProgram : public emu::Dispatcher,
   }
   void abend(emu::Cpu& cpu, Ecb& e, const std::string& dump) override;
   void log(const std::string& line) override;
+  void console_message(uint64_t now, const std::string& text) override;
   void for_each_process(const std::function<void(Process&)>& fn) override;
   unsigned attach_device(emu::IoDevice& device) override { return machine_.io().attach(device); }
   std::vector<CommonPage> program_pages() const override { return evm_.program_pages(); }

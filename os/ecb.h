@@ -37,6 +37,7 @@ struct Ecb {
   uint8_t cc = 0, prog_mask = 0;
   uint64_t cpu_cycles = 0;  // CPU time used, for the timeout
   uint64_t dispatched_at = 0;
+  uint64_t created = 0;  // simulated time (cycles) it was made: its response time runs from here
   // The input message it serves (0: none).
   uint64_t message = 0, arrival = 0;
   unsigned terminal = 0;

@@ -30,6 +30,10 @@ class OperatorDesk {
   std::string command(const std::string& text, uint64_t now);
   void set_console(OperatorConsole* console) { console_ = console; }
   OperatorConsole* console() const { return console_; }
+  // An unsolicited message to every console client (none without a console).
+  void broadcast(const std::string& text) {
+    if (console_) console_->broadcast(text);
+  }
   // Takes the console's lines now; answers them. After a PAUSE it goes on taking and
   // answering lines, all at `now`, until RESUME (or until nobody is left to type it).
   void poll(uint64_t now);

@@ -100,10 +100,19 @@ struct IStreamStatus {
   size_t ready = 0, deferred = 0, input = 0;
   uint64_t cycles = 0, busy_cycles = 0;   // its clock, and the part it ran work
 };
+// A process (an address space, for z/OS's D A,L) and its ECBs in use.
+struct AddressSpaceStatus {
+  uint64_t id = 0;                     // its first ECB's number (the ASID D A,L shows)
+  std::string name;                    // its first ECB's program
+  size_t ecbs = 0;                     // its ECBs and threads in use
+  uint64_t cpu_cycles = 0;             // CPU its ECBs used so far
+  bool nondispatchable = false;
+};
 struct SystemStatus {
   size_t ecbs = 0;                     // ECBs in use (made, not yet exited)
   size_t cross = 0, held = 0;          // the cross list; ready ECBs of nondispatchable processes
   std::vector<IStreamStatus> istreams;
+  std::vector<AddressSpaceStatus> spaces;  // in the order of their ECBs
 };
 
 // The control program as a subsystem sees it.
@@ -179,6 +188,10 @@ class System {
   // Ends the running ECB with a dump: `dump` (its lines), then its registers.
   virtual void abend(emu::Cpu& cpu, Ecb& e, const std::string& dump) = 0;
   virtual void log(const std::string& line) = 0;  // a line of run.log
+  // A message the system issues on its own at `now` (cycles), not as a command's answer
+  // (IEA794I when an SVC dump is captured, IEA611I when it is written): a line of
+  // run.log ("      <now> <text>") and a line on every console client.
+  virtual void console_message(uint64_t now, const std::string& text) = 0;
   // An operator command's answer (a display, a configuration message): the command and
   // each line in run.log at `now`, and the lines for the console.
   std::string operator_answer(uint64_t now, const std::string& command, const std::vector<std::string>& lines) {

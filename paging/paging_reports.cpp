@@ -11,6 +11,7 @@
 #include "emu/machine.h"
 #include "os/ecb.h"
 #include "os/run_config.h"
+#include "os/simulated_time.h"
 
 namespace paging {
 
@@ -78,7 +79,7 @@ double Paging::slots_percent(size_t d) const {
 
 // IEE200I: a line per data set, as the seed shows them.
 std::vector<std::string> Paging::display_asm(uint64_t ns) {
-  std::vector<std::string> out = {fmt::format("IEE200I {} DISPLAY ASM {}", devices::time_of_day(ns), ++message_number_)};
+  std::vector<std::string> out = {fmt::format("IEE200I {} DISPLAY ASM {}", os::console_time(ns), ++message_number_)};
   if (budget_frames_ == 0) {
     out.push_back("NO PAGING: system.paging.real_storage IS 0");
     return out;
@@ -89,12 +90,13 @@ std::vector<std::string> Paging::display_asm(uint64_t ns) {
     out.push_back(fmt::format("{:<7} {:>3}% {:>4}  {:>4}  {}", s.type, p, p >= 100 ? "FULL" : "OK", s.number,
                               s.type == "SCM" ? " N/A" : s.name));
   }
+  out.push_back("PAGEDEL COMMAND IS NOT ACTIVE");  // z/OS's last line: no PAGEDEL drains a data set (none is modelled)
   return out;
 }
 
 // IEE207I: SCM for paging in 4 KB slots.
 std::vector<std::string> Paging::display_asm_scm(uint64_t ns) {
-  std::vector<std::string> out = {fmt::format("IEE207I {} DISPLAY ASM {}", devices::time_of_day(ns), ++message_number_)};
+  std::vector<std::string> out = {fmt::format("IEE207I {} DISPLAY ASM {}", os::console_time(ns), ++message_number_)};
   if (!devices_->scm() || config_.scm_limit == 0 || budget_frames_ == 0) {
     out.push_back("SCM IS NOT USED FOR PAGING");
     return out;

@@ -17,6 +17,7 @@
 #include "emu/machine.h"
 #include "os/ecb.h"
 #include "os/run_config.h"
+#include "os/simulated_time.h"
 #include "paging/paging.h"
 
 namespace paging {
@@ -84,7 +85,7 @@ std::string Paging::start_dump(const std::string& title, const std::string& by, 
   std::string ids;
   for (uint64_t pid : dump_->pids) ids += fmt::format("{}{:04X}", ids.empty() ? "" : ",", pid);
   const std::string line = fmt::format("IEA045I AN SVC DUMP HAS STARTED AT TIME={} FOR ASIDS({}) DUMPID={:03}",
-                                       devices::time_of_day(uint64_t(double(now) / system_->machine().config().clock_ghz)),
+                                       os::console_time(uint64_t(double(now) / system_->machine().config().clock_ghz)),
                                        ids, r.number);
   return line;
 }
@@ -103,8 +104,8 @@ void Paging::capture_next(uint64_t now) {
   if (!p) {
     d.capture_done = true;
     r.capture_end = now;
-    system_->log(fmt::format("{:>12} IEA794I SVC DUMP HAS CAPTURED: DUMPID={:03} REQUESTED BY {} TITLE={}", now,
-                             r.number, r.by, r.title));
+    system_->console_message(now, fmt::format("IEA794I SVC DUMP HAS CAPTURED: DUMPID={:03} REQUESTED BY {} TITLE={}",
+                                              r.number, r.by, r.title));
     return write_dump(now);
   }
   d.current = p;
@@ -243,8 +244,8 @@ void Paging::finish_dump(uint64_t now) {
   SvcDumpRecord& r = dumps_[dump_->record];
   r.end = now;
   if (!devices_->dump_volumes().empty())
-    system_->log(fmt::format("{:>12} IEA611I COMPLETE DUMP ON SYS1.DUMP{:02} DUMPID={:03} ({} pages)", now,
-                             (r.number - 1) % 100, r.number, r.written_pages));
+    system_->console_message(now, fmt::format("IEA611I COMPLETE DUMP ON SYS1.DUMP{:02} DUMPID={:03} ({} pages)",
+                                              (r.number - 1) % 100, r.number, r.written_pages));
   dump_.reset();
 }
 

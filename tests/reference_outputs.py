@@ -24,16 +24,18 @@ ZTRAP = ["--set", "system.ztrap.ei=whole-run"]
 QPGT = ["--set", "system.image=tpf_io.elf", "--set", "workload.program=QPGT", "--set", "workload.message_text=10 2",
         "--set", "workload.terminals=2", "--set", "workload.messages=2", "--set", "system.paging.real_storage=8M"]
 RUNS = {
-    "demo": (["configs/demo.yaml"] + ZTRAP, ["summary.json", "etim.json"]),
+    "demo": (["configs/demo.yaml"] + ZTRAP, ["summary.json", "etim.json", "rmfwlm.json", "smf30.json"]),
     "tls": (["configs/tls-baseline.yaml", "--set", "workload.messages=300", "--set", "workload.warmup=50"] + ZTRAP,
             ["summary.json", "etim.json", "heap.json"]),
     # (its configuration starts ZTRAP EI itself)
     "syslog": (["configs/syslog-pj46800.yaml", "--set", "machine.istreams=4", "--set", "workload.messages=200"],
                ["summary.json", "etim.json", "locks.json"]),
     "paging-scm": (["configs/demo.yaml"] + QPGT + ["--set", "machine.scm.card_pairs=1"] + ZTRAP,
-                   ["summary.json", "etim.json", "paging.json", "devices.json"]),
+                   ["summary.json", "etim.json", "paging.json", "devices.json", "rmfdev.json", "rmfwlm.json",
+                    "smf30.json"]),
     "paging-dasd": (["configs/demo.yaml"] + QPGT + ["--set", "machine.dasd.page_volumes=16"] + ZTRAP,
-                    ["summary.json", "etim.json", "paging.json", "devices.json"]),
+                    ["summary.json", "etim.json", "paging.json", "devices.json", "rmfdev.json", "rmfwlm.json",
+                     "smf30.json"]),
     "large-pages": (["configs/e3-large-pages.yaml", "--set", "workload.messages=400", "--set", "workload.warmup=100"] + ZTRAP,
                     ["summary.json", "etim.json", "heap.json"]),
 }

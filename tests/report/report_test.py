@@ -35,7 +35,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
 # The reports a page shows (report/html_report.cpp's kReports).
-REPORTS = ["summary", "etim", "heap", "locks", "paging", "svcdump", "sadmp", "rmfstorf", "rmfpgsp", "rmfcpu", "devices",
+REPORTS = ["summary", "etim", "heap", "locks", "paging", "svcdump", "sadmp", "rmfstorf", "rmfpgsp", "rmfcpu", "rmfwlm", "rmfdev", "smf30", "devices",
            "lestorage", "fetch", "timeline"]
 
 

@@ -329,7 +329,11 @@ TEST_CASE("console: floods, garbage and over-long lines do not hold up the run o
   check_same_figures(r.summary, alone);
   CHECK_THAT(r.log, Contains("operator console: client 3 dropped: a line longer than 4096 bytes"));
   CHECK_THAT(read_all(garbage), Contains("ERROR"));
-  CHECK(console.clients() == 2);  // the flood (answered as far as it reads, bounded) and the garbage
+  // The garbage client stays; the flood is answered as far as it reads, bounded: whether
+  // it outgrows the bound depends on HELP's length and the host's socket buffers, and a
+  // drop is said in run.log.
+  const bool flood_dropped = r.log.find("dropped: more than 262144 bytes of answers not read") != std::string::npos;
+  CHECK(console.clients() == (flood_dropped ? 1u : 2u));
 }
 
 TEST_CASE("console: 200 connections of garbage, binary and 1 MB lines, some gone mid-command: same figures",

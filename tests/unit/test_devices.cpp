@@ -137,10 +137,20 @@ TEST_CASE("devices: D M=SCM, CF SCM and F SCM as operator: entries, answered in 
            "  - {at: 0ms, command: D M=SCM}\n  - {at: 50us, command: \"CF SCM(16G),ONLINE\"}\n"
            "  - {at: 100us, command: \"d m=scm(detail)\"}\n  - {at: 150us, command: \"F SCM,FAIL,CARD=0.1\"}\n"
            "  - {at: 200us, command: \"CF SCM(64G-80G),OFFLINE\"}\n");
-  CHECK_THAT(r.log, Contains("IEE174I 00.00.00 DISPLAY M 1") && Contains("80G DEFINED") &&
+  CHECK_THAT(r.log, Contains("IEE174I 00.00.00.000 DISPLAY M 1") && Contains("80G DEFINED") &&
                         Contains("16G OFFLINE-AVAILABLE"));
   CHECK_THAT(r.log, Contains("IEE195I SCM LOCATIONS 64G TO 80G ONLINE") && Contains("IEE712I CONFIG"));
   CHECK_THAT(r.log, Contains("STORAGE-CLASS MEMORY STATUS - INCREMENT DETAIL"));
+  // D M=SCM(DETAIL) after the CF SCM ONLINE: its increments in address order, 0G to 64G.
+  const size_t detail = r.log.find("INCREMENT DETAIL");
+  REQUIRE(detail != std::string::npos);
+  size_t last = detail;
+  for (const char* inc : {"     0G ", "    16G ", "    32G ", "    48G ", "    64G "}) {
+    const size_t at = r.log.find(inc, detail);
+    INFO(inc);
+    CHECK((at != std::string::npos && at > last));
+    last = at;
+  }
   CHECK_THAT(r.log, Contains("PAIR 0 CARD 1 FAILED"));
   CHECK_THAT(r.log, Contains("IEE195I SCM LOCATIONS 64G TO 80G OFFLINE"));
   CHECK(r.lines(" 0 bad") >= 4);

@@ -13,6 +13,7 @@
 #include "app/subsystems.h"
 #include "emu/machine.h"
 #include "harness.h"
+#include "os/console.h"
 #include "os/control_program.h"
 #include "os/run_config.h"
 #include "paging/paging.h"
@@ -169,9 +170,14 @@ TEST_CASE("paging: IAR031I at the start, D ASM and D ASM,SCM in the seed's layou
   cp.run();
   const std::string log = cp.log();
   CHECK_THAT(log, Contains("IAR031I USE OF STORAGE-CLASS MEMORY FOR PAGING IS ENABLED - PAGESCM=4M, ONLINE=00065536M"));
-  CHECK_THAT(log, Contains("IEE200I 00.00.00 DISPLAY ASM 1") && Contains("TYPE     FULL STAT   DEV  DATASET NAME") &&
+  CHECK_THAT(log, Contains("IEE200I 00.00.00.000 DISPLAY ASM 1") && Contains("TYPE     FULL STAT   DEV  DATASET NAME") &&
                       Contains("LOCAL     0%   OK  0980  SYS1.LOCAL.PAGE01") && Contains("SCM       0%   OK   N/A   N/A"));
-  CHECK_THAT(log, Contains("IEE207I 00.00.00 DISPLAY ASM 3") &&
+  // The time of the message is the command's simulated time (3 ms), to the millisecond.
+  CHECK_THAT(log, Contains("IEE200I 00.00.00.003 DISPLAY ASM 2"));
+  // z/OS's last line of D ASM, after the data sets.
+  CHECK_THAT(log, Contains("SCM       0%   OK   N/A   N/A\n") && Contains("   PAGEDEL COMMAND IS NOT ACTIVE\n"));
+  CHECK(test::occurrences(log, "PAGEDEL COMMAND IS NOT ACTIVE") == 2);
+  CHECK_THAT(log, Contains("IEE207I 00.00.00.003 DISPLAY ASM 3") &&
                       Contains("STATUS      FULL     SIZE             USED         IN-ERROR") &&
                       Contains("IN-USE ") && Contains("1,024 "));
   PagingRun none({"workload.message_text=2 1", "system.paging.real_storage=8M", "machine.dasd.page_volumes=2"});
@@ -322,6 +328,42 @@ TEST_CASE("paging: an SVC dump reads the pages that are out, holds each process 
   CHECK_THAT(r.reports["svcdump.json"], Contains("\"pages_input_io\": "));
   PagingRun again(sets, "  - at: 30ms\n    command: DUMP COMM=(QPGT PAGES),JOBNAME=(QPGT)\n");
   CHECK(again.reports["svcdump.txt"] == text);
+}
+
+namespace {
+// A console nobody types on: it records what the system says on its own.
+class ListeningConsole : public os::OperatorConsole {
+ public:
+  std::vector<os::ConsoleLine> poll() override { return {}; }
+  void reply(uint64_t, const std::string&) override {}
+  void broadcast(const std::string& text) override { said.push_back(text); }
+  std::vector<std::string> said;
+};
+}  // namespace
+
+TEST_CASE("paging: the console hears IEA794I when a dump is captured and IEA611I when it is written",
+          "[paging][svcdump][console]") {
+  const std::string file = test::scratch_file("test_paging_dump_console.yaml");
+  std::ofstream(file) << "operator:\n  - at: 30ms\n    command: DUMP COMM=(QPGT PAGES),JOBNAME=(QPGT)\n";
+  os::RunConfig cfg = app::load_run_config(
+      {file}, {"system.image=tpf_io.elf", "workload.program=QPGT", "workload.warmup=0", "machine.istreams=2",
+               "workload.terminals=2", "workload.messages=2", "workload.message_text=6 4",
+               "system.paging.real_storage=8M", "machine.dasd.page_volumes=16", "machine.dasd.dump_volumes=1"});
+  emu::Machine m(cfg.machine, true);
+  os::ControlProgram cp(m, cfg);
+  ListeningConsole console;
+  cp.set_console(&console);
+  cp.run();
+  REQUIRE(console.said.size() == 2);
+  CHECK(console.said[0] == "IEA794I SVC DUMP HAS CAPTURED: DUMPID=001 REQUESTED BY OPERATOR TITLE=QPGT PAGES");
+  CHECK_THAT(console.said[1], Contains("IEA611I COMPLETE DUMP ON SYS1.DUMP00 DUMPID=001 ("));
+  // run.log keeps each at its time, as before: "<cycles> IEA794I ...".
+  for (const std::string& line : console.said) {
+    const size_t at = cp.log().find(" " + line + "\n");
+    REQUIRE(at != std::string::npos);
+    const size_t start = cp.log().rfind('\n', at) + 1;
+    CHECK(cp.log().substr(start, at - start).find_first_not_of(" 0123456789") == std::string::npos);
+  }
 }
 
 TEST_CASE("paging: DUMP commands that cannot be taken", "[paging][svcdump]") {

@@ -240,7 +240,7 @@ TEST_CASE("ztrap: a bad operator: entry is a load-time error with its line", "[z
         "ztrap.yaml:3: operator entry 1: command: \"ZDSP\": unknown operator command ZDSP (known: D M=SCM[(DETAIL)], "
         "CF SCM(amount|start-end),ONLINE|OFFLINE, F SCM,FAIL,CARD=pair.card, D ASM[,SCM], "
         "DUMP COMM=(title),JOBNAME=(name,...), SADMP [TITLE=(title)], ZTRAP EI START [PROG=name], ZTRAP EI STOP, "
-        "ZSTAT)");
+        "ZSTAT, D M=CPU, D A,L, D IOS[,CONFIG], TRACE I=n|PROG=name,COUNT=k, TRACE OFF)");
   CHECK(error_of("operator:\n  - at: 1ms\n    comand: ZTRAP EI STOP\n") ==
         "ztrap.yaml:3: operator entry 1: comand: unknown field (did you mean command?)");
   CHECK(error_of("operator:\n  - at: 1ms\n    command: ZTRAP EI START\n  - command: ZTRAP EI STOP\n") ==
