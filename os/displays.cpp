@@ -5,26 +5,19 @@
 
 #include "config/config.h"
 #include "emu/isa/facility.h"
+#include "os/operator.h"
 #include "os/simulated_time.h"
 
 namespace os {
 namespace {
 
-// The command without blanks, in capitals (z/OS takes D M=CPU and d m = cpu alike).
-std::string squeeze(std::string_view text) {
-  std::string t;
-  for (char ch : text)
-    if (ch != ' ' && ch != '\t') t += char(std::toupper(static_cast<unsigned char>(ch)));
-  return t;
-}
-
 bool is_display(std::string_view text) {
-  const std::string t = squeeze(text);
+  const std::string t = squeezed_command(text);
   return t == "DM=CPU" || t.rfind("DA,", 0) == 0 || t.rfind("DIOS", 0) == 0;
 }
 
 void check_display(std::string_view text) {
-  const std::string t = squeeze(text);
+  const std::string t = squeezed_command(text);
   if (t == "DM=CPU" || t == "DA,L" || t == "DIOS" || t == "DIOS,CONFIG") return;
   if (t.rfind("DA,", 0) == 0) throw cfg::ConfigError(fmt::format("\"{}\": D A takes L (D A,L)", text));
   throw cfg::ConfigError(fmt::format("\"{}\": D IOS takes ,CONFIG or nothing", text));
@@ -52,7 +45,7 @@ void SystemDisplays::install(System& system) {
 }
 
 std::string SystemDisplays::display(const OperatorCommand& c, uint64_t now, uint64_t ns) {
-  const std::string t = squeeze(c.text);
+  const std::string t = squeezed_command(c.text);
   const std::vector<std::string> lines = t == "DM=CPU" ? cpus(ns) : t == "DA,L" ? address_spaces(ns) : io_config(ns);
   return system_->operator_answer(now, c.text, lines);
 }

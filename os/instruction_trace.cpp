@@ -6,6 +6,7 @@
 
 #include "config/config.h"
 #include "emu/isa/table.h"
+#include "os/operator.h"
 #include "os/simulated_time.h"
 #include "os/ztrap_subsystem.h"
 
@@ -19,16 +20,9 @@ struct TraceCommand {
   uint64_t count = 0;
 };
 
-std::string squeeze(std::string_view text) {
-  std::string t;
-  for (char ch : text)
-    if (ch != ' ' && ch != '\t') t += char(std::toupper(static_cast<unsigned char>(ch)));
-  return t;
-}
-
 // TRACE I=n,COUNT=k | TRACE PROG=name,COUNT=k | TRACE OFF. Throws cfg::ConfigError.
 TraceCommand parse_trace(std::string_view text) {
-  const std::string t = squeeze(text);
+  const std::string t = squeezed_command(text);
   const auto bad = [&](const std::string& why) { return cfg::ConfigError(fmt::format("\"{}\": {}", text, why)); };
   TraceCommand c;
   if (t == "TRACEOFF") return c.off = true, c;
@@ -65,7 +59,7 @@ OperatorGrammars InstructionTrace::operator_grammars() const {
   return {{.owner = "TRACE",
            .syntax = "TRACE I=n|PROG=name,COUNT=k, TRACE OFF",
            .mine = [](std::string_view text) {
-             const std::string t = squeeze(text);
+             const std::string t = squeezed_command(text);
              return t.rfind("TRACE", 0) == 0;
            },
            .check = [](std::string_view text) { parse_trace(text); }}};

@@ -1,6 +1,7 @@
 #include "os/operator.h"
 
 #include <algorithm>
+#include <cctype>
 #include <fmt/format.h>
 
 namespace os {
@@ -19,6 +20,13 @@ std::string known_commands(const OperatorGrammars& grammars) {
 }
 
 }  // namespace
+
+std::string squeezed_command(std::string_view text) {
+  std::string t;
+  for (char ch : text)
+    if (ch != ' ' && ch != '\t') t += char(std::toupper(static_cast<unsigned char>(ch)));
+  return t;
+}
 
 OperatorCommand parse_operator_command(std::string_view text, const OperatorGrammars& grammars) {
   const std::string first = first_word(text);

@@ -59,6 +59,9 @@ using OperatorGrammars = std::vector<OperatorGrammar>;
 
 // Throws cfg::ConfigError with a message (no place) if `text` is none of `grammars`'
 // commands.
+// A command without blanks, in capitals: z/OS takes D M=CPU and d m = cpu alike.
+std::string squeezed_command(std::string_view text);
+
 OperatorCommand parse_operator_command(std::string_view text, const OperatorGrammars& grammars);
 // An error placed at the entry: its operator: list entry's command, or the key that
 // implied it (`key`).
