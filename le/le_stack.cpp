@@ -137,7 +137,7 @@ void LeStorage::stack_service(emu::Cpu& cpu, os::Ecb& e) {
     const uint64_t lo = emu::page_up(s.floor), hi = emu::page_down(s.floor + size);
     if (hi > lo) {
       e.process->space->unmap(lo, hi - lo);
-      e.process->space->reserve(lo, hi - lo, kRW);
+      e.process->space->reserve(lo, hi - lo, kRW, /*first_reference_faults=*/true);
     }
     s.floor += size;
     r.above.held -= emu::page_up(size);

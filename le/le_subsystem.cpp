@@ -222,8 +222,10 @@ void LeStorage::getmain(emu::Cpu& cpu, os::Ecb& e) {
     a.next += bytes;
   }
   // Demand-zero: a segment's pages cost storage as the heap touches them (its header,
-  // the elements' prefixes), as z/OS backs a GETMAIN's pages on first reference.
-  e.process->space->reserve(at, bytes, kRW);
+  // the elements' prefixes), as z/OS backs a GETMAIN's pages on first reference: each
+  // first reference is a page fault the paging subsystem takes (a frame and its cycles,
+  // paging/paging.cpp first_reference).
+  e.process->space->reserve(at, bytes, kRW, /*first_reference_faults=*/true);
   r.ranges[at] = bytes;
   a.held += bytes;
   a.held_max = std::max(a.held_max, a.held);
