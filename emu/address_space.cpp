@@ -183,17 +183,34 @@ bool AddressSpace::map(uint64_t addr, uint64_t len, uint8_t prot) {
   return true;
 }
 
-void AddressSpace::reserve(uint64_t addr, uint64_t len, uint8_t prot) {
+void AddressSpace::reserve(uint64_t addr, uint64_t len, uint8_t prot, bool first_reference_faults) {
   if (len == 0) return;
   const uint64_t begin = addr & ~kPageMask;
   const uint64_t last = (addr + len - 1) & ~kPageMask;
-  reserved_.push_back({begin, last + kPageSize, prot});
+  reserved_.push_back({begin, last + kPageSize, prot, first_reference_faults});
 }
 
-bool AddressSpace::map_reserved(uint64_t vaddr) {
+const AddressSpace::Reservation* AddressSpace::reservation_of(uint64_t vaddr) const {
   for (const Reservation& r : reserved_)
-    if (vaddr >= r.begin && vaddr < r.end) return map(vaddr & ~kPageMask, kPageSize, r.prot);
-  return false;
+    if (vaddr >= r.begin && vaddr < r.end) return &r;
+  return nullptr;
+}
+
+bool AddressSpace::map_reserved(uint64_t vaddr, bool guest) {
+  const Reservation* r = reservation_of(vaddr);
+  if (!r || (guest && r->first_reference_faults)) return false;
+  return map(vaddr & ~kPageMask, kPageSize, r->prot);
+}
+
+bool AddressSpace::is_first_reference(uint64_t vaddr) const {
+  const Reservation* r = reservation_of(vaddr);
+  if (!r || !r->first_reference_faults) return false;
+  auto it = segments_.find(vaddr / kSegmentSize);
+  return it == segments_.end() || !it->second->frame[(vaddr / kPageSize) % kPagesPerSegment];
+}
+
+bool AddressSpace::map_first_reference(uint64_t vaddr) {
+  return is_first_reference(vaddr) && map_reserved(vaddr, false);
 }
 
 unsigned AddressSpace::map_large(uint64_t addr, uint64_t len, uint8_t prot) {
@@ -234,8 +251,8 @@ void AddressSpace::unreserve(uint64_t begin, uint64_t end) {
   if (reserved_.empty()) return;
   std::vector<Reservation> kept;
   for (const Reservation& r : reserved_) {
-    if (r.begin < begin) kept.push_back({r.begin, std::min(r.end, begin), r.prot});
-    if (r.end > end) kept.push_back({std::max(r.begin, end), r.end, r.prot});
+    if (r.begin < begin) kept.push_back({r.begin, std::min(r.end, begin), r.prot, r.first_reference_faults});
+    if (r.end > end) kept.push_back({std::max(r.begin, end), r.end, r.prot, r.first_reference_faults});
   }
   reserved_ = std::move(kept);
 }
@@ -324,7 +341,10 @@ bool AddressSpace::is_mapped(uint64_t vaddr) {
 bool AddressSpace::host_translate(uint64_t vaddr, Translation& t) {
   const Translate r = translate(vaddr, t);
   if (r == Translate::Ok) return true;
-  return r == Translate::NotPresent && host_fault_ && host_fault_(vaddr) && translate(vaddr, t) == Translate::Ok;
+  if (r != Translate::NotPresent) return false;
+  if (host_fault_ && host_fault_(vaddr) && translate(vaddr, t) == Translate::Ok) return true;  // paged out
+  // A page whose first guest reference is to fault: a host access backs it silently.
+  return !reserved_.empty() && map_reserved(vaddr, false) && translate(vaddr, t) == Translate::Ok;
 }
 
 bool AddressSpace::segment_referenced(uint64_t vaddr, bool& changed, bool reset) {

@@ -56,7 +56,15 @@ class AddressSpace {
   // frame with `prot` at its first translation, as Linux maps a program's bss, so that a
   // large range costs only the pages used. unmap ends the reservation of its range; a
   // page whose first touch finds storage out of frames is not present.
-  void reserve(uint64_t addr, uint64_t len, uint8_t prot);
+  // `first_reference_faults`: the guest's first reference to each of the range's pages
+  // is not present (a page fault, for the control program to back the page and charge
+  // for it: paging/, map_first_reference) instead of a frame mapped at no cost; host
+  // accesses (loaders, services, reports) still map it silently.
+  void reserve(uint64_t addr, uint64_t len, uint8_t prot, bool first_reference_faults = false);
+  // A page of a first_reference_faults range not mapped yet: maps it to a new zero frame
+  // and returns true (false if it is no such page, or storage has no frame left).
+  bool is_first_reference(uint64_t vaddr) const;
+  bool map_first_reference(uint64_t vaddr);
   // MADV_DONTNEED's drop: each owned page of the range that is present gives its frame
   // back and becomes demand-zero with the rights it had (as reserve); pages this space
   // does not own (shared storage) and pages not present stay as they are. A large segment
@@ -198,9 +206,12 @@ class AddressSpace {
   struct Reservation {
     uint64_t begin, end;  // page-aligned
     uint8_t prot;
+    bool first_reference_faults = false;
   };
   std::vector<Reservation> reserved_;  // few (one per large bss): searched in order
-  bool map_reserved(uint64_t vaddr);
+  // `guest`: a DAT translation, which leaves first_reference_faults pages not present.
+  bool map_reserved(uint64_t vaddr, bool guest = true);
+  const Reservation* reservation_of(uint64_t vaddr) const;
   void unreserve(uint64_t begin, uint64_t end);  // page-aligned
   void discard_large(uint64_t vseg, uint64_t first, uint64_t last);
   bool track_changes_ = false;

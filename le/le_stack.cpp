@@ -136,7 +136,7 @@ void LeStorage::stack_service(emu::Cpu& cpu, os::Ecb& e) {
     const uint64_t lo = emu::page_up(s.floor), hi = emu::page_down(s.floor + size);
     if (hi > lo) {
       e.process->space->unmap(lo, hi - lo);
-      e.process->space->reserve(lo, hi - lo, emu::kProtReadWrite);
+      e.process->space->reserve(lo, hi - lo, emu::kProtReadWrite, /*first_reference_faults=*/true);
     }
     s.floor += size;
     r.above.held -= emu::page_up(size);
@@ -190,15 +190,16 @@ bool LeStorage::read_stack(os::Process& p, const Region& r, StackReport& out) co
 
 // A LINKed enclave's stack, at its end: the anchor is still the one le_link set for it
 // (le/guest/le_tpf.c): its top, lowest frame and checks; one segment, never extended.
+// LE allocates a LINKed enclave's initial stack segment as the enclave starts, so it
+// counts one segment allocated even when no LE-conforming code ran in it (used 0).
 StackReport LeStorage::read_linked_stack(os::Process& p, const Options& o) const {
   StackReport out;
   const uint64_t calls = get64(p, LE_A_CALLS), top = get64(p, LE_A_TOP), lowest = get64(p, LE_A_LOWEST);
-  if (!calls) return out;  // no LE-conforming code ran in it
   out.present = true;
   out.init_size = o.stack.init_size;
   out.incr_size = o.stack.incr_size;
   out.disposition = o.stack.disposition == Disposition::Free ? "FREE" : "KEEP";
-  out.largest_used = lowest && lowest <= top ? top - lowest : 0;
+  out.largest_used = calls && lowest && lowest <= top ? top - lowest : 0;
   out.max_used_all = out.largest_used;
   out.segments_allocated = 1;
   out.prologue_calls = calls;

@@ -221,8 +221,10 @@ void LeStorage::getmain(emu::Cpu& cpu, os::Ecb& e) {
     a.next += bytes;
   }
   // Demand-zero: a segment's pages cost storage as the heap touches them (its header,
-  // the elements' prefixes), as z/OS backs a GETMAIN's pages on first reference.
-  e.process->space->reserve(at, bytes, emu::kProtReadWrite);
+  // the elements' prefixes), as z/OS backs a GETMAIN's pages on first reference: each
+  // first reference is a page fault the paging subsystem takes (a frame and its cycles,
+  // paging/paging.cpp first_reference).
+  e.process->space->reserve(at, bytes, emu::kProtReadWrite, /*first_reference_faults=*/true);
   r.ranges[at] = bytes;
   a.held += bytes;
   a.held_max = std::max(a.held_max, a.held);
@@ -313,12 +315,15 @@ void LeStorage::process_ending(os::Process& p) {
 
 namespace {
 
-// THREADHEAP(4K,4K,ANYWHERE,KEEP): IBM's default (LE Programming Reference, THREADHEAP);
-// the option is not modelled (no LE program of ours has threads), so the report shows
-// its sizes with nothing used.
-constexpr uint64_t kThreadHeapInit = 4096, kThreadHeapIncr = 4096;
-
 void line(std::ostream& out, const char* label, uint64_t v) { out << fmt::format("  {:<46}{:>16}\n", label, v); }
+void line(std::ostream& out, const char* label, const char* text) { out << fmt::format("  {:<46}{:>16}\n", label, text); }
+
+// What the model does not have, said in the value's place: LE's other threads (an
+// enclave runs on one ECB, so THREADSTACK and THREADHEAP, whose storage is for the
+// threads after the first, have nothing to count), LE's library stack (LIBSTACK: the
+// model's library routines run on the caller's stack) and heaps a program creates
+// (CEECRHP, "Additional Heap statistics": no such service here).
+constexpr const char* kNotModelled = "not modelled";
 
 void heap_section(std::ostream& out, const char* name, const HeapReport& h) {
   out << name << " statistics:\n";
@@ -331,15 +336,46 @@ void heap_section(std::ostream& out, const char* name, const HeapReport& h) {
   line(out, "Number of segments freed:", h.segments_freed);
 }
 
-// A stack LE has but no program of ours uses (threads, LE's library stack): its sizes.
-void unused_stack_section(std::ostream& out, const char* name, uint64_t init, uint64_t incr) {
+// A stack LE has that the model does not (THREADSTACK, LIBSTACK): its sizes from the
+// options, its use "not modelled".
+void unmodelled_stack_section(std::ostream& out, const char* name, uint64_t init, uint64_t incr) {
   out << name << " statistics:\n";
   line(out, "Initial size:", init);
   line(out, "Increment size:", incr);
-  line(out, "Maximum used by all concurrent threads:", 0);
-  line(out, "Largest used by any thread:", 0);
-  line(out, "Number of segments allocated:", 0);
-  line(out, "Number of segments freed:", 0);
+  line(out, "Maximum used by all concurrent threads:", kNotModelled);
+  line(out, "Largest used by any thread:", kNotModelled);
+  line(out, "Number of segments allocated:", kNotModelled);
+  line(out, "Number of segments freed:", kNotModelled);
+}
+
+// THREADHEAP: not an option the model reads (le_options.cpp), so neither its sizes nor
+// its use are known.
+void threadheap_section(std::ostream& out) {
+  out << "THREADHEAP statistics:\n";
+  for (const char* label : {"Initial size:", "Increment size:", "Maximum used by all concurrent threads:",
+                            "Largest used by any thread:", "Successful Get Heap requests:",
+                            "Successful Free Heap requests:", "Number of segments allocated:",
+                            "Number of segments freed:"})
+    line(out, label, kNotModelled);
+}
+
+// LE's "Additional Heap statistics": the heaps CEECRHP created (none can be, here).
+void additional_heaps_section(std::ostream& out) {
+  out << "Additional Heap statistics:\n";
+  for (const char* label : {"Successful Create Heap requests:", "Successful Discard Heap requests:",
+                            "Total heap storage used:", "Successful Get Heap requests:",
+                            "Successful Free Heap requests:", "Number of segments allocated:",
+                            "Number of segments freed:"})
+    line(out, label, kNotModelled);
+}
+
+// An enclave runs on one ECB: one thread, measured as such.
+constexpr uint64_t kThreadsPerEnclave = 1;
+
+nlohmann::ordered_json not_modelled_json(std::optional<std::pair<uint64_t, uint64_t>> sizes) {
+  nlohmann::ordered_json j{{"modelled", false}};
+  if (sizes) j["initial_size"] = sizes->first, j["increment_size"] = sizes->second;
+  return j;
 }
 
 nlohmann::ordered_json heap_json(const HeapReport& h) {
@@ -379,22 +415,16 @@ void write_storage_report(std::ostream& out, const std::vector<EnclaveReport>& e
     write_stack_report(out, e.stack);
     const Options& o = e.resolved;
     const StackOption& ts = o.threadstack.on ? o.threadstack.stack : o.stack;
-    unused_stack_section(out, "THREADSTACK", ts.init_size, ts.incr_size);
-    unused_stack_section(out, "LIBSTACK", o.libstack.init_size, o.libstack.incr_size);
-    out << "THREADHEAP statistics:\n";
-    line(out, "Initial size:", kThreadHeapInit);
-    line(out, "Increment size:", kThreadHeapIncr);
-    line(out, "Maximum used by all concurrent threads:", 0);
-    line(out, "Largest used by any thread:", 0);
-    line(out, "Successful Get Heap requests:", 0);
-    line(out, "Successful Free Heap requests:", 0);
-    line(out, "Number of segments allocated:", 0);
-    line(out, "Number of segments freed:", 0);
+    unmodelled_stack_section(out, "THREADSTACK", ts.init_size, ts.incr_size);
+    unmodelled_stack_section(out, "LIBSTACK", o.libstack.init_size, o.libstack.incr_size);
+    threadheap_section(out);
     heap_section(out, "HEAP", e.heap);
     heap_section(out, "HEAP24", e.heap24);
     heap_section(out, "ANYHEAP", e.anyheap);
     heap_section(out, "BELOWHEAP", e.belowheap);
+    additional_heaps_section(out);
     write_pools_report(out, e.pools);
+    line(out, "Largest number of threads concurrently active:", kThreadsPerEnclave);
     if (e.available_above) line(out, "Storage still obtainable when asked (tpfemu):", *e.available_above);
     if (e.available_below) line(out, "  of it below 16 MB:", *e.available_below);
     out << fmt::format("Suggested options (tpfemu, from the sizes used above): {}\n", suggested_options(e));
@@ -406,6 +436,7 @@ void write_storage_json(std::ostream& out, const std::vector<EnclaveReport>& enc
   nlohmann::ordered_json list = nlohmann::ordered_json::array(), asked;
   for (const EnclaveReport& e : enclaves) {
     if (!e.rptstg) continue;
+    const StackOption& ts = e.resolved.threadstack.on ? e.resolved.threadstack.stack : e.resolved.stack;
     nlohmann::ordered_json available;
     if (e.available_above) available["above"] = *e.available_above;
     if (e.available_below) available["below"] = *e.available_below;
@@ -420,10 +451,15 @@ void write_storage_json(std::ostream& out, const std::vector<EnclaveReport>& enc
                     {"options", e.options},
                     {"region_held_max", e.region_held_max},
                     {"stack", stack_json(e.stack)},
+                    {"threadstack", not_modelled_json(std::pair{ts.init_size, ts.incr_size})},
+                    {"libstack", not_modelled_json(std::pair{e.resolved.libstack.init_size, e.resolved.libstack.incr_size})},
+                    {"threadheap", not_modelled_json(std::nullopt)},
                     {"heap", heap_json(e.heap)},
                     {"heap24", heap_json(e.heap24)},
                     {"anyheap", heap_json(e.anyheap)},
                     {"belowheap", heap_json(e.belowheap)},
+                    {"additional_heaps", not_modelled_json(std::nullopt)},
+                    {"threads_max_active", kThreadsPerEnclave},
                     {"suggested_options", suggested_options(e)}});
     if (e.pools.on) list.back()["heappools"] = pools_json(e.pools);
     if (!available.is_null()) list.back()["available_when_asked"] = available;

@@ -34,7 +34,7 @@ struct HeapReport {
 // "all concurrent threads" and "any thread" are the same figure) and its segments (the
 // initial one counted, as LE counts it).
 struct StackReport {
-  bool present = false;  // an LE-conforming program ran LE's prologue in this enclave
+  bool present = false;  // the enclave had LE's stack (its initial segment)
   uint64_t init_size = 0, incr_size = 0, max_used_all = 0, largest_used = 0, segments_allocated = 0,
            segments_freed = 0, prologue_calls = 0;
   std::string disposition;  // KEEP or FREE

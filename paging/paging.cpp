@@ -50,7 +50,15 @@ void Paging::install(os::System& system) {
   system.add_report({.name = "svcdump.json", .write = [this](std::ostream& out) { out << dumps_json(); },
                      .wanted = [this] { return !dumps_.empty(); }});
   install_sadmp(system);
-  if (config_.real_storage == 0) return;
+  if (config_.real_storage == 0) {
+    // No real storage modelled: every page stays resident, but first references still
+    // fault (first_reference); the report says how many.
+    system.add_report({.name = "paging.txt", .write = [this](std::ostream& out) { write_first_references_text(out); },
+                       .wanted = [this] { return stats_.first_references > 0; }});
+    system.add_report({.name = "paging.json", .write = [this](std::ostream& out) { write_first_references_json(out); },
+                       .wanted = [this] { return stats_.first_references > 0; }});
+    return;
+  }
   add_timeline_columns(system);
   budget_frames_ = config_.real_storage / kPage;
   fixed_frames_ = system.machine().storage().allocated_4k() +
@@ -489,13 +497,14 @@ emu::PageFaultHandler::Action Paging::page_fault(emu::Cpu& cpu, os::Ecb& e, uint
     if (auto g = programs_.find(emu::page_down(address)); g != programs_.end() && g->second.state != State::Resident)
       return program_fault(cpu, e, g->first, g->second);
   auto p = processes_.find(e.process->id);
-  if (p == processes_.end()) return Action::Fail;
+  if (p == processes_.end()) return first_reference(cpu, e, address);
   ProcessPages& pp = p->second;
   if (auto l = pp.large.find(address & ~(kSegment - 1)); l != pp.large.end() && l->second.state != State::Resident)
     return large_fault(cpu, e, pp, l->first, l->second);
   const uint64_t va = emu::page_down(address);
   auto g = pp.pages.find(va);
-  if (g == pp.pages.end() || g->second.state == State::Resident) return Action::Fail;
+  if (g == pp.pages.end()) return first_reference(cpu, e, address);
+  if (g->second.state == State::Resident) return Action::Fail;
   Page& pg = g->second;
   cpu.charge(emu::Cause::Service, system_->config().system.service_cost);  // the fault's handling
   if (pg.state == State::Zero) {  // a fresh zero page, no I/O
@@ -556,6 +565,23 @@ emu::PageFaultHandler::Action Paging::page_fault(emu::Cpu& cpu, os::Ecb& e, uint
   system_->park(cpu, e, pg.waiters);
   return Action::Wait;
 }
+// A first reference takes the demand-zero fault's path (its handling, system.service_cost)
+// and a frame: with real storage modelled, one the budget has (else the ECB waits for
+// the page-outs on their way, as a GETSTOR does); the frame is cleared
+// (system.paging.first_reference_cost).
+emu::PageFaultHandler::Action Paging::first_reference(emu::Cpu& cpu, os::Ecb& e, uint64_t address) {
+  using Action = emu::PageFaultHandler::Action;
+  emu::AddressSpace& space = *e.process->space;
+  if (!space.is_first_reference(address)) return Action::Fail;
+  if (config_.real_storage && frames_wanted(cpu, e, 1)) return Action::Wait;
+  if (!space.map_first_reference(address)) return Action::Fail;  // storage has no frame left
+  const uint64_t cycles = system_->config().system.service_cost + config_.first_reference_cost;
+  cpu.charge(emu::Cause::Service, cycles);
+  ++stats_.first_references;
+  stats_.first_reference_cycles += cycles;
+  return Action::Retry;
+}
+
 void Paging::leave_group(uint64_t pid, uint64_t va, Page& pg) {
   if (!pg.group) return;
   auto it = groups_.find(pg.group);

@@ -60,6 +60,8 @@ struct PagingStats {
   uint64_t slots_high = 0;       // most slots in use at once
   uint64_t write_bound = 0;      // candidates passed over: page-out requests at system.paging.max_writes
   uint64_t frame_waits = 0;      // GETSTORs that waited for frames (page-outs on their way)
+  uint64_t first_references = 0;  // faults on the first reference to a page (LE_GETMAIN's, LE's stack)
+  uint64_t first_reference_cycles = 0;  // what they charged
   uint64_t pages_in[2] = {0, 0};  // pages read from SCM and from DASD (faults, speculative, 1 MB, dumps)
   // PLPA-like pages (system.paging.pageable_programs): the image's read-only pages.
   uint64_t plpa_pages = 0;       // pages of the image, each on the PLPA data set from IPL
@@ -104,6 +106,10 @@ class Paging : public os::Subsystem {
   }
   void process_ending(os::Process& p) override;
   emu::PageFaultHandler::Action page_fault(emu::Cpu& cpu, os::Ecb& e, uint64_t address) override;
+  // The first reference to a page reserved with first_reference_faults
+  // (emu::AddressSpace::reserve): a frame from the free list, cleared, mapped; Fail if
+  // `address` is not such a page.
+  emu::PageFaultHandler::Action first_reference(emu::Cpu& cpu, os::Ecb& e, uint64_t address);
   bool frames_wanted(emu::Cpu& cpu, os::Ecb& e, uint64_t frames) override;
   void pages_fixed(os::Process& p, uint64_t va, uint64_t len) override;
 
@@ -190,6 +196,8 @@ class Paging : public os::Subsystem {
   bool is_vio(const ProcessPages& pp, uint64_t va) const;
   bool shows_vio() const { return config_.vio_volumes != ~0ull || stats_.vio_written || stats_.vio_kept; }
   void write_json(std::ostream& out) const;
+  void write_first_references_text(std::ostream& out) const;  // real storage not modelled
+  void write_first_references_json(std::ostream& out) const;
 
   devices::DeviceSubsystem* devices_ = nullptr;  // the run's devices (System::find_subsystem, at install)
   os::System* system_ = nullptr;

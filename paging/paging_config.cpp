@@ -109,6 +109,16 @@ cfg::Section<PagingConfig> make_paging_section() {
                         "pages follow one another).",
          .source = "estimate: a 4 KB move at about 4 GB/s (MVCLE on a zEC12 of the seed's time)."},
         &PagingConfig::dump_copy_ns);
+  s.key({.path = "system.paging.first_reference_cost", .type = T::Cycles, .default_value = "256", .min = "0",
+         .max = "10000000", .unit = "cycles",
+         .description = "What the page fault of a first reference to a page obtained from LE_GETMAIN or LE's "
+                        "stack costs on top of the fault's handling (system.service_cost, which the paging "
+                        "subsystem's demand-zero fault charges, in every run, real storage modelled or not): "
+                        "the frame from the free list cleared.",
+         .source = "estimate: a 4 KB clear at 16 bytes a cycle, the rate the control program charges for a "
+                   "static page's first-touch copy; IBM publishes no path length for z/OS RSM's first-reference "
+                   "fault (docs/e4-le.md has E4's sensitivity to it)."},
+        &PagingConfig::first_reference_cost);
   s.key({.path = "system.paging.dump_reads", .type = T::Integer, .default_value = "64", .min = "1",
          .max = "100000", .unit = "requests",
          .description = "An SVC dump's page-in requests in flight at most (each reads up to system.paging.group "

@@ -21,6 +21,7 @@ struct PagingConfig {
   uint64_t check_interval_ns = 0;  // how often the available frames are checked
   uint64_t uic_interval_ns = 0;  // how often pages age when storage is not short
   uint64_t dump_copy_ns = 0;     // an SVC dump's copy of a resident 4 KB page
+  uint64_t first_reference_cost = 0;  // cycles a first reference's fault adds to its handling
   uint64_t dump_reads = 0;       // an SVC dump's page-in requests in flight at most
   uint64_t sadmp_batch = 0;      // a stand-alone dump's pages read from auxiliary storage a batch
   bool pageable_programs = false;  // the image's read-only pages are pageable (PLPA-like)

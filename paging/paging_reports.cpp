@@ -225,6 +225,10 @@ void Paging::write_text(std::ostream& out) const {
   line("page-out requests", stats_.write_ios);
   line("pages passed over: page-out requests at their bound", stats_.write_bound);
   line("GETSTORs that waited for frames", stats_.frame_waits);
+  if (stats_.first_references) {
+    line("first references (a fault and a frame each)", stats_.first_references);
+    line("  their cycles", stats_.first_reference_cycles);
+  }
   line("page faults that waited for a page-in", stats_.fault_waits);
   line("pages read in on a fault", stats_.page_ins);
   line("pages read in with them (speculative, SCM)", stats_.speculative);
@@ -291,6 +295,22 @@ void Paging::add_placement_json(report_json::Json& j) const {
                 {"kept", stats_.vio_kept}};
 }
 
+void Paging::write_first_references_text(std::ostream& out) const {
+  auto line = [&](const std::string& what, uint64_t v) { out << fmt::format("  {:<52}{:>14}\n", what, cfg::grouped(v)); };
+  out << "PAGING  real storage not modelled (system.paging.real_storage 0): every page stays resident\n";
+  line("first references (a fault and a frame each)", stats_.first_references);
+  line("  their cycles", stats_.first_reference_cycles);
+  out << fmt::format("  {:<52}{:>14}\n", "  each (system.service_cost + first_reference_cost)",
+                     cfg::grouped(system_->config().system.service_cost + config_.first_reference_cost));
+}
+
+void Paging::write_first_references_json(std::ostream& out) const {
+  report_json::Json j = {{"real_storage_frames", 0},
+                         {"first_references", stats_.first_references},
+                         {"first_reference_cycles", stats_.first_reference_cycles}};
+  report_json::write(out, j, {});
+}
+
 void Paging::write_json(std::ostream& out) const {
   using report_json::fixed;
   const double ghz = system_->machine().config().clock_ghz;
@@ -309,6 +329,10 @@ void Paging::write_json(std::ostream& out) const {
       {"page_in_mean_us",
        fixed(stats_.page_ins ? double(stats_.page_in_cycles) / double(stats_.page_ins) / ghz / 1e3 : 0.0, 3)},
       {"page_in_max_us", fixed(double(stats_.page_in_max_cycles) / ghz / 1e3, 3)}};
+  if (stats_.first_references) {
+    j["first_references"] = stats_.first_references;
+    j["first_reference_cycles"] = stats_.first_reference_cycles;
+  }
   add_placement_json(j);
   j["samples"] = samples_;
   j["data_sets"] = data_sets_json();

@@ -110,6 +110,13 @@ template <class Op> void arithmetic(Cpu& c, const Insn& i, Op op) {
 // VRR-e: V1 = V2 * V3 +- V4, negated for VFNMA and VFNMS (a NaN result keeps its sign).
 // M6 the format, M5 the single-element control. NaN precedence: V3, V2, V4, as for
 // the scalar MULTIPLY AND ADD (bfp::multiply_add).
+// The negative forms negate the rounded result [Principles of Operation, chapter 24,
+// "VECTOR FP NEGATIVE MULTIPLY AND ADD" and "... AND SUBTRACT": the result of VFMA or
+// VFMS with its sign inverted], so VFNMA is -VFMA bit for bit in every rounding mode:
+// toward +infinity (2) rounds the sum up before the sign changes. QEMU 7.2 inverts the
+// sign before rounding (softfloat's float_muladd_negate_result then rounded -(x) up);
+// QEMU's softfloat commit "fpu: Process float_muladd_negate_result after rounding"
+// (2025, for the directed modes) does as here. The scalar BFP has no negative form.
 void multiply_add(Cpu& c, const Insn& i, bool subtract, bool negate) {
   reserved_zero(m5(i), 7);
   by_format(c, m6(i), [&](auto t) {

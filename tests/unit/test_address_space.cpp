@@ -76,3 +76,31 @@ TEST_CASE("Shared segments: each space's changes stay its own, and a pattern nev
   }
   storage.remove_tlb(&tlb);
 }
+
+// reserve(..., first_reference_faults): the guest's DAT finds the page not present (the
+// control program's fault backs it, paging/ first_reference); a host access backs it
+// silently; map_first_reference backs it once. A plain reservation maps on translation.
+TEST_CASE("Reservations whose first references fault", "[storage]") {
+  emu::Storage storage(64 << 20);
+  AddressSpace space(storage);
+  const uint64_t faulting = 0x2000000, plain = 0x3000000;
+  space.reserve(faulting, 4 * kPageSize, emu::kProtRead | emu::kProtWrite, true);
+  space.reserve(plain, kPageSize, emu::kProtRead | emu::kProtWrite);
+  emu::Translation t;
+  CHECK(space.translate(faulting, t) == emu::Translate::NotPresent);
+  CHECK(space.is_first_reference(faulting));
+  CHECK(space.map_first_reference(faulting));
+  CHECK(space.translate(faulting, t) == emu::Translate::Ok);
+  CHECK_FALSE(space.is_first_reference(faulting));  // backed now
+  CHECK_FALSE(space.map_first_reference(faulting));
+  uint32_t word = 0x12345678, back = 0;
+  CHECK(space.write_bytes(faulting + kPageSize, &word, sizeof word));  // a host access: backed, no fault
+  CHECK(space.translate(faulting + kPageSize, t) == emu::Translate::Ok);
+  CHECK(space.read_bytes(faulting + kPageSize, &back, sizeof back));
+  CHECK(back == word);
+  CHECK(space.translate(faulting + 2 * kPageSize, t) == emu::Translate::NotPresent);  // the others still fault
+  CHECK(space.translate(plain, t) == emu::Translate::Ok);  // demand-zero at no cost, as before
+  CHECK_FALSE(space.is_first_reference(plain));
+  space.unmap(faulting, 4 * kPageSize);  // the reservation ends with the mapping
+  CHECK_FALSE(space.is_first_reference(faulting + 3 * kPageSize));
+}

@@ -197,9 +197,9 @@ TEST_CASE("run config: the run schema is machine, system and workload, every key
   const cfg::Schema& s = app::run_schema();
   const std::vector<std::string> top = {"machine", "system", "workload"};
   CHECK(s.children("") == top);
-  // The machine's own keys, the devices' (machine.scm.*: 12, machine.dasd.*: 11), system (paging: 17, le: 4,
+  // The machine's own keys, the devices' (machine.scm.*: 12, machine.dasd.*: 11), system (paging: 18, le: 4,
   // fetch: 13, trace: 2), workload.
-  CHECK(s.keys().size() == emu::machine_schema().keys().size() + 12 + 11 + 34 + 17 + 4 + 13 + 2 + 16);
+  CHECK(s.keys().size() == emu::machine_schema().keys().size() + 12 + 11 + 34 + 18 + 4 + 13 + 2 + 16);
   for (const auto& k : s.keys()) {
     INFO(k.path);
     CHECK(!k.description.empty());
@@ -465,7 +465,7 @@ TEST_CASE("run config: configs/system-reference.yaml sets every system and workl
     CHECK(c.text(k.path) == k.default_value);
     ++n;
   }
-  CHECK(n == 86);  // system (fetch: 13, trace: 2) and workload
+  CHECK(n == 87);  // system (fetch: 13, trace: 2) and workload
 }
 
 TEST_CASE("run config: configs/system-reference.yaml is the schema's own example (descriptions, units, sources)", "[run_config]") {

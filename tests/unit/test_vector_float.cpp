@@ -81,3 +81,35 @@ TEST_CASE("VFM: a tiny result is an underflow exception when its mask is on, eve
   CHECK(r.check.interrupt.dxc == 0x14);  // element 1, underflow
   CHECK(m.cpu.vr[3].lo == 0);
 }
+
+namespace {
+// A VRR-e instruction (0xE7, V1 V2 V3 M6 M5 V4, RXB 0): VFMA and its kin.
+Bytes VRRe(uint8_t op, unsigned v1, unsigned v2, unsigned v3, unsigned v4, unsigned m6, unsigned m5 = 0) {
+  return {0xE7, uint8_t(v1 << 4 | v2), uint8_t(v3 << 4 | m6), uint8_t(m5), uint8_t(v4 << 4), op};
+}
+}  // namespace
+
+// 1 * 1 + 2^-60 is 1 + 2^-60, inexact in the long format. Rounded toward +infinity
+// (FPC mode 2) it is 1 + 2^-52; VFNMA negates that [Principles of Operation, "VECTOR FP
+// NEGATIVE MULTIPLY AND ADD"]: -(1 + 2^-52). Negating first and rounding -(1 + 2^-60)
+// toward +infinity (QEMU 7.2) would give -1. Toward -infinity (3) the other way round.
+TEST_CASE("VFNMA and VFNMS negate the rounded result in the directed rounding modes", "[vector][vfloat]") {
+  constexpr uint64_t kTiny = 0x3C30000000000000ull;  // 2^-60
+  constexpr uint64_t kMinusOneUlpUp = 0xBFF0000000000001ull, kMinusOne = 0xBFF0000000000000ull;
+  TestMachine m;
+  m.cpu.vr[1] = {kOne, kOne};
+  m.cpu.vr[2] = {kOne, kOne};
+  m.cpu.vr[4] = {kTiny, kTiny | 0x8000000000000000ull};  // +2^-60, -2^-60
+  m.cpu.fpc = 2;  // round toward +infinity
+  m.run(VRRe(0x9F, 3, 1, 2, 4, 3));  // VFNMADB v3,v1,v2,v4
+  CHECK(m.cpu.vr[3].hi == kMinusOneUlpUp);  // -(1 + 2^-60 rounded up)
+  CHECK(m.cpu.vr[3].lo == kMinusOne);  // 1 - 2^-60 rounds up to 1
+  CHECK(((m.cpu.fpc >> 16) & 0xFF) == 0x08);  // inexact
+  m.run(VRRe(0x8F, 5, 1, 2, 4, 3));  // VFMADB v5: the same sums, not negated
+  CHECK(m.cpu.vr[5].hi == (kMinusOneUlpUp & ~0x8000000000000000ull));
+  CHECK(m.cpu.vr[5].lo == kOne);
+  m.cpu.fpc = 3;  // round toward -infinity
+  m.run(VRRe(0x9E, 3, 1, 2, 4, 3));  // VFNMSDB v3: -(1 * 1 - v4)
+  CHECK(m.cpu.vr[3].hi == 0xBFEFFFFFFFFFFFFFull);  // -(1 - 2^-60 rounded down to 1 - 2^-53)
+  CHECK(m.cpu.vr[3].lo == kMinusOne);  // -(1 + 2^-60 rounded down to 1); negated first: -(1 + 2^-52)
+}

@@ -3,11 +3,20 @@
    element and single-element (W) form, in every BFP rounding mode of the FPC, with
    random operands full of NaNs, infinities, zeros and subnormals; the results and the
    IEEE flags each leaves in the FPC.
-   float_arith.expected holds the output: QEMU 7.2 picks the NaN of a multiply and add
-   in the wrong order (V2's first, a quiet one before a signaling one), where the
-   Principles of Operation ("Results: MULTIPLY AND ADD") take a signaling NaN first,
-   then V3, V2, V4; QEMU 9.2 does so (its commit "target/s390x: Fix the floating-point
-   multiply-and-add NaN rules"). Every other line is QEMU 7.2's. */
+   float_arith.expected holds the output. It differs from QEMU 7.2's (qemu-s390x-static)
+   in two ways, both where QEMU 7.2 departs from the Principles of Operation:
+   - the NaN of a multiply and add (fma, fms, fnma, fnms, fma_swapped, in any mode):
+     QEMU 7.2 takes V2's first, a quiet one before a signaling one, where the PoO
+     ("Results: MULTIPLY AND ADD") takes a signaling NaN first, then V3, V2, V4; QEMU
+     9.2 does so (its commit "target/s390x: Fix the floating-point multiply-and-add NaN
+     rules");
+   - fnma and fnms in rounding modes 2 and 3 (toward +/- infinity): the PoO ("VECTOR FP
+     NEGATIVE MULTIPLY AND ADD", "... AND SUBTRACT") negates the rounded result, QEMU
+     7.2 negates before rounding, so where the sum is inexact its answer is one unit in
+     the last place nearer zero; QEMU's softfloat commit "fpu: Process
+     float_muladd_negate_result after rounding" (2025) does as the PoO.
+   Every other line is QEMU 7.2's (tests/guest/vector/float_arith.expected; 623 lines
+   differ: 175 of the NaN choice, 448 of the fnma and fnms rounding in modes 2 and 3). */
 #include "vfloat.h"
 
 #define ARITH(op, tag, fpf, m5)                                               \
