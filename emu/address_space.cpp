@@ -119,7 +119,7 @@ void AddressSpace::copy_frame(uint64_t from, uint64_t to_vaddr, AddressSpace& ch
   child.translate(to_vaddr, t);
   storage_.write_page(*t.frame, f->second->data.get());
   if (t.frame->code) *t.frame->code = DecodedPage{};  // a reused frame's decoded instructions are not these
-  t.frame->changed = f->second->changed, t.frame->referenced = f->second->referenced;
+  t.frame->set_changed(f->second->changed()), t.frame->set_referenced(f->second->referenced());
 }
 
 AddressSpace::Segment& AddressSpace::segment(uint64_t vseg) {
@@ -312,7 +312,7 @@ Translate AddressSpace::translate(uint64_t vaddr, Translation& out) {
   unsigned k = unsigned((vaddr / kPageSize) % kPagesPerSegment);
   if (!s.frame[k] && (reserved_.empty() || !map_reserved(vaddr))) return Translate::NotPresent;
   if (!s.resolved[k]) s.resolved[k] = &storage_.frame(s.frame[k]);
-  out = Translation{s.resolved[k], s.prot[k], s.large, s.common[k]};
+  out = Translation{s.resolved[k], s.frame[k], s.prot[k], s.large, s.common[k]};
   return Translate::Ok;
 }
 
@@ -334,8 +334,8 @@ bool AddressSpace::segment_referenced(uint64_t vaddr, bool& changed, bool reset)
   if (it == segments_.end() || !it->second->large) return false;
   for (Frame* f : it->second->resolved)
     if (f) {
-      referenced |= f->referenced, changed |= f->changed;
-      if (reset) f->referenced = false;
+      referenced |= f->referenced(), changed |= f->changed();
+      if (reset) f->set_referenced(false);
     }
   return referenced;
 }
@@ -365,7 +365,7 @@ bool AddressSpace::write_bytes(uint64_t addr, const void* src, uint64_t len) {
     uint64_t off = addr & kPageMask, n = std::min(len, kPageSize - off);
     storage_.note_store(*t.frame);
     std::memcpy(t.frame->data.get() + off, s, n);
-    t.frame->changed = t.frame->referenced = true;
+    t.frame->set_changed(true), t.frame->set_referenced(true);
     // Host writes into text forget its decoded instructions; the decode page stays,
     // because a CPU may hold a pointer to it.
     if (t.frame->code) *t.frame->code = DecodedPage{};

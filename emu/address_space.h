@@ -18,6 +18,7 @@ enum Prot : uint8_t { kProtRead = 1, kProtWrite = 2, kProtExec = 4 };
 
 struct Translation {
   Frame* frame = nullptr;
+  uint64_t number = 0;  // the frame's number (DAT's hot path reads no Frame: Storage::key)
   uint8_t prot = 0;
   bool large = false;   // translated through a 1 MB segment
   bool common = false;  // through a page every ECB's space maps alike: its TLB entry serves all
