@@ -79,7 +79,7 @@ void Cpu::purge_space(uint64_t tag) {
 const Cpu::TlbEntry& Cpu::fill_tlb(uint64_t addr, bool for_write) {
   uint64_t vpage = addr >> 12;
   Translation t;
-  switch (space_->translate(addr, t)) {
+  switch (space_->translate_number(addr, t)) {
     case Translate::Ok: break;
     case Translate::NotPresent: program_check(Pic::PageTranslation, addr);
     case Translate::OutOfRange: program_check(Pic::Addressing, addr);

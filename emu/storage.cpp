@@ -31,16 +31,14 @@ uint8_t* Storage::map_chunk(uint64_t index) {
   return chunk;
 }
 
-Frame& Storage::frame(uint64_t number) {
+Frame& Storage::touch(uint64_t number) {
   auto& f = frames_[number];
-  if (!f) {
-    f = std::make_unique<Frame>();
-    f->number = number;
-    f->data.bytes = arena_page(number);
-    f->key = &key(number);
-    *f->key |= kKeyTouched;
-    add_host_bytes(kFrameHostBytes);
-  }
+  f = std::make_unique<Frame>();
+  f->number = number;
+  f->data.bytes = arena_page(number);
+  f->key = &key(number);
+  frame_table(number)[number % kChunkFrames] = f.get();
+  add_host_bytes(kFrameHostBytes);
   return *f;
 }
 

@@ -52,7 +52,6 @@ struct FrameBytes {
 // entry reads and sets them there without touching the frame's Frame (a heap object,
 // a host cache miss of its own per frame on a miss-heavy run).
 enum FrameKey : uint8_t {
-  kKeyTouched = 1,     // the frame has its Frame (Storage::frame)
   kKeyReferenced = 2,  // the reference bit
   kKeyChanged = 4,     // the change bit
   kKeyStored = 8,      // stored into: holds a host page of its own (Storage::note_store)
@@ -132,15 +131,19 @@ class Storage {
   }
   // Frame `number`'s key byte (FrameKey) and its bytes in the host arena, without its
   // Frame: DAT's hot path (Cpu::fill_tlb) for a frame already touched.
-  uint8_t& key(uint64_t number) { return chunk(number)[kChunkBytes + number % kChunkFrames]; }
+  uint8_t& key(uint64_t number) { return chunk(number)[kKeysAt + number % kChunkFrames]; }
   uint8_t* host_page(uint64_t number) { return chunk(number) + number % kChunkFrames * kPageSize; }
   // The frame reads as zeros again (a frame stored into keeps its host page).
   void clear(Frame& f);
   // The frame's bytes become `src`'s kPageSize bytes (an all-zero page costs nothing).
   void write_page(Frame& f, const uint8_t* src);
 
-  // The frame with this number, zero-filled on first touch.
-  Frame& frame(uint64_t number);
+  // The frame with this number, zero-filled on first touch (found through the arena
+  // chunk's table of Frame pointers: no search).
+  Frame& frame(uint64_t number) {
+    Frame* f = frame_table(number)[number % kChunkFrames];
+    return f ? *f : touch(number);
+  }
   uint64_t touched_frames() const { return frames_.size(); }
   bool is_touched(uint64_t number) const { return frames_.count(number) != 0; }
   // Frames in address order, for reports (deterministic).
@@ -183,6 +186,8 @@ class Storage {
     return map_chunk(index);  // (throws past the end of storage, as frame() did)
   }
   uint8_t* map_chunk(uint64_t index);
+  Frame** frame_table(uint64_t number) { return reinterpret_cast<Frame**>(chunk(number) + kChunkBytes); }
+  Frame& touch(uint64_t number);  // frame()'s first touch
   void add_host_bytes(uint64_t n) {
     const bool was_over = over_host_limit();
     host_bytes_ += n;
@@ -195,10 +200,12 @@ class Storage {
   uint64_t stored_frames_ = 0, code_pages_ = 0;
   // The host arena: a reservation of address space per GB of absolute storage, made at
   // the first touch of a frame in it; pages never stored into take no host memory. The
-  // GB's key bytes (one per frame, 256 KB) follow its pages in the same reservation.
+  // GB's table of Frame pointers (8 bytes a frame) and its key bytes (one a frame)
+  // follow its pages in the same reservation (host memory only where touched).
   static constexpr uint64_t kChunkBytes = 1ull << 30;
   static constexpr uint64_t kChunkFrames = kChunkBytes / kPageSize;
-  static constexpr uint64_t kChunkReservation = kChunkBytes + kChunkFrames;
+  static constexpr uint64_t kKeysAt = kChunkBytes + kChunkFrames * sizeof(Frame*);
+  static constexpr uint64_t kChunkReservation = kKeysAt + kChunkFrames;
   std::vector<uint8_t*> chunks_;
   std::vector<std::function<AuxiliaryCount()>> auxiliary_;
   std::function<void()> on_over_limit_;
