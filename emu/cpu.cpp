@@ -89,6 +89,10 @@ const Cpu::TlbEntry& Cpu::fill_tlb(uint64_t addr, bool for_write) {
   if (for_write && !(t.prot & kProtWrite)) program_check(Pic::Protection, addr);
   // The frame's key byte and bytes by its number: the Frame itself stays untouched.
   Storage& storage = space_->storage();
+  uint8_t* const host = storage.host_page(t.number);
+  // The reference that missed the micro-TLB reads this line next: its host miss (a
+  // new guest page, on a miss-heavy run) overlaps the model's TLB and cache work.
+  __builtin_prefetch(host + (addr & kPageMask));
   uint8_t& key = storage.key(t.number);
   key |= kKeyReferenced;
   if (for_write) key |= kKeyChanged, storage.note_store_key(key);
@@ -104,7 +108,7 @@ const Cpu::TlbEntry& Cpu::fill_tlb(uint64_t addr, bool for_write) {
         if (evicted.key != TlbModel::kEmpty && micro_holds(evicted.tag)) drop_micro_tlb(evicted.key, t.large);
       }
     }
-    e = TlbEntry{vpage, ~0ull, storage.host_page(t.number), t.number << 12};
+    e = TlbEntry{vpage, ~0ull, host, t.number << 12};
     if (filled_count_ < kFilledMax) filled_[filled_count_] = uint16_t(vpage & (kTlbSize - 1));
     filled_count_ += filled_count_ <= kFilledMax;
   }
