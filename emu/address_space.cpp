@@ -24,20 +24,20 @@ AddressSpace::~AddressSpace() {
   for (uint64_t vseg : sorted_segments()) {
     Segment& s = *segments_.at(vseg);
     if (s.large) {
-      if (s.owned[0]) storage_.free_1m(s.frame[0]);
+      if (s.page[0].owned) storage_.free_1m(s.page[0].frame);
       continue;
     }
     for (unsigned k = 0; s.owned_pages && k < kPagesPerSegment; ++k)
-      if (s.frame[k] && s.owned[k]) storage_.free_4k(s.frame[k]), --s.owned_pages;
+      if (s.page[k].frame && s.page[k].owned) storage_.free_4k(s.page[k].frame), --s.owned_pages;
   }
 }
 
 // A valid page becomes invalid: purged from the TLBs, its frame returned if owned.
 void AddressSpace::release(Segment& s, uint64_t vseg, unsigned k) {
-  if (!s.frame[k]) return;
+  if (!s.page[k].frame) return;
   purge_page(s, vseg, k);
-  if (s.owned[k]) storage_.free_4k(s.frame[k]), --s.owned_pages;
-  s.frame[k] = 0, s.resolved[k] = nullptr, s.prot[k] = 0, s.owned[k] = false, s.common[k] = false;
+  if (s.page[k].owned) storage_.free_4k(s.page[k].frame), --s.owned_pages;
+  s.page[k] = PageEntry{};
 }
 
 // IPTE: the page's entry leaves every I-stream's TLB (and with it their host-side
@@ -45,7 +45,7 @@ void AddressSpace::release(Segment& s, uint64_t vseg, unsigned k) {
 void AddressSpace::purge_page(const Segment& s, uint64_t vseg, unsigned k) {
   if (never_loaded_) return;
   forget_code_running_into(vseg * kPagesPerSegment + k);
-  const uint64_t tag = s.common[k] ? TlbModel::kCommon : serial_;
+  const uint64_t tag = s.page[k].common ? TlbModel::kCommon : serial_;
   for (TlbPurgeListener* t : storage_.tlbs()) t->purge_page(tag, vseg * kPagesPerSegment + k);
 }
 
@@ -53,7 +53,7 @@ void AddressSpace::purge_page(const Segment& s, uint64_t vseg, unsigned k) {
 void AddressSpace::purge_segment(const Segment& s, uint64_t vseg) {
   if (never_loaded_) return;
   forget_code_running_into(vseg * kPagesPerSegment);
-  const uint64_t tag = s.common[0] ? TlbModel::kCommon : serial_;
+  const uint64_t tag = s.page[0].common ? TlbModel::kCommon : serial_;
   for (TlbPurgeListener* t : storage_.tlbs()) t->purge_segment(tag, vseg);
 }
 
@@ -65,7 +65,7 @@ void AddressSpace::forget_code_running_into(uint64_t vpage) {
   const uint64_t prev = vpage - 1;
   auto it = segments_.find(prev / kPagesPerSegment);
   if (it == segments_.end()) return;
-  const uint64_t number = it->second->frame[prev % kPagesPerSegment];
+  const uint64_t number = it->second->page[prev % kPagesPerSegment].frame;
   auto f = storage_.touched().find(number);
   if (!number || f == storage_.touched().end() || !f->second->code) return;
   constexpr unsigned kSlots = kPageSize / 2;
@@ -91,22 +91,22 @@ bool AddressSpace::copy_segment_into(AddressSpace& child, uint64_t vseg, const s
     return true;
   }
   if (s.large) {
-    child.map_large(base, kSegmentSize, s.prot[0]);
+    child.map_large(base, kSegmentSize, s.page[0].prot);
     for (unsigned k = 0; k < kPagesPerSegment; ++k) {
-      if (!child.map(base + k * kPageSize, kPageSize, s.prot[k])) return false;  // rights per page
-      copy_frame(s.frame[k], base + k * kPageSize, child);
+      if (!child.map(base + k * kPageSize, kPageSize, s.page[k].prot)) return false;  // rights per page
+      copy_frame(s.page[k].frame, base + k * kPageSize, child);
     }
     return true;
   }
   for (unsigned k = 0; k < kPagesPerSegment; ++k) {
-    if (!s.frame[k]) continue;
+    if (!s.page[k].frame) continue;
     const uint64_t va = base + k * kPageSize;
-    if (!s.owned[k]) {
-      child.map_shared(va, s.frame[k], s.prot[k], s.common[k]);
+    if (!s.page[k].owned) {
+      child.map_shared(va, s.page[k].frame, s.page[k].prot, s.page[k].common);
       continue;
     }
-    if (!child.map(va, kPageSize, s.prot[k])) return false;
-    copy_frame(s.frame[k], va, child);
+    if (!child.map(va, kPageSize, s.page[k].prot)) return false;
+    copy_frame(s.page[k].frame, va, child);
   }
   return true;
 }
@@ -119,7 +119,7 @@ void AddressSpace::copy_frame(uint64_t from, uint64_t to_vaddr, AddressSpace& ch
   child.translate(to_vaddr, t);
   storage_.write_page(*t.frame, f->second->data.get());
   if (t.frame->code) *t.frame->code = DecodedPage{};  // a reused frame's decoded instructions are not these
-  t.frame->changed = f->second->changed, t.frame->referenced = f->second->referenced;
+  t.frame->set_changed(f->second->changed()), t.frame->set_referenced(f->second->referenced());
 }
 
 AddressSpace::Segment& AddressSpace::segment(uint64_t vseg) {
@@ -164,21 +164,21 @@ bool AddressSpace::map(uint64_t addr, uint64_t len, uint8_t prot) {
     Segment& s = segment(vp / kPagesPerSegment);
     unsigned k = unsigned(vp % kPagesPerSegment);
     if (s.large) {
-      if ((s.prot[k] & ~prot) && purged_segment != vp / kPagesPerSegment)
+      if ((s.page[k].prot & ~prot) && purged_segment != vp / kPagesPerSegment)
         purge_segment(s, purged_segment = vp / kPagesPerSegment);
-      s.prot[k] = prot;
+      s.page[k].prot = prot;
       continue;
     }
-    if (!s.frame[k]) {
+    if (!s.page[k].frame) {
       auto f = storage_.allocate_4k();
       if (!f) return false;
-      s.frame[k] = *f, s.owned[k] = true, ++s.owned_pages;
+      s.page[k].frame = uint32_t(*f), s.page[k].owned = true, ++s.owned_pages;
       // A frame never touched is created zeroed when first used; a reused one is cleared.
       if (storage_.is_touched(*f)) storage_.clear(storage_.frame(*f));
-    } else if (s.prot[k] & ~prot) {
+    } else if (s.page[k].prot & ~prot) {
       purge_page(s, vp / kPagesPerSegment, k);  // it loses a right
     }
-    s.prot[k] = prot;
+    s.page[k].prot = prot;
   }
   return true;
 }
@@ -218,7 +218,7 @@ unsigned AddressSpace::map_large(uint64_t addr, uint64_t len, uint8_t prot) {
   if (len == 0) return 0;
   for (uint64_t vs = addr / kSegmentSize; vs <= (addr + len - 1) / kSegmentSize; ++vs) {
     Segment& s = segment(vs);
-    bool empty = !s.large && std::all_of(s.frame.begin(), s.frame.end(), [](uint64_t f) { return f == 0; });
+    bool empty = !s.large && std::all_of(s.page.begin(), s.page.end(), [](const PageEntry& e) { return e.frame == 0; });
     auto first = empty ? storage_.allocate_1m() : std::nullopt;
     if (!first) {
       map(vs * kSegmentSize, kSegmentSize, prot);  // fall back to 4 KB frames
@@ -227,8 +227,8 @@ unsigned AddressSpace::map_large(uint64_t addr, uint64_t len, uint8_t prot) {
     s.large = true;
     s.owned_pages = 1;  // the 1 MB frame, through its first page
     for (unsigned k = 0; k < kPagesPerSegment; ++k) {
-      s.frame[k] = *first + k, s.prot[k] = prot, s.owned[k] = k == 0;
-      s.resolved[k] = nullptr;  // touched lazily: a 1 MB page costs host memory as used
+      // Touched lazily: a 1 MB page costs host memory as used.
+      s.page[k] = PageEntry{.frame = uint32_t(*first + k), .prot = prot, .owned = k == 0};
       if (storage_.is_touched(*first + k)) storage_.clear(storage_.frame(*first + k));
     }
     ++large;
@@ -241,9 +241,9 @@ void AddressSpace::map_shared(uint64_t vaddr, uint64_t frame_number, uint8_t pro
   Segment& s = segment(vp / kPagesPerSegment);
   unsigned k = unsigned(vp % kPagesPerSegment);
   // The same frame with the same or more rights and the same sharing: nothing to purge.
-  if (!(s.frame[k] == frame_number && !s.owned[k] && !(s.prot[k] & ~prot) && s.common[k] == common))
+  if (!(s.page[k].frame == frame_number && !s.page[k].owned && !(s.page[k].prot & ~prot) && s.page[k].common == common))
     release(s, vp / kPagesPerSegment, k);
-  s.frame[k] = frame_number, s.prot[k] = prot, s.common[k] = common;
+  s.page[k].frame = uint32_t(frame_number), s.page[k].prot = prot, s.page[k].common = common;
 }
 
 // The reservations lose the range: what is left either side stays.
@@ -273,9 +273,9 @@ void AddressSpace::discard(uint64_t addr, uint64_t len) {
       continue;
     }
     const unsigned k = unsigned(vp % kPagesPerSegment);
-    if (!it->second->frame[k] || !it->second->owned[k]) continue;
+    if (!it->second->page[k].frame || !it->second->page[k].owned) continue;
     Segment& s = writable(it->second);
-    const uint8_t prot = s.prot[k];
+    const uint8_t prot = s.page[k].prot;
     release(s, vseg, k);
     const uint64_t va = vp * kPageSize;
     if (!dropped.empty() && dropped.back().end == va && dropped.back().prot == prot) dropped.back().end += kPageSize;
@@ -286,11 +286,11 @@ void AddressSpace::discard(uint64_t addr, uint64_t len) {
 
 void AddressSpace::discard_large(uint64_t vseg, uint64_t first, uint64_t last) {
   const Segment& s = *segments_.at(vseg);
-  if (!s.owned[0]) return;
+  if (!s.page[0].owned) return;
   const uint64_t base = vseg * kSegmentSize, vp0 = vseg * kPagesPerSegment;
   const bool whole = first <= vp0 && last >= vp0 + kPagesPerSegment - 1;
-  if (whole && std::all_of(s.prot.begin(), s.prot.end(), [&](uint8_t p) { return p == s.prot[0]; })) {
-    const uint8_t prot = s.prot[0];
+  if (whole && std::all_of(s.page.begin(), s.page.end(), [&](const PageEntry& e) { return e.prot == s.page[0].prot; })) {
+    const uint8_t prot = s.page[0].prot;
     unmap(base, kSegmentSize);
     reserve(base, kSegmentSize, prot);
     return;
@@ -307,18 +307,18 @@ void AddressSpace::unmap(uint64_t addr, uint64_t len) {
     Segment& s = *it->second;
     if (s.large) {
       purge_segment(s, it->first);
-      if (s.owned[0]) storage_.free_1m(s.frame[0]);
+      if (s.page[0].owned) storage_.free_1m(s.page[0].frame);
       segments_.erase(it);
       cached_vseg_ = ~0ull, cached_ = nullptr;
       vp = (vp / kPagesPerSegment + 1) * kPagesPerSegment - 1;
       continue;
     }
     const unsigned k = unsigned(vp % kPagesPerSegment);
-    if (s.frame[k]) release(writable(it->second), it->first, k);
+    if (s.page[k].frame) release(writable(it->second), it->first, k);
   }
 }
 
-Translate AddressSpace::translate(uint64_t vaddr, Translation& out) {
+Translate AddressSpace::translate_number(uint64_t vaddr, Translation& out) {
   if (vaddr >= limit_) return Translate::OutOfRange;
   Segment* found = find_segment(vaddr / kSegmentSize);
   if (!found) {
@@ -326,11 +326,17 @@ Translate AddressSpace::translate(uint64_t vaddr, Translation& out) {
     found = find_segment(vaddr / kSegmentSize);
   }
   Segment& s = *found;
-  unsigned k = unsigned((vaddr / kPageSize) % kPagesPerSegment);
-  if (!s.frame[k] && (reserved_.empty() || !map_reserved(vaddr))) return Translate::NotPresent;
-  if (!s.resolved[k]) s.resolved[k] = &storage_.frame(s.frame[k]);
-  out = Translation{s.resolved[k], s.prot[k], s.large, s.common[k]};
+  PageEntry& e = s.page[(vaddr / kPageSize) % kPagesPerSegment];
+  if (!e.frame && (reserved_.empty() || !map_reserved(vaddr))) return Translate::NotPresent;
+  if (!e.resolved) resolve(e);
+  out = Translation{nullptr, e.frame, e.prot, s.large, e.common};
   return Translate::Ok;
+}
+
+Translate AddressSpace::translate(uint64_t vaddr, Translation& out) {
+  const Translate r = translate_number(vaddr, out);
+  if (r == Translate::Ok) out.frame = &storage_.frame(out.number);
+  return r;
 }
 
 bool AddressSpace::is_mapped(uint64_t vaddr) {
@@ -352,10 +358,11 @@ bool AddressSpace::segment_referenced(uint64_t vaddr, bool& changed, bool reset)
   bool referenced = false;
   changed = false;
   if (it == segments_.end() || !it->second->large) return false;
-  for (Frame* f : it->second->resolved)
-    if (f) {
-      referenced |= f->referenced, changed |= f->changed;
-      if (reset) f->referenced = false;
+  for (const PageEntry& e : it->second->page)
+    if (e.resolved) {
+      Frame& f = storage_.frame(e.frame);
+      referenced |= f.referenced(), changed |= f.changed();
+      if (reset) f.set_referenced(false);
     }
   return referenced;
 }
@@ -364,7 +371,7 @@ bool AddressSpace::demote(uint64_t vaddr) {
   const uint64_t base = vaddr & ~(kSegmentSize - 1);
   auto it = segments_.find(base / kSegmentSize);
   if (it == segments_.end() || !it->second->large) return false;
-  const uint8_t prot = it->second->prot[0];
+  const uint8_t prot = it->second->page[0].prot;
   std::vector<uint8_t> data(kSegmentSize);
   read_bytes(base, data.data(), kSegmentSize);
   unmap(base, kSegmentSize);
@@ -385,7 +392,7 @@ bool AddressSpace::write_bytes(uint64_t addr, const void* src, uint64_t len) {
     uint64_t off = addr & kPageMask, n = std::min(len, kPageSize - off);
     storage_.note_store(*t.frame);
     std::memcpy(t.frame->data.get() + off, s, n);
-    t.frame->changed = t.frame->referenced = true;
+    t.frame->set_changed(true), t.frame->set_referenced(true);
     // Host writes into text forget its decoded instructions; the decode page stays,
     // because a CPU may hold a pointer to it.
     if (t.frame->code) *t.frame->code = DecodedPage{};
@@ -409,13 +416,13 @@ bool AddressSpace::read_bytes(uint64_t addr, void* dst, uint64_t len) {
 uint64_t AddressSpace::mapped_pages() const {
   uint64_t n = 0;
   for (const auto& kv : segments_)
-    for (uint64_t f : kv.second->frame) n += f != 0;
+    for (const PageEntry& e : kv.second->page) n += e.frame != 0;
   return n;
 }
 
 uint64_t AddressSpace::owned_frames() const {
   uint64_t n = 0;
-  for (const auto& kv : segments_) n += kv.second->large ? (kv.second->owned[0] ? kPagesPerSegment : 0) : kv.second->owned_pages;
+  for (const auto& kv : segments_) n += kv.second->large ? (kv.second->page[0].owned ? kPagesPerSegment : 0) : kv.second->owned_pages;
   return n;
 }
 

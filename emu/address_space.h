@@ -19,6 +19,7 @@ constexpr uint8_t kProtReadWrite = kProtRead | kProtWrite;
 
 struct Translation {
   Frame* frame = nullptr;
+  uint64_t number = 0;  // the frame's number (DAT's hot path reads no Frame: Storage::key)
   uint8_t prot = 0;
   bool large = false;   // translated through a 1 MB segment
   bool common = false;  // through a page every ECB's space maps alike: its TLB entry serves all
@@ -115,6 +116,9 @@ class AddressSpace {
   bool copy_into(AddressSpace& child);
 
   Translate translate(uint64_t vaddr, Translation& out);
+  // translate without out.frame (nullptr): the frame's number only, for DAT's hot path
+  // (Cpu::fill_tlb), which reads the frame's key and bytes through Storage by number.
+  Translate translate_number(uint64_t vaddr, Translation& out);
   bool is_mapped(uint64_t vaddr);
 
   // Host-side access for loaders and services; false if a page is not mapped (and the
@@ -133,10 +137,7 @@ class AddressSpace {
       Segment& s = *segments_.at(seg);
       if (s.large) continue;
       for (unsigned k = 0; k < kPagesPerSegment; ++k)
-        if (s.frame[k] && s.owned[k]) {
-          if (!s.resolved[k]) s.resolved[k] = &storage_.frame(s.frame[k]);
-          f(seg * kSegmentSize + k * kPageSize, *s.resolved[k]);
-        }
+        if (s.page[k].frame && s.page[k].owned) f(seg * kSegmentSize + k * kPageSize, resolve(s.page[k]));
     }
   }
   // The protection of a mapped page (0 if not mapped).
@@ -146,7 +147,7 @@ class AddressSpace {
   template <class F> void for_each_large_segment(F&& f) {
     for (uint64_t seg : sorted_segments()) {
       const Segment& s = *segments_.at(seg);
-      if (s.large && s.owned[0]) f(seg * kSegmentSize);
+      if (s.large && s.page[0].owned) f(seg * kSegmentSize);
     }
   }
   // Whether any 4 KB frame of the large segment at `vaddr` was referenced (and changed)
@@ -174,15 +175,27 @@ class AddressSpace {
   uint64_t large_segments() const;
 
  private:
+  // One page's entry of a segment's table, 8 bytes, so that DAT's translation reads one
+  // host word (the four arrays it replaces were four host lines per translation).
+  // Frame numbers fit 32 bits: machine.storage is at most 16 TB.
+  struct PageEntry {
+    uint32_t frame = 0;  // frame number; 0 = not present
+    uint8_t prot = 0;
+    bool owned = false;
+    bool common = false;
+    bool resolved = false;  // the frame was touched through this entry (Storage::frame)
+  };
   struct Segment {
     bool large = false;
-    std::array<uint64_t, kPagesPerSegment> frame{};  // frame numbers; 0 = not present
-    std::array<Frame*, kPagesPerSegment> resolved{};  // frames touched so far
-    std::array<uint8_t, kPagesPerSegment> prot{};
-    std::array<bool, kPagesPerSegment> owned{};
-    std::array<bool, kPagesPerSegment> common{};
-    unsigned owned_pages = 0;  // how many owned[] are set: a segment of shared pages only frees nothing
+    std::array<PageEntry, kPagesPerSegment> page{};
+    unsigned owned_pages = 0;  // how many owned are set: a segment of shared pages only frees nothing
   };
+  // The entry's frame, touched (created) at its first use through the entry.
+  Frame& resolve(PageEntry& e) {
+    Frame& f = storage_.frame(e.frame);
+    e.resolved = true;
+    return f;
+  }
   Segment& segment(uint64_t vseg);
   Segment* find_segment(uint64_t vseg);  // nullptr when the segment has no table
   // The segment looked up last (its place in segments_, which a rehash does not move):

@@ -79,7 +79,7 @@ void Cpu::purge_space(uint64_t tag) {
 const Cpu::TlbEntry& Cpu::fill_tlb(uint64_t addr, bool for_write) {
   uint64_t vpage = addr >> 12;
   Translation t;
-  switch (space_->translate(addr, t)) {
+  switch (space_->translate_number(addr, t)) {
     case Translate::Ok: break;
     case Translate::NotPresent: program_check(Pic::PageTranslation, addr);
     case Translate::OutOfRange: program_check(Pic::Addressing, addr);
@@ -87,28 +87,35 @@ const Cpu::TlbEntry& Cpu::fill_tlb(uint64_t addr, bool for_write) {
   // A page without the read right is invalid to DAT, as Linux marks PROT_NONE pages.
   if (!(t.prot & kProtRead)) program_check(Pic::PageTranslation, addr);
   if (for_write && !(t.prot & kProtWrite)) program_check(Pic::Protection, addr);
-  t.frame->referenced = true;
-  if (for_write) t.frame->changed = true, space_->storage().note_store(*t.frame);
+  // The frame's key byte and bytes by its number: the Frame itself stays untouched.
+  Storage& storage = space_->storage();
+  uint8_t* const host = storage.host_page(t.number);
+  // The reference that missed the micro-TLB reads this line next: its host miss (a
+  // new guest page, on a miss-heavy run) overlaps the model's TLB and cache work.
+  __builtin_prefetch(host + (addr & kPageMask));
+  uint8_t& key = storage.key(t.number);
+  key |= kKeyReferenced;
+  if (for_write) key |= kKeyChanged, storage.note_store_key(key);
   TlbEntry& e = tlb_[vpage & (kTlbSize - 1)];
   if (e.rtag != vpage) {
     // A new micro-TLB entry: the modelled TLB decides whether DAT walked the tables.
     if (tlb4k_.configured()) {
       TlbModel& m = t.large ? tlb1m_ : tlb4k_;
-      const uint64_t key = t.large ? addr >> 20 : vpage;
+      const uint64_t tlb_key = t.large ? addr >> 20 : vpage;
       TlbModel::Entry evicted;
-      if (!m.access(key, space_->tlb_tag(t), evicted)) {
+      if (!m.access(tlb_key, space_->tlb_tag(t), evicted)) {
         charge(Cause::Tlb, tlb_walk_);
         if (evicted.key != TlbModel::kEmpty && micro_holds(evicted.tag)) drop_micro_tlb(evicted.key, t.large);
       }
     }
-    e = TlbEntry{vpage, ~0ull, t.frame->data.get(), t.frame->absolute()};
+    e = TlbEntry{vpage, ~0ull, host, t.number << 12};
     if (filled_count_ < kFilledMax) filled_[filled_count_] = uint16_t(vpage & (kTlbSize - 1));
     filled_count_ += filled_count_ <= kFilledMax;
   }
   // Stores to a frame holding decoded instructions take the slow path, which drops
   // the frame's decode cache before the store lands.
-  if ((t.prot & kProtWrite) && !t.frame->code && (for_write || !space_->tracks_changes()))
-    e.wtag = for_write || t.frame->stored ? vpage : vpage | kDeferredWrite;
+  if ((t.prot & kProtWrite) && !(key & kKeyCode) && (for_write || !space_->tracks_changes()))
+    e.wtag = for_write || (key & kKeyStored) ? vpage : vpage | kDeferredWrite;
   return e;
 }
 
@@ -117,7 +124,7 @@ bool Cpu::take_deferred_write(uint64_t a, uint64_t n) {
   TlbEntry& e = tlb_[vpage & (kTlbSize - 1)];
   if (e.wtag != (vpage | kDeferredWrite) || (a & kPageMask) > kPageSize - n) return false;
   Storage& storage = space_->storage();
-  storage.note_store(storage.frame(e.abs >> 12));
+  storage.note_store_key(storage.key(e.abs >> 12));
   e.wtag = vpage;
   return true;
 }
@@ -156,7 +163,7 @@ void Cpu::invalidate_code(Frame& f) {
   DecodedPage* old = f.code.get();
   on_code_invalidated(old);
   if (group_) group_->code_invalidated(old);
-  retired_code_.push_back(std::move(f.code));  // the current handler may still read its Insn
+  retired_code_.push_back(f.take_code());  // the current handler may still read its Insn
 }
 
 void Cpu::on_code_invalidated(const DecodedPage* old) {
@@ -189,9 +196,9 @@ void Cpu::enter_code_page(uint64_t a) {
   retired_code_.clear();
   if (a & 1) program_check(Pic::Specification, a);
   Frame& f = frame_for_fetch(a);
-  f.referenced = true;  // an instruction fetch references its page, as a load does
+  f.set_referenced(true);  // an instruction fetch references its page, as a load does
   if (!f.code) {
-    f.code = std::make_unique<DecodedPage>();
+    f.set_code(std::make_unique<DecodedPage>());
     on_code_created(f);
     if (group_) group_->code_created(f);
   }

@@ -46,21 +46,42 @@ struct FrameBytes {
   uint8_t& operator[](uint64_t k) const { return bytes[k]; }
 };
 
+// A frame's storage-key bits (Principles of Operation, "Storage Key": the reference and
+// change bits belong to the 4 KB block of absolute storage, not to a mapping of it) and
+// the host's own bits, one byte per frame in Storage's key array: DAT's fill of a TLB
+// entry reads and sets them there without touching the frame's Frame (a heap object,
+// a host cache miss of its own per frame on a miss-heavy run).
+enum FrameKey : uint8_t {
+  kKeyReferenced = 2,  // the reference bit
+  kKeyChanged = 4,     // the change bit
+  kKeyStored = 8,      // stored into: holds a host page of its own (Storage::note_store)
+  kKeyCode = 16,       // holds decoded instructions (Frame::code)
+};
+
 struct Frame {
   uint64_t number = 0;  // absolute address >> 12
   // Storers other than the CPU's own stores call Storage::note_store first (or
   // write_page / clear), so that the model's count of stored frames is exact.
   FrameBytes data;
-  std::unique_ptr<DecodedPage> code;  // set once an instruction was fetched from the frame
+  // Set once an instruction was fetched from the frame (set_code, take_code: the key
+  // byte says whether it is set).
+  std::unique_ptr<DecodedPage> code;
+  uint8_t* key = nullptr;  // the frame's byte of Storage's key array (FrameKey bits)
   // The storage key's reference and change bits, as the machine's DAT sets them: on a
   // translation for a load or store (reference) and for a store (change), and on host
   // writes. The paging subsystem resets them (then CPUs must drop their micro-TLB
   // entries: Machine::purge_micro_tlbs) to see which pages are still used.
-  bool referenced = false, changed = false;
+  bool referenced() const { return *key & kKeyReferenced; }
+  bool changed() const { return *key & kKeyChanged; }
+  void set_referenced(bool on) { set_key(kKeyReferenced, on); }
+  void set_changed(bool on) { set_key(kKeyChanged, on); }
   // Whether the frame has had a store, so holds a host page of its own (4 KB): set by
   // the first store (Storage::note_store); until then it reads the host's zero page.
-  bool stored = false;
+  bool stored() const { return *key & kKeyStored; }
+  void set_code(std::unique_ptr<DecodedPage> c) { code = std::move(c), set_key(kKeyCode, code != nullptr); }
+  std::unique_ptr<DecodedPage> take_code() { return set_key(kKeyCode, false), std::move(code); }
   uint64_t absolute() const { return number << 12; }
+  void set_key(uint8_t bit, bool on) { *key = on ? uint8_t(*key | bit) : uint8_t(*key & ~bit); }
 };
 
 class Storage {
@@ -104,16 +125,25 @@ class Storage {
   std::vector<std::string> host_memory_lines() const;
 
   // A store is about to reach the frame's bytes: from now on they cost 4 KB.
-  void note_store(Frame& f) {
-    if (!f.stored) f.stored = true, ++stored_frames_, add_host_bytes(kPageSize);
+  void note_store(Frame& f) { note_store_key(*f.key); }
+  void note_store_key(uint8_t& key) {
+    if (!(key & kKeyStored)) key |= kKeyStored, ++stored_frames_, add_host_bytes(kPageSize);
   }
+  // Frame `number`'s key byte (FrameKey) and its bytes in the host arena, without its
+  // Frame: DAT's hot path (Cpu::fill_tlb) for a frame already touched.
+  uint8_t& key(uint64_t number) { return chunk(number)[kKeysAt + number % kChunkFrames]; }
+  uint8_t* host_page(uint64_t number) { return chunk(number) + number % kChunkFrames * kPageSize; }
   // The frame reads as zeros again (a frame stored into keeps its host page).
   void clear(Frame& f);
   // The frame's bytes become `src`'s kPageSize bytes (an all-zero page costs nothing).
   void write_page(Frame& f, const uint8_t* src);
 
-  // The frame with this number, zero-filled on first touch.
-  Frame& frame(uint64_t number);
+  // The frame with this number, zero-filled on first touch (found through the arena
+  // chunk's table of Frame pointers: no search).
+  Frame& frame(uint64_t number) {
+    Frame* f = frame_table(number)[number % kChunkFrames];
+    return f ? *f : touch(number);
+  }
   uint64_t touched_frames() const { return frames_.size(); }
   bool is_touched(uint64_t number) const { return frames_.count(number) != 0; }
   // Frames in address order, for reports (deterministic).
@@ -148,7 +178,16 @@ class Storage {
   const std::vector<TlbPurgeListener*>& tlbs() const { return tlbs_; }
 
  private:
-  uint8_t* arena_page(uint64_t number);
+  uint8_t* arena_page(uint64_t number) { return host_page(number); }
+  // The arena's chunk holding frame `number`, reserved at its first use.
+  uint8_t* chunk(uint64_t number) {
+    const uint64_t index = number / kChunkFrames;
+    if (index < chunks_.size() && chunks_[index]) [[likely]] return chunks_[index];
+    return map_chunk(index);  // (throws past the end of storage, as frame() did)
+  }
+  uint8_t* map_chunk(uint64_t index);
+  Frame** frame_table(uint64_t number) { return reinterpret_cast<Frame**>(chunk(number) + kChunkBytes); }
+  Frame& touch(uint64_t number);  // frame()'s first touch
   void add_host_bytes(uint64_t n) {
     const bool was_over = over_host_limit();
     host_bytes_ += n;
@@ -160,8 +199,13 @@ class Storage {
   uint64_t host_bytes_ = 0, host_bytes_peak_ = 0, host_limit_ = ~0ull;
   uint64_t stored_frames_ = 0, code_pages_ = 0;
   // The host arena: a reservation of address space per GB of absolute storage, made at
-  // the first touch of a frame in it; pages never stored into take no host memory.
+  // the first touch of a frame in it; pages never stored into take no host memory. The
+  // GB's table of Frame pointers (8 bytes a frame) and its key bytes (one a frame)
+  // follow its pages in the same reservation (host memory only where touched).
   static constexpr uint64_t kChunkBytes = 1ull << 30;
+  static constexpr uint64_t kChunkFrames = kChunkBytes / kPageSize;
+  static constexpr uint64_t kKeysAt = kChunkBytes + kChunkFrames * sizeof(Frame*);
+  static constexpr uint64_t kChunkReservation = kKeysAt + kChunkFrames;
   std::vector<uint8_t*> chunks_;
   std::vector<std::function<AuxiliaryCount()>> auxiliary_;
   std::function<void()> on_over_limit_;

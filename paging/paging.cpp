@@ -155,7 +155,7 @@ Paging::ProcessPages& Paging::adopt(os::Process& p) {
     p.space->set_track_changes(true);
     // Until now a load's translation could grant stores that set no change bit: every
     // page counts as changed once (the pass purges the micro-TLBs after).
-    p.space->for_each_own_page([](uint64_t, emu::Frame& f) { f.changed = true; });
+    p.space->for_each_own_page([](uint64_t, emu::Frame& f) { f.set_changed(true); });
     const uint64_t id = p.id;
     p.space->set_host_fault_handler([this, id](uint64_t va) {
       auto it = processes_.find(id);
@@ -177,7 +177,7 @@ void Paging::age(bool tick, const std::function<void(uint32_t uic, uint64_t pid,
       Page& pg = pp.pages[va];
       if (pg.state != State::Resident) return;
       if (!pg.prot) pg.prot = p.space->prot_of(va);
-      if (f.referenced) pg.uic = 0, f.referenced = false;
+      if (f.referenced()) pg.uic = 0, f.set_referenced(false);
       else pg.uic += tick;
       if (visit) visit(pg.uic, p.id, va, Kind::Small);
     });
@@ -197,7 +197,7 @@ void Paging::age(bool tick, const std::function<void(uint32_t uic, uint64_t pid,
   for (auto& [va, pg] : programs_) {
     if (pg.state != State::Resident) continue;
     emu::Frame& f = storage.frame(pg.frame);
-    if (f.referenced) pg.uic = 0, f.referenced = false;
+    if (f.referenced()) pg.uic = 0, f.set_referenced(false);
     else pg.uic += tick;
     if (visit) visit(pg.uic, 0, va, Kind::Program);
   }
@@ -236,8 +236,8 @@ void Paging::steal(uint64_t frames, uint64_t now, bool tick) {
     emu::AddressSpace& space = *pp.process->space;
     emu::Translation t;
     if (space.translate(va, t) != emu::Translate::Ok) return;
-    const bool zero = !t.frame->changed && pg.slot.device < 0;  // never stored into since it was mapped
-    const bool write = !zero && (t.frame->changed || pg.slot.device < 0);
+    const bool zero = !t.frame->changed() && pg.slot.device < 0;  // never stored into since it was mapped
+    const bool write = !zero && (t.frame->changed() || pg.slot.device < 0);
     const bool vio = write && is_vio(pp, va);
     if (vio && vio_batch.size() >= vio_room) {  // VIO pages go to page data sets only: no room, so it stays
       if (!pg.vio_kept) pg.vio_kept = true, ++stats_.vio_kept;
@@ -451,7 +451,7 @@ void Paging::put_back(ProcessPages& pp, uint64_t va, Page& pg, const uint8_t* da
   emu::Translation t;
   space.translate(va, t);
   system_->machine().storage().write_page(*t.frame, data);
-  t.frame->changed = !copy, t.frame->referenced = true;
+  t.frame->set_changed(!copy), t.frame->set_referenced(true);
   leave_group(pp.process->id, va, pg);
   pg.state = State::Resident;
   pg.uic = 0;

@@ -37,7 +37,7 @@ void Paging::ipl_common() {
     ProgramPage& pg = programs_[p.address];
     pg.common = true;
     pg.frame = p.frame;
-    storage.frame(p.frame).changed = false;
+    storage.frame(p.frame).set_changed(false);
     ++stats_.common_pages;
   }
   fixed_frames_ -= std::min(fixed_frames_, stats_.common_pages);
@@ -49,14 +49,14 @@ void Paging::ipl_common() {
 // write_common), unless the COMMON data set is full; an unchanged one needs no write.
 bool Paging::steal_common(uint64_t va, ProgramPage& pg, std::vector<uint64_t>& batch) {
   emu::Frame& f = system_->machine().storage().frame(pg.frame);
-  if (f.changed) {
+  if (f.changed()) {
     if (pg.dasd.device >= 0) free_slot(pg.dasd), pg.dasd = {};  // stale
     if (!has_room(size_t(common_device_), batch.size() + 1)) {
       ++stats_.common_kept;
       return false;
     }
     pg.buffer = std::make_shared<std::vector<uint8_t>>(f.data.get(), f.data.get() + kPage);
-    f.changed = false;  // as its copy will be
+    f.set_changed(false);  // as its copy will be
     pg.state = State::Writing;
     ++writing_frames_;
     batch.push_back(va);
@@ -113,13 +113,13 @@ void Paging::take_back_common(uint64_t va, ProgramPage& pg) {
   --writing_frames_;
   pg.buffer.reset();
   if (pg.dasd.device >= 0) free_slot(pg.dasd), pg.dasd = {};
-  system_->machine().storage().frame(pg.frame).changed = true;  // no copy holds it
+  system_->machine().storage().frame(pg.frame).set_changed(true);  // no copy holds it
   bring_back_common(va, pg);
 }
 
 void Paging::bring_back_common(uint64_t va, ProgramPage& pg) {
   system_->restore_common_page(va);
-  system_->machine().storage().frame(pg.frame).referenced = true;
+  system_->machine().storage().frame(pg.frame).set_referenced(true);
   pg.state = State::Resident;
   pg.uic = 0;
   --programs_out_;

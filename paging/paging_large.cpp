@@ -121,7 +121,7 @@ void Paging::put_back_large(ProcessPages& pp, uint64_t va, Page& sg, const uint8
   }
   for (uint64_t a = va; a < va + kSegment; a += kPage) {  // unchanged since its copy on SCM
     emu::Translation t;
-    if (space.translate(a, t) == emu::Translate::Ok) t.frame->changed = false;
+    if (space.translate(a, t) == emu::Translate::Ok) t.frame->set_changed(false);
   }
   sg.state = State::Resident;
   sg.uic = 0;

@@ -43,7 +43,7 @@ void Paging::ipl_programs() {
       devices_->scm()->poke(pg.scm.address, uint32_t(kPage), f.data.get());
       ++stats_.plpa_scm_copies;
     }
-    f.changed = false;  // as its copies: a host-side write from now on makes them stale
+    f.set_changed(false);  // as its copies: a host-side write from now on makes them stale
     ++stats_.plpa_pages;
   }
   fixed_frames_ -= std::min(fixed_frames_, stats_.plpa_pages);
@@ -58,7 +58,7 @@ bool Paging::steal_program(uint64_t va, std::vector<uint64_t>& common_batch) {
   ProgramPage& pg = programs_.at(va);
   if (pg.state != State::Resident) return false;
   if (pg.common) return steal_common(va, pg, common_batch);
-  if (system_->machine().storage().frame(pg.frame).changed) {  // its copies no longer hold it: it stays
+  if (system_->machine().storage().frame(pg.frame).changed()) {  // its copies no longer hold it: it stays
     ++stats_.plpa_changed;
     return false;
   }
@@ -128,7 +128,7 @@ void Paging::read_program_page(uint64_t va, uint64_t now) {
 // The page mapped again in every address space; `data` is what its copy held.
 void Paging::bring_back_program(uint64_t va, ProgramPage& pg, const uint8_t* data) {
   emu::Frame& f = system_->machine().storage().frame(pg.frame);
-  if (pg.common && f.changed) {  // a host-side service wrote it while it was out: the copy is stale
+  if (pg.common && f.changed()) {  // a host-side service wrote it while it was out: the copy is stale
     free_slot(pg.dasd), pg.dasd = {};
   } else if (std::memcmp(f.data.get(), data, kPage) != 0) {
     ++(pg.common ? stats_.common_wrong : stats_.plpa_wrong);
@@ -136,7 +136,7 @@ void Paging::bring_back_program(uint64_t va, ProgramPage& pg, const uint8_t* dat
                              va));
   }
   system_->restore_common_page(va);
-  f.referenced = true;
+  f.set_referenced(true);
   pg.state = State::Resident;
   pg.uic = 0;
   pg.buffer.reset();

@@ -46,8 +46,8 @@ TEST_CASE("a frame only read costs no data bytes; the first store gives it its 4
   emu::Translation t;
   REQUIRE(space.translate(kData, t) == emu::Translate::Ok);
   CHECK(storage.stored_frames() == 1);
-  CHECK(t.frame->stored);
-  CHECK_FALSE(t.frame->changed);
+  CHECK(t.frame->stored());
+  CHECK_FALSE(t.frame->changed());
   CHECK(storage.host_bytes() == 2 * emu::Storage::kFrameHostBytes + emu::kPageSize);
   CHECK(cpu.read<uint64_t>(kData + 8) == 0x0123456789ABCDEFull);
   CHECK(cpu.read<uint64_t>(kData) == 0);

@@ -215,15 +215,15 @@ TEST_CASE("DAT sets a frame's reference bit on a load and its change bit on a st
     emu::Translation t;
     REQUIRE(m.space.translate(TestMachine::kData, t) == emu::Translate::Ok);
     emu::Frame& f = *t.frame;
-    f.referenced = f.changed = false;
+    f.set_referenced(false), f.set_changed(false);
     m.cpu.flush_micro_tlb();
     m.cpu.gr[2] = TestMachine::kData;
     m.run(RXY(0xE304, 1, 0, 2, 0));  // LG: referenced, not changed
-    CHECK(f.referenced);
-    CHECK_FALSE(f.changed);
+    CHECK(f.referenced());
+    CHECK_FALSE(f.changed());
     m.run(RXY(0xE324, 1, 0, 2, 8));  // STG to the same page
     // Tracked, the store after a load still translates for the store and sets the
     // change bit; untracked, the load's translation granted the store (no bit needed).
-    CHECK(f.changed == tracked);
+    CHECK(f.changed() == tracked);
   }
 }
