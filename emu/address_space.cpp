@@ -206,7 +206,7 @@ bool AddressSpace::is_first_reference(uint64_t vaddr) const {
   const Reservation* r = reservation_of(vaddr);
   if (!r || !r->first_reference_faults) return false;
   auto it = segments_.find(vaddr / kSegmentSize);
-  return it == segments_.end() || !it->second->frame[(vaddr / kPageSize) % kPagesPerSegment];
+  return it == segments_.end() || !it->second->page[(vaddr / kPageSize) % kPagesPerSegment].frame;
 }
 
 bool AddressSpace::map_first_reference(uint64_t vaddr) {
