@@ -245,18 +245,25 @@ std::string cause_charts(const Json& summary) {
       istreams.values.push_back(cause_values(s["cycles_by_cause"], causes, 1));
     }
   if (!istreams.labels.empty()) out += report_svg::stacked_bars(istreams);
-  // A message's bar leaves idle out: idle time is no message's, and would make the bar
-  // longer the less the machine had to do.
+  // A message's bar leaves the machine's waiting out: idle, and page_wait (an I-stream
+  // idle while an ECB waits for a page-in, which the summary counts as idle too). That
+  // time is no message's CPU, and would make the bar longer the less the machine did.
   const double messages = number(summary, "messages");
   if (messages > 0) {
+    const auto waiting = [](const std::string& c) { return c == "idle" || c == "page_wait"; };
     std::vector<std::string> busy_causes;
-    std::copy_if(causes.begin(), causes.end(), std::back_inserter(busy_causes), [](const std::string& c) { return c != "idle"; });
+    std::copy_if(causes.begin(), causes.end(), std::back_inserter(busy_causes),
+                 [&](const std::string& c) { return !waiting(c); });
     out += report_svg::stacked_bars({"cycles-per-message",
-                                     "Cycles by cause, a message (the run's cycles but idle over its messages)",
+                                     "Cycles by cause, a message (the run's cycles but idle and page_wait over its messages)",
                                      "cycles", {"a message"}, busy_causes, {cause_values(all, busy_causes, messages)}});
-    out += fmt::format("<p class=\"note\">A message's bar leaves idle time out: the run's {} idle cycles "
-                       "({} of all) are no message's.</p>\n",
-                       number_text(number(all, "idle")), percent_text(number(all, "idle") / std::max(1.0, number(summary, "cycles"))));
+    const double idle = number(all, "idle") + number(all, "page_wait");
+    out += fmt::format("<p class=\"note\">A message's bar leaves the machine's waiting out: the run's {} idle cycles "
+                       "({} of all{}) are no message's.</p>\n",
+                       number_text(idle), percent_text(idle / std::max(1.0, number(summary, "cycles"))),
+                       number(all, "page_wait") > 0
+                           ? fmt::format(", {} of them page_wait", number_text(number(all, "page_wait")))
+                           : std::string());
   }
   return out;
 }
