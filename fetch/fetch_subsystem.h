@@ -98,7 +98,7 @@ struct ModuleStats {
   uint64_t excps = 0, directory_blocks = 0, records = 0, bytes = 0, rld_items = 0;
   uint64_t directory_from_lla = 0;      // directory searches LLA answered
   uint64_t io_ns = 0;                   // the volume's time for its channel programs
-  uint64_t cpu_cycles = 0;              // charged by the service (fetch's own path, EXCPs, records, adcons)
+  uint64_t cpu_cycles = 0;              // the ECB's CPU from the SVC to its return: the guest's path (qcsv) and the SVCs
   uint64_t elapsed_cycles = 0;          // from the LOAD's SVC to its return, summed
   uint64_t deletes = 0, abends = 0;
   uint64_t waits = 0;                   // ECBs that referenced it while another's fetch of it was under way
