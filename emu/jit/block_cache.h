@@ -22,7 +22,7 @@ constexpr unsigned kSlots = kPageSize / 2;
 // Where the generated code finds the I-stream's fields (byte offsets in Cpu), given by
 // Cpu::run_compiled, which may read its private members.
 struct CpuLayout {
-  int32_t cycles = 0, psw_addr = 0, leave_block = 0;
+  int32_t cycles = 0, psw_addr = 0, leave_block = 0, gr = 0;
 };
 
 class CodeCache;

@@ -19,7 +19,7 @@ jit::CpuLayout Cpu::compiled_layout() {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winvalid-offsetof"
   return jit::CpuLayout{int32_t(offsetof(Cpu, cycles)), int32_t(offsetof(Cpu, psw_addr)),
-                        int32_t(offsetof(Cpu, leave_block_))};
+                        int32_t(offsetof(Cpu, leave_block_)), int32_t(offsetof(Cpu, gr))};
 #pragma GCC diagnostic pop
 }
 
