@@ -15,7 +15,7 @@ compile and interpret write the same bytes, every count, cycle and sample includ
    must be equal.
 (reference.outputs_compiled compares the compiler with the stored references too.)
 
-usage: engines_same.py TPFEMU SOURCE_DIR GUEST_DIR SCRATCH
+usage: engines_same.py TPFEMU SOURCE_DIR GUEST_DIR SCRATCH [--only exec|run]
 """
 import filecmp
 import glob
@@ -25,6 +25,7 @@ import subprocess
 import sys
 
 tpfemu, source, guest, scratch = (os.path.abspath(a) for a in sys.argv[1:5])
+only = sys.argv[6] if sys.argv[5:6] == ["--only"] else None
 shutil.rmtree(scratch, ignore_errors=True)
 os.makedirs(scratch)
 failures = []
@@ -66,8 +67,8 @@ def same_exec(elf, extra, label):
 
 
 PREFIXES = ("diff_", "vector_", "glibc_", "case_", "linux_", "le_", "process_", "bench_")
-elves = sorted(e for e in glob.glob(os.path.join(guest, "*.elf")) if os.path.basename(e).startswith(PREFIXES))
-if not elves:
+elves = [] if only == "run" else sorted(e for e in glob.glob(os.path.join(guest, "*.elf")) if os.path.basename(e).startswith(PREFIXES))
+if not elves and only != "run":
     sys.exit(f"FAIL: no guest programs in {guest} (build the guest_* targets)")
 for elf in elves:
     name = os.path.basename(elf)[:-4]
@@ -81,14 +82,14 @@ SHORT = ["--set", "workload.messages=40", "--set", "workload.warmup=10"]
 RUNS = {
     "demo": ["configs/demo.yaml", "--set", "workload.messages=40"] + ZTRAP,
     "tls": ["configs/tls-baseline.yaml"] + SHORT + ZTRAP,
-    "syslog": ["configs/syslog-pj46800.yaml", "--set", "machine.istreams=4", "--set", "workload.messages=40"],
+    "syslog": ["configs/syslog-pj46800.yaml", "--set", "machine.istreams=4"] + SHORT,
     "paging-scm": ["configs/demo.yaml", "--set", "system.image=tpf_io.elf", "--set", "workload.program=QPGT",
                    "--set", "workload.message_text=10 2", "--set", "workload.terminals=2", "--set",
                    "workload.messages=2", "--set", "system.paging.real_storage=8M", "--set",
                    "machine.scm.card_pairs=1"] + ZTRAP,
     "large-pages": ["configs/e3-large-pages.yaml"] + SHORT + ZTRAP,
-    "e4-heap": ["configs/e4-heap.yaml", "--set", "workload.messages=40"] + ZTRAP,
-    "e5-fetch": ["configs/e5-fetch.yaml", "--set", "workload.messages=40"] + ZTRAP,
+    "e4-heap": ["configs/e4-heap.yaml", "--set", "workload.message_text=A 300"] + ZTRAP,
+    "e5-fetch": ["configs/e5-fetch.yaml", "--set", "workload.message_text=L IEFBR14 20"] + ZTRAP,
 }
 STRESS = {
     "defaults": [],
@@ -96,7 +97,7 @@ STRESS = {
     "interval1": ["--set", "system.ztrap.interval=1"],
     "block1": ["--set", "machine.compile.block_length=1"],
 }
-for name, args in RUNS.items():
+for name, args in ({} if only == "exec" else RUNS).items():
     if not os.path.exists(os.path.join(source, args[0])):
         failures.append(f"{name}: no {args[0]}")
         continue

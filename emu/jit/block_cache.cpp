@@ -3,6 +3,7 @@
 #include "emu/jit/block_cache.h"
 
 #include <chrono>
+#include <cstddef>
 #include <cstring>
 #include <string_view>
 
@@ -154,13 +155,20 @@ size_t emit_block(asmjit::JitRuntime& rt, const DecodedPage& page, Block& b, con
   std::vector<Label> leave(b.length()), threw(b.length());
   for (unsigned k = 0; k < b.length(); ++k) leave[k] = as.newLabel(), threw[k] = as.newLabel();
 
-  // Three pushes and the return address: the stack stays 16-byte aligned for calls.
+  // Five pushes and the return address: the stack stays 16-byte aligned for calls.
+  // Every block saves the same registers, so a block chained to returns for the first.
+  const x86::Gp state = x86::r14;
   as.push(x86::rbx);
   as.push(x86::r12);
   as.push(x86::r13);
+  as.push(x86::r14);
+  as.push(x86::r15);
   as.mov(cpu, x86::rdi);
   as.mov(x86::r13, x86::rsi);  // the page's virtual address: the block is the frame's, wherever mapped
+  as.mov(state, x86::rdx);     // RunState
   as.mov(clock, x86::qword_ptr(cpu, at.cycles));
+  Label body = as.newLabel(), chain_exit = as.newLabel();
+  as.bind(body);  // a chained block enters here, with rbx, r12, r13 and r14 set
   as.mov(x86::rax, imm(uint64_t(&b.pending)));
   as.inc(x86::qword_ptr(x86::rax));  // every instruction of the block counts once (fold_counts)
   auto gr = [&](unsigned r, unsigned size) { return x86::Mem(cpu, at.gr + int32_t(8 * r), size); };
@@ -188,7 +196,14 @@ size_t emit_block(asmjit::JitRuntime& rt, const DecodedPage& page, Block& b, con
     as.call(x86::rax);
     as.test(x86::eax, x86::eax);
     as.jnz(threw[k]);
-    if (last) break;
+    if (last) {
+      // The run loop's tests after an instruction, before going on into another block.
+      as.cmp(x86::qword_ptr(cpu, at.cycles), clock);
+      as.jne(chain_exit);
+      as.cmp(x86::byte_ptr(cpu, at.leave_block), 0);
+      as.jne(chain_exit);
+      break;
+    }
     as.cmp(x86::qword_ptr(cpu, at.cycles), clock);
     as.jne(leave[k]);
     as.cmp(x86::byte_ptr(cpu, at.leave_block), 0);
@@ -197,8 +212,42 @@ size_t emit_block(asmjit::JitRuntime& rt, const DecodedPage& page, Block& b, con
     as.cmp(x86::qword_ptr(cpu, at.psw_addr), x86::rax);
     as.jne(leave[k]);
   }
+  // Chaining: the next instruction (the branch target, or the one after) is in this
+  // page, a block starts there, and that block passes the run loop's entry test with
+  // this block counted: n + length <= limit, clock + base cycles < stop cycle (which
+  // also says that the run loop would not have stopped after this instruction).
+  {
+    const x86::Gp to = x86::rax, next = x86::rcx, n = x86::rdx, t = x86::rsi;
+    as.mov(to, x86::qword_ptr(cpu, at.psw_addr));
+    as.mov(t, to);
+    as.xor_(t, x86::r13);
+    as.test(t, imm(int32_t(~0xFFE)));  // another page, or odd
+    as.jnz(chain_exit);
+    as.and_(x86::eax, 0xFFE);           // 2 * slot
+    as.mov(t, imm(uint64_t(&b.owner->at[0])));
+    as.mov(next, x86::qword_ptr(t, to, 2));  // at[slot]: 8 bytes each
+    as.test(next, next);
+    as.jz(chain_exit);
+    as.mov(n, x86::qword_ptr(state, int32_t(offsetof(RunState, n))));
+    as.add(n, imm(b.length()));
+    as.mov(t, n);
+    as.add(t, x86::qword_ptr(next, int32_t(offsetof(ChainEntry, length))));
+    as.cmp(t, x86::qword_ptr(state, int32_t(offsetof(RunState, limit))));
+    as.ja(chain_exit);
+    as.mov(t, clock);
+    as.add(t, x86::qword_ptr(next, int32_t(offsetof(ChainEntry, base_cycles))));
+    as.cmp(t, x86::qword_ptr(state, int32_t(offsetof(RunState, stop_cycle))));
+    as.jae(chain_exit);
+    as.mov(x86::qword_ptr(state, int32_t(offsetof(RunState, n))), n);
+    as.mov(x86::qword_ptr(state, int32_t(offsetof(RunState, block))), next);
+    as.mov(x86::qword_ptr(state, int32_t(offsetof(RunState, clock))), clock);
+    as.jmp(x86::qword_ptr(next, int32_t(offsetof(ChainEntry, body))));
+  }
+  as.bind(chain_exit);
   as.mov(x86::eax, b.length() - 1);
   as.bind(done);
+  as.pop(x86::r15);
+  as.pop(x86::r14);
   as.pop(x86::r13);
   as.pop(x86::r12);
   as.pop(x86::rbx);
@@ -213,6 +262,7 @@ size_t emit_block(asmjit::JitRuntime& rt, const DecodedPage& page, Block& b, con
   }
   const size_t bytes = code.codeSize();
   if (rt.add(&fn, &code) != kErrorOk) return 0;
+  b.entry.body = reinterpret_cast<const uint8_t*>(fn) + code.labelOffset(body);
   return bytes;
 }
 
@@ -261,7 +311,8 @@ Block* CodeCache::compile(PageBlocks& pb, unsigned slot) {
     s += in.len / 2;
   }
   if (b->slots.empty()) return nullptr;
-  b->base_cycles = cycles;
+  b->entry.base_cycles = cycles;
+  b->entry.length = b->slots.size();
   b->owner = &pb;
   Block::Code fn = nullptr;
   const size_t bytes = emit_block(backend_->runtime, *pb.page, *b, layout_, fn);

@@ -32,16 +32,35 @@ struct PageBlocks;
 // a branch, at an instruction that can leave the I-stream (SVC, EX, PSW changes), at
 // the page's end, before an instruction not decoded yet, or at
 // machine.compile.block_length. Its code returns k, the index of the last instruction
-// it executed (entered with the virtual address of the page it runs from), with kThrew set when that instruction's handler threw (the exception
+// it executed (entered with the virtual address of the page it runs from; after a
+// branch in the same page it goes on into the block there, RunState::block), with kThrew set when that instruction's handler threw (the exception
 // is taken by take_exception()).
+struct Block;
+
+// What a chain of blocks shares with the run loop: the run's instruction count (the
+// blocks that ran to their end; the last one's executed part is added by the loop),
+// its limit and stop cycle, and the block that ran last.
+struct RunState {
+  uint64_t n = 0, limit = 0, stop_cycle = 0;
+  Block* block = nullptr;
+  uint64_t clock = 0;  // the I-stream's clock when `block` was entered
+};
+
+// What generated code reads of the block it chains to (at offset 0 of Block).
+struct ChainEntry {
+  uint64_t length = 0;       // instructions
+  uint64_t base_cycles = 0;  // the instructions' base cycles together
+  const void* body = nullptr;  // where its code continues an I-stream already in a block
+};
+
 struct Block {
-  using Code = uint32_t (*)(Cpu*, uint64_t page_address);
+  using Code = uint32_t (*)(Cpu*, uint64_t page_address, RunState*);
   static constexpr uint32_t kThrew = 0x80000000u;
+  ChainEntry entry;  // first: generated code reads it at fixed offsets
   Code code = nullptr;
   // Entries since the counts were last folded into the slots' Insn::count (one
   // increment per entry instead of one per instruction; see PageBlocks::fold_counts).
   uint64_t pending = 0;
-  uint64_t base_cycles = 0;          // the instructions' base cycles together
   std::vector<uint16_t> slots;       // slot of each instruction
   std::vector<uint64_t> cycles_to;   // base cycles of instructions 0..k together
   PageBlocks* owner = nullptr;

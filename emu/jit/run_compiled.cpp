@@ -49,11 +49,16 @@ RunResult Cpu::run_compiled(uint64_t limit, uint64_t cycle_end) {
         unsigned len;
         uint64_t next;
         jit::Block* b = block_start ? blocks.block_at(*page, unsigned(in - page->slot)) : nullptr;
-        if (b && !(n + b->length() <= limit && clock + b->base_cycles < stop_cycle)) b = nullptr;
+        if (b && !(n + b->length() <= limit && clock + b->entry.base_cycles < stop_cycle)) b = nullptr;
         if (b) {
           // Entered only if no instruction but the last can reach the limit or the stop
-          // cycle with its base cycles; cycles beyond the base make the block leave.
-          const uint32_t r = b->code(this, page_address);
+          // cycle with its base cycles; cycles beyond the base make the block leave. A
+          // block goes on into the next one in the page under the same test (chaining).
+          jit::RunState state{n, limit, stop_cycle, b, clock};
+          const uint32_t r = b->code(this, page_address, &state);
+          b = state.block;  // the block that ran last
+          n = state.n;      // and the blocks before it, which ran to their end
+          clock = state.clock;
           const unsigned k = r & ~jit::Block::kThrew;
           // The instructions after k did not run: the entry counted them (pending).
           for (unsigned j = k + 1; j < b->length(); ++j) --page->slot[b->slots[j]].count;
