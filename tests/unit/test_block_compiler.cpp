@@ -20,13 +20,13 @@ struct Side {
   emu::AddressSpace space{storage};
   emu::Cpu cpu{space};
   std::shared_ptr<emu::jit::CodeCache> cache;
-  explicit Side(bool compiled, unsigned block_length, const Bytes& code) {
+  explicit Side(bool compiled, unsigned block_length, const Bytes& code, uint64_t cache_bytes = 1 << 20) {
     // The code page is writable too, for the store into the running block.
     space.map(kCode, 0x4000, emu::kProtRead | emu::kProtWrite | emu::kProtExec);
     space.map(kData, 0x1000, emu::kProtRead | emu::kProtWrite);
     space.write_bytes(kCode, code.data(), code.size());
     if (compiled) {
-      cache = std::make_shared<emu::jit::CodeCache>(1 << 20, block_length, emu::Cpu::compiled_layout());
+      cache = std::make_shared<emu::jit::CodeCache>(cache_bytes, block_length, emu::Cpu::compiled_layout());
       cpu.set_code_cache(cache);
     }
     cpu.psw_addr = kCode;
@@ -41,8 +41,8 @@ struct Side {
   }
 };
 
-void same(const Bytes& code, uint64_t chunk, unsigned block_length = 64) {
-  Side interpreted(false, block_length, code), compiled(true, block_length, code);
+void same(const Bytes& code, uint64_t chunk, unsigned block_length = 64, uint64_t cache_bytes = 1 << 20) {
+  Side interpreted(false, block_length, code), compiled(true, block_length, code, cache_bytes);
   const emu::RunResult a = interpreted.run(chunk, kCode + code.size());
   const emu::RunResult b = compiled.run(chunk, kCode + code.size());
   CAPTURE(chunk, block_length);
@@ -63,6 +63,8 @@ void same(const Bytes& code, uint64_t chunk, unsigned block_length = 64) {
   }
   // Blocks ran (a run limit below a block's length only lets the shortest in).
   if (emu::jit::CodeCache::available() && chunk >= 7) CHECK(compiled.cache->stats().blocks_compiled > 0);
+  // A cache too small for two blocks drops one for each it compiles; counts stay exact.
+  if (emu::jit::CodeCache::available() && cache_bytes < 64 && block_length == 1) CHECK(compiled.cache->stats().blocks_evicted > 0);
 }
 
 // A loop of 200 iterations: native (LA, SLLG, LGR) and called (AGHI, STG, LG) instructions.
@@ -85,7 +87,9 @@ Bytes loop_with(const Bytes& body_extra) {
 TEST_CASE("compiled blocks stop where the interpreter stops, at every run limit", "[jit]") {
   const Bytes code = loop_with({});
   for (uint64_t chunk : {1, 2, 3, 5, 7, 13, 64, 1000000}) same(code, chunk);
-  same(code, 1000000, 1);  // blocks of one instruction
+  same(code, 1000000, 1);     // blocks of one instruction
+  same(code, 1000000, 1, 1);  // and a code cache of one byte: every compile evicts
+  same(code, 1000000, 64, 1);
 }
 
 TEST_CASE("a program check in the middle of a block leaves the interpreter's state and counts", "[jit]") {
