@@ -80,7 +80,9 @@ constexpr const char* kExecHelp = R"(  exec PROGRAM.elf [options] [-- guest args
       Run a static s390x Linux program (Linux-compatible mode).
       --stats               print instructions=N host_seconds=S mips=M, the host
                             memory the model counts (real storage, per simulated
-                            GB) and the host's maximum resident size on stderr
+                            GB), the engine (machine.engine; compile: its blocks,
+                            code cache size and compile time) and the host's
+                            maximum resident size on stderr
       --profile FILE        write the ETIM instruction count report to FILE and
                             the same rows as JSON to FILE with .json
       --max-instructions N  stop a runaway program after N instructions

@@ -11,6 +11,7 @@
 #include "emu/cache.h"
 #include "emu/cycle_cause.h"
 #include "emu/isa/insn.h"
+#include "emu/jit/block_cache.h"
 #include "emu/machine_config.h"
 #include "emu/program_check.h"
 #include "emu/tlb.h"
@@ -168,7 +169,14 @@ class Cpu final : public TlbPurgeListener {
 
   // Runs until `limit` more instructions have executed, the clock reaches
   // `cycle_end`, a stop is requested, or a program check occurs.
-  RunResult run(uint64_t limit, uint64_t cycle_end = ~0ull);
+  RunResult run(uint64_t limit, uint64_t cycle_end = ~0ull) {
+    return code_cache_ ? run_compiled(limit, cycle_end) : interpret(limit, cycle_end);
+  }
+  // machine.engine: compile: blocks from `cache` (emu/jit/), shared by the machine's
+  // I-streams; nullptr: interpret. Both engines give the same results (docs/speed.md).
+  void set_code_cache(std::shared_ptr<jit::CodeCache> cache) { code_cache_ = std::move(cache); }
+  // Where generated code finds the clock, the PSW address and leave_block_.
+  static jit::CpuLayout compiled_layout();
   void request_stop() { stop_requested_ = true, leave_block_ = true; }
   // Ends the current run() after this instruction as if its cycle_end had come (the
   // scheduler's slice is over, the program did not give up anything).
@@ -254,6 +262,8 @@ class Cpu final : public TlbPurgeListener {
   }
 
  private:
+  RunResult interpret(uint64_t limit, uint64_t cycle_end);
+  RunResult run_compiled(uint64_t limit, uint64_t cycle_end);  // emu/jit/run_compiled.cpp
   static constexpr size_t kTlbSize = 1024;  // 4 MB of reach; misses walk the page index
   // wtag's mark for a write right a load gave to a frame never stored into: the first
   // store takes it (take_deferred_write), so that Storage counts the frame's bytes then
@@ -341,6 +351,7 @@ class Cpu final : public TlbPurgeListener {
   uint64_t code_vpage_ = ~0ull;  // page the decode slots below belong to
   DecodedPage* code_ = nullptr;
   std::vector<std::unique_ptr<DecodedPage>> retired_code_;  // freed after the current insn
+  std::shared_ptr<jit::CodeCache> code_cache_;  // machine.engine: compile
 };
 
 // Fills `out` with the fields of the instruction in `bytes` (its first bytes give the
