@@ -1,0 +1,151 @@
+/* tpfemu ipl's self-test kernel: the PSW and the interruptions (program, SVC, external
+   through the SCLP's service signal), privileged instructions in the problem state,
+   control registers, the prefix, and the SCLP console it prints through. One line a
+   check, PASS or FAIL; the exit status (the disabled wait's code) is the failures. */
+#include "system.h"
+
+static unsigned failures;
+
+static void check(int ok, const char *what) {
+  print("%s: %s\n", ok ? "PASS" : "FAIL", what);
+  failures += !ok;
+}
+
+static uint64_t epsw(void) {
+  uint32_t hi, lo;
+  __asm__ volatile("epsw %0,%1" : "=d"(hi), "=d"(lo));
+  return (uint64_t)hi << 32 | lo;
+}
+
+/* An operation exception (opcode 00): suppressed, the old PSW past the instruction, ILC 2. */
+static void operation_exception(void) {
+  extern char after_invalid_opcode[];
+  unsigned before = last_program.count;
+  __asm__ volatile(".short 0x0000\n\t.globl after_invalid_opcode\nafter_invalid_opcode:" ::: "memory");
+  check(last_program.count == before + 1 && last_program.code == 0x0001 && last_program.ilc == 2 &&
+            last_program.old_addr == (uint64_t)(uintptr_t)after_invalid_opcode,
+        "operation exception: code 0001, ILC 2, old PSW past the instruction");
+}
+
+/* A specification exception of a misaligned LCTLG operand: ILC 6, suppressed. */
+static void specification_exception(void) {
+  static uint64_t words[3];
+  unsigned before = last_program.count;
+  uint64_t cr3_before, cr3_after;
+  __asm__ volatile("stctg 3,3,%0" : "=Q"(cr3_before));
+  __asm__ volatile("lctlg 3,3,%0" : : "Q"(*(uint64_t *)((char *)words + 4)) : "memory");
+  __asm__ volatile("stctg 3,3,%0" : "=Q"(cr3_after));
+  check(last_program.count == before + 1 && last_program.code == 0x0006 && last_program.ilc == 6 &&
+            cr3_before == cr3_after,
+        "specification exception: misaligned LCTLG suppressed, ILC 6");
+}
+
+static void svc_interruption(void) {
+  extern char after_svc[];
+  unsigned before = last_svc.count;
+  __asm__ volatile("svc 42\n\t.globl after_svc\nafter_svc:" ::: "memory");
+  check(last_svc.count == before + 1 && last_svc.code == 42 && last_svc.ilc == 2 &&
+            last_svc.old_addr == (uint64_t)(uintptr_t)after_svc && !(last_svc.old_mask & PSW_MASK_PROBLEM),
+        "SVC 42: code 42, ILC 2, old PSW past the SVC");
+}
+
+static void problem_state(void) {
+  unsigned programs = last_program.count;
+  problem_state_round_trip();
+  check(last_program.count == programs + 1 && last_program.code == 0x0002 && last_program.ilc == 4 &&
+            (last_program.old_mask & PSW_MASK_PROBLEM),
+        "STPX in the problem state: privileged-operation exception 0002");
+  check(last_svc.code == 1 && (last_svc.old_mask & PSW_MASK_PROBLEM) && !(epsw() & PSW_MASK_PROBLEM),
+        "SVC 1 from the problem state returns to the supervisor state");
+}
+
+static void early_psw_exception(void) {
+  unsigned before = last_program.count;
+  invalid_psw_round_trip();
+  check(last_program.count == before + 1 && last_program.code == 0x0006 && last_program.ilc == 0 &&
+            last_program.old_mask == invalid_psw[0],
+        "LPSWE of an invalid PSW: early specification exception, ILC 0, the invalid PSW stored");
+}
+
+static void control_registers(void) {
+  static uint64_t in[3] = {0x1111222233334444ULL, 0x5555666677778888ULL, 0x99990000aaaabbbbULL};
+  static uint64_t out[3];
+  static uint32_t word = 0xcafef00d, word_out;
+  __asm__ volatile("lctlg 3,5,%0" : : "Q"(in) : "memory");
+  __asm__ volatile("stctg 3,5,%0" : "=Q"(out) : : "memory");
+  check(out[0] == in[0] && out[1] == in[1] && out[2] == in[2], "LCTLG/STCTG round trip of CR3-CR5");
+  __asm__ volatile("lctl 4,4,%0" : : "Q"(word) : "memory");
+  __asm__ volatile("stctg 3,5,%0" : "=Q"(out) : : "memory");
+  __asm__ volatile("stctl 4,4,%0" : "=Q"(word_out) : : "memory");
+  check(out[1] == 0x55556666cafef00dULL && word_out == 0xcafef00d && out[0] == in[0] && out[2] == in[2],
+        "LCTL loads bits 32-63 only; STCTL stores them");
+}
+
+static void keys(void) {
+  uint64_t r2;
+  __asm__ volatile("spka 0x30\n\tlghi %%r2,0\n\tipk\n\tlgr %0,%%r2\n\tspka 0" : "=d"(r2) : : "r2");
+  check(r2 == 0x30 && ((epsw() >> 52) & 0xf) == 0, "SPKA 3, IPK gives 30, SPKA 0 restores key 0");
+}
+
+static void system_mask(void) {
+  uint8_t old, now;
+  __asm__ volatile("stnsm %0,0xfe" : "=Q"(old) : : "memory"); /* external off */
+  __asm__ volatile("stosm %0,0x00" : "=Q"(now) : : "memory");
+  __asm__ volatile("ssm %0" : : "Q"(old) : "memory");       /* back as it was */
+  check((old & 0x01) && !(now & 0x01) && (epsw() & PSW_MASK_EXT), "STNSM/STOSM/SSM: the external mask off and on");
+}
+
+static void prefix(void) {
+  enum { P = 0x80000 };
+  uint32_t before, after, restored;
+  __asm__ volatile("stpx %0" : "=Q"(before));
+  memcpy((void *)(uintptr_t)P, (void *)0, 8192); /* the new lowcore: the same new PSWs */
+  LC64(0x380) = 0xaaaaaaaaaaaaaaaaULL;           /* absolute 0x380 */
+  LC64(P + 0x380) = 0xbbbbbbbbbbbbbbbbULL;       /* absolute P + 0x380 */
+  uint32_t p = P;
+  __asm__ volatile("spx %0" : : "Q"(p) : "memory");
+  __asm__ volatile("stpx %0" : "=Q"(after));
+  uint64_t low = LC64(0x380), high = LC64(P + 0x380);
+  unsigned svcs = last_svc.count;
+  __asm__ volatile("svc 7" ::: "memory");
+  uint32_t zero = 0;
+  __asm__ volatile("spx %0" : : "Q"(zero) : "memory");
+  __asm__ volatile("stpx %0" : "=Q"(restored));
+  check(before == 0 && after == P && restored == 0, "SPX/STPX: prefix 0, then 80000, then 0");
+  check(low == 0xbbbbbbbbbbbbbbbbULL && high == 0xaaaaaaaaaaaaaaaaULL,
+        "prefixing: real 0-8191 is the prefix area, and the prefix area is absolute 0-8191");
+  check(last_svc.count == svcs + 1 && LC16(P + LC_SVC_CODE) == 7 && LC16(LC_SVC_CODE) != 7,
+        "an SVC under prefix 80000 stores its code in that lowcore");
+}
+
+static void scp_info(void) {
+  static uint8_t block[4096] __attribute__((aligned(4096)));
+  memset(block, 0, sizeof block);
+  *(uint16_t *)block = 4096;
+  int response = sclp_call(0x00020001, block);
+  uint16_t rnmax = *(uint16_t *)(block + 8);
+  uint8_t rnsize = block[10];
+  uint16_t cpus = *(uint16_t *)(block + 16);
+  print("READ SCP INFO: response %04x, storage %u MB, %u CPU(s)\n", response, (unsigned)rnmax * rnsize, cpus);
+  check(response == 0x0010 && rnmax * rnsize > 0 && cpus >= 1, "READ SCP INFO");
+}
+
+int start_c(void) {
+  setup_interruptions();
+  sclp_setup();
+  print("tpfemu system self-test\n");
+  check(last_external.count >= 1 && last_external.code == 0x2401, "service-signal external interruption 2401");
+  check(!(epsw() & PSW_MASK_PROBLEM) && (epsw() & PSW_MASK_64) == PSW_MASK_64, "supervisor state, 64-bit mode");
+  operation_exception();
+  specification_exception();
+  svc_interruption();
+  problem_state();
+  early_psw_exception();
+  control_registers();
+  keys();
+  system_mask();
+  prefix();
+  scp_info();
+  print("%u failure(s)\n", failures);
+  return (int)failures;
+}
