@@ -134,6 +134,9 @@ int start_c(void) {
   setup_interruptions();
   sclp_setup();
   print("tpfemu system self-test\n");
+  /* The kernel command line, where QEMU's -append and tpfemu ipl's -- put it. */
+  const volatile char *parameters = (const volatile char *)0x10480;
+  if (*parameters) print("parameters: %s\n", (const char *)parameters);
   check(last_external.count >= 1 && last_external.code == 0x2401, "service-signal external interruption 2401");
   check(!(epsw() & PSW_MASK_PROBLEM) && (epsw() & PSW_MASK_64) == PSW_MASK_64, "supervisor state, 64-bit mode");
   operation_exception();
