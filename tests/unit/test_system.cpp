@@ -139,3 +139,22 @@ TEST_CASE("under a host control program the new privileged instructions need a s
   r = n.run(test::Bytes{0xB2, 0x12, 0x10, 0x00});  // STAP 0(r1): the lock code's I-stream number
   CHECK(r.reason != emu::StopReason::ProgramCheck);
 }
+
+TEST_CASE("SERVICE CALL's WRITE EVENT DATA prints a line-mode message's EBCDIC text", "[system]") {
+  SystemFixture f;
+  const uint8_t sccb[] = {
+      0, 41, 0, 0, 0, 0, 0, 0,                             // SCCB header: length 41
+      0, 33, 0x02, 0, 0, 0,                                // event buffer: a message (line mode)
+      0, 27, 0, 1, 0xD4, 0xC4, 0xC2, 0x40, 0, 0, 0, 1,     // message data block header
+      0, 15, 0, 4, 0x10, 0, 0, 0, 0, 0,                    // message text object
+      0xC8, 0xC5, 0xD3, 0xD3, 0xD6};                       // "HELLO" in EBCDIC
+  f.system->real(0).space().write_bytes(0x30000, sccb, sizeof sccb);
+  f.system->cpu(0).cpu().gr[1] = 0x00760005;  // WRITE EVENT DATA
+  f.system->cpu(0).cpu().gr[2] = 0x30000;
+  const uint8_t servc_then_stop[] = {0xB2, 0x20, 0x00, 0x12, 0x00, 0x00};  // SERVC r1,r2; an operation exception
+  const auto r = f.run(servc_then_stop, sizeof servc_then_stop, kSupervisor);
+  CHECK(r.end == emu::SystemRunResult::End::DisabledWait);
+  CHECK(f.console == "HELLO\n");
+  CHECK(f.peek(0x30000 + 6, 2) == 0x0020);  // normal completion
+  CHECK(f.peek(0x30000 + 11, 1) == 0x80);   // the buffer marked processed
+}
