@@ -61,7 +61,7 @@ invalid_psw_round_trip:
 wait_psw:	.quad	0x0002000180000000, 0
 problem_psw:	.quad	0x0101000180000000, 0	/* external mask on, as the caller runs */
 	.globl	invalid_psw
-invalid_psw:	.quad	0x8000000180000000, 0
+invalid_psw:	.quad	0x8100000180000000, 0	/* bit 0 on; external mask on, as the caller runs */
 	.globl	resume_after_invalid_psw
 resume_after_invalid_psw: .quad 0
 

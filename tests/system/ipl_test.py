@@ -81,7 +81,14 @@ def main():
             theirs = (e.stdout or b"").decode(errors="replace")
         ours = [l for l in expected.splitlines() if l.startswith(("PASS", "FAIL"))]
         qemu_lines = [l.strip() for l in theirs.splitlines() if l.strip().startswith(("PASS", "FAIL"))]
-        if qemu_lines != ours:
+        # Where QEMU 7.2's TCG departs from the Principles of Operation (seen with
+        # Debian's 1:7.2+dfsg-7+deb12u18): it loads a PSW whose must-be-zero bit 0 is one
+        # without the early specification exception; its IPK leaves 0 in GR2 while
+        # EPSW shows the key SPKA set.
+        known = {"LPSWE of an invalid PSW: early specification exception, ILC 0, the invalid PSW stored",
+                 "IPK inserts the PSW key in bits 56-59 of GR2"}
+        strip = lambda lines: [l for l in lines if l.split(": ", 1)[1] not in known]
+        if strip(qemu_lines) != strip(ours):
             fail("QEMU's PASS/FAIL lines differ:\n" + "\n".join(qemu_lines))
         print("the same PASS lines as qemu-system-s390x: OK")
     print("tpfemu ipl: OK")

@@ -62,6 +62,7 @@ static void problem_state(void) {
 static void early_psw_exception(void) {
   unsigned before = last_program.count;
   invalid_psw_round_trip();
+  resume_after_invalid_psw = 0; /* (where a machine took no exception, the handler left it) */
   check(last_program.count == before + 1 && last_program.code == 0x0006 && last_program.ilc == 0 &&
             last_program.old_mask == invalid_psw[0],
         "LPSWE of an invalid PSW: early specification exception, ILC 0, the invalid PSW stored");
@@ -83,8 +84,12 @@ static void control_registers(void) {
 
 static void keys(void) {
   uint64_t r2;
-  __asm__ volatile("spka 0x30\n\tlghi %%r2,0\n\tipk\n\tlgr %0,%%r2\n\tspka 0" : "=d"(r2) : : "r2");
-  check(r2 == 0x30 && ((epsw() >> 52) & 0xf) == 0, "SPKA 3, IPK gives 30, SPKA 0 restores key 0");
+  uint32_t hi;
+  __asm__ volatile("spka 0x30\n\tepsw %1,0\n\tlghi %%r2,0\n\tipk\n\tlgr %0,%%r2\n\tspka 0"
+                   : "=d"(r2), "=d"(hi) : : "r2");
+  uint64_t key = (epsw() >> 52) & 0xf;
+  check(((hi >> 20) & 0xf) == 3 && key == 0, "SPKA 3 sets the PSW key (EPSW), SPKA 0 restores key 0");
+  check(r2 == 0x30, "IPK inserts the PSW key in bits 56-59 of GR2");
 }
 
 static void system_mask(void) {
@@ -143,9 +148,9 @@ int start_c(void) {
   specification_exception();
   svc_interruption();
   problem_state();
+  keys();
   early_psw_exception();
   control_registers();
-  keys();
   system_mask();
   prefix();
   scp_info();
