@@ -144,11 +144,14 @@ void stidp(Cpu& c, const Insn& i) {
   c.write<uint64_t>(aligned<uint64_t>(c.gr[i.b2] + i.d2), id);
 }
 
-// The clock comparator and the CPU timer: their registers (no interruptions from them yet).
-void sckc(Cpu& c, const Insn& i) { system_of(c).clock_comparator = c.read<uint64_t>(aligned<uint64_t>(c.gr[i.b2] + i.d2)); }
+// The clock comparator and the CPU timer (their interruptions: SystemCpu::deliver_pending).
+void sckc(Cpu& c, const Insn& i) {
+  SystemCpu& s = system_of(c);
+  s.set_clock_comparator(c.read<uint64_t>(aligned<uint64_t>(c.gr[i.b2] + i.d2)));
+}
 void stckc(Cpu& c, const Insn& i) {
   SystemCpu& s = system_of(c);
-  c.write<uint64_t>(aligned<uint64_t>(c.gr[i.b2] + i.d2), s.clock_comparator);
+  c.write<uint64_t>(aligned<uint64_t>(c.gr[i.b2] + i.d2), s.clock_comparator());
 }
 void spt(Cpu& c, const Insn& i) { system_of(c).set_cpu_timer(c.read<uint64_t>(aligned<uint64_t>(c.gr[i.b2] + i.d2))); }
 void stpt(Cpu& c, const Insn& i) {

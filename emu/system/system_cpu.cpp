@@ -1,5 +1,7 @@
 #include "emu/system/system_cpu.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "emu/system/system_machine.h"
@@ -29,7 +31,7 @@ void SystemCpu::initial_reset() {
   cr[14] = 0xC2000000;
   set_prefix(0);
   cpu_timer_set_ = 0, cpu_timer_since_ = cpu_.tod_clock();
-  clock_comparator = ~0ull;
+  clock_comparator_ = 0;  // as the PoO's initial CPU reset gives it
   service_signal_pending_ = false;
   state_ = State::Stopped;
 }
@@ -84,7 +86,57 @@ void SystemCpu::set_system_mask(uint8_t byte) {
 void SystemCpu::enter_wait() {
   state_ = State::Waiting;
   deliver_pending();  // an interruption already pending ends the wait at once
-  if (state_ == State::Waiting) cpu_.request_stop();
+  if (state_ != State::Waiting) return;
+  cpu_.request_stop();
+  if (psw().disabled_wait()) machine_.disabled_wait(address());
+}
+
+void SystemCpu::external_interruption(uint16_t code, uint32_t parameter) {
+  ++external_interruptions;
+  store<uint32_t>(lowcore::kExternalParameter, parameter);
+  store<uint16_t>(lowcore::kExternalCpuAddress, 0);
+  store<uint16_t>(lowcore::kExternalCode, code);
+  interrupt(lowcore::kExternalOldPsw, lowcore::kExternalNewPsw);
+}
+
+namespace {
+// The first cycle from `from` on at which the TOD clock is past `tod` (~0: never).
+uint64_t first_cycle_past(double clock_ghz, uint64_t from, uint64_t tod) {
+  if (Cpu::tod_at(clock_ghz, from) > tod) return from;
+  uint64_t lo = from, step = 1;  // tod_at(lo) <= tod
+  while (Cpu::tod_at(clock_ghz, lo + step) <= tod) {
+    lo += step, step *= 2;
+    if (step >> 62) return ~0ull;
+  }
+  uint64_t hi = lo + step;  // tod_at(hi) > tod
+  while (hi - lo > 1) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    (Cpu::tod_at(clock_ghz, mid) > tod ? hi : lo) = mid;
+  }
+  return hi;
+}
+}  // namespace
+
+void SystemCpu::arm_timers() {
+  if (state_ == State::Stopped || !(mask_ & psw::kExternal)) return;
+  uint64_t at = ~0ull;
+  if (cr[0] & kCr0ClockComparator) at = first_cycle_past(cpu_.clock_ghz, cpu_.cycles, clock_comparator_);
+  if ((cr[0] & kCr0CpuTimer) && !(cpu_timer_set_ >> 63))
+    at = std::min(at, first_cycle_past(cpu_.clock_ghz, cpu_.cycles, cpu_timer_since_ + cpu_timer_set_));
+  if (at == ~0ull || at == armed_cycle_) return;
+  armed_cycle_ = at;
+  machine_.machine().events().schedule(at, [this] { timer_event(); });
+  // The machine chose this run's end before the event was there: end it after this
+  // instruction, so that the next run stops at the event's cycle.
+  cpu_.end_slice();
+}
+
+void SystemCpu::timer_event() {
+  if (state_ == State::Stopped) return;
+  deliver_pending();
+  // Woken from its wait: the machine runs it again from the event's time.
+  if (state_ == State::Operating && machine_.machine().state(address()) == IStreamState::Idle)
+    machine_.machine().wake(address(), cpu_.cycles);
 }
 
 void SystemCpu::interrupt(uint64_t old_at, uint64_t new_at) {
@@ -123,16 +175,20 @@ void SystemCpu::restart_interruption() {
   interrupt(lowcore::kRestartOldPsw, lowcore::kRestartNewPsw);
 }
 
+// The external interruptions by their priority among themselves [Principles of
+// Operation, "External Interruption"]: clock comparator, CPU timer, service signal.
 void SystemCpu::deliver_pending() {
   if (state_ == State::Stopped) return;
-  if (service_signal_pending_ && (mask_ & psw::kExternal) && (cr[0] & kCr0ServiceSignal)) {
-    service_signal_pending_ = false;
-    ++external_interruptions;
-    store<uint32_t>(lowcore::kExternalParameter, service_signal_sccb_);
-    store<uint16_t>(lowcore::kExternalCpuAddress, 0);
-    store<uint16_t>(lowcore::kExternalCode, kServiceSignal);
-    interrupt(lowcore::kExternalOldPsw, lowcore::kExternalNewPsw);
+  if (mask_ & psw::kExternal) {
+    if ((cr[0] & kCr0ClockComparator) && cpu_.tod_clock() > clock_comparator_)
+      return external_interruption(kClockComparator, 0);
+    if ((cr[0] & kCr0CpuTimer) && (cpu_timer() >> 63)) return external_interruption(kCpuTimer, 0);
+    if (service_signal_pending_ && (cr[0] & kCr0ServiceSignal)) {
+      service_signal_pending_ = false;
+      return external_interruption(kServiceSignal, service_signal_sccb_);
+    }
   }
+  arm_timers();
 }
 
 }  // namespace emu

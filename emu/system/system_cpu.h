@@ -41,7 +41,9 @@ constexpr uint64_t kProgramNewPsw = 0x1D0;
 }  // namespace lowcore
 
 // External-interruption codes [Principles of Operation, "External Interruption"].
-constexpr uint16_t kServiceSignal = 0x2401;
+constexpr uint16_t kServiceSignal = 0x2401, kClockComparator = 0x1004, kCpuTimer = 0x1005;
+// Control register 0's clock-comparator and CPU-timer subclass masks (bits 52, 53).
+constexpr uint64_t kCr0ClockComparator = 1ull << (63 - 52), kCr0CpuTimer = 1ull << (63 - 53);
 // Control register 0's service-signal subclass mask (bit 54).
 constexpr uint64_t kCr0ServiceSignal = 1ull << (63 - 54);
 // CR0 bit 36, extraction-authority control: IPK in the problem state.
@@ -99,10 +101,18 @@ class SystemCpu {
     return insn_address == program_new_addr_ && cpu_.instructions == program_new_at_ + 1;
   }
 
-  // Timers' registers (no interruptions yet): the clock comparator, and the CPU timer as
-  // its value when set and the TOD clock then (it counts down with the TOD clock).
-  uint64_t clock_comparator = ~0ull;
-  void set_cpu_timer(uint64_t value) { cpu_timer_set_ = value, cpu_timer_since_ = cpu_.tod_clock(); }
+  // The clock comparator, and the CPU timer as its value when set and the TOD clock then
+  // (it counts down with the TOD clock) [Principles of Operation, "Clock Comparator",
+  // "CPU Timer"]. Their external interruptions are conditions, pending while the TOD
+  // clock is past the comparator or the timer is negative; the time one becomes true is
+  // an event on the machine's queue, so the I-stream takes it at the instruction
+  // boundary of that cycle, or is woken from an enabled wait then.
+  uint64_t clock_comparator() const { return clock_comparator_; }
+  void set_clock_comparator(uint64_t value) { clock_comparator_ = value, deliver_pending(); }
+  void set_cpu_timer(uint64_t value) {
+    cpu_timer_set_ = value, cpu_timer_since_ = cpu_.tod_clock();
+    deliver_pending();
+  }
   uint64_t cpu_timer() const { return cpu_timer_set_ - (cpu_.tod_clock() - cpu_timer_since_); }
 
   // Interruptions taken, by class, for the run's end line.
@@ -117,6 +127,10 @@ class SystemCpu {
   template <class T> void store(uint64_t real, T v);
   template <class T> T fetch(uint64_t real);
   void enter_wait();
+  void external_interruption(uint16_t code, uint32_t parameter);
+  // Schedules the event for the first cycle an enabled timer condition holds, if any.
+  void arm_timers();
+  void timer_event();
 
   SystemMachine& machine_;
   Cpu& cpu_;
@@ -125,7 +139,9 @@ class SystemCpu {
   State state_ = State::Stopped;
   bool service_signal_pending_ = false;
   uint32_t service_signal_sccb_ = 0;
+  uint64_t clock_comparator_ = ~0ull;
   uint64_t cpu_timer_set_ = 0, cpu_timer_since_ = 0;
+  uint64_t armed_cycle_ = ~0ull;  // the cycle of the timer event scheduled last
   // The program-new PSW's address and the instruction count when it was loaded last: a
   // program interruption there by its first instruction is a loop no program ends.
   uint64_t program_new_addr_ = ~0ull, program_new_at_ = 0;

@@ -105,6 +105,13 @@ void SystemMachine::request_reset(unsigned istream) {
   machine_.end_run();
 }
 
+void SystemMachine::disabled_wait(unsigned) {
+  for (const auto& c : cpus_)
+    if (c->state() == SystemCpu::State::Operating || (c->state() == SystemCpu::State::Waiting && !c->psw().disabled_wait()))
+      return;
+  machine_.end_run();
+}
+
 bool SystemMachine::dispatch(unsigned istream, Why) {
   return cpus_[istream]->state() == SystemCpu::State::Operating && !halted_ && !reset_;
 }

@@ -61,6 +61,9 @@ class SystemMachine final : public Dispatcher, public SvcHandler {
   void halt(unsigned istream, std::string reason);
   // DIAGNOSE X'308' reset: the run ends after this instruction.
   void request_reset(unsigned istream);
+  // An I-stream entered a disabled wait: if no other I-stream can run or be woken, the
+  // run ends now (timer events still queued would only move idle clocks on).
+  void disabled_wait(unsigned istream);
 
   // Dispatcher: an I-stream runs while its SystemCpu is operating.
   bool dispatch(unsigned istream, Why why) override;

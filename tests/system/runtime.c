@@ -47,6 +47,13 @@ void svc_handler(void) {
 void external_handler(void) {
   record(&last_external, LC16(LC_EXT_CODE), 0, LC_EXT_OLD_PSW);
   if (last_external.code == 0x2401) sclp_busy = 0;
+  if (last_external.code == 0x1004 || last_external.code == 0x1005) {
+    /* Conditions, not events: end them, or they interrupt again at once. */
+    uint64_t never = ~0ULL, far = 0x7fffffffffffffffULL;
+    if (last_external.code == 0x1004) __asm__ volatile("sckc %0" : : "Q"(never));
+    else __asm__ volatile("spt %0" : : "Q"(far));
+    LC64(LC_EXT_OLD_PSW) &= ~PSW_MASK_WAIT; /* a wait it ended goes on after the wait */
+  }
 }
 
 static void set_new_psw(uint64_t at, void (*entry)(void)) {

@@ -123,6 +123,50 @@ static void prefix(void) {
         "an SVC under prefix 80000 stores its code in that lowcore");
 }
 
+static void set_cr0_bit(int bit, int on) {
+  uint64_t cr0;
+  __asm__ volatile("stctg 0,0,%0" : "=Q"(cr0));
+  cr0 = on ? cr0 | 1ULL << (63 - bit) : cr0 & ~(1ULL << (63 - bit));
+  __asm__ volatile("lctlg 0,0,%0" : : "Q"(cr0));
+}
+
+/* The clock comparator 10 microseconds ahead, then an enabled wait: its interruption
+   (1004) ends the wait. */
+static void clock_comparator(void) {
+  static uint64_t wait_psw[2] __attribute__((aligned(8))) = {0x0102000180000000ULL, 0};
+  uint64_t now, ckc, stored;
+  uint8_t mask;
+  unsigned before = last_external.count;
+  /* External interruptions off until the wait PSW opens them: on a machine whose TOD
+     clock is the host's (QEMU), the comparator may have passed by then. */
+  __asm__ volatile("stnsm %0,0xfe" : "=Q"(mask) : : "memory");
+  set_cr0_bit(52, 1);
+  __asm__ volatile("stck %0" : "=Q"(now) : : "cc");
+  ckc = now + 10 * 4096;
+  __asm__ volatile("sckc %0" : : "Q"(ckc));
+  __asm__ volatile("stckc %0" : "=Q"(stored));
+  __asm__ volatile("larl %%r1,1f\n\tstg %%r1,8(%0)\n\tlpswe 0(%0)\n1:" : : "a"(wait_psw) : "r1", "memory");
+  set_cr0_bit(52, 0);
+  check(stored == ckc && last_external.count == before + 1 && last_external.code == 0x1004 &&
+            (last_external.old_mask & PSW_MASK_WAIT),
+        "SCKC/STCKC; the clock-comparator interruption 1004 ends an enabled wait");
+}
+
+/* The CPU timer set to about a microsecond: its interruption (1005) while looping. */
+static void cpu_timer(void) {
+  uint64_t value = 4096, stored;
+  unsigned before = last_external.count;
+  __asm__ volatile("spt %0" : : "Q"(value));
+  __asm__ volatile("stpt %0" : "=Q"(stored));
+  set_cr0_bit(53, 1);
+  for (volatile unsigned spins = 0; spins < 1000000 && last_external.count == before; ++spins) {
+  }
+  set_cr0_bit(53, 0);
+  /* (Signed: on a machine whose CPU timer is host time, QEMU's, it may be negative already.) */
+  check((int64_t)stored <= (int64_t)value && last_external.count == before + 1 && last_external.code == 0x1005,
+        "SPT/STPT; the CPU-timer interruption 1005 when it goes negative");
+}
+
 static void scp_info(void) {
   static uint8_t block[4096] __attribute__((aligned(4096)));
   memset(block, 0, sizeof block);
@@ -153,6 +197,8 @@ int start_c(void) {
   control_registers();
   system_mask();
   prefix();
+  clock_comparator();
+  cpu_timer();
   scp_info();
   print("%u failure(s)\n", failures);
   return (int)failures;
