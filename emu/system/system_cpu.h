@@ -95,10 +95,11 @@ class SystemCpu {
   void make_service_signal_pending(uint32_t sccb) { service_signal_pending_ = true, service_signal_sccb_ = sccb; }
   void deliver_pending();
   // A program check by the first instruction at the program-new PSW's address since it
-  // was loaded (the Cpu's count up to date, as after a run): each interruption would
-  // bring it back there, a loop no program ends.
+  // was loaded (the Cpu's count up to date, as after a run; an instruction that could not
+  // be decoded is not counted): each interruption would bring it back there, a loop no
+  // program ends, nor --max-instructions.
   bool looping_at(uint64_t insn_address) const {
-    return insn_address == program_new_addr_ && cpu_.instructions == program_new_at_ + 1;
+    return insn_address == program_new_addr_ && cpu_.instructions <= program_new_at_ + 1;
   }
 
   // The clock comparator, and the CPU timer as its value when set and the TOD clock then
