@@ -125,6 +125,14 @@ TEST_CASE("a program-new PSW that is not valid stops the run instead of looping"
   const auto r = f.run(bad, 2, kSupervisor);
   CHECK(r.end == emu::SystemRunResult::End::Halted);
   CHECK_THAT(r.reason, Catch::Contains("program-interruption loop"));
+  // A valid program-new PSW at an opcode that is not one: the operation exception is
+  // not counted as an instruction, so --max-instructions would never end it (found by
+  // random images: the run hung).
+  SystemFixture g;
+  g.poke64(0x1D0, kSupervisor), g.poke64(0x1D8, 0x30000);  // zeros there
+  const auto s = g.run(bad, 2, kSupervisor);
+  CHECK(s.end == emu::SystemRunResult::End::Halted);
+  CHECK_THAT(s.reason, Catch::Contains("0001 (operation exception) by the first instruction"));
 }
 
 TEST_CASE("under a host control program the new privileged instructions need a supervisor state it does not give",
