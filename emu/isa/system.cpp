@@ -179,6 +179,27 @@ void servc(Cpu& c, const Insn& i) {
   s.deliver_pending();
 }
 
+// SIGNAL PROCESSOR: the order is bits 56-63 of the second-operand address, the addressed
+// CPU bits 48-63 of R3, the parameter in R1+1 (R1 odd: in R1); a CC 1's status replaces
+// bits 32-63 of R1; CC 3 when no I-stream has that address [Principles of Operation,
+// "SIGNAL PROCESSOR"]. The other I-stream is told at once (the machine interleaves the
+// I-streams within a quantum: this one's slice ends, so that a started one runs soon).
+void sigp(Cpu& c, const Insn& i) {
+  SystemCpu& s = system_of(c);
+  SystemMachine& m = s.machine();
+  const unsigned order = unsigned(c.ea2(i) & 0xFF);
+  const uint64_t target = c.gr[i.r3] & 0xFFFF;
+  if (target >= m.machine().istreams()) {
+    c.cc = 3;
+    return;
+  }
+  const uint64_t parameter = c.gr[i.r1 | 1];
+  uint32_t status = 0;
+  c.cc = uint8_t(m.cpu(unsigned(target)).signal(order, parameter, s, status));
+  if (c.cc == 1) c.set_r32(i.r1, status);
+  c.end_slice();
+}
+
 // DIAGNOSE: the function code is bits 48-63 of the second-operand address. 0x44
 // (voluntary time-slice end) and 0x9C (directed yield) do nothing on a machine of our
 // own; 0x308 subcodes 0 and 1 (reset and re-IPL, R3's register) end the run, as the

@@ -91,10 +91,10 @@ void SystemCpu::enter_wait() {
   if (psw().disabled_wait()) machine_.disabled_wait(address());
 }
 
-void SystemCpu::external_interruption(uint16_t code, uint32_t parameter) {
+void SystemCpu::external_interruption(uint16_t code, uint32_t parameter, uint16_t from) {
   ++external_interruptions;
   store<uint32_t>(lowcore::kExternalParameter, parameter);
-  store<uint16_t>(lowcore::kExternalCpuAddress, 0);
+  store<uint16_t>(lowcore::kExternalCpuAddress, from);
   store<uint16_t>(lowcore::kExternalCode, code);
   interrupt(lowcore::kExternalOldPsw, lowcore::kExternalNewPsw);
 }
@@ -176,10 +176,21 @@ void SystemCpu::restart_interruption() {
 }
 
 // The external interruptions by their priority among themselves [Principles of
-// Operation, "External Interruption"]: clock comparator, CPU timer, service signal.
+// Operation, "External Interruption"]: emergency signal, external call, clock
+// comparator, CPU timer, service signal.
 void SystemCpu::deliver_pending() {
   if (state_ == State::Stopped) return;
   if (mask_ & psw::kExternal) {
+    if (cr[0] & kCr0EmergencySignal)
+      for (unsigned from = 0; from < emergency_from_.size(); ++from)
+        if (emergency_from_[from]) {
+          emergency_from_[from] = false;
+          return external_interruption(kEmergencySignal, 0, uint16_t(from));
+        }
+    if (external_call_pending_ && (cr[0] & kCr0ExternalCall)) {
+      external_call_pending_ = false;
+      return external_interruption(kExternalCall, 0, external_call_from_);
+    }
     if ((cr[0] & kCr0ClockComparator) && cpu_.tod_clock() > clock_comparator_)
       return external_interruption(kClockComparator, 0);
     if ((cr[0] & kCr0CpuTimer) && (cpu_timer() >> 63)) return external_interruption(kCpuTimer, 0);
@@ -189,6 +200,111 @@ void SystemCpu::deliver_pending() {
     }
   }
   arm_timers();
+}
+
+}  // namespace emu
+
+namespace emu {
+
+// The machine's scheduler state as this I-stream's: running, waiting (idle: an
+// interruption wakes it) or stopped. An I-stream that starts runs from `now`.
+void SystemCpu::sync_machine_state(uint64_t now) {
+  Machine& m = machine_.machine();
+  const unsigned i = address();
+  if (state_ == State::Operating) {
+    if (m.state(i) != IStreamState::Running) cpu_.idle_until(now), m.set_state(i, IStreamState::Running);
+  } else {
+    m.set_state(i, state_ == State::Waiting ? IStreamState::Idle : IStreamState::Stopped);
+  }
+}
+
+void SystemCpu::start(uint64_t now) {
+  if (state_ != State::Stopped) return;
+  cpu_.idle_until(now);
+  load_psw(psw());  // operating with its current PSW (a wait PSW: waiting)
+  sync_machine_state(now);
+}
+
+void SystemCpu::stop() {
+  state_ = State::Stopped;
+  cpu_.request_stop();
+  machine_.machine().set_state(address(), IStreamState::Stopped);
+}
+
+namespace {
+// SIGNAL PROCESSOR's status bits and orders [Principles of Operation, "Signal-Processor
+// Orders" and "Status Bits"].
+constexpr uint32_t kStatusIncorrectState = 0x200, kStatusInvalidParameter = 0x100;
+constexpr uint32_t kStatusExternalCallPending = 0x80, kStatusStopped = 0x40, kStatusNotRunning = 0x400;
+constexpr uint32_t kStatusInvalidOrder = 0x2;
+enum Order : unsigned {
+  kSense = 0x01, kExternalCallOrder = 0x02, kEmergencySignalOrder = 0x03, kStart = 0x04, kStop = 0x05,
+  kRestart = 0x06, kInitialCpuReset = 0x0B, kCpuReset = 0x0C, kSetPrefix = 0x0D, kSetArchitecture = 0x12,
+  kSenseRunningStatus = 0x15,
+};
+}  // namespace
+
+unsigned SystemCpu::signal(unsigned order, uint64_t parameter, SystemCpu& from, uint32_t& status) {
+  const uint64_t now = from.cpu().cycles;
+  switch (order) {
+    case kSense:
+      if (state_ != State::Stopped) return 0;
+      status = kStatusStopped;
+      return 1;
+    case kExternalCallOrder:
+      if (external_call_pending_) {
+        status = kStatusExternalCallPending;
+        return 1;
+      }
+      external_call_pending_ = true, external_call_from_ = uint16_t(from.address());
+      break;
+    case kEmergencySignalOrder:
+      if (emergency_from_.size() <= from.address()) emergency_from_.resize(from.address() + 1);
+      emergency_from_[from.address()] = true;
+      break;
+    case kStart: start(now); return 0;
+    case kStop: stop(); return 0;
+    case kRestart:
+      if (state_ == State::Stopped) cpu_.idle_until(now), state_ = State::Operating;
+      restart_interruption();
+      sync_machine_state(now);
+      return 0;
+    case kInitialCpuReset:
+    case kCpuReset:
+      if (order == kInitialCpuReset) initial_reset();
+      else state_ = State::Stopped;
+      machine_.machine().set_state(address(), IStreamState::Stopped);
+      return 0;
+    case kSetPrefix: {
+      if (state_ != State::Stopped) {
+        status = kStatusIncorrectState;
+        return 1;
+      }
+      const uint32_t prefix = uint32_t(parameter) & 0x7FFFE000u;
+      if (prefix + 8192ull > real_.size()) {
+        status = kStatusInvalidParameter;
+        return 1;
+      }
+      set_prefix(prefix);
+      return 0;
+    }
+    case kSetArchitecture:  // the machine is z/Architecture only: nothing to switch to
+      status = kStatusInvalidParameter;
+      return 1;
+    case kSenseRunningStatus:
+      if (state_ == State::Operating) return 0;
+      status = kStatusNotRunning;
+      return 1;
+    default:
+      status = kStatusInvalidOrder;
+      return 1;
+  }
+  // A signal made pending: taken now if this I-stream is enabled (woken from its wait).
+  if (state_ != State::Stopped) {
+    deliver_pending();
+    sync_machine_state(now);
+  }
+  return 0;
 }
 
 }  // namespace emu

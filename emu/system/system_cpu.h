@@ -7,6 +7,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "emu/cpu.h"
 #include "emu/system/psw.h"
@@ -42,6 +43,9 @@ constexpr uint64_t kProgramNewPsw = 0x1D0;
 
 // External-interruption codes [Principles of Operation, "External Interruption"].
 constexpr uint16_t kServiceSignal = 0x2401, kClockComparator = 0x1004, kCpuTimer = 0x1005;
+constexpr uint16_t kEmergencySignal = 0x1201, kExternalCall = 0x1202;
+// Control register 0's emergency-signal and external-call subclass masks (bits 49, 50).
+constexpr uint64_t kCr0EmergencySignal = 1ull << (63 - 49), kCr0ExternalCall = 1ull << (63 - 50);
 // Control register 0's clock-comparator and CPU-timer subclass masks (bits 52, 53).
 constexpr uint64_t kCr0ClockComparator = 1ull << (63 - 52), kCr0CpuTimer = 1ull << (63 - 53);
 // Control register 0's service-signal subclass mask (bit 54).
@@ -93,6 +97,13 @@ class SystemCpu {
   // The service signal of a SERVICE CALL that completed: pending until the external
   // mask and CR0's service-signal subclass mask let it in.
   void make_service_signal_pending(uint32_t sccb) { service_signal_pending_ = true, service_signal_sccb_ = sccb; }
+  // SIGNAL PROCESSOR's orders to this I-stream from `from` (emu/isa/system.cpp): the
+  // returned value is the CC, `status` what a CC 1 stores [Principles of Operation,
+  // "Signal-Processor Orders"].
+  unsigned signal(unsigned order, uint64_t parameter, SystemCpu& from, uint32_t& status);
+  // Leaves the stopped state: the I-stream runs its current PSW from `now` on.
+  void start(uint64_t now);
+  void stop();
   void deliver_pending();
   // A program check by the first instruction at the program-new PSW's address since it
   // was loaded (the Cpu's count up to date, as after a run; an instruction that could not
@@ -128,7 +139,8 @@ class SystemCpu {
   template <class T> void store(uint64_t real, T v);
   template <class T> T fetch(uint64_t real);
   void enter_wait();
-  void external_interruption(uint16_t code, uint32_t parameter);
+  void external_interruption(uint16_t code, uint32_t parameter, uint16_t from = 0);
+  void sync_machine_state(uint64_t now);
   // Schedules the event for the first cycle an enabled timer condition holds, if any.
   void arm_timers();
   void timer_event();
@@ -147,6 +159,11 @@ class SystemCpu {
   // program interruption there by its first instruction is a loop no program ends.
   uint64_t program_new_addr_ = ~0ull, program_new_at_ = 0;
   bool loading_program_new_ = false;
+  // External call (one at a time, its sender's address) and emergency signals (one per
+  // sender), pending.
+  bool external_call_pending_ = false;
+  uint16_t external_call_from_ = 0;
+  std::vector<bool> emergency_from_;
 };
 
 // The SystemCpu of an I-stream in system mode; a privileged-operation exception when a

@@ -56,7 +56,29 @@ invalid_psw_round_trip:
 	lpswe	0(%r1)
 2:	br	%r14
 
+/* I-stream 1's start, through its restart new PSW (selftest.c's sigp check): count
+   itself in cpu1_started, send I-stream 0 an emergency signal, and once I-stream 0 let
+   it go (cpu1_release), wait, disabled. */
+	.globl	cpu1_entry
+cpu1_entry:
+	larl	%r15, cpu1_stack_top
+	larl	%r1, cpu1_started
+	asi	0(%r1), 1
+	lghi	%r3, 0
+	sigp	%r4, %r3, 3
+	larl	%r1, cpu1_release	/* wait, running, until I-stream 0 had it (QEMU ends */
+3:	lt	%r2, 0(%r1)		/* the run when every CPU it has is in a wait) */
+	jz	3b
+	larl	%r1, cpu1_wait_psw
+	lpswe	0(%r1)
+
 	.section .data
+	.balign	8
+cpu1_wait_psw:	.quad	0x0002000180000000, 0
+	.globl	cpu1_started
+cpu1_started:	.long	0
+	.globl	cpu1_release
+cpu1_release:	.long	0
 	.balign	8
 wait_psw:	.quad	0x0002000180000000, 0
 problem_psw:	.quad	0x0101000180000000, 0	/* external mask on, as the caller runs */
@@ -71,3 +93,5 @@ resume_after_invalid_psw: .quad 0
 stack_top:
 	.space	16384
 irq_stack_top:
+	.space	8192
+cpu1_stack_top:

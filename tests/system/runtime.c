@@ -46,6 +46,7 @@ void svc_handler(void) {
 
 void external_handler(void) {
   record(&last_external, LC16(LC_EXT_CODE), 0, LC_EXT_OLD_PSW);
+  last_external.cpu_address = LC16(0x084);
   if (last_external.code == 0x2401) sclp_busy = 0;
   if (last_external.code == 0x1004 || last_external.code == 0x1005) {
     /* Conditions, not events: end them, or they interrupt again at once. */
@@ -54,6 +55,7 @@ void external_handler(void) {
     else __asm__ volatile("spt %0" : : "Q"(far));
     LC64(LC_EXT_OLD_PSW) &= ~PSW_MASK_WAIT; /* a wait it ended goes on after the wait */
   }
+  if (last_external.code == 0x1201) LC64(LC_EXT_OLD_PSW) &= ~PSW_MASK_WAIT;
 }
 
 static void set_new_psw(uint64_t at, void (*entry)(void)) {

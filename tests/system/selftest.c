@@ -167,6 +167,56 @@ static void cpu_timer(void) {
         "SPT/STPT; the CPU-timer interruption 1005 when it goes negative");
 }
 
+static int sigp(unsigned cpu, unsigned order, uint64_t parameter, uint32_t *status) {
+  register uint64_t r4 __asm__("r4") = 0;
+  register uint64_t r5 __asm__("r5") = parameter;
+  int cc;
+  __asm__ volatile("sigp %%r4,%3,0(%4)\n\tipm %0\n\tsrl %0,28"
+                   : "=d"(cc), "+d"(r4) : "d"(r5), "d"((uint64_t)cpu), "a"((uint64_t)order) : "cc", "memory");
+  *status = (uint32_t)r4;
+  return cc;
+}
+
+/* I-stream 1: stopped until this one gives it a prefix and a restart new PSW and
+   restarts it; it counts itself and sends an emergency signal back. */
+static void signal_processor(unsigned cpus) {
+  extern volatile uint32_t cpu1_started, cpu1_release;
+  extern char cpu1_entry[];
+  enum { P1 = 0x90000 };
+  uint32_t status = 0;
+  if (cpus < 2) {
+    print("SKIP: SIGP (one CPU)\n");
+    return;
+  }
+  int cc = sigp(1, 1, 0, &status); /* sense */
+  check(cc == 1 && status == 0x40, "SIGP sense: I-stream 1 is stopped");
+  check(sigp(cpus, 1, 0, &status) == 3, "SIGP to a CPU address not in the configuration: CC 3");
+  memcpy((void *)(uintptr_t)P1, (void *)0, 8192);
+  LC64(P1 + 0x1a0) = PSW_MASK_64; /* its restart new PSW */
+  LC64(P1 + 0x1a8) = (uint64_t)(uintptr_t)cpu1_entry;
+  static uint64_t wait_psw[2] __attribute__((aligned(8))) = {0x0102000180000000ULL, 0};
+  uint8_t mask;
+  /* External interruptions off until the wait PSW opens them, emergency signals in; the
+     wait ends with I-stream 1's signal, however long it takes (QEMU's I-streams are host
+     threads). */
+  __asm__ volatile("stnsm %0,0xfe" : "=Q"(mask) : : "memory");
+  set_cr0_bit(49, 1);
+  unsigned before = last_external.count;
+  int cc_prefix = sigp(1, 0x0d, P1, &status);
+  int cc_restart = sigp(1, 0x06, 0, &status);
+  __asm__ volatile("larl %%r1,1f\n\tstg %%r1,8(%0)\n\tlpswe 0(%0)\n1:" : : "a"(wait_psw) : "r1", "memory");
+  set_cr0_bit(49, 0);
+  /* (Before any print: its service signal is an external interruption too.) */
+  unsigned signals = last_external.count - before, code = last_external.code, from = last_external.cpu_address;
+  cpu1_release = 1;
+  check(cc_prefix == 0 && cc_restart == 0 && cpu1_started == 1, "SIGP set prefix and restart start I-stream 1");
+  if (!(signals == 1 && code == 0x1201 && from == 1))
+    print("emergency signal: %u external interruption(s), the last %x from CPU %u\n", signals, code, from);
+  check(signals == 1 && code == 0x1201 && from == 1, "I-stream 1's emergency signal: external interruption 1201 from CPU 1");
+}
+
+static unsigned scp_cpus;
+
 static void scp_info(void) {
   static uint8_t block[4096] __attribute__((aligned(4096)));
   memset(block, 0, sizeof block);
@@ -177,6 +227,7 @@ static void scp_info(void) {
   uint16_t cpus = *(uint16_t *)(block + 16);
   print("READ SCP INFO: response %04x, storage %u MB, %u CPU(s)\n", response, (unsigned)rnmax * rnsize, cpus);
   check(response == 0x0010 && rnmax * rnsize > 0 && cpus >= 1, "READ SCP INFO");
+  scp_cpus = cpus;
 }
 
 int start_c(void) {
@@ -200,6 +251,7 @@ int start_c(void) {
   clock_comparator();
   cpu_timer();
   scp_info();
+  signal_processor(scp_cpus);
   print("%u failure(s)\n", failures);
   return (int)failures;
 }

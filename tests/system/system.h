@@ -33,6 +33,7 @@
 struct interruption {
   unsigned count;
   uint16_t code;
+  uint16_t cpu_address; /* external: the CPU that signalled */
   uint8_t ilc;
   uint64_t old_mask, old_addr;
 };
