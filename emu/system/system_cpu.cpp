@@ -144,7 +144,17 @@ void SystemCpu::interrupt(uint64_t old_at, uint64_t new_at) {
   store<uint64_t>(old_at, old.mask);
   store<uint64_t>(old_at + 8, old.addr);
   Psw next{fetch<uint64_t>(new_at), fetch<uint64_t>(new_at + 8)};
+  // A new PSW enabled for a condition still pending takes the interruption again before
+  // any instruction: a loop the machine would spin in for ever (and the host's stack
+  // with it). A few in a row are legitimate (several conditions pending); more is that loop.
+  if (++nested_interruptions_ > kMaxNestedInterruptions) {
+    nested_interruptions_ = 0;
+    return machine_.halt(address(), fmt::format("interruption after interruption, no instruction between: the new "
+                                                "PSW {:016X} {:016X} at {:#x} is enabled for a condition still "
+                                                "pending (an interruption loop)", next.mask, next.addr, new_at));
+  }
   load_psw(next);
+  nested_interruptions_ = 0;
 }
 
 void SystemCpu::program_interruption(uint16_t code, unsigned ilc, uint8_t dxc) {

@@ -159,6 +159,8 @@ class SystemCpu {
   // program interruption there by its first instruction is a loop no program ends.
   uint64_t program_new_addr_ = ~0ull, program_new_at_ = 0;
   bool loading_program_new_ = false;
+  static constexpr unsigned kMaxNestedInterruptions = 16;
+  unsigned nested_interruptions_ = 0;  // interruptions taken within the one being taken
   // External call (one at a time, its sender's address) and emergency signals (one per
   // sender), pending.
   bool external_call_pending_ = false;

@@ -166,3 +166,17 @@ TEST_CASE("SERVICE CALL's WRITE EVENT DATA prints a line-mode message's EBCDIC t
   CHECK(f.peek(0x30000 + 6, 2) == 0x0020);  // normal completion
   CHECK(f.peek(0x30000 + 11, 1) == 0x80);   // the buffer marked processed
 }
+
+TEST_CASE("an external-new PSW enabled for a condition still pending stops the run instead of recursing", "[system]") {
+  // The clock comparator is 0 after reset: the TOD clock is past it from the start. With
+  // its subclass mask on and an external-new PSW that enables external interruptions,
+  // each interruption would take the next before any instruction (random images found
+  // it: the host's stack overflowed).
+  SystemFixture f;
+  f.system->cpu(0).cr[0] |= emu::kCr0ClockComparator;
+  f.poke64(0x1B0, 0x0100000180000000ull), f.poke64(0x1B8, kCode);
+  const uint8_t nop[2] = {0x07, 0x00};
+  const auto r = f.run(nop, 2, 0x0100000180000000ull);
+  CHECK(r.end == emu::SystemRunResult::End::Halted);
+  CHECK_THAT(r.reason, Catch::Contains("an interruption loop"));
+}
