@@ -19,6 +19,7 @@
 namespace emu {
 
 class Cpu;
+class SystemCpu;
 
 // What the layer above does with SUPERVISOR CALL: emu/ only knows that an SVC
 // hands control to it.
@@ -213,11 +214,18 @@ class Cpu final : public TlbPurgeListener {
   // Raises the same exceptions as read/write would.
   uint8_t* span(uint64_t a, uint64_t len, bool for_write);
 
-  // Bits 0-63 of the PSW of a problem-state program in 64-bit mode: DAT, I/O,
-  // external and machine-check masks on, CC and program mask in byte 2, EA and BA.
+  // Bits 0-63 of the PSW. Under a host control program (run, exec): a problem-state
+  // program in 64-bit mode, DAT, I/O, external and machine-check masks on, CC and
+  // program mask in byte 2, EA and BA. In system mode (tpfemu ipl) the I-stream's own.
   uint64_t psw_mask() const {
+    if (system_) [[unlikely]] return system_psw_mask();
     return 0x0705000180000000ull | uint64_t(cc) << 44 | uint64_t(prog_mask) << 40;
   }
+  // System mode: the I-stream's supervisor state, control registers, prefix and
+  // interruptions (emu/system/system_cpu.h); nullptr when a host control program runs
+  // it (run, exec), which takes its SVCs and program checks in host code.
+  void set_system(SystemCpu* s) { system_ = s; }
+  SystemCpu* system() const { return system_; }
 
   // The Time-Of-Day clock as STCK stores it, from the simulated cycles.
   uint64_t tod_clock() const { return tod_at(clock_ghz, cycles); }
@@ -321,8 +329,10 @@ class Cpu final : public TlbPurgeListener {
   void fetch_bytes(uint64_t a, uint8_t* out, unsigned& len);
   uint64_t charged_more(Insn& in, uint64_t clock);
   void invalidate_code(Frame& f);
+  uint64_t system_psw_mask() const;  // emu/system/system_cpu.cpp
 
   AddressSpace* space_;
+  SystemCpu* system_ = nullptr;
   uint64_t space_serial_ = 0;
   Storage& storage_;  // every space this I-stream loads lies in it
   SvcHandler* svc_ = nullptr;
