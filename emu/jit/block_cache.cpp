@@ -47,6 +47,9 @@ extern "C" uint32_t call_handler(Cpu* cpu, const Insn* in) {
 bool ends_block(uint16_t id) {
   const std::string_view m = mnemonic(id);
   if (m.empty()) return true;
+  // Privileged and semiprivileged instructions change the PSW's masks, the prefix, the
+  // control registers or other I-streams (system mode): a block boundary after each.
+  if (instruction_table()[id].privilege != Privilege::None) return true;
   if (m.front() == 'B') return true;                                         // BC, BRC, BRASL, BCT, BXH ...
   if (m.front() == 'C' && (m.back() == 'J' || m.back() == 'B')) return true;  // compare and branch
   for (std::string_view s : {"SVC", "EX", "EXRL", "SAM24", "SAM31", "SAM64", "LPSW", "LPSWE", "PR", "TRAP2", "TRAP4"})
