@@ -215,6 +215,43 @@ class Args {
   std::string_view command_;
 };
 
+// The options `exec` and `ipl` share (a machine run from the command line): its ETIM
+// report, its timing model, its configuration and its instruction limit. True when `a`
+// is one of them, with `status` non-zero if its value is wrong.
+struct MachineRunOptions {
+  std::string& profile;
+  bool& timing;
+  std::vector<std::string>& sets;
+  std::vector<std::string>& config_files;
+  uint64_t& max_instructions;
+};
+
+bool machine_run_option(Args& args, std::string_view a, MachineRunOptions o, int& status) {
+  if (a == "--set") {
+    args.set_value(o.sets, status);  // status set when it is wrong
+    return true;
+  }
+  if (a != "--profile" && a != "--timing" && a != "--istreams" && a != "--config" && a != "--max-instructions")
+    return false;
+  const char* v = args.value();
+  if (a == "--profile") {
+    if (!v) status = args.error("--profile needs a file name");
+    else o.profile = v;
+  } else if (a == "--timing") {
+    if (!v || (std::strcmp(v, "full") && std::strcmp(v, "base"))) status = args.error("--timing needs full or base");
+    else o.timing = std::strcmp(v, "full") == 0;
+  } else if (a == "--istreams") {
+    if (!v) status = args.error("--istreams needs a number");
+    else o.sets.push_back(std::string("machine.istreams=") + v);
+  } else if (a == "--config") {
+    if (!v) status = args.error("--config needs a YAML file");
+    else o.config_files.push_back(v);
+  } else if (!v || !parse_u64(v, o.max_instructions) || o.max_instructions == 0) {
+    status = args.error("--max-instructions needs a positive number");
+  }
+  return true;
+}
+
 int exec_main(Args args) {
   app::ExecOptions o;
   int status = 0;
@@ -222,14 +259,8 @@ int exec_main(Args args) {
     std::string_view a = args.next();
     if (is_help(a)) return print_help("exec");
     if (a == "--stats") o.stats = true;
-    else if (a == "--profile") {
-      const char* v = args.value();
-      if (!v) return args.error("--profile needs a file name");
-      o.profile = v;
-    } else if (a == "--timing") {
-      const char* v = args.value();
-      if (!v || (std::strcmp(v, "full") && std::strcmp(v, "base"))) return args.error("--timing needs full or base");
-      o.timing = std::strcmp(v, "full") == 0;
+    else if (machine_run_option(args, a, {o.profile, o.timing, o.sets, o.config_files, o.max_instructions}, status)) {
+      if (status) return status;
     } else if (a == "--counters") {
       o.counters = true;
     } else if (a == "--large-pages") {
@@ -253,20 +284,6 @@ int exec_main(Args args) {
       if (!v || !parse_u64(v, n) || n == 0 || n > 65536)
         return args.error("--max-processes needs a number from 1 to 65536");
       o.max_processes = unsigned(n);
-    } else if (a == "--istreams") {
-      const char* v = args.value();
-      if (!v) return args.error("--istreams needs a number");
-      o.sets.push_back(std::string("machine.istreams=") + v);
-    } else if (a == "--config") {
-      const char* v = args.value();
-      if (!v) return args.error("--config needs a YAML file");
-      o.config_files.push_back(v);
-    } else if (a == "--set") {
-      if (!args.set_value(o.sets, status)) return status;
-    } else if (a == "--max-instructions") {
-      const char* v = args.value();
-      if (!v || !parse_u64(v, o.max_instructions) || o.max_instructions == 0)
-        return args.error("--max-instructions needs a positive number");
     } else if (a == "--") {
       while (!args.done()) o.args.push_back(std::string(args.next()));
     } else if (a.starts_with("--")) {
@@ -287,28 +304,8 @@ int ipl_main(Args args) {
   while (!args.done()) {
     std::string_view a = args.next();
     if (is_help(a)) return print_help("ipl");
-    if (a == "--profile") {
-      const char* v = args.value();
-      if (!v) return args.error("--profile needs a file name");
-      o.profile = v;
-    } else if (a == "--timing") {
-      const char* v = args.value();
-      if (!v || (std::strcmp(v, "full") && std::strcmp(v, "base"))) return args.error("--timing needs full or base");
-      o.timing = std::strcmp(v, "full") == 0;
-    } else if (a == "--istreams") {
-      const char* v = args.value();
-      if (!v) return args.error("--istreams needs a number");
-      o.sets.push_back(std::string("machine.istreams=") + v);
-    } else if (a == "--config") {
-      const char* v = args.value();
-      if (!v) return args.error("--config needs a YAML file");
-      o.config_files.push_back(v);
-    } else if (a == "--set") {
-      if (!args.set_value(o.sets, status)) return status;
-    } else if (a == "--max-instructions") {
-      const char* v = args.value();
-      if (!v || !parse_u64(v, o.max_instructions) || o.max_instructions == 0)
-        return args.error("--max-instructions needs a positive number");
+    if (machine_run_option(args, a, {o.profile, o.timing, o.sets, o.config_files, o.max_instructions}, status)) {
+      if (status) return status;
     } else if (a == "--") {
       while (!args.done()) {
         if (!o.parameters.empty()) o.parameters += ' ';
