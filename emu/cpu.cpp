@@ -259,6 +259,47 @@ uint64_t Cpu::tod_at(double clock_ghz, uint64_t cycles) {
   return cycles;
 }
 
+std::optional<RunResult> Cpu::take_interrupt(const ProgramInterrupt& pi, uint64_t a, Insn* cur, RunProgress& run) {
+  const bool again = pi.address == run.retried_at && run.n == run.retried_n;
+  const uint64_t next_addr = psw_addr;
+  psw_addr = a;  // nullified: the handler sees the PSW at the instruction
+  const auto action = pi.code == Pic::PageTranslation && page_fault_ && !again
+                          ? page_fault_->page_fault(*this, pi.address)
+                          : PageFaultHandler::Action::Fail;
+  if (action == PageFaultHandler::Action::Retry) {
+    run.retried_at = pi.address, run.retried_n = run.n;
+    // The instruction runs again from the start, and counts once.
+    if (cur) --cur->count, --run.n;
+    ++page_faults;
+    return std::nullopt;  // the page is valid now: a page made valid purges nothing
+  }
+  if (action == PageFaultHandler::Action::Wait) {
+    if (cur) --cur->count, --run.n;
+    ++page_faults;
+    instructions += run.n;
+    stop_requested_ = true;
+    return RunResult{StopReason::Requested, {}};
+  }
+  psw_addr = next_addr;
+  instructions += run.n;
+  // With the AFP-register control on (as Linux runs), a data exception's code (and a
+  // vector-processing exception's VXC) also lands in the FPC, where a signal handler finds it.
+  if (pi.code == Pic::Data || pi.code == Pic::VectorProcessing) fpc = (fpc & ~0xFF00u) | uint32_t(pi.dxc) << 8;
+  RunResult r{StopReason::ProgramCheck, {}};
+  r.check.interrupt = pi;
+  r.check.insn_address = a;
+  unsigned len = 0;
+  try {
+    fetch_bytes(a, r.check.insn_bytes, len);
+  } catch (const ProgramInterrupt&) {
+  }
+  r.check.insn_length = len;
+  if (cur) r.check.mnemonic = mnemonic(cur->id);
+  else if (len && lookup_opcode(r.check.insn_bytes) != kNoInsn)
+    r.check.mnemonic = mnemonic(lookup_opcode(r.check.insn_bytes));
+  return r;
+}
+
 RunResult Cpu::interpret(uint64_t limit, uint64_t cycle_end) {
   stop_requested_ = slice_over_ = false;
   // Sample points the clock passed while no instruction ran (idle, or host work between
@@ -269,7 +310,9 @@ RunResult Cpu::interpret(uint64_t limit, uint64_t cycle_end) {
   uint64_t n = 0;  // instructions this call; added to `instructions` on the way out
   uint64_t a = psw_addr;
   Insn* cur = nullptr;
-  uint64_t retried_at = ~0ull, retried_n = 0;  // a retry that made no progress fails
+  // The retry state, and n at an interrupt: n itself stays a local that no handler can
+  // reach, so that it lives in a host register.
+  RunProgress progress;
   for (;;) try {
     while (n < limit && cycles < cycle_end) {
       const uint64_t stop_cycle = std::min(cycle_end, next_sample_);
@@ -327,44 +370,10 @@ RunResult Cpu::interpret(uint64_t limit, uint64_t cycle_end) {
     }
     break;
   } catch (const ProgramInterrupt& pi) {
-    bool again = pi.address == retried_at && n == retried_n;
-    const uint64_t next_addr = psw_addr;
-    psw_addr = a;  // nullified: the handler sees the PSW at the instruction
-    const auto action = pi.code == Pic::PageTranslation && page_fault_ && !again
-                            ? page_fault_->page_fault(*this, pi.address)
-                            : PageFaultHandler::Action::Fail;
-    if (action == PageFaultHandler::Action::Retry) {
-      retried_at = pi.address, retried_n = n;
-      // The instruction runs again from the start, and counts once.
-      if (cur) --cur->count, --n;
-      ++page_faults;
-      continue;  // the page is valid now: a page made valid purges nothing
-    }
-    if (action == PageFaultHandler::Action::Wait) {
-      if (cur) --cur->count, --n;
-      ++page_faults;
-      instructions += n;
-      stop_requested_ = true;
-      return RunResult{StopReason::Requested, {}};
-    }
-    psw_addr = next_addr;
-    instructions += n;
-    // With the AFP-register control on (as Linux runs), a data exception's code (and a
-    // vector-processing exception's VXC) also lands in the FPC, where a signal handler finds it.
-    if (pi.code == Pic::Data || pi.code == Pic::VectorProcessing) fpc = (fpc & ~0xFF00u) | uint32_t(pi.dxc) << 8;
-    RunResult r{StopReason::ProgramCheck, {}};
-    r.check.interrupt = pi;
-    r.check.insn_address = a;
-    unsigned len = 0;
-    try {
-      fetch_bytes(a, r.check.insn_bytes, len);
-    } catch (const ProgramInterrupt&) {
-    }
-    r.check.insn_length = len;
-    if (cur) r.check.mnemonic = mnemonic(cur->id);
-    else if (len && lookup_opcode(r.check.insn_bytes) != kNoInsn)
-      r.check.mnemonic = mnemonic(lookup_opcode(r.check.insn_bytes));
-    return r;
+    progress.n = n;
+    const std::optional<RunResult> r = take_interrupt(pi, a, cur, progress);
+    n = progress.n;
+    if (r) return *r;
   }
   instructions += n;
   return RunResult{stop_requested_ ? StopReason::Requested : StopReason::Limit, {}};

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -272,6 +273,15 @@ class Cpu final : public TlbPurgeListener {
  private:
   RunResult interpret(uint64_t limit, uint64_t cycle_end);
   RunResult run_compiled(uint64_t limit, uint64_t cycle_end);  // emu/jit/run_compiled.cpp
+  // A run's count and its last page-fault retry (a retry that made no progress fails).
+  struct RunProgress {
+    uint64_t n = 0;  // instructions this run; added to `instructions` on the way out
+    uint64_t retried_at = ~0ull, retried_n = 0;
+  };
+  // Both engines' exit for a program interrupt of the instruction at `a` (`cur`, its
+  // decoded slot, or nullptr when the fault came from fetching it): the page-fault
+  // handler's Retry (nothing returned: the run goes on at `a`) or Wait, or the program check.
+  std::optional<RunResult> take_interrupt(const ProgramInterrupt& pi, uint64_t a, Insn* cur, RunProgress& run);
   static constexpr size_t kTlbSize = 1024;  // 4 MB of reach; misses walk the page index
   // wtag's mark for a write right a load gave to a frame never stored into: the first
   // store takes it (take_deferred_write), so that Storage counts the frame's bytes then

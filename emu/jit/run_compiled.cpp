@@ -31,7 +31,9 @@ RunResult Cpu::run_compiled(uint64_t limit, uint64_t cycle_end) {
   uint64_t n = 0;
   uint64_t a = psw_addr;
   Insn* cur = nullptr;
-  uint64_t retried_at = ~0ull, retried_n = 0;
+  // The retry state, and n at an interrupt: n itself stays a local that no handler can
+  // reach, so that it lives in a host register.
+  RunProgress progress;
   for (;;) try {
     while (n < limit && cycles < cycle_end) {
       const uint64_t stop_cycle = std::min(cycle_end, next_sample_);
@@ -112,41 +114,10 @@ RunResult Cpu::run_compiled(uint64_t limit, uint64_t cycle_end) {
     }
     break;
   } catch (const ProgramInterrupt& pi) {
-    bool again = pi.address == retried_at && n == retried_n;
-    const uint64_t next_addr = psw_addr;
-    psw_addr = a;
-    const auto action = pi.code == Pic::PageTranslation && page_fault_ && !again
-                            ? page_fault_->page_fault(*this, pi.address)
-                            : PageFaultHandler::Action::Fail;
-    if (action == PageFaultHandler::Action::Retry) {
-      retried_at = pi.address, retried_n = n;
-      if (cur) --cur->count, --n;
-      ++page_faults;
-      continue;
-    }
-    if (action == PageFaultHandler::Action::Wait) {
-      if (cur) --cur->count, --n;
-      ++page_faults;
-      instructions += n;
-      stop_requested_ = true;
-      return RunResult{StopReason::Requested, {}};
-    }
-    psw_addr = next_addr;
-    instructions += n;
-    if (pi.code == Pic::Data || pi.code == Pic::VectorProcessing) fpc = (fpc & ~0xFF00u) | uint32_t(pi.dxc) << 8;
-    RunResult r{StopReason::ProgramCheck, {}};
-    r.check.interrupt = pi;
-    r.check.insn_address = a;
-    unsigned len = 0;
-    try {
-      fetch_bytes(a, r.check.insn_bytes, len);
-    } catch (const ProgramInterrupt&) {
-    }
-    r.check.insn_length = len;
-    if (cur) r.check.mnemonic = mnemonic(cur->id);
-    else if (len && lookup_opcode(r.check.insn_bytes) != kNoInsn)
-      r.check.mnemonic = mnemonic(lookup_opcode(r.check.insn_bytes));
-    return r;
+    progress.n = n;
+    const std::optional<RunResult> r = take_interrupt(pi, a, cur, progress);
+    n = progress.n;
+    if (r) return *r;
   }
   instructions += n;
   return RunResult{stop_requested_ ? StopReason::Requested : StopReason::Limit, {}};
