@@ -2,6 +2,7 @@
 // x86-64 only: elsewhere CodeCache::available() is false and every I-stream interprets).
 #include "emu/jit/block_cache.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstring>
@@ -13,6 +14,11 @@
 
 #if defined(TPFEMU_HAVE_JIT)
 #include <asmjit/x86.h>
+#include <fmt/format.h>
+#include <sys/mman.h>
+
+#include <cerrno>
+#include <stdexcept>
 #endif
 
 namespace emu {
@@ -21,23 +27,6 @@ namespace jit {
 void PageBlocksDeleter::operator()(PageBlocks* p) const { delete p; }
 
 namespace {
-
-// The exception a handler threw inside a block: held here until the run loop rethrows
-// it, so that no exception ever unwinds through generated code (which has no unwind
-// tables). The host runs one I-stream at a time on one thread.
-thread_local std::exception_ptr t_thrown;
-
-// Every instruction of a block is called through this: the handler of the table line,
-// with its decoded Insn, exactly as the interpreter calls it.
-extern "C" uint32_t call_handler(Cpu* cpu, const Insn* in) {
-  try {
-    in->fn(*cpu, *in);
-    return 0;
-  } catch (...) {
-    t_thrown = std::current_exception();
-    return 1;
-  }
-}
 
 // Whether a block ends after the instruction `id`: branches (they start the next block
 // at their target), and what can hand the I-stream elsewhere or change its addressing
@@ -59,8 +48,6 @@ bool ends_block(uint16_t id) {
 
 }  // namespace
 
-std::exception_ptr take_exception() { return std::exchange(t_thrown, nullptr); }
-
 void PageBlocks::fold_counts() {
   for (Block* b : at) {
     if (!b || !b->pending) continue;
@@ -79,9 +66,81 @@ PageBlocks::~PageBlocks() {
 
 #if defined(TPFEMU_HAVE_JIT)
 
+// libgcc's registration of an .eh_frame section (CIEs and FDEs ending in a zero word).
+extern "C" void __register_frame(void* begin);
+extern "C" void __deregister_frame(void* begin);
+
+namespace {
+
+// The frame every block's code has (emit_block): five pushes below the return address,
+// so the caller's stack pointer (the CFA) is rsp + 48 everywhere calls are made.
+// DWARF numbers x86-64's registers rbx 3, r12-r15 12-15, the return address 16.
+constexpr uint8_t kSaved[][2] = {{3, 2}, {12, 3}, {13, 4}, {14, 5}, {15, 6}};  // register, CFA - 8n
+
+// One CIE and one FDE (the .eh_frame format of the System V x86-64 ABI, "DWARF-based
+// unwinding") saying that frame for every address of [base, base + size): a handler's
+// C++ exception unwinds through the blocks to the run loop, as through any C++ frame.
+// (The prologue and epilogue of a block differ from it; no call and no exception is
+// there, so only a debugger stopped in them would see a wrong caller.)
+std::vector<uint64_t> unwind_entry(const uint8_t* base, size_t size) {
+  std::vector<uint8_t> e;
+  auto u32 = [&](uint32_t v) { for (int k = 0; k < 4; ++k) e.push_back(uint8_t(v >> 8 * k)); };
+  auto u64 = [&](uint64_t v) { for (int k = 0; k < 8; ++k) e.push_back(uint8_t(v >> 8 * k)); };
+  auto finish = [&](size_t start) {  // pads with DW_CFA_nop and sets the length word
+    while ((e.size() - start) % 8 != 4) e.push_back(0);
+    const uint32_t length = uint32_t(e.size() - start - 4);
+    std::memcpy(&e[start], &length, 4);
+  };
+  const size_t cie = e.size();
+  u32(0), u32(0);                                      // length, CIE id
+  for (int b : {1, int('z'), int('R'), 0, 1, 0x78, 16, 1, 0x00}) e.push_back(uint8_t(b));  // version 1, "zR",
+  // code alignment 1, data alignment -8, return address r16, pointers absolute (DW_EH_PE_absptr)
+  for (int b : {0x0c, 7, 8, 0x90, 1}) e.push_back(uint8_t(b));  // CFA = rsp + 8; return address at CFA - 8
+  finish(cie);
+  const size_t fde = e.size();
+  u32(0), u32(uint32_t(fde + 4 - cie));  // length, the distance back to the CIE
+  u64(uint64_t(base)), u64(size);
+  e.push_back(0);                         // no augmentation data
+  e.push_back(0x0e), e.push_back(48);     // DW_CFA_def_cfa_offset 48
+  for (const auto& [reg, slot] : kSaved) e.push_back(uint8_t(0x80 | reg)), e.push_back(slot);  // DW_CFA_offset
+  finish(fde);
+  u32(0);  // the end of the section
+  std::vector<uint64_t> aligned((e.size() + 7) / 8);
+  std::memcpy(aligned.data(), e.data(), e.size());
+  return aligned;
+}
+
+}  // namespace
+
+// Executable memory for one cache's blocks: one mapping, filled as a ring in the
+// cache's age order (CodeCache::place), with one unwind entry for all of it.
 struct CodeCache::Backend {
-  asmjit::JitRuntime runtime;
+  explicit Backend(size_t bytes) : size((bytes + kPageSize - 1) & ~(kPageSize - 1)) {
+    const int prot = PROT_READ | PROT_WRITE | PROT_EXEC;
+    void* p = mmap(nullptr, size, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+      throw std::runtime_error(fmt::format("machine.engine: compile: the host refused {} bytes of executable memory "
+                                           "for the code cache (mmap: {}); machine.engine: interpret runs without it",
+                                           size, std::strerror(errno)));
+    base = static_cast<uint8_t*>(p);
+    unwind = unwind_entry(base, size);
+    __register_frame(unwind.data());
+  }
+  ~Backend() {
+    __deregister_frame(unwind.data());
+    munmap(base, size);
+  }
+  Backend(const Backend&) = delete;
+  Backend& operator=(const Backend&) = delete;
+  size_t size;
+  uint8_t* base = nullptr;
+  size_t head = 0;  // where the next block's code goes
+  std::vector<uint64_t> unwind;
 };
+
+// The arena holds the cache's byte limit, and at least the largest block
+// (machine.compile.block_length instructions of about 70 bytes each) with room to spare.
+static size_t arena_bytes(uint64_t limit) { return size_t(std::max<uint64_t>(limit, 1u << 20)); }
 
 bool CodeCache::available() { return true; }
 
@@ -149,18 +208,18 @@ void emit_native(asmjit::x86::Assembler& as, Native form, const Insn& in, Gr gr)
 // instruction of the block: no exception, no cycles charged beyond the base, no stop
 // or code change (leave_block_), no branch taken. Whatever else happened, the run
 // loop finishes that instruction as the interpreter would (Cpu::run_compiled).
-size_t emit_block(asmjit::JitRuntime& rt, const DecodedPage& page, Block& b, const CpuLayout& at, Block::Code& fn) {
+// Returns the offset of the body (where a chained block enters).
+size_t emit_block(asmjit::CodeHolder& code, const DecodedPage& page, const Block& b, const CpuLayout& at) {
   using namespace asmjit;
-  CodeHolder code;
-  code.init(rt.environment());
   x86::Assembler as(&code);
   const x86::Gp cpu = x86::rbx, clock = x86::r12;
   Label done = as.newLabel();
-  std::vector<Label> leave(b.length()), threw(b.length());
-  for (unsigned k = 0; k < b.length(); ++k) leave[k] = as.newLabel(), threw[k] = as.newLabel();
+  std::vector<Label> leave(b.length());
+  for (unsigned k = 0; k < b.length(); ++k) leave[k] = as.newLabel();
 
   // Five pushes and the return address: the stack stays 16-byte aligned for calls.
-  // Every block saves the same registers, so a block chained to returns for the first.
+  // Every block saves the same registers, so a block chained to returns for the first;
+  // the arena's unwind entry (kSaved) describes this frame.
   const x86::Gp state = x86::r14;
   as.push(x86::rbx);
   as.push(x86::r12);
@@ -194,12 +253,13 @@ size_t emit_block(asmjit::JitRuntime& rt, const DecodedPage& page, Block& b, con
     // psw_addr = the next instruction's address (page address in r13 + its offset)
     as.lea(x86::rax, x86::ptr(x86::r13, int32_t(2 * b.slots[k] + in.len)));
     as.mov(x86::qword_ptr(cpu, at.psw_addr), x86::rax);
+    // The handler itself, as the interpreter calls it; if it throws, the run loop
+    // finds the instruction in RunState::insn.
+    as.mov(x86::dword_ptr(state, int32_t(offsetof(RunState, insn))), k);
     as.mov(x86::rdi, cpu);
     as.mov(x86::rsi, imm(uint64_t(&in)));
-    as.mov(x86::rax, imm(uint64_t(&call_handler)));
+    as.mov(x86::rax, imm(uint64_t(in.fn)));
     as.call(x86::rax);
-    as.test(x86::eax, x86::eax);
-    as.jnz(threw[k]);
     if (last) {
       // The run loop's tests after an instruction, before going on into another block.
       as.cmp(x86::qword_ptr(cpu, at.cycles), clock);
@@ -260,27 +320,27 @@ size_t emit_block(asmjit::JitRuntime& rt, const DecodedPage& page, Block& b, con
     as.bind(leave[k]);
     as.mov(x86::eax, k);
     as.jmp(done);
-    as.bind(threw[k]);
-    as.mov(x86::eax, k | Block::kThrew);
-    as.jmp(done);
   }
-  const size_t bytes = code.codeSize();
-  if (rt.add(&fn, &code) != kErrorOk) return 0;
-  b.entry.body = reinterpret_cast<const uint8_t*>(fn) + code.labelOffset(body);
-  return bytes;
+  return size_t(code.labelOffsetFromBase(body));
 }
 
 }  // namespace
 
 #else  // no compiler in this build: every I-stream interprets
 
-struct CodeCache::Backend {};
+struct CodeCache::Backend {
+  explicit Backend(size_t) {}
+};
+static size_t arena_bytes(uint64_t) { return 0; }
 bool CodeCache::available() { return false; }
 
 #endif
 
 CodeCache::CodeCache(uint64_t limit_bytes, unsigned block_length, const CpuLayout& layout)
-    : backend_(std::make_unique<Backend>()), limit_(limit_bytes), block_length_(block_length), layout_(layout) {}
+    : backend_(std::make_unique<Backend>(arena_bytes(limit_bytes))),
+      limit_(limit_bytes),
+      block_length_(block_length),
+      layout_(layout) {}
 
 CodeCache::~CodeCache() {
   // Every page that held a block holds this cache too: none is left by now.
@@ -318,12 +378,17 @@ Block* CodeCache::compile(PageBlocks& pb, unsigned slot) {
   b->entry.base_cycles = cycles;
   b->entry.length = b->slots.size();
   b->owner = &pb;
-  Block::Code fn = nullptr;
-  const size_t bytes = emit_block(backend_->runtime, *pb.page, *b, layout_, fn);
-  if (!bytes) return nullptr;
-  b->code = fn;
-  b->code_bytes = bytes;
+  asmjit::CodeHolder code;
+  code.init(asmjit::Environment::host());
+  const size_t body = emit_block(code, *pb.page, *b, layout_);
+  if (code.flatten() || code.resolveUnresolvedLinks()) return nullptr;
+  const size_t bytes = code.codeSize();
   make_room(bytes);
+  uint8_t* const at = place(bytes);
+  if (!at || code.relocateToBase(uint64_t(at)) || code.copyFlattenedData(at, bytes)) return nullptr;
+  b->code = reinterpret_cast<Block::Code>(at);
+  b->entry.body = at + body;
+  b->code_bytes = bytes;
   Block* raw = b.release();
   raw->older = newest_;
   (newest_ ? newest_->newer : oldest_) = raw;
@@ -342,12 +407,42 @@ Block* CodeCache::compile(PageBlocks& pb, unsigned slot) {
 }
 
 void CodeCache::make_room(size_t bytes) {
-  while (oldest_ && stats_.code_bytes + bytes > limit_) {
-    oldest_->owner->arrivals[oldest_->slots.front()] = 0;  // compiled again when it runs again
-    drop(oldest_);
-    stats_.blocks_evicted++;
+  while (oldest_ && stats_.code_bytes + bytes > limit_) evict_oldest();
+}
+
+void CodeCache::evict_oldest() {
+  oldest_->owner->arrivals[oldest_->slots.front()] = 0;  // compiled again when it runs again
+  drop(oldest_);
+  stats_.blocks_evicted++;
+}
+
+#if defined(TPFEMU_HAVE_JIT)
+// Where `bytes` of new code go. Blocks are placed in age order around the arena, so
+// the oldest block's code is the ring's tail and the newest's end its head: the new
+// code goes at the head, or at the arena's start, once the oldest blocks made room
+// there. (A block dropped out of order, its page gone, leaves a gap until the tail
+// passes it.)
+uint8_t* CodeCache::place(size_t bytes) {
+  Backend& m = *backend_;
+  if (bytes > m.size) return nullptr;
+  for (;;) {
+    size_t at = m.head;
+    if (!oldest_) at = 0;
+    else if (const size_t tail = size_t(reinterpret_cast<uint8_t*>(oldest_->code) - m.base); tail < m.head) {
+      if (m.size - m.head < bytes) at = tail >= bytes ? 0 : m.size;  // wrap, or no room yet
+    } else if (tail - m.head < bytes) {
+      at = m.size;  // no room yet
+    }
+    if (at != m.size) {
+      m.head = (at + bytes + 15) & ~size_t(15);  // blocks start 16-byte aligned
+      return m.base + at;
+    }
+    evict_oldest();
   }
 }
+#else
+uint8_t* CodeCache::place(size_t) { return nullptr; }
+#endif
 
 void CodeCache::drop(Block* b) {
   PageBlocks& pb = *b->owner;
@@ -356,9 +451,6 @@ void CodeCache::drop(Block* b) {
   (b->older ? b->older->newer : oldest_) = b->newer;
   (b->newer ? b->newer->older : newest_) = b->older;
   stats_.code_bytes -= b->code_bytes;
-#if defined(TPFEMU_HAVE_JIT)
-  backend_->runtime.release(b->code);
-#endif
   delete b;
 }
 

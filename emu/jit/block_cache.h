@@ -5,7 +5,6 @@
 // docs/speed.md, "Block compiler".
 #pragma once
 #include <cstdint>
-#include <exception>
 #include <memory>
 #include <vector>
 
@@ -33,8 +32,9 @@ struct PageBlocks;
 // the page's end, before an instruction not decoded yet, or at
 // machine.compile.block_length. Its code returns k, the index of the last instruction
 // it executed (entered with the virtual address of the page it runs from; after a
-// branch in the same page it goes on into the block there, RunState::block), with kThrew set when that instruction's handler threw (the exception
-// is taken by take_exception()).
+// branch in the same page it goes on into the block there, RunState::block). A handler's
+// exception unwinds through the block's code (the code cache has an unwind entry):
+// RunState::block and RunState::insn say which instruction threw.
 struct Block;
 
 // What a chain of blocks shares with the run loop: the run's instruction count (the
@@ -44,6 +44,7 @@ struct RunState {
   uint64_t n = 0, limit = 0, stop_cycle = 0;
   Block* block = nullptr;
   uint64_t clock = 0;  // the I-stream's clock when `block` was entered
+  uint32_t insn = 0;   // the instruction of `block` whose handler runs (set before each call)
 };
 
 // What generated code reads of the block it chains to (at offset 0 of Block).
@@ -55,7 +56,6 @@ struct ChainEntry {
 
 struct Block {
   using Code = uint32_t (*)(Cpu*, uint64_t page_address, RunState*);
-  static constexpr uint32_t kThrew = 0x80000000u;
   ChainEntry entry;  // first: generated code reads it at fixed offsets
   Code code = nullptr;
   // Entries since the counts were last folded into the slots' Insn::count (one
@@ -121,6 +121,8 @@ class CodeCache : public std::enable_shared_from_this<CodeCache> {
   Block* arrive(DecodedPage& page, unsigned slot);
   Block* compile(PageBlocks& pb, unsigned slot);
   void make_room(size_t bytes);
+  uint8_t* place(size_t bytes);
+  void evict_oldest();
 
   struct Backend;
   std::unique_ptr<Backend> backend_;
@@ -130,10 +132,6 @@ class CodeCache : public std::enable_shared_from_this<CodeCache> {
   Block *oldest_ = nullptr, *newest_ = nullptr;
   CodeCacheStats stats_;
 };
-
-// The exception the last block's handler threw (Block::kThrew), to be rethrown by the
-// run loop where the interpreter's own handler would have thrown it.
-std::exception_ptr take_exception();
 
 // Folds the pending counts of `page`'s blocks into its slots (before a reader: the
 // profiler's slot_counts).

@@ -57,18 +57,28 @@ RunResult Cpu::run_compiled(uint64_t limit, uint64_t cycle_end) {
           // cycle with its base cycles; cycles beyond the base make the block leave. A
           // block goes on into the next one in the page under the same test (chaining).
           jit::RunState state{n, limit, stop_cycle, b, clock};
-          const uint32_t r = b->code(this, page_address, &state);
-          b = state.block;  // the block that ran last
-          n = state.n;      // and the blocks before it, which ran to their end
+          // Where the chain left: the block that ran last, its instruction k (the one
+          // the interpreter finishes next), the blocks before it counted in state.n.
+          const auto left_at = [&](unsigned k) {
+            b = state.block;
+            n = state.n + k + 1;
+            // The instructions after k did not run: the entry counted them (pending).
+            for (unsigned j = k + 1; j < b->length(); ++j) --page->slot[b->slots[j]].count;
+            in = &page->slot[b->slots[k]];
+            a = page_address + 2 * b->slots[k];
+            cur = in;
+          };
+          unsigned k;
+          try {
+            k = b->code(this, page_address, &state);
+          } catch (...) {
+            // A handler's exception, unwound through the block: the interpreter's catch
+            // below takes it with the state it would have had.
+            left_at(state.insn);
+            throw;
+          }
+          left_at(k);
           clock = state.clock;
-          const unsigned k = r & ~jit::Block::kThrew;
-          // The instructions after k did not run: the entry counted them (pending).
-          for (unsigned j = k + 1; j < b->length(); ++j) --page->slot[b->slots[j]].count;
-          n += k + 1;
-          in = &page->slot[b->slots[k]];
-          a = page_address + 2 * b->slots[k];
-          cur = in;
-          if (r & jit::Block::kThrew) std::rethrow_exception(jit::take_exception());
           clock += b->cycles_to[k];
           len = in->len;
           next = a + len;
