@@ -138,9 +138,12 @@ struct CodeCache::Backend {
   std::vector<uint64_t> unwind;
 };
 
-// The arena holds the cache's byte limit, and at least the largest block
-// (machine.compile.block_length instructions of about 70 bytes each) with room to spare.
-static size_t arena_bytes(uint64_t limit) { return size_t(std::max<uint64_t>(limit, 1u << 20)); }
+// The arena holds the cache's byte limit, and at least the largest block (under 100
+// bytes an instruction, plus its entry and exits) with room to spare. (A block that
+// does not fit is not compiled: its instructions are interpreted.)
+static size_t arena_bytes(uint64_t limit, unsigned block_length) {
+  return size_t(std::max<uint64_t>(limit, 4096 + 256 * uint64_t(block_length)));
+}
 
 bool CodeCache::available() { return true; }
 
@@ -331,13 +334,13 @@ size_t emit_block(asmjit::CodeHolder& code, const DecodedPage& page, const Block
 struct CodeCache::Backend {
   explicit Backend(size_t) {}
 };
-static size_t arena_bytes(uint64_t) { return 0; }
+static size_t arena_bytes(uint64_t, unsigned) { return 0; }
 bool CodeCache::available() { return false; }
 
 #endif
 
 CodeCache::CodeCache(uint64_t limit_bytes, unsigned block_length, const CpuLayout& layout)
-    : backend_(std::make_unique<Backend>(arena_bytes(limit_bytes))),
+    : backend_(std::make_unique<Backend>(arena_bytes(limit_bytes, block_length))),
       limit_(limit_bytes),
       block_length_(block_length),
       layout_(layout) {}

@@ -65,6 +65,10 @@ void same(const Bytes& code, uint64_t chunk, unsigned block_length = 64, uint64_
   if (emu::jit::CodeCache::available() && chunk >= 7) CHECK(compiled.cache->stats().blocks_compiled > 0);
   // A cache too small for two blocks drops one for each it compiles; counts stay exact.
   if (emu::jit::CodeCache::available() && cache_bytes < 64 && block_length == 1) CHECK(compiled.cache->stats().blocks_evicted > 0);
+  // A cache of a few blocks over an arena of 8 KiB (blocks of one instruction, over 100
+  // bytes each): 150 compiles wrap the ring of code at least twice, live blocks in it.
+  if (emu::jit::CodeCache::available() && cache_bytes >= 64 && cache_bytes < 1024 && block_length == 1)
+    CHECK(compiled.cache->stats().blocks_compiled > 150);
 }
 
 // A loop of 200 iterations: native (LA, SLLG, LGR) and called (AGHI, STG, LG) instructions.
@@ -90,6 +94,7 @@ TEST_CASE("compiled blocks stop where the interpreter stops, at every run limit"
   same(code, 1000000, 1);     // blocks of one instruction
   same(code, 1000000, 1, 1);  // and a code cache of one byte: every compile evicts
   same(code, 1000000, 64, 1);
+  same(code, 1000000, 1, 600);  // a few blocks live while the code ring wraps
 }
 
 TEST_CASE("a program check in the middle of a block leaves the interpreter's state and counts", "[jit]") {
