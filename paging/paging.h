@@ -60,7 +60,7 @@ struct PagingStats {
   uint64_t slots_high = 0;       // most slots in use at once
   uint64_t write_bound = 0;      // candidates passed over: page-out requests at system.paging.max_writes
   uint64_t frame_waits = 0;      // GETSTORs that waited for frames (page-outs on their way)
-  uint64_t first_references = 0;  // faults on the first reference to a page (LE_GETMAIN's, LE's stack)
+  uint64_t first_references = 0;  // faults on the first reference to a page (LE's, the ECB stack's and heap's, a LOAD's)
   uint64_t first_reference_cycles = 0;  // what they charged
   uint64_t pages_in[2] = {0, 0};  // pages read from SCM and from DASD (faults, speculative, 1 MB, dumps)
   // PLPA-like pages (system.paging.pageable_programs): the image's read-only pages.
