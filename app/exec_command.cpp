@@ -156,6 +156,14 @@ int run_exec(const ExecOptions& opts) {
                host_s > 0 ? double(n) / host_s / 1e6 : 0.0);
     // The model's count of host memory (the same every run), then the host's own figure.
     for (const std::string& line : machine.storage().host_memory_lines()) fmt::print(stderr, "{}\n", line);
+    if (const emu::jit::CodeCache* cc = machine.code_cache()) {
+      const emu::jit::CodeCacheStats& c = cc->stats();
+      fmt::print(stderr, "engine=compile blocks_compiled={} instructions_compiled={} blocks_evicted={} code_bytes={} "
+                 "peak_code_bytes={} compile_seconds={:.3f}\n", c.blocks_compiled, c.instructions_compiled,
+                 c.blocks_evicted, c.code_bytes, c.peak_code_bytes, c.compile_seconds);
+    } else {
+      fmt::print(stderr, "engine=interpret\n");
+    }
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     fmt::print(stderr, "host_max_rss_kb={}\n", usage.ru_maxrss);

@@ -14,6 +14,7 @@
 
 #include "app/console_client.h"
 #include "app/exec_command.h"
+#include "app/ipl_command.h"
 #include "app/run_command.h"
 #include "app/subsystems.h"
 #include "app/version.h"
@@ -80,7 +81,9 @@ constexpr const char* kExecHelp = R"(  exec PROGRAM.elf [options] [-- guest args
       Run a static s390x Linux program (Linux-compatible mode).
       --stats               print instructions=N host_seconds=S mips=M, the host
                             memory the model counts (real storage, per simulated
-                            GB) and the host's maximum resident size on stderr
+                            GB), the engine (machine.engine; compile: its blocks,
+                            code cache size and compile time) and the host's
+                            maximum resident size on stderr
       --profile FILE        write the ETIM instruction count report to FILE and
                             the same rows as JSON to FILE with .json
       --max-instructions N  stop a runaway program after N instructions
@@ -103,6 +106,25 @@ constexpr const char* kExecHelp = R"(  exec PROGRAM.elf [options] [-- guest args
                             a fork past it stops the run, status 124 (default 256)
 )";
 
+constexpr const char* kIplHelp = R"(  ipl IMAGE [options] [-- parameters...]
+      Run a bare-metal s390x program that owns the machine (system mode, see
+      docs/system-mode.md): an ELF image loaded at its addresses and started at its
+      entry, or a binary loaded at 0 and started by the IPL PSW in its first 8
+      bytes, in 64-bit mode, DAT off, supervisor state, every interruption disabled,
+      as QEMU's -kernel starts one. Its SCLP console writes to standard output. The
+      run ends on a disabled wait PSW (exit status: the low byte of its instruction
+      address), a DIAGNOSE X'308' reset (0), --max-instructions (124), every
+      I-stream waiting for nothing (124), or what tpfemu does not model yet (125).
+      The end, the PSW and the counts go to standard error.
+      --max-instructions N  stop after N instructions
+      --istreams N          N I-streams (the others stay stopped: no SIGP yet)
+      --profile FILE        the ETIM instruction count report to FILE, JSON beside it
+      --config FILE         machine configuration (YAML; repeatable)
+      --set KEY=VALUE       override one key (machine.storage defaults to 128M here)
+      --timing full|base    full: caches and coherence (default); base: base cycles
+      -- parameters         the kernel command line, at absolute 0x10480
+)";
+
 constexpr const char* kConfigHelp = R"(  config [--list | --example] [--config FILE ...] [--set KEY=VALUE ...]
       --list: every key of every section (machine, system with its subsystems'
       keys, workload, operator) with default, unit, range and source; --example: a
@@ -118,8 +140,8 @@ constexpr const char* kGlobalHelp = R"(  --version    tpfemu's version (and the 
 )";
 
 void print_usage(std::FILE* to) {
-  fmt::print(to, "usage: tpfemu [--log-level LEVEL] COMMAND ...\n\ncommands:\n{}\n{}\n{}\n{}\n{}\n{}\n{}", kRunHelp,
-             kCompareHelp, kReportHelp, kExecHelp, kConfigHelp, kConsoleHelp, kGlobalHelp);
+  fmt::print(to, "usage: tpfemu [--log-level LEVEL] COMMAND ...\n\ncommands:\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}", kRunHelp,
+             kCompareHelp, kReportHelp, kExecHelp, kIplHelp, kConfigHelp, kConsoleHelp, kGlobalHelp);
 }
 
 std::string_view help_of(std::string_view command) {
@@ -127,6 +149,7 @@ std::string_view help_of(std::string_view command) {
   if (command == "compare") return kCompareHelp;
   if (command == "report") return kReportHelp;
   if (command == "exec") return kExecHelp;
+  if (command == "ipl") return kIplHelp;
   if (command == "console") return kConsoleHelp;
   return kConfigHelp;
 }
@@ -192,6 +215,43 @@ class Args {
   std::string_view command_;
 };
 
+// The options `exec` and `ipl` share (a machine run from the command line): its ETIM
+// report, its timing model, its configuration and its instruction limit. True when `a`
+// is one of them, with `status` non-zero if its value is wrong.
+struct MachineRunOptions {
+  std::string& profile;
+  bool& timing;
+  std::vector<std::string>& sets;
+  std::vector<std::string>& config_files;
+  uint64_t& max_instructions;
+};
+
+bool machine_run_option(Args& args, std::string_view a, MachineRunOptions o, int& status) {
+  if (a == "--set") {
+    args.set_value(o.sets, status);  // status set when it is wrong
+    return true;
+  }
+  if (a != "--profile" && a != "--timing" && a != "--istreams" && a != "--config" && a != "--max-instructions")
+    return false;
+  const char* v = args.value();
+  if (a == "--profile") {
+    if (!v) status = args.error("--profile needs a file name");
+    else o.profile = v;
+  } else if (a == "--timing") {
+    if (!v || (std::strcmp(v, "full") && std::strcmp(v, "base"))) status = args.error("--timing needs full or base");
+    else o.timing = std::strcmp(v, "full") == 0;
+  } else if (a == "--istreams") {
+    if (!v) status = args.error("--istreams needs a number");
+    else o.sets.push_back(std::string("machine.istreams=") + v);
+  } else if (a == "--config") {
+    if (!v) status = args.error("--config needs a YAML file");
+    else o.config_files.push_back(v);
+  } else if (!v || !parse_u64(v, o.max_instructions) || o.max_instructions == 0) {
+    status = args.error("--max-instructions needs a positive number");
+  }
+  return true;
+}
+
 int exec_main(Args args) {
   app::ExecOptions o;
   int status = 0;
@@ -199,14 +259,8 @@ int exec_main(Args args) {
     std::string_view a = args.next();
     if (is_help(a)) return print_help("exec");
     if (a == "--stats") o.stats = true;
-    else if (a == "--profile") {
-      const char* v = args.value();
-      if (!v) return args.error("--profile needs a file name");
-      o.profile = v;
-    } else if (a == "--timing") {
-      const char* v = args.value();
-      if (!v || (std::strcmp(v, "full") && std::strcmp(v, "base"))) return args.error("--timing needs full or base");
-      o.timing = std::strcmp(v, "full") == 0;
+    else if (machine_run_option(args, a, {o.profile, o.timing, o.sets, o.config_files, o.max_instructions}, status)) {
+      if (status) return status;
     } else if (a == "--counters") {
       o.counters = true;
     } else if (a == "--large-pages") {
@@ -230,20 +284,6 @@ int exec_main(Args args) {
       if (!v || !parse_u64(v, n) || n == 0 || n > 65536)
         return args.error("--max-processes needs a number from 1 to 65536");
       o.max_processes = unsigned(n);
-    } else if (a == "--istreams") {
-      const char* v = args.value();
-      if (!v) return args.error("--istreams needs a number");
-      o.sets.push_back(std::string("machine.istreams=") + v);
-    } else if (a == "--config") {
-      const char* v = args.value();
-      if (!v) return args.error("--config needs a YAML file");
-      o.config_files.push_back(v);
-    } else if (a == "--set") {
-      if (!args.set_value(o.sets, status)) return status;
-    } else if (a == "--max-instructions") {
-      const char* v = args.value();
-      if (!v || !parse_u64(v, o.max_instructions) || o.max_instructions == 0)
-        return args.error("--max-instructions needs a positive number");
     } else if (a == "--") {
       while (!args.done()) o.args.push_back(std::string(args.next()));
     } else if (a.starts_with("--")) {
@@ -256,6 +296,31 @@ int exec_main(Args args) {
   }
   if (o.program.empty()) return args.error("exec needs a program (an s390x ELF file)");
   return app::run_exec(o);
+}
+
+int ipl_main(Args args) {
+  app::IplOptions o;
+  int status = 0;
+  while (!args.done()) {
+    std::string_view a = args.next();
+    if (is_help(a)) return print_help("ipl");
+    if (machine_run_option(args, a, {o.profile, o.timing, o.sets, o.config_files, o.max_instructions}, status)) {
+      if (status) return status;
+    } else if (a == "--") {
+      while (!args.done()) {
+        if (!o.parameters.empty()) o.parameters += ' ';
+        o.parameters += args.next();
+      }
+    } else if (a.starts_with("--")) {
+      return args.error(fmt::format("unknown option {}", a));
+    } else if (o.image.empty()) {
+      o.image = std::string(a);
+    } else {
+      return args.error(fmt::format("one image only ({} and {}); the parameters go after --", o.image, a));
+    }
+  }
+  if (o.image.empty()) return args.error("ipl needs an image (a bare-metal s390x ELF, or a binary with its IPL PSW at 0)");
+  return app::run_ipl(o);
 }
 
 // The options `run` and `config` share; false with `status` set when one is wrong or
@@ -412,6 +477,7 @@ int main(int argc, char** argv) {
   }
   std::string_view cmd = argv[i];
   if (cmd == "exec") return exec_main(Args(argc, argv, i + 1, cmd));
+  if (cmd == "ipl") return ipl_main(Args(argc, argv, i + 1, cmd));
   if (cmd == "config") return config_main(Args(argc, argv, i + 1, cmd), command_line);
   if (cmd == "run") return run_main(Args(argc, argv, i + 1, cmd), command_line);
   if (cmd == "console") {
@@ -439,5 +505,5 @@ int main(int argc, char** argv) {
     print_usage(stdout);
     return 0;
   }
-  return usage_error("", fmt::format("unknown command {} (run, compare, report, exec, config, console)", cmd));
+  return usage_error("", fmt::format("unknown command {} (run, compare, report, exec, ipl, config, console)", cmd));
 }

@@ -123,10 +123,11 @@ void AddressSpace::copy_frame(uint64_t from, uint64_t to_vaddr, AddressSpace& ch
 }
 
 AddressSpace::Segment& AddressSpace::segment(uint64_t vseg) {
-  if (vseg == cached_vseg_ && cached_->use_count() == 1) return **cached_;
+  CachedSegment& c = cached(vseg);
+  if (vseg == c.vseg && c.at->use_count() == 1) return **c.at;
   auto& s = segments_[vseg];
   if (!s) s = std::make_shared<Segment>();
-  cached_vseg_ = vseg, cached_ = &s;
+  c.vseg = vseg, c.at = &s;
   return writable(s);
 }
 
@@ -142,10 +143,11 @@ void AddressSpace::share_segments_of(const AddressSpace& from) {
 }
 
 AddressSpace::Segment* AddressSpace::find_segment(uint64_t vseg) {
-  if (vseg == cached_vseg_) return cached_->get();
+  CachedSegment& c = cached(vseg);
+  if (vseg == c.vseg) return c.at->get();
   auto it = segments_.find(vseg);
   if (it == segments_.end()) return nullptr;
-  cached_vseg_ = vseg, cached_ = &it->second;
+  c.vseg = vseg, c.at = &it->second;
   return it->second.get();
 }
 
@@ -321,8 +323,8 @@ void AddressSpace::unmap(uint64_t addr, uint64_t len) {
     if (s.large) {
       purge_segment(s, it->first);
       if (s.page[0].owned) storage_.free_1m(s.page[0].frame);
+      if (cached(it->first).vseg == it->first) cached(it->first) = CachedSegment{};
       segments_.erase(it);
-      cached_vseg_ = ~0ull, cached_ = nullptr;
       vp = (vp / kPagesPerSegment + 1) * kPagesPerSegment - 1;
       continue;
     }

@@ -259,7 +259,7 @@ uint64_t Cpu::tod_at(double clock_ghz, uint64_t cycles) {
   return cycles;
 }
 
-RunResult Cpu::run(uint64_t limit, uint64_t cycle_end) {
+RunResult Cpu::interpret(uint64_t limit, uint64_t cycle_end) {
   stop_requested_ = slice_over_ = false;
   // Sample points the clock passed while no instruction ran (idle, or host work between
   // runs such as dispatching) are skipped: the real EI samples no wait state, and the next

@@ -11,6 +11,7 @@
 #include "emu/cache.h"
 #include "emu/cycle_cause.h"
 #include "emu/isa/insn.h"
+#include "emu/jit/block_cache.h"
 #include "emu/machine_config.h"
 #include "emu/program_check.h"
 #include "emu/tlb.h"
@@ -18,6 +19,7 @@
 namespace emu {
 
 class Cpu;
+class SystemCpu;
 
 // What the layer above does with SUPERVISOR CALL: emu/ only knows that an SVC
 // hands control to it.
@@ -168,7 +170,14 @@ class Cpu final : public TlbPurgeListener {
 
   // Runs until `limit` more instructions have executed, the clock reaches
   // `cycle_end`, a stop is requested, or a program check occurs.
-  RunResult run(uint64_t limit, uint64_t cycle_end = ~0ull);
+  RunResult run(uint64_t limit, uint64_t cycle_end = ~0ull) {
+    return code_cache_ ? run_compiled(limit, cycle_end) : interpret(limit, cycle_end);
+  }
+  // machine.engine: compile: blocks from `cache` (emu/jit/), shared by the machine's
+  // I-streams; nullptr: interpret. Both engines give the same results (docs/speed.md).
+  void set_code_cache(std::shared_ptr<jit::CodeCache> cache) { code_cache_ = std::move(cache); }
+  // Where generated code finds the clock, the PSW address and leave_block_.
+  static jit::CpuLayout compiled_layout();
   void request_stop() { stop_requested_ = true, leave_block_ = true; }
   // Ends the current run() after this instruction as if its cycle_end had come (the
   // scheduler's slice is over, the program did not give up anything).
@@ -205,11 +214,18 @@ class Cpu final : public TlbPurgeListener {
   // Raises the same exceptions as read/write would.
   uint8_t* span(uint64_t a, uint64_t len, bool for_write);
 
-  // Bits 0-63 of the PSW of a problem-state program in 64-bit mode: DAT, I/O,
-  // external and machine-check masks on, CC and program mask in byte 2, EA and BA.
+  // Bits 0-63 of the PSW. Under a host control program (run, exec): a problem-state
+  // program in 64-bit mode, DAT, I/O, external and machine-check masks on, CC and
+  // program mask in byte 2, EA and BA. In system mode (tpfemu ipl) the I-stream's own.
   uint64_t psw_mask() const {
+    if (system_) [[unlikely]] return system_psw_mask();
     return 0x0705000180000000ull | uint64_t(cc) << 44 | uint64_t(prog_mask) << 40;
   }
+  // System mode: the I-stream's supervisor state, control registers, prefix and
+  // interruptions (emu/system/system_cpu.h); nullptr when a host control program runs
+  // it (run, exec), which takes its SVCs and program checks in host code.
+  void set_system(SystemCpu* s) { system_ = s; }
+  SystemCpu* system() const { return system_; }
 
   // The Time-Of-Day clock as STCK stores it, from the simulated cycles.
   uint64_t tod_clock() const { return tod_at(clock_ghz, cycles); }
@@ -254,6 +270,8 @@ class Cpu final : public TlbPurgeListener {
   }
 
  private:
+  RunResult interpret(uint64_t limit, uint64_t cycle_end);
+  RunResult run_compiled(uint64_t limit, uint64_t cycle_end);  // emu/jit/run_compiled.cpp
   static constexpr size_t kTlbSize = 1024;  // 4 MB of reach; misses walk the page index
   // wtag's mark for a write right a load gave to a frame never stored into: the first
   // store takes it (take_deferred_write), so that Storage counts the frame's bytes then
@@ -311,8 +329,10 @@ class Cpu final : public TlbPurgeListener {
   void fetch_bytes(uint64_t a, uint8_t* out, unsigned& len);
   uint64_t charged_more(Insn& in, uint64_t clock);
   void invalidate_code(Frame& f);
+  uint64_t system_psw_mask() const;  // emu/system/system_cpu.cpp
 
   AddressSpace* space_;
+  SystemCpu* system_ = nullptr;
   uint64_t space_serial_ = 0;
   Storage& storage_;  // every space this I-stream loads lies in it
   SvcHandler* svc_ = nullptr;
@@ -341,6 +361,7 @@ class Cpu final : public TlbPurgeListener {
   uint64_t code_vpage_ = ~0ull;  // page the decode slots below belong to
   DecodedPage* code_ = nullptr;
   std::vector<std::unique_ptr<DecodedPage>> retired_code_;  // freed after the current insn
+  std::shared_ptr<jit::CodeCache> code_cache_;  // machine.engine: compile
 };
 
 // Fills `out` with the fields of the instruction in `bytes` (its first bytes give the

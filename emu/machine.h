@@ -89,6 +89,9 @@ class Machine : public CpuGroup, public CacheListener {
   void start(AddressSpace& space);
   unsigned istreams() const { return unsigned(cpus_.size()); }
   Cpu& cpu(unsigned i) { return *cpus_[i]; }
+  // The compiled blocks of every I-stream (machine.engine: compile on a host that has
+  // the compiler), for --stats; nullptr when the I-streams interpret.
+  const jit::CodeCache* code_cache() const { return code_cache_.get(); }
   IStreamState state(unsigned i) const { return state_[i]; }
   void set_state(unsigned i, IStreamState s) { state_[i] = s; }
   void set_dispatcher(Dispatcher* d) { dispatcher_ = d; }
@@ -128,6 +131,7 @@ class Machine : public CpuGroup, public CacheListener {
   std::unique_ptr<MemoryHierarchy> caches_;
   bool timing_;
   std::vector<std::unique_ptr<Cpu>> cpus_;
+  std::shared_ptr<jit::CodeCache> code_cache_;  // shared by the I-streams, as the decoded pages are
   std::vector<IStreamState> state_;
   std::vector<uint64_t> deadline_;
   int lone_runner_ = -1;  // the I-stream running alone to the next event, if any

@@ -29,6 +29,10 @@ using cfg::Config;
 namespace {
 
 const std::string kTG = "IBM z15 Technical Guide, SG24-8851";
+// machine.engine's default: the reference engine, the same on every host (so that
+// configuration listings and configs/machine-z15.yaml do not depend on the host) until
+// the whole suite has run under the compiler (docs/speed.md, "Block compiler").
+constexpr const char* kDefaultEngine = "interpret";
 const std::string kECAG = "z15 ECAG cache attributes, valgrind none/tests/s390x/ecag.stdout.exp-z15";
 const std::string kTelum = "Hot Chips 2024, reported by Chips and Cheese";
 
@@ -157,6 +161,44 @@ Section<MachineConfig> make_machine_section() {
                    "(machine.coherence.transfer_latency) so lock hand-offs are not distorted (docs/machine.md, "
                    "Scheduler); smaller costs host time."}, &MachineConfig::quantum);
 
+  s.key_with({.path = "machine.engine",
+              .type = T::Enum,
+              .default_value = kDefaultEngine,
+              .choices = {"compile", "interpret"},
+              .unit = "engine",
+              .description = "How the I-streams execute guest code: interpret (the reference engine: one "
+                             "instruction at a time through the instruction table) or compile (blocks of decoded "
+                             "instructions turned into host code, emu/jit/; x86-64 hosts only, elsewhere it "
+                             "interprets). Both give the same reports byte for byte (docs/speed.md, Block compiler).",
+              .source = "host speed only, not the model: interpret, the reference engine, until the whole suite "
+                        "has run under the compiler; the differential tests (tests/engines_same.py, "
+                        "reference.outputs_compiled) show compile exact on every guest program and E1-E5's short "
+                        "runs."},
+             [](MachineConfig& m, const cfg::ConfigValue& v) {
+               m.engine = std::get<std::string>(v) == "compile" ? Engine::Compile : Engine::Interpret;
+             });
+  s.key({.path = "machine.compile.block_length",
+         .type = T::Integer,
+         .default_value = "64",
+         .min = "1",
+         .max = "1024",
+         .unit = "instructions",
+         .description = "Most instructions in one compiled block (machine.engine: compile). 1 makes every block "
+                        "one instruction: a stress setting for the differential tests.",
+         .source = "host speed only: long enough for the straight-line runs between branches of the bench's "
+                   "and E1-E5's guest code; a block also ends at a branch and at its page's end."},
+        &MachineConfig::block_length);
+  s.key({.path = "machine.compile.cache",
+         .type = T::Size,
+         .default_value = "64M",
+         .min = "64K",
+         .max = "4G",
+         .unit = "bytes",
+         .description = "Host memory for compiled blocks (machine.engine: compile); when full, the oldest blocks "
+                        "are dropped (and compiled again when they run again).",
+         .source = "host limit only: far above the largest run of the project's configurations (a few MB), "
+                   "well inside machine.host_storage_limit."},
+        &MachineConfig::compile_cache);
   s.key({.path = "machine.cache.l1.size",
          .type = T::Size,
          .default_value = "128K",
@@ -325,6 +367,7 @@ Section<MachineConfig> make_machine_section() {
                    "(about 4 x machine.cache.l2.latency)."}, &MachineConfig::tlb_walk);
 
   s.describe("machine", "The machine: I-streams, clock, storage, caches and coherence, TLBs, scheduler.");
+  s.describe("machine.compile", "The block compiler (machine.engine: compile): block length and code cache.");
   s.describe("machine.cache", "Caches: 256-byte lines; L1 and L2 private to each I-stream, L3 shared.");
   s.describe("machine.cache.l1", "L1 data cache, private to each I-stream.");
   s.describe("machine.cache.l2", "L2 cache, private to each I-stream.");

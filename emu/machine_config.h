@@ -26,7 +26,13 @@ struct TlbConfig {
   unsigned ways = 0;
 };
 
+// Which engine runs guest code (machine.engine): both give the same reports.
+enum class Engine : uint8_t { Interpret, Compile };
+
 struct MachineConfig {
+  Engine engine = Engine::Interpret;  // machine.engine
+  unsigned block_length = 0;       // most instructions in one compiled block
+  uint64_t compile_cache = 0;      // host bytes of compiled code kept
   Generation arch = Generation::Z196;  // the instructions it decodes (machine.arch)
   unsigned istreams = 0;
   double clock_ghz = 0;

@@ -8,6 +8,7 @@
 
 #include "config/number_text.h"
 #include "emu/isa/table.h"
+#include "emu/jit/block_cache.h"
 
 namespace emu {
 using cfg::grouped;
@@ -16,6 +17,7 @@ std::vector<SlotCounts> slot_counts(AddressSpace& space) {
   std::vector<SlotCounts> out;
   space.for_each_page([&](uint64_t vaddr, const Frame& frame) {
     if (!frame.code) return;
+    jit::fold_counts(*frame.code);  // compiled blocks count once per entry: make the slots exact
     for (unsigned k = 0; k < kPageSize / 2; ++k) {
       const Insn& in = frame.code->slot[k];
       const uint64_t samples = frame.code->samples_at(k);

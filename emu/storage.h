@@ -23,6 +23,13 @@ constexpr uint64_t page_down(uint64_t a) { return a & ~kPageMask; }
 constexpr uint64_t kSegmentSize = 1ull << 20;  // a 1 MB frame / large page
 constexpr unsigned kPagesPerSegment = unsigned(kSegmentSize / kPageSize);
 
+namespace jit {
+struct PageBlocks;  // the page's compiled blocks (emu/jit/block_cache.h)
+struct PageBlocksDeleter {
+  void operator()(PageBlocks* p) const;
+};
+}  // namespace jit
+
 // Decoded instructions of one frame, one slot per halfword.
 struct DecodedPage {
   Insn slot[kPageSize / 2];
@@ -34,6 +41,10 @@ struct DecodedPage {
     if (!samples) samples = std::make_unique<uint64_t[]>(kPageSize / 2);
     ++samples[k];
   }
+  // Blocks compiled from these slots (machine.engine: compile): they go with the page,
+  // so whatever retires the decoded instructions retires them. Declared after `slot`:
+  // destroyed first, it folds its blocks' pending counts into the slots.
+  std::unique_ptr<jit::PageBlocks, jit::PageBlocksDeleter> compiled;
 };
 
 // A frame's bytes: kPageSize bytes of Storage's host arena, guest (big-endian) byte order.

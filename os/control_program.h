@@ -164,7 +164,7 @@ class ControlProgram : public emu::Dispatcher,
   void install_services();
   int64_t svc_create(emu::Cpu& cpu, Ecb& e);
   int64_t svc_thread_create(emu::Cpu& cpu, Ecb& e);
-  void svc_getstor(emu::Cpu& cpu, Ecb& e, bool vio);
+  void svc_getstor(emu::Cpu& cpu, Ecb& e, bool vio, bool above_the_bar = false);
   void svc_thread_join(emu::Cpu& cpu, Ecb& e);
   void svc_delay(emu::Cpu& cpu, Ecb& e);
   void svc_wait(emu::Cpu& cpu, Ecb& e);

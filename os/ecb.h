@@ -59,6 +59,7 @@ struct Process {
   std::unique_ptr<emu::AddressSpace> space;
   uint64_t brk = TPF_EVM_HEAP31, brk_mapped = TPF_EVM_HEAP31;
   uint64_t system_next = TPF_EVM_SYSTEM;
+  uint64_t system64_next = TPF_EVM_SYSTEM64;  // GETSTOR64's next block (above the bar)
   std::map<uint64_t, uint64_t> system_blocks;  // GETSTOR address -> bytes
   // Of those, the blocks of virtual I/O storage (GETSTOR_VIO: a temporary data set kept in
   // virtual storage), address -> bytes: a subsystem paging them keeps them off SCM.

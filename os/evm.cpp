@@ -222,6 +222,18 @@ int64_t Evm::getstor(Process& p, uint64_t bytes, bool vio) {
   return int64_t(at);
 }
 
+// GETSTOR64 blocks come from the 64-bit system area, bounded by its end (1 TB); real
+// and auxiliary storage run out long before (map fails: 0, as GETSTOR's).
+int64_t Evm::getstor64(Process& p, uint64_t bytes) {
+  const uint64_t size = emu::page_up(std::max<uint64_t>(bytes, 1));
+  if (size > TPF_EVM_SYSTEM64_END - p.system64_next) return 0;
+  if (!p.space->map(p.system64_next, size, kRW)) return 0;
+  const uint64_t at = p.system64_next;
+  p.system_blocks[at] = size;
+  p.system64_next += size;
+  return int64_t(at);
+}
+
 int64_t Evm::relstor(Process& p, uint64_t addr) {
   auto it = p.system_blocks.find(addr);
   if (it == p.system_blocks.end()) return -14;  // EFAULT

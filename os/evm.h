@@ -52,6 +52,7 @@ class Evm {
   // Storage services: the program break, GETSTOR and RELSTOR.
   int64_t brk(Process& p, uint64_t addr);
   int64_t getstor(Process& p, uint64_t bytes, bool vio = false);  // vio: Process::vio_blocks
+  int64_t getstor64(Process& p, uint64_t bytes);                  // the 64-bit system area
   int64_t relstor(Process& p, uint64_t addr);
 
   // The common pages (os/subsystem.h, System::program_pages and shared_area_pages): the

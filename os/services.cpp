@@ -59,6 +59,8 @@ void ControlProgram::install_services() {
       {TPF_SVC_DELAY, "DELAY", C::Entry, [this](emu::Cpu& c, Ecb& e) { svc_delay(c, e); }},
       {TPF_SVC_GETSTOR, "GETSTOR", C::Service, [this](emu::Cpu& c, Ecb& e) { svc_getstor(c, e, false); }},
       {TPF_SVC_GETSTOR_VIO, "GETSTOR_VIO", C::Service, [this](emu::Cpu& c, Ecb& e) { svc_getstor(c, e, true); }},
+      {TPF_SVC_GETSTOR64, "GETSTOR64", C::Service,
+       [this](emu::Cpu& c, Ecb& e) { svc_getstor(c, e, false, true); }},
       {TPF_SVC_RELSTOR, "RELSTOR", C::Service,
        [this](emu::Cpu& c, Ecb& e) { c.gr[2] = uint64_t(evm_.relstor(*e.process, c.gr[2])); }},
       {TPF_SVC_THREAD_CREATE, "THREAD_CREATE", C::Service,
@@ -181,14 +183,14 @@ int64_t ControlProgram::svc_thread_create(emu::Cpu& cpu, Ecb& e) {
 // A subsystem may make the ECB wait for frames first: the SVC is then done again when
 // it runs (the PSW goes back over it; the control program's SVCs are never the target
 // of an EXECUTE).
-void ControlProgram::svc_getstor(emu::Cpu& cpu, Ecb& e, bool vio) {
+void ControlProgram::svc_getstor(emu::Cpu& cpu, Ecb& e, bool vio, bool above_the_bar) {
   constexpr uint64_t kSvcLength = 2;
   const uint64_t frames = std::max<uint64_t>(1, cpu.gr[2] / emu::kPageSize + ((cpu.gr[2] & emu::kPageMask) != 0));
   cpu.psw_addr -= kSvcLength;
   for (auto& s : subsystems_)
     if (s->frames_wanted(cpu, e, frames)) return;
   cpu.psw_addr += kSvcLength;
-  cpu.gr[2] = uint64_t(evm_.getstor(*e.process, cpu.gr[2], vio));
+  cpu.gr[2] = uint64_t(above_the_bar ? evm_.getstor64(*e.process, cpu.gr[2]) : evm_.getstor(*e.process, cpu.gr[2], vio));
 }
 
 void ControlProgram::svc_thread_join(emu::Cpu& cpu, Ecb& e) {

@@ -9,7 +9,11 @@ cycles, samples) and the subsystems' JSON reports. A change that moves any of th
 either a bug or a deliberate change of the model: then run this script with --update,
 look at the difference (git diff tests/reference) and say why in the commit.
 
-usage: reference_outputs.py TPFEMU SOURCE_DIR GUEST_DIR SCRATCH [--update]
+usage: reference_outputs.py TPFEMU SOURCE_DIR GUEST_DIR SCRATCH [--update] [--set KEY=VALUE ...]
+
+--set adds a key to every run: `--set machine.engine=compile` checks that the block
+compiler writes the interpreter's bytes (the stored references), test
+reference.outputs_compiled.
 """
 import filecmp
 import os
@@ -19,6 +23,10 @@ import sys
 
 tpfemu, source, guest, scratch = (os.path.abspath(a) for a in sys.argv[1:5])
 update = "--update" in sys.argv[5:]
+EXTRA = []
+for k, arg in enumerate(sys.argv[5:-1], start=5):
+    if arg == "--set":
+        EXTRA += ["--set", sys.argv[k + 1]]
 REF = os.path.join(source, "tests", "reference")
 ZTRAP = ["--set", "system.ztrap.ei=whole-run"]
 QPGT = ["--set", "system.image=tpf_io.elf", "--set", "workload.program=QPGT", "--set", "workload.message_text=10 2",
@@ -57,7 +65,7 @@ def compare(name, produced):
 
 for name, (args, files) in RUNS.items():
     out = os.path.join(scratch, name)
-    r = subprocess.run([tpfemu, "run"] + args + ["--no-progress", "--out", out], capture_output=True, text=True,
+    r = subprocess.run([tpfemu, "run"] + args + EXTRA + ["--no-progress", "--out", out], capture_output=True, text=True,
                        cwd=source)
     if r.returncode != 0:
         sys.exit(f"FAIL: {name}: exit {r.returncode}: {r.stderr}")
@@ -66,7 +74,8 @@ for name, (args, files) in RUNS.items():
 prof = os.path.join(scratch, "bench_alloc.etim")
 # From the image's folder, as ./bench_alloc.elf: argv[0] is on the guest's stack, and a
 # longer path would move the stack and with it the cache figures.
-r = subprocess.run([tpfemu, "exec", "./bench_alloc.elf", "--profile", prof], capture_output=True, text=True, cwd=guest)
+r = subprocess.run([tpfemu, "exec", "./bench_alloc.elf", "--profile", prof] + EXTRA, capture_output=True, text=True,
+                   cwd=guest)
 if r.returncode != 0:
     sys.exit(f"FAIL: exec bench_alloc: exit {r.returncode}: {r.stderr}")
 compare("bench_alloc.etim.json", prof + ".json")

@@ -46,8 +46,10 @@ void stck(Cpu& c, const Insn& i) {
 }
 void stckf(Cpu& c, const Insn& i) { stck(c, i); }
 // STORE CPU ADDRESS [Principles of Operation, "Store CPU Address"]: the halfword CPU
-// address of this CPU, here the I-stream's number (z/TPF's I-stream is a CPU). The
-// machine has no problem state, so it is not privileged here.
+// address of this CPU, here the I-stream's number (z/TPF's I-stream is a CPU).
+// Privileged: in system mode a problem-state program gets the privileged-operation
+// exception; under a host control program (run, exec), which is the supervisor, it
+// runs as it always did (the locks' guest code reads its I-stream so).
 void stap(Cpu& c, const Insn& i) { c.write<uint16_t>(c.gr[i.b2] + i.d2, uint16_t(c.istream())); }
 void stcke(Cpu& c, const Insn& i) {
   // 16 bytes: epoch index 0, the 64 TOD bits, then zero extension and programmable field.

@@ -27,6 +27,13 @@ enum class Format : uint8_t {
 };
 const char* format_name(Format f);
 
+// Who may execute an instruction [Principles of Operation, "Privileged and
+// Semiprivileged Instructions" in chapter 4]: privileged ones only in the supervisor
+// state (the table's entry checks it before the handler runs: a privileged-operation
+// exception otherwise); semiprivileged ones check their own authority (a control
+// register's mask) in the problem state.
+enum class Privilege : uint8_t { None, Privileged, Semiprivileged };
+
 // One line of the instruction table: the single definition of an instruction.
 struct InsnDef {
   const char* mnemonic;
@@ -35,6 +42,7 @@ struct InsnDef {
   Handler handler;
   uint8_t cycles;      // base cycles, before storage (cache, TLB) costs
   Facility facility;   // which machine.arch levels have it (isa/facility.h)
+  Privilege privilege = Privilege::None;  // the line's optional seventh field
 };
 
 // Register field value 16 names the always-zero register, so that an effective

@@ -5,17 +5,34 @@
 #include <string>
 
 namespace emu::isa {
-#define INSN(mnemonic, opcode, format, handler, cycles, facility) void handler(Cpu&, const Insn&);
+#define INSN(mnemonic, opcode, format, handler, cycles, facility, ...) void handler(Cpu&, const Insn&);
 #include "emu/isa/all.def"
 #undef INSN
+
+// A privileged instruction's entry: the privileged-operation exception in the problem
+// state (isa/system.cpp), then the handler. The check runs only for the lines marked
+// Privileged: every other instruction's entry is its handler.
+void check_privileged(Cpu& c);
+template <Handler H> void privileged_entry(Cpu& c, const Insn& i) {
+  check_privileged(c);
+  H(c, i);
+}
 }  // namespace emu::isa
 
 namespace emu {
 namespace {
 
+// A line's privilege: its seventh field when it has one, else None.
+constexpr Privilege privilege_of() { return Privilege::None; }
+constexpr Privilege privilege_of(Privilege p) { return p; }
+template <Handler H> constexpr Handler entry_of(Privilege p) {
+  return p == Privilege::Privileged ? &isa::privileged_entry<H> : H;
+}
+
 constexpr InsnDef kTable[] = {
-#define INSN(mnemonic, opcode, format, handler, cycles, facility) \
-  {#mnemonic, opcode, Format::format, &isa::handler, cycles, Facility::facility},
+#define INSN(mnemonic, opcode, format, handler, cycles, facility, ...)                                     \
+  {#mnemonic, opcode, Format::format, entry_of<&isa::handler>(privilege_of(__VA_OPT__(Privilege::__VA_ARGS__))), \
+   cycles, Facility::facility, privilege_of(__VA_OPT__(Privilege::__VA_ARGS__))},
 #include "emu/isa/all.def"
 #undef INSN
 };

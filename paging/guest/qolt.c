@@ -17,7 +17,7 @@
          area (TPF_SHARED_TABLES up: system storage every address space maps, z/OS's
          CSA; default 0), then starts the region, waits until its working set is in and GAP_MS milliseconds
          more (the day's work has stopped; the region idles), then GETSTORs NIGHT_MB
-         megabytes, one at a time, writing each as it gets it, and writes them all
+         megabytes above the bar (GETSTOR64), one at a time, writing each as it gets it, and writes them all
          again and again until NIGHT_MS milliseconds of simulated time have passed -- in real storage smaller than
          both, the region's pages go out to auxiliary storage -- and ends (its storage
          is freed). The transactions begin then: the morning transition.
@@ -194,16 +194,23 @@ int QNGT(void *msg, long len) {
   if (gap_us > 0) tpf_delay_us((unsigned long)gap_us); /* the day's work has stopped; the region idles */
   const long t0 = tpf_ecb_info(TPF_INFO_TIME_US);
   /* The night's storage grows a megabyte at a time, each written as it is got (a batch
-     job's working set grows as it runs), then is written again ROUNDS - 1 times. */
-  static uint64_t *chunks[4096];
-  if (night_mb < 0 || night_mb > 4096) {
-    tpf_log("QNGT: NIGHT_MB 0..4096");
+     job's working set grows as it runs), then is written again ROUNDS - 1 times. It is
+     64-bit system storage (GETSTOR64, above the bar), so that the full-size night (12 GB,
+     f = 1) fits: the 31-bit system region is 256 MB. */
+  if (night_mb < 0 || night_mb > 65536) {
+    tpf_log("QNGT: NIGHT_MB 0..65536");
+    return 1;
+  }
+  /* Their addresses in a table of its own (no night, no table: E3d's runs have none). */
+  uint64_t **chunks = night_mb ? tpf_getstor64((unsigned long)night_mb * sizeof *chunks) : 0;
+  if (night_mb && !chunks) {
+    tpf_log("QNGT: no storage for the night's table of %ld megabytes", night_mb);
     return 1;
   }
   long r = 0;
   do {
     for (long c = 0; c < night_mb; ++c) {
-      if (r == 0 && !(chunks[c] = tpf_getstor(1UL << 20))) {
+      if (r == 0 && !(chunks[c] = tpf_getstor64(1UL << 20))) {
         tpf_log("QNGT: no storage for the night's megabyte %ld", c);
         return 1;
       }

@@ -36,13 +36,17 @@ BAND = 0.10  # relative, either side
 # 24's TLB as z's; docs/machine.md, "What the TLB as z's moved", has what that change moved;
 # E3b's and E3c's are checked against the spread's medians since issue 47). Keys:
 # (pages, f, device) for E3b, (f, device) for E3c, message_text for E3d, device for E3e.
+# Issue 44 moved the night's storage above the bar (GETSTOR64, so that f = 1 runs): three
+# DASD rows moved with it, re-stated here (the bands are as wide as before); before, they were
+# (100, 64) (9216, 0.0564, 9.73, 25920), (300, 64) (4288, 0.3589, 67.73, 35072) and E3c's
+# (128) steady_s 45.12. docs/e3-paging.md, "The night above the bar", says why.
 MEASURED = {
     "transition": {
-        (100, 64, "DASD"): (9216, 0.0564, 9.73, 25920),
+        (100, 64, "DASD"): (9280, 0.0554, 10.73, 27328),
         (100, 64, "SCM"): (11008, 0.0101, 7.94, 491520),
         (100, 128, "DASD"): (8832, 0.0603, 21.00, 23552),
         (100, 128, "SCM"): (11136, 0.0084, 9.95, 524288),
-        (300, 64, "DASD"): (4288, 0.3589, 67.73, 35072),
+        (300, 64, "DASD"): (3904, 0.3539, 65.73, 35072),
         (300, 64, "SCM"): (11008, 0.0106, 7.94, 491520),
         (300, 128, "DASD"): (1024, 0.2578, 60.00, 37376),
         (300, 128, "SCM"): (11136, 0.0085, 9.95, 524288),
@@ -50,7 +54,7 @@ MEASURED = {
     "dump": {
         (64, "DASD"): (74.51, 29.842, 37.12, 0.517, 81920),
         (64, "SCM"): (74.51, 3.793, 8.12, 0.367, 491520),
-        (128, "DASD"): (76.57, 33.642, 45.12, 0.539, 88064),
+        (128, "DASD"): (76.57, 33.642, 46.12, 0.539, 88064),
         (128, "SCM"): (76.57, 4.228, 11.12, 0.461, 491648),
     },
     "large-pages": {

@@ -76,6 +76,15 @@ TEST_CASE("EVM: stacks stay in their region, GETSTOR in the system region", "[cp
   CHECK(evm.getstor(*p, 200u << 20) == int64_t(TPF_EVM_SYSTEM));
   CHECK(evm.getstor(*p, 100u << 20) == 0);
   CHECK(evm.getstor(*p, 50u << 20) == int64_t(TPF_EVM_SYSTEM + (200u << 20)));
+  // GETSTOR64: above the bar, more than the whole system region, block after block; the
+  // 31-bit area is not touched, and RELSTOR takes a 64-bit block back.
+  CHECK(evm.getstor64(*p, 300u << 20) == int64_t(TPF_EVM_SYSTEM64));
+  CHECK(evm.getstor64(*p, 1) == int64_t(TPF_EVM_SYSTEM64 + (300u << 20)));
+  CHECK(evm.getstor(*p, 4096) == int64_t(TPF_EVM_SYSTEM + (250u << 20)));
+  CHECK(evm.relstor(*p, TPF_EVM_SYSTEM64) == 0);
+  CHECK(evm.relstor(*p, TPF_EVM_SYSTEM64) == -14);
+  CHECK(p->space->is_mapped(TPF_EVM_SYSTEM64 + (300u << 20)));
+  CHECK_FALSE(p->space->is_mapped(TPF_EVM_SYSTEM64));
 }
 
 TEST_CASE("subsystems: a subsystem's periodic event, report, summary counter and hooks", "[cp][subsystem]") {

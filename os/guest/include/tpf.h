@@ -51,6 +51,14 @@ void *tpf_getstor(unsigned long bytes);
    VIO): when real storage runs out its pages go to page data sets on DASD only, never to
    Flash. tpf_relstor returns it too. */
 void *tpf_getstor_vio(unsigned long bytes);
+/* The same above the bar (the 64-bit system area, TPF_EVM_SYSTEM64): for storage larger
+   than the 31-bit area holds (E3's night at full size). tpf_relstor returns it too.
+   Inline, so that the runtime's code (and every image's layout) stays as it was. */
+static inline void *tpf_getstor64(unsigned long bytes) {
+  register long r2 __asm__("r2") = (long)bytes;
+  __asm__ volatile("svc %[n]" : "+d"(r2) : [n] "i"(TPF_SVC_GETSTOR64) : "r0", "r1", "r3", "r4", "r5", "cc", "memory");
+  return (void *)r2;
+}
 int tpf_relstor(void *block);
 
 /* Threads of this ECB's process: they share its address space and heap and may

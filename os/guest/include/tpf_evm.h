@@ -25,6 +25,8 @@
      0x60000000  shared     system storage shared by all ECBs (system.shared_size)
      0x70000000  stacks     down from 0x7F000000: the process's own stack, thread stacks below it
     0x100000000  heap64     64-bit heap area (system.heap64_size), above the bar
+  0x10100000000  system64   64-bit system storage, GETSTOR64 blocks (a batch job's storage above the
+                            bar: E3's night, which at full size is larger than the system region)
 
    The shared area is split among its users, by offset from its start (each user's
    header checks that its structures fit its part):
@@ -76,6 +78,10 @@
 #define TPF_EVM_LE_END 0x100000000UL
 #define TPF_EVM_HEAP64 0x100000000UL
 #define TPF_EVM_HEAP64_END 0x10100000000UL /* 1 TB: the largest system.heap64_size */
+/* 64-bit system storage (GETSTOR64): the region's size is the most a process can hold
+   there; real and auxiliary storage bound it first. */
+#define TPF_EVM_SYSTEM64 0x10100000000UL
+#define TPF_EVM_SYSTEM64_END 0x20100000000UL
 
 /* Parts of the shared area: offsets from TPF_EVM_SHARED. */
 #define TPF_SHARED_SYSLOG 0x00000UL
@@ -121,6 +127,7 @@ TPF_EVM_ASSERT(TPF_EVM_STACK_TOP <= TPF_EVM_LE && TPF_EVM_LE < TPF_EVM_LE_END &&
                    TPF_EVM_LE_END <= 0x100000000UL && TPF_EVM_LE_END <= TPF_EVM_HEAP64,
                "the LE region between the stacks and heap64, below 4 GB");
 TPF_EVM_ASSERT(TPF_EVM_HEAP64 >= 0x100000000UL && TPF_EVM_HEAP64 < TPF_EVM_HEAP64_END, "heap64 above the bar");
+TPF_EVM_ASSERT(TPF_EVM_HEAP64_END <= TPF_EVM_SYSTEM64 && TPF_EVM_SYSTEM64 < TPF_EVM_SYSTEM64_END, "heap64, system64");
 /* The shared area's parts likewise (lock/ checks that system.shared_size covers them). */
 TPF_EVM_ASSERT(TPF_SHARED_SYSLOG_END <= TPF_SHARED_SLOCK_SLOTS, "syslog, lock slots");
 TPF_EVM_ASSERT(TPF_SHARED_SLOCK_SLOTS_END <= TPF_SHARED_SLOCK_QNODES, "lock slots, lock nodes");

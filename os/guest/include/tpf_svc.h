@@ -93,6 +93,9 @@
 #define TPF_SVC_DELETE 133
 #define TPF_SVC_BLDL 134
 
+#define TPF_SVC_GETSTOR64 135     /* as TPF_SVC_GETSTOR, in the ECB's 64-bit system area
+                                     (TPF_EVM_SYSTEM64, above the bar); tpf_relstor returns it */
+
 #define TPF_CREATE_IMMEDIATE 0    /* to this I-stream's ready list */
 #define TPF_CREATE_DEFERRED 1     /* to this I-stream's deferred list */
 #define TPF_CREATE_ANY 2          /* to the shared cross list: any I-stream takes it */

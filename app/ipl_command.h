@@ -1,0 +1,28 @@
+// `tpfemu ipl IMAGE`: a bare-metal s390x program that owns the whole machine (system
+// mode: supervisor state, interruptions through the lowcore, the SCLP console), loaded
+// as QEMU's -kernel loads one. Needs nothing of the control program.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace app {
+
+struct IplOptions {
+  std::string image;
+  std::string parameters;            // after --, joined by spaces: the kernel command line
+  uint64_t max_instructions = 0;     // 0: no limit
+  std::string profile;               // ETIM report path; JSON beside it (.json)
+  bool timing = true;                // cache model (false: base cycles only)
+  std::vector<std::string> config_files;
+  std::vector<std::string> sets;
+};
+
+// Exit status: the low byte of the disabled-wait PSW's instruction address (the
+// program's own code; 0 for DIAGNOSE 308's reset); 124 when --max-instructions stopped
+// it, when every I-stream waits for an interruption nothing will bring, or at the host
+// memory limit; 125 when it did something tpfemu does not model yet (stderr says what);
+// 2 for bad input.
+int run_ipl(const IplOptions& opts);
+
+}  // namespace app

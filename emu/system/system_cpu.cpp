@@ -1,0 +1,320 @@
+#include "emu/system/system_cpu.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "emu/system/system_machine.h"
+
+namespace emu {
+
+uint64_t Cpu::system_psw_mask() const {
+  return system_->mask() | uint64_t(cc & 3) << psw::kCcShift | uint64_t(prog_mask & 0xF) << psw::kProgramMaskShift;
+}
+
+SystemCpu& system_of(Cpu& c) {
+  SystemCpu* s = c.system();
+  if (!s) program_check(Pic::PrivilegedOperation);
+  return *s;
+}
+
+SystemCpu::SystemCpu(SystemMachine& machine, Cpu& cpu, RealStorage& real)
+    : machine_(machine), cpu_(cpu), real_(real) {
+  cpu_.set_system(this);
+}
+
+void SystemCpu::initial_reset() {
+  mask_ = 0;
+  cpu_.cc = 0, cpu_.prog_mask = 0, cpu_.psw_addr = 0;
+  for (uint64_t& r : cr) r = 0;
+  cr[0] = 0xE0;
+  cr[14] = 0xC2000000;
+  set_prefix(0);
+  cpu_timer_set_ = 0, cpu_timer_since_ = cpu_.tod_clock();
+  clock_comparator_ = 0;  // as the PoO's initial CPU reset gives it
+  service_signal_pending_ = false;
+  state_ = State::Stopped;
+}
+
+Psw SystemCpu::psw() const { return Psw{cpu_.psw_mask(), cpu_.psw_addr}; }
+
+void SystemCpu::set_prefix(uint32_t prefix) {
+  real_.set_prefix(prefix);
+  cpu_.flush_tlb();
+}
+
+template <class T> void SystemCpu::store(uint64_t real, T v) {
+  real_.map(real);
+  cpu_.write<T>(real, v);
+}
+template <class T> T SystemCpu::fetch(uint64_t real) {
+  real_.map(real);
+  return cpu_.read<T>(real);
+}
+
+void SystemCpu::load_psw(const Psw& p) {
+  mask_ = p.mask & ~psw::kCcAndProgramMask;
+  cpu_.cc = uint8_t(p.mask >> psw::kCcShift & 3);
+  cpu_.prog_mask = uint8_t(p.mask >> psw::kProgramMaskShift & 0xF);
+  cpu_.psw_addr = p.addr;
+  state_ = State::Operating;
+  if (!p.valid()) {
+    // An early exception: the invalid PSW is the program old PSW, ILC 0.
+    if (loading_program_new_)  // the next one would load it again, and again
+      return machine_.halt(address(), fmt::format("the program-new PSW {:016X} {:016X} is not valid: a program-"
+                                                  "interruption loop", p.mask, p.addr));
+    return program_interruption(uint16_t(Pic::Specification), 0);
+  }
+  if (!p.mode64())
+    return machine_.halt(address(), fmt::format("PSW {:016X} {:016X} is in {}-bit addressing mode; tpfemu runs "
+                                                "64-bit mode only", p.mask, p.addr,
+                                                p.mask & psw::kBasicAddressing ? 31 : 24));
+  if (p.mask & psw::kDat)
+    return machine_.halt(address(), fmt::format("PSW {:016X} {:016X} turns DAT on; translation through the "
+                                                "program's own tables is not implemented yet (docs/system-mode.md)",
+                                                p.mask, p.addr));
+  if (p.wait()) return enter_wait();
+  deliver_pending();
+}
+
+void SystemCpu::set_system_mask(uint8_t byte) {
+  Psw p = psw();
+  p.mask = (p.mask & 0x00FFFFFFFFFFFFFFull) | uint64_t(byte) << 56;
+  load_psw(p);
+}
+
+void SystemCpu::enter_wait() {
+  state_ = State::Waiting;
+  deliver_pending();  // an interruption already pending ends the wait at once
+  if (state_ != State::Waiting) return;
+  cpu_.request_stop();
+  if (psw().disabled_wait()) machine_.disabled_wait(address());
+}
+
+void SystemCpu::external_interruption(uint16_t code, uint32_t parameter, uint16_t from) {
+  ++external_interruptions;
+  store<uint32_t>(lowcore::kExternalParameter, parameter);
+  store<uint16_t>(lowcore::kExternalCpuAddress, from);
+  store<uint16_t>(lowcore::kExternalCode, code);
+  interrupt(lowcore::kExternalOldPsw, lowcore::kExternalNewPsw);
+}
+
+namespace {
+// The first cycle from `from` on at which the TOD clock is past `tod` (~0: never).
+uint64_t first_cycle_past(double clock_ghz, uint64_t from, uint64_t tod) {
+  if (Cpu::tod_at(clock_ghz, from) > tod) return from;
+  uint64_t lo = from, step = 1;  // tod_at(lo) <= tod
+  while (Cpu::tod_at(clock_ghz, lo + step) <= tod) {
+    lo += step, step *= 2;
+    if (step >> 62) return ~0ull;
+  }
+  uint64_t hi = lo + step;  // tod_at(hi) > tod
+  while (hi - lo > 1) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    (Cpu::tod_at(clock_ghz, mid) > tod ? hi : lo) = mid;
+  }
+  return hi;
+}
+}  // namespace
+
+void SystemCpu::arm_timers() {
+  if (state_ == State::Stopped || !(mask_ & psw::kExternal)) return;
+  uint64_t at = ~0ull;
+  if (cr[0] & kCr0ClockComparator) at = first_cycle_past(cpu_.clock_ghz, cpu_.cycles, clock_comparator_);
+  if ((cr[0] & kCr0CpuTimer) && !(cpu_timer_set_ >> 63))
+    at = std::min(at, first_cycle_past(cpu_.clock_ghz, cpu_.cycles, cpu_timer_since_ + cpu_timer_set_));
+  if (at == ~0ull || at == armed_cycle_) return;
+  armed_cycle_ = at;
+  machine_.machine().events().schedule(at, [this] { timer_event(); });
+  // The machine chose this run's end before the event was there: end it after this
+  // instruction, so that the next run stops at the event's cycle.
+  cpu_.end_slice();
+}
+
+void SystemCpu::timer_event() {
+  if (state_ == State::Stopped) return;
+  deliver_pending();
+  // Woken from its wait: the machine runs it again from the event's time.
+  if (state_ == State::Operating && machine_.machine().state(address()) == IStreamState::Idle)
+    machine_.machine().wake(address(), cpu_.cycles);
+}
+
+void SystemCpu::interrupt(uint64_t old_at, uint64_t new_at) {
+  const Psw old = psw();
+  store<uint64_t>(old_at, old.mask);
+  store<uint64_t>(old_at + 8, old.addr);
+  Psw next{fetch<uint64_t>(new_at), fetch<uint64_t>(new_at + 8)};
+  // A new PSW enabled for a condition still pending takes the interruption again before
+  // any instruction: a loop the machine would spin in for ever (and the host's stack
+  // with it). A few in a row are legitimate (several conditions pending); more is that loop.
+  if (++nested_interruptions_ > kMaxNestedInterruptions) {
+    nested_interruptions_ = 0;
+    return machine_.halt(address(), fmt::format("interruption after interruption, no instruction between: the new "
+                                                "PSW {:016X} {:016X} at {:#x} is enabled for a condition still "
+                                                "pending (an interruption loop)", next.mask, next.addr, new_at));
+  }
+  load_psw(next);
+  nested_interruptions_ = 0;
+}
+
+void SystemCpu::program_interruption(uint16_t code, unsigned ilc, uint8_t dxc) {
+  ++program_interruptions;
+  store<uint8_t>(lowcore::kProgramIlc, uint8_t(ilc));
+  store<uint16_t>(lowcore::kProgramCode, code);
+  if (code == uint16_t(Pic::Data) || code == uint16_t(Pic::VectorProcessing))
+    store<uint32_t>(lowcore::kDataExceptionCode, dxc);
+  const Psw old = psw();
+  store<uint64_t>(lowcore::kProgramOldPsw, old.mask);
+  store<uint64_t>(lowcore::kProgramOldPsw + 8, old.addr);
+  Psw next{fetch<uint64_t>(lowcore::kProgramNewPsw), fetch<uint64_t>(lowcore::kProgramNewPsw + 8)};
+  program_new_addr_ = next.addr, program_new_at_ = cpu_.instructions;
+  loading_program_new_ = true;
+  load_psw(next);
+  loading_program_new_ = false;
+}
+
+void SystemCpu::svc_interruption(uint8_t number, unsigned ilc) {
+  ++svc_interruptions;
+  store<uint8_t>(lowcore::kSvcIlc, uint8_t(ilc));
+  store<uint16_t>(lowcore::kSvcCode, number);
+  interrupt(lowcore::kSvcOldPsw, lowcore::kSvcNewPsw);
+}
+
+void SystemCpu::restart_interruption() {
+  ++restart_interruptions;
+  interrupt(lowcore::kRestartOldPsw, lowcore::kRestartNewPsw);
+}
+
+// The external interruptions by their priority among themselves [Principles of
+// Operation, "External Interruption"]: emergency signal, external call, clock
+// comparator, CPU timer, service signal.
+void SystemCpu::deliver_pending() {
+  if (state_ == State::Stopped) return;
+  if (mask_ & psw::kExternal) {
+    if (cr[0] & kCr0EmergencySignal)
+      for (unsigned from = 0; from < emergency_from_.size(); ++from)
+        if (emergency_from_[from]) {
+          emergency_from_[from] = false;
+          return external_interruption(kEmergencySignal, 0, uint16_t(from));
+        }
+    if (external_call_pending_ && (cr[0] & kCr0ExternalCall)) {
+      external_call_pending_ = false;
+      return external_interruption(kExternalCall, 0, external_call_from_);
+    }
+    if ((cr[0] & kCr0ClockComparator) && cpu_.tod_clock() > clock_comparator_)
+      return external_interruption(kClockComparator, 0);
+    if ((cr[0] & kCr0CpuTimer) && (cpu_timer() >> 63)) return external_interruption(kCpuTimer, 0);
+    if (service_signal_pending_ && (cr[0] & kCr0ServiceSignal)) {
+      service_signal_pending_ = false;
+      return external_interruption(kServiceSignal, service_signal_sccb_);
+    }
+  }
+  arm_timers();
+}
+
+}  // namespace emu
+
+namespace emu {
+
+// The machine's scheduler state as this I-stream's: running, waiting (idle: an
+// interruption wakes it) or stopped. An I-stream that starts runs from `now`.
+void SystemCpu::sync_machine_state(uint64_t now) {
+  Machine& m = machine_.machine();
+  const unsigned i = address();
+  if (state_ == State::Operating) {
+    if (m.state(i) != IStreamState::Running) cpu_.idle_until(now), m.set_state(i, IStreamState::Running);
+  } else {
+    m.set_state(i, state_ == State::Waiting ? IStreamState::Idle : IStreamState::Stopped);
+  }
+}
+
+void SystemCpu::start(uint64_t now) {
+  if (state_ != State::Stopped) return;
+  cpu_.idle_until(now);
+  load_psw(psw());  // operating with its current PSW (a wait PSW: waiting)
+  sync_machine_state(now);
+}
+
+void SystemCpu::stop() {
+  state_ = State::Stopped;
+  cpu_.request_stop();
+  machine_.machine().set_state(address(), IStreamState::Stopped);
+}
+
+namespace {
+// SIGNAL PROCESSOR's status bits and orders [Principles of Operation, "Signal-Processor
+// Orders" and "Status Bits"].
+constexpr uint32_t kStatusIncorrectState = 0x200, kStatusInvalidParameter = 0x100;
+constexpr uint32_t kStatusExternalCallPending = 0x80, kStatusStopped = 0x40, kStatusNotRunning = 0x400;
+constexpr uint32_t kStatusInvalidOrder = 0x2;
+enum Order : unsigned {
+  kSense = 0x01, kExternalCallOrder = 0x02, kEmergencySignalOrder = 0x03, kStart = 0x04, kStop = 0x05,
+  kRestart = 0x06, kInitialCpuReset = 0x0B, kCpuReset = 0x0C, kSetPrefix = 0x0D, kSetArchitecture = 0x12,
+  kSenseRunningStatus = 0x15,
+};
+}  // namespace
+
+unsigned SystemCpu::signal(unsigned order, uint64_t parameter, SystemCpu& from, uint32_t& status) {
+  const uint64_t now = from.cpu().cycles;
+  switch (order) {
+    case kSense:
+      if (state_ != State::Stopped) return 0;
+      status = kStatusStopped;
+      return 1;
+    case kExternalCallOrder:
+      if (external_call_pending_) {
+        status = kStatusExternalCallPending;
+        return 1;
+      }
+      external_call_pending_ = true, external_call_from_ = uint16_t(from.address());
+      break;
+    case kEmergencySignalOrder:
+      if (emergency_from_.size() <= from.address()) emergency_from_.resize(from.address() + 1);
+      emergency_from_[from.address()] = true;
+      break;
+    case kStart: start(now); return 0;
+    case kStop: stop(); return 0;
+    case kRestart:
+      if (state_ == State::Stopped) cpu_.idle_until(now), state_ = State::Operating;
+      restart_interruption();
+      sync_machine_state(now);
+      return 0;
+    case kInitialCpuReset:
+    case kCpuReset:
+      if (order == kInitialCpuReset) initial_reset();
+      else state_ = State::Stopped;
+      machine_.machine().set_state(address(), IStreamState::Stopped);
+      return 0;
+    case kSetPrefix: {
+      if (state_ != State::Stopped) {
+        status = kStatusIncorrectState;
+        return 1;
+      }
+      const uint32_t prefix = uint32_t(parameter) & 0x7FFFE000u;
+      if (prefix + 8192ull > real_.size()) {
+        status = kStatusInvalidParameter;
+        return 1;
+      }
+      set_prefix(prefix);
+      return 0;
+    }
+    case kSetArchitecture:  // the machine is z/Architecture only: nothing to switch to
+      status = kStatusInvalidParameter;
+      return 1;
+    case kSenseRunningStatus:
+      if (state_ == State::Operating) return 0;
+      status = kStatusNotRunning;
+      return 1;
+    default:
+      status = kStatusInvalidOrder;
+      return 1;
+  }
+  // A signal made pending: taken now if this I-stream is enabled (woken from its wait).
+  if (state_ != State::Stopped) {
+    deliver_pending();
+    sync_machine_state(now);
+  }
+  return 0;
+}
+
+}  // namespace emu

@@ -1,0 +1,176 @@
+// One I-stream in system mode (tpfemu ipl): the PSW bits a host control program keeps
+// to itself (masks, key, wait, problem state, address-space control, addressing mode),
+// the control registers, the prefix, and the interruptions [Principles of Operation,
+// chapter 4 "Control" and chapter 6 "Interruptions"], taken through the I-stream's
+// lowcore (its 8 KB prefix area): the old PSW and the interruption's codes stored, the
+// new PSW loaded.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "emu/cpu.h"
+#include "emu/system/psw.h"
+#include "emu/system/real_storage.h"
+
+namespace emu {
+
+class SystemMachine;
+
+// Lowcore locations [Principles of Operation, "Assigned Storage Locations"], real addresses.
+namespace lowcore {
+constexpr uint64_t kIplPsw = 0x000;
+constexpr uint64_t kExternalParameter = 0x080;
+constexpr uint64_t kExternalCpuAddress = 0x084;
+constexpr uint64_t kExternalCode = 0x086;
+constexpr uint64_t kSvcIlc = 0x089;
+constexpr uint64_t kSvcCode = 0x08A;
+constexpr uint64_t kProgramIlc = 0x08D;
+constexpr uint64_t kProgramCode = 0x08E;
+constexpr uint64_t kDataExceptionCode = 0x090;
+constexpr uint64_t kExceptionAccessId = 0x0A0;
+constexpr uint64_t kTranslationExceptionId = 0x0A8;
+constexpr uint64_t kFacilityList = 0x0C8;  // STORE FACILITY LIST's word
+constexpr uint64_t kRestartOldPsw = 0x120;
+constexpr uint64_t kExternalOldPsw = 0x130;
+constexpr uint64_t kSvcOldPsw = 0x140;
+constexpr uint64_t kProgramOldPsw = 0x150;
+constexpr uint64_t kRestartNewPsw = 0x1A0;
+constexpr uint64_t kExternalNewPsw = 0x1B0;
+constexpr uint64_t kSvcNewPsw = 0x1C0;
+constexpr uint64_t kProgramNewPsw = 0x1D0;
+}  // namespace lowcore
+
+// External-interruption codes [Principles of Operation, "External Interruption"].
+constexpr uint16_t kServiceSignal = 0x2401, kClockComparator = 0x1004, kCpuTimer = 0x1005;
+constexpr uint16_t kEmergencySignal = 0x1201, kExternalCall = 0x1202;
+// Control register 0's emergency-signal and external-call subclass masks (bits 49, 50).
+constexpr uint64_t kCr0EmergencySignal = 1ull << (63 - 49), kCr0ExternalCall = 1ull << (63 - 50);
+// Control register 0's clock-comparator and CPU-timer subclass masks (bits 52, 53).
+constexpr uint64_t kCr0ClockComparator = 1ull << (63 - 52), kCr0CpuTimer = 1ull << (63 - 53);
+// Control register 0's service-signal subclass mask (bit 54).
+constexpr uint64_t kCr0ServiceSignal = 1ull << (63 - 54);
+// CR0 bit 36, extraction-authority control: IPK in the problem state.
+constexpr uint64_t kCr0ExtractionAuthority = 1ull << (63 - 36);
+// CR0 bit 33, SSM-suppression control.
+constexpr uint64_t kCr0SsmSuppression = 1ull << (63 - 33);
+
+class SystemCpu {
+ public:
+  enum class State : uint8_t { Operating, Waiting, Stopped };
+
+  SystemCpu(SystemMachine& machine, Cpu& cpu, RealStorage& real);
+  Cpu& cpu() { return cpu_; }
+  RealStorage& real() { return real_; }
+  SystemMachine& machine() { return machine_; }
+  unsigned address() const { return cpu_.istream(); }  // the CPU address STAP and SIGP use
+  State state() const { return state_; }
+
+  // The PSW; the Cpu holds the instruction address, CC and program mask.
+  Psw psw() const;
+  uint64_t mask() const { return mask_; }  // bits 0-63 without CC and program mask
+  bool problem_state() const { return mask_ & psw::kProblem; }
+  uint8_t key() const { return uint8_t((mask_ & psw::kKey) >> psw::kKeyShift); }
+  void set_key(uint8_t key) { mask_ = (mask_ & ~psw::kKey) | uint64_t(key & 0xF) << psw::kKeyShift; }
+  // PSW bits 0-7 (SSM, STNSM, STOSM); an invalid result is an early specification
+  // exception, taken at once.
+  void set_system_mask(uint8_t byte);
+
+  // Loads a PSW (LPSW, LPSWE, an interruption's new PSW, IPL): an invalid one is an
+  // early exception [Principles of Operation, "Exceptions Associated with the PSW"]; a
+  // wait PSW stops the I-stream until an interruption it enables; pending interruptions
+  // the new masks open are taken.
+  void load_psw(const Psw& p);
+
+  uint64_t cr[16] = {};
+  // A control register changed (LCTL, LCTLG): a subclass mask may have opened.
+  void control_changed() { deliver_pending(); }
+  uint32_t prefix() const { return real_.prefix(); }
+  void set_prefix(uint32_t prefix);
+
+  // Interruptions. The old PSW is the current one (the Cpu's instruction address as the
+  // instruction left it: past it for suppression and completion, at it for nullification).
+  // `ilc`: the instruction's length in bytes (0 for an early PSW exception).
+  void program_interruption(uint16_t code, unsigned ilc, uint8_t dxc = 0);
+  void svc_interruption(uint8_t number, unsigned ilc);
+  void restart_interruption();
+  // The service signal of a SERVICE CALL that completed: pending until the external
+  // mask and CR0's service-signal subclass mask let it in.
+  void make_service_signal_pending(uint32_t sccb) { service_signal_pending_ = true, service_signal_sccb_ = sccb; }
+  // SIGNAL PROCESSOR's orders to this I-stream from `from` (emu/isa/system.cpp): the
+  // returned value is the CC, `status` what a CC 1 stores [Principles of Operation,
+  // "Signal-Processor Orders"].
+  unsigned signal(unsigned order, uint64_t parameter, SystemCpu& from, uint32_t& status);
+  // Leaves the stopped state: the I-stream runs its current PSW from `now` on.
+  void start(uint64_t now);
+  void stop();
+  void deliver_pending();
+  // A program check by the first instruction at the program-new PSW's address since it
+  // was loaded (the Cpu's count up to date, as after a run; an instruction that could not
+  // be decoded is not counted): each interruption would bring it back there, a loop no
+  // program ends, nor --max-instructions.
+  bool looping_at(uint64_t insn_address) const {
+    return insn_address == program_new_addr_ && cpu_.instructions <= program_new_at_ + 1;
+  }
+
+  // The clock comparator, and the CPU timer as its value when set and the TOD clock then
+  // (it counts down with the TOD clock) [Principles of Operation, "Clock Comparator",
+  // "CPU Timer"]. Their external interruptions are conditions, pending while the TOD
+  // clock is past the comparator or the timer is negative; the time one becomes true is
+  // an event on the machine's queue, so the I-stream takes it at the instruction
+  // boundary of that cycle, or is woken from an enabled wait then.
+  uint64_t clock_comparator() const { return clock_comparator_; }
+  void set_clock_comparator(uint64_t value) { clock_comparator_ = value, deliver_pending(); }
+  void set_cpu_timer(uint64_t value) {
+    cpu_timer_set_ = value, cpu_timer_since_ = cpu_.tod_clock();
+    deliver_pending();
+  }
+  uint64_t cpu_timer() const { return cpu_timer_set_ - (cpu_.tod_clock() - cpu_timer_since_); }
+
+  // Interruptions taken, by class, for the run's end line.
+  uint64_t program_interruptions = 0, svc_interruptions = 0, external_interruptions = 0, restart_interruptions = 0;
+
+  // Initial CPU reset [Principles of Operation, "CPU Reset" and "Initial Values"]:
+  // PSW, prefix and CPU timer zero, CR0 0xE0 and CR14 0xC2000000, the others zero.
+  void initial_reset();
+
+ private:
+  void interrupt(uint64_t old_at, uint64_t new_at);
+  template <class T> void store(uint64_t real, T v);
+  template <class T> T fetch(uint64_t real);
+  void enter_wait();
+  void external_interruption(uint16_t code, uint32_t parameter, uint16_t from = 0);
+  void sync_machine_state(uint64_t now);
+  // Schedules the event for the first cycle an enabled timer condition holds, if any.
+  void arm_timers();
+  void timer_event();
+
+  SystemMachine& machine_;
+  Cpu& cpu_;
+  RealStorage& real_;
+  uint64_t mask_ = psw::kAddressingMode;
+  State state_ = State::Stopped;
+  bool service_signal_pending_ = false;
+  uint32_t service_signal_sccb_ = 0;
+  uint64_t clock_comparator_ = ~0ull;
+  uint64_t cpu_timer_set_ = 0, cpu_timer_since_ = 0;
+  uint64_t armed_cycle_ = ~0ull;  // the cycle of the timer event scheduled last
+  // The program-new PSW's address and the instruction count when it was loaded last: a
+  // program interruption there by its first instruction is a loop no program ends.
+  uint64_t program_new_addr_ = ~0ull, program_new_at_ = 0;
+  bool loading_program_new_ = false;
+  static constexpr unsigned kMaxNestedInterruptions = 16;
+  unsigned nested_interruptions_ = 0;  // interruptions taken within the one being taken
+  // External call (one at a time, its sender's address) and emergency signals (one per
+  // sender), pending.
+  bool external_call_pending_ = false;
+  uint16_t external_call_from_ = 0;
+  std::vector<bool> emergency_from_;
+};
+
+// The SystemCpu of an I-stream in system mode; a privileged-operation exception when a
+// host control program runs it (run, exec: the supervisor is host code there, and its
+// programs have no supervisor state of the machine's).
+SystemCpu& system_of(Cpu& c);
+
+}  // namespace emu

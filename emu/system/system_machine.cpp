@@ -1,0 +1,175 @@
+#include "emu/system/system_machine.h"
+
+#include <fmt/format.h>
+
+namespace emu {
+
+namespace {
+// Where Linux and kvm-unit-tests read the kernel command line (QEMU's -append puts it
+// there): absolute 0x10480, at most 896 bytes with its NUL in Linux's layout.
+constexpr uint64_t kParametersAt = 0x10480;
+constexpr uint64_t kParametersMax = 896;
+}  // namespace
+
+SystemMachine::SystemMachine(Machine& machine, uint64_t real_size, std::function<void(std::string_view)> console)
+    : machine_(machine), sclp_(std::move(console)) {
+  const unsigned n = machine.config().istreams;
+  for (unsigned i = 0; i < n; ++i) real_.push_back(std::make_unique<RealStorage>(machine.storage(), real_size));
+  machine.start(real_[0]->space());
+  for (unsigned i = 0; i < n; ++i) {
+    Cpu& c = machine.cpu(i);
+    c.set_address_space(real_[i]->space());
+    c.set_page_fault_handler(real_[i].get());
+    c.set_svc_handler(this);
+    cpus_.push_back(std::make_unique<SystemCpu>(*this, c, *real_[i]));
+    cpus_.back()->initial_reset();
+    machine.set_state(i, IStreamState::Stopped);  // until IPL (I-stream 0) or SIGP
+  }
+  machine.set_dispatcher(this);
+}
+
+SystemMachine::~SystemMachine() {
+  for (unsigned i = 0; i < machine_.istreams(); ++i) machine_.cpu(i).set_system(nullptr);
+}
+
+bool SystemMachine::load_parameters(const std::string& parameters, std::string& error) {
+  if (parameters.size() + 1 > kParametersMax) {
+    error = fmt::format("the parameters take {} bytes with their NUL; at most {} fit at {:#x}", parameters.size() + 1,
+                        kParametersMax, kParametersAt);
+    return false;
+  }
+  if (parameters.empty()) return true;
+  std::string bytes = parameters;
+  bytes.push_back('\0');
+  if (!real_[0]->space().write_bytes(kParametersAt, bytes.data(), bytes.size())) {
+    error = fmt::format("storage ({} bytes) has no room for the parameters at {:#x}", real_[0]->size(), kParametersAt);
+    return false;
+  }
+  return true;
+}
+
+bool SystemMachine::ipl_elf(const ElfImage& image, const std::string& parameters, std::string& error) {
+  AddressSpace& space = real_[0]->space();  // prefix 0 after reset: real is absolute
+  for (const ElfSegment& s : image.segments) {
+    if (s.vaddr + s.memsz > real_[0]->size() || s.vaddr + s.memsz < s.vaddr) {
+      error = fmt::format("the segment of program header at file offset {:#x} ends at {:#x}, past storage ({} bytes)",
+                          s.header, s.vaddr + s.memsz, real_[0]->size());
+      return false;
+    }
+    if (s.filesz && !space.write_bytes(s.vaddr, image.bytes.data() + s.offset, s.filesz)) {
+      error = fmt::format("the segment at {:#x} could not be written", s.vaddr);
+      return false;
+    }
+  }
+  if (!load_parameters(parameters, error)) return false;
+  SystemCpu& c = *cpus_[0];
+  c.load_psw(Psw{psw::kAddressingMode, image.entry});
+  machine_.set_state(0, c.state() == SystemCpu::State::Operating ? IStreamState::Running : IStreamState::Idle);
+  return true;
+}
+
+bool SystemMachine::ipl_binary(const std::vector<uint8_t>& bytes, const std::string& parameters, std::string& error) {
+  if (bytes.size() < 8) {
+    error = "a binary image needs its IPL PSW in its first 8 bytes";
+    return false;
+  }
+  if (bytes.size() > real_[0]->size()) {
+    error = fmt::format("the image ({} bytes) is larger than storage ({} bytes)", bytes.size(), real_[0]->size());
+    return false;
+  }
+  real_[0]->space().write_bytes(0, bytes.data(), bytes.size());
+  if (!load_parameters(parameters, error)) return false;
+  uint64_t short_psw = 0;
+  for (unsigned k = 0; k < 8; ++k) short_psw = short_psw << 8 | bytes[k];
+  if (!(short_psw & psw::kShortFormat)) {
+    error = fmt::format("the IPL PSW {:016X} is not an ESA/390 PSW (bit 12 is zero)", short_psw);
+    return false;
+  }
+  Psw p = psw_from_short(short_psw);
+  p.mask |= psw::kAddressingMode;
+  SystemCpu& c = *cpus_[0];
+  c.load_psw(p);
+  machine_.set_state(0, c.state() == SystemCpu::State::Operating ? IStreamState::Running : IStreamState::Idle);
+  return true;
+}
+
+void SystemMachine::halt(unsigned istream, std::string reason) {
+  if (!halted_) halted_ = true, halted_istream_ = istream, halt_reason_ = std::move(reason);
+  machine_.cpu(istream).request_stop();
+  machine_.end_run();
+}
+
+void SystemMachine::request_reset(unsigned istream) {
+  reset_ = true;
+  machine_.cpu(istream).request_stop();
+  machine_.end_run();
+}
+
+void SystemMachine::disabled_wait(unsigned) {
+  for (const auto& c : cpus_)
+    if (c->state() == SystemCpu::State::Operating || (c->state() == SystemCpu::State::Waiting && !c->psw().disabled_wait()))
+      return;
+  machine_.end_run();
+}
+
+bool SystemMachine::dispatch(unsigned istream, Why) {
+  return cpus_[istream]->state() == SystemCpu::State::Operating && !halted_ && !reset_;
+}
+
+bool SystemMachine::program_check(unsigned istream, const RunResult& r) {
+  SystemCpu& s = *cpus_[istream];
+  Cpu& c = s.cpu();
+  const ProgramInterrupt& pi = r.check.interrupt;
+  if (s.looping_at(r.check.insn_address)) {
+    halt(istream, fmt::format("program interruption {:04X} ({}) by the first instruction at the program-new PSW's "
+                              "address {:016X}: a program-interruption loop",
+                              uint16_t(pi.code), pic_name(pi.code), r.check.insn_address));
+    return false;
+  }
+  // An instruction whose bytes could not be fetched: ILC 2, as QEMU gives.
+  const unsigned ilc = r.check.insn_length ? r.check.insn_length : 2;
+  // Suppression and completion leave the old PSW past the instruction, nullification at
+  // it [Principles of Operation, "Types of Instruction Ending"]. The run left it past
+  // an instruction that started, at one whose fetch or decoding failed (an operation
+  // exception): that one moves on by its ILC too.
+  if (pi.code == Pic::PageTranslation) c.psw_addr = r.check.insn_address;
+  else if (c.psw_addr == r.check.insn_address) c.psw_addr += ilc;
+  s.program_interruption(uint16_t(pi.code), ilc, pi.dxc);
+  return !halted_;
+}
+
+void SystemMachine::supervisor_call(Cpu& cpu, uint8_t number) {
+  // The PSW already points past the SVC; its ILC is 2 (under EXECUTE the PoO gives the
+  // EXECUTE's: not told apart here).
+  system_of(cpu).svc_interruption(number, 2);
+}
+
+SystemRunResult SystemMachine::run(uint64_t max_instructions) {
+  const MachineRunResult r = machine_.run(max_instructions);
+  SystemRunResult out;
+  out.psw = cpus_[0]->psw();
+  if (halted_) {
+    out.end = SystemRunResult::End::Halted, out.istream = halted_istream_, out.reason = halt_reason_;
+    out.psw = cpus_[halted_istream_]->psw();
+    return out;
+  }
+  if (reset_) return out.end = SystemRunResult::End::Reset, out;
+  switch (r.reason) {
+    case MachineRunResult::Reason::Limit: out.end = SystemRunResult::End::Limit; return out;
+    case MachineRunResult::Reason::HostLimit: out.end = SystemRunResult::End::HostLimit; return out;
+    case MachineRunResult::Reason::ProgramCheck:  // only when the dispatcher gave up: halted above
+    default: break;
+  }
+  // Every I-stream stopped or waiting: the run ends on the first disabled wait, if any.
+  for (unsigned i = 0; i < cpus_.size(); ++i) {
+    const Psw p = cpus_[i]->psw();
+    if (cpus_[i]->state() == SystemCpu::State::Waiting && p.disabled_wait()) {
+      out.end = SystemRunResult::End::DisabledWait, out.istream = i, out.psw = p;
+      return out;
+    }
+  }
+  out.end = SystemRunResult::End::EnabledWait;
+  return out;
+}
+
+}  // namespace emu

@@ -1,0 +1,86 @@
+// The machine in system mode (tpfemu ipl): the program owns it. Each I-stream gets its
+// real storage view and a SystemCpu; SVCs and program checks become interruptions through
+// the lowcore instead of host calls; the run ends when every I-stream is in a wait no
+// interruption can end (or stopped), on a DIAGNOSE 308 reset, or at an instruction limit.
+// Nothing of the control program (os/) is needed.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "emu/elf_loader.h"
+#include "emu/machine.h"
+#include "emu/system/sclp.h"
+#include "emu/system/system_cpu.h"
+
+namespace emu {
+
+struct SystemRunResult {
+  enum class End {
+    DisabledWait,   // an I-stream loaded a disabled wait PSW (the others stopped or waiting)
+    EnabledWait,    // every I-stream waits for an interruption nothing will bring
+    Reset,          // DIAGNOSE X'308' asked for a reset: the program is done
+    Limit,          // --max-instructions
+    Halted,         // something tpfemu does not model yet (halt_reason says what)
+    HostLimit,      // machine.host_storage_limit
+  } end = End::DisabledWait;
+  unsigned istream = 0;
+  Psw psw;             // the wait PSW (DisabledWait), else I-stream 0's PSW at the end
+  std::string reason;  // Halted: what stopped it
+};
+
+class SystemMachine final : public Dispatcher, public SvcHandler {
+ public:
+  // Takes over `machine` (its I-streams are created here). `real_size`: the configured
+  // absolute storage (the Machine's storage holds it one frame up: RealStorage).
+  SystemMachine(Machine& machine, uint64_t real_size, std::function<void(std::string_view)> console);
+  ~SystemMachine() override;
+
+  // Loads an ELF image's segments at their addresses in absolute storage and points
+  // I-stream 0's PSW at its entry, in 64-bit mode, disabled, supervisor state, key 0 (as
+  // QEMU's -kernel does). `parameters` go to absolute 0x10480, NUL-terminated, where
+  // Linux and kvm-unit-tests read their command line. False (with `error`) when it does
+  // not fit storage.
+  bool ipl_elf(const ElfImage& image, const std::string& parameters, std::string& error);
+  // A binary image at absolute 0, its first 8 bytes the IPL PSW (ESA/390 form; it runs
+  // in 64-bit mode, as QEMU's -kernel runs a non-ELF image).
+  bool ipl_binary(const std::vector<uint8_t>& bytes, const std::string& parameters, std::string& error);
+
+  SystemRunResult run(uint64_t max_instructions);
+
+  Machine& machine() { return machine_; }
+  SystemCpu& cpu(unsigned i) { return *cpus_[i]; }
+  RealStorage& real(unsigned i) { return *real_[i]; }
+  Sclp& sclp() { return sclp_; }
+  // Stops the run: something the program did that tpfemu does not model (DAT on, a
+  // 31-bit PSW, an interruption loop). The run ends after this instruction.
+  void halt(unsigned istream, std::string reason);
+  // DIAGNOSE X'308' reset: the run ends after this instruction.
+  void request_reset(unsigned istream);
+  // An I-stream entered a disabled wait: if no other I-stream can run or be woken, the
+  // run ends now (timer events still queued would only move idle clocks on).
+  void disabled_wait(unsigned istream);
+
+  // Dispatcher: an I-stream runs while its SystemCpu is operating.
+  bool dispatch(unsigned istream, Why why) override;
+  bool program_check(unsigned istream, const RunResult& r) override;
+  // SvcHandler: the SVC interruption.
+  void supervisor_call(Cpu& cpu, uint8_t number) override;
+
+ private:
+  bool load_parameters(const std::string& parameters, std::string& error);
+
+  Machine& machine_;
+  std::vector<std::unique_ptr<RealStorage>> real_;
+  std::vector<std::unique_ptr<SystemCpu>> cpus_;
+  Sclp sclp_;
+  bool halted_ = false, reset_ = false;
+  unsigned halted_istream_ = 0;
+  std::string halt_reason_;
+};
+
+}  // namespace emu

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""tpfemu ipl end to end: the self-test kernel's console output (every check PASS) and
+its exit status, the same bytes twice (console, end lines, the ETIM report and its JSON),
+the kernel command line, a binary image's IPL PSW and disabled-wait code, a runaway
+stopped by --max-instructions, and bad input. Where Debian's qemu-system-s390x is
+installed, the self-test's PASS lines are compared with QEMU's (skipped otherwise).
+
+usage: ipl_test.py TPFEMU GUEST_SYSTEM_DIR SOURCE_DIR OUT_DIR
+"""
+import os
+import shutil
+import subprocess
+import sys
+
+
+def run(cmd, timeout=120):
+    p = subprocess.run(cmd, capture_output=True, timeout=timeout)
+    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+
+
+def fail(msg):
+    print(f"FAILED: {msg}")
+    sys.exit(1)
+
+
+def main():
+    tpfemu, guest, source, out = sys.argv[1:5]
+    os.makedirs(out, exist_ok=True)
+    selftest = os.path.join(guest, "selftest.elf")
+    expected = open(os.path.join(source, "tests", "system", "selftest.expected"), encoding="utf-8").read()
+
+    # The self-test on two I-streams (its SIGP checks start the second): every check
+    # passes, the output is exactly the expected lines.
+    # The third run under the block compiler (machine.engine: compile): the same bytes as
+    # the interpreter's, the engines' contract, in supervisor state too.
+    outputs = []
+    for k, engine in ((1, "interpret"), (2, "interpret"), (3, "compile")):
+        profile = os.path.join(out, f"etim{k}.txt")
+        status, stdout, stderr = run([tpfemu, "ipl", selftest, "--istreams", "2", "--profile", profile,
+                                      "--set", f"machine.engine={engine}"])
+        if status != 0:
+            fail(f"selftest exit status {status}, want 0\n{stdout}{stderr}")
+        if stdout != expected:
+            fail(f"selftest console output differs from selftest.expected:\n{stdout}")
+        if "disabled wait on I-stream 0; PSW 0002000180000000 0000000000000000" not in stderr:
+            fail(f"no disabled-wait end line:\n{stderr}")
+        etim = open(profile, "rb").read() + open(os.path.join(out, f"etim{k}.json"), "rb").read()
+        if b"start_c" not in etim or b"program_handler" not in etim:
+            fail("the ETIM report does not name the kernel's functions")
+        outputs.append((stdout, stderr, etim))
+    if outputs[0] != outputs[1]:
+        fail("two runs of the self-test differ (console, end lines or ETIM report)")
+    if outputs[2] != outputs[0]:
+        fail("the self-test under machine.engine=compile differs from the interpreter's run")
+    print("selftest: every check PASS, the same bytes twice and under the block compiler: OK")
+
+    status, stdout, _ = run([tpfemu, "ipl", selftest, "--", "hello", "world"])
+    one_istream = stdout
+    if status != 0 or "parameters: hello world\n" not in stdout or "SKIP: SIGP (one CPU)\n" not in stdout:
+        fail(f"the parameters after -- are not at 0x10480, or one I-stream is not one (status {status}):\n{stdout}")
+    print("parameters, one I-stream: OK")
+
+    status, _, stderr = run([tpfemu, "ipl", os.path.join(guest, "exit42.bin")])
+    if status != 42 or "PSW 0002000180000000 000000000000002A" not in stderr:
+        fail(f"exit42.bin: status {status}, want 42\n{stderr}")
+    print("binary image, IPL PSW at 0, disabled-wait code 42: OK")
+
+    status, _, stderr = run([tpfemu, "ipl", os.path.join(guest, "spin.elf"), "--max-instructions", "5000"])
+    if status != 124 or "stopped by --max-instructions" not in stderr or "instructions=5000 " not in stderr:
+        fail(f"spin: status {status}, want 124\n{stderr}")
+    print("--max-instructions: OK")
+
+    status, _, stderr = run([tpfemu, "ipl", os.path.join(source, "README.md")])
+    if status != 2 or "is not an ESA/390 PSW" not in stderr:
+        fail(f"a text file as a binary image: status {status}\n{stderr}")
+    print("bad input: OK")
+
+    qemu = shutil.which("qemu-system-s390x")
+    if not qemu:
+        print("qemu-system-s390x: not installed, comparison skipped")
+    else:
+        try:
+            # One CPU: with -smp 2 QEMU's runs of the SIGP checks were not the same twice
+            # (some hung, some lost console lines), so they are tpfemu's alone.
+            p = subprocess.run([qemu, "-machine", "s390-ccw-virtio", "-accel", "tcg", "-smp", "1", "-nographic", "-nodefaults",
+                                "-serial", "stdio", "-no-reboot", "-action", "panic=shutdown", "-kernel", selftest],
+                               capture_output=True, timeout=60)
+            theirs = p.stdout.decode(errors="replace")
+        except subprocess.TimeoutExpired as e:
+            theirs = (e.stdout or b"").decode(errors="replace")
+        ours = [l for l in one_istream.splitlines() if l.startswith(("PASS", "FAIL"))]
+        qemu_lines = [l.strip() for l in theirs.splitlines() if l.strip().startswith(("PASS", "FAIL"))]
+        # Where QEMU 7.2's TCG departs from the Principles of Operation (seen with
+        # Debian's 1:7.2+dfsg-7+deb12u18): it loads a PSW whose must-be-zero bit 0 is one
+        # without the early specification exception; its IPK leaves 0 in GR2 while
+        # EPSW shows the key SPKA set.
+        known = {"LPSWE of an invalid PSW: early specification exception, ILC 0, the invalid PSW stored",
+                 "IPK inserts the PSW key in bits 56-59 of GR2",
+                 # Not explained yet (open in docs/system-mode.md): QEMU FAILs the
+                 # CPU-timer check, whose interruption it does take.
+                 "SPT/STPT; the CPU-timer interruption 1005 when it goes negative"}
+        strip = lambda lines: [l for l in lines if l.split(": ", 1)[1] not in known]
+        if strip(qemu_lines) != strip(ours):
+            fail("QEMU's PASS/FAIL lines differ:\n" + "\n".join(qemu_lines))
+        print("the same PASS lines as qemu-system-s390x: OK")
+    print("tpfemu ipl: OK")
+
+
+if __name__ == "__main__":
+    main()

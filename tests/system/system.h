@@ -1,0 +1,57 @@
+/* What the bare-metal test programs share: the lowcore's fields, the PSW bits, the
+   interruption handlers' records, the SCLP console and a small printf. */
+#ifndef TPFEMU_TESTS_SYSTEM_H
+#define TPFEMU_TESTS_SYSTEM_H
+#include <stdarg.h>
+#include <stdint.h>
+
+#define LC8(a) (*(volatile uint8_t *)(uintptr_t)(a))
+#define LC16(a) (*(volatile uint16_t *)(uintptr_t)(a))
+#define LC32(a) (*(volatile uint32_t *)(uintptr_t)(a))
+#define LC64(a) (*(volatile uint64_t *)(uintptr_t)(a))
+
+/* Lowcore (real addresses), Principles of Operation "Assigned Storage Locations". */
+#define LC_EXT_PARAM 0x080
+#define LC_EXT_CODE 0x086
+#define LC_SVC_ILC 0x089
+#define LC_SVC_CODE 0x08a
+#define LC_PGM_ILC 0x08d
+#define LC_PGM_CODE 0x08e
+#define LC_EXT_OLD_PSW 0x130
+#define LC_SVC_OLD_PSW 0x140
+#define LC_PGM_OLD_PSW 0x150
+#define LC_EXT_NEW_PSW 0x1b0
+#define LC_SVC_NEW_PSW 0x1c0
+#define LC_PGM_NEW_PSW 0x1d0
+
+#define PSW_MASK_EXT 0x0100000000000000ULL
+#define PSW_MASK_PROBLEM 0x0001000000000000ULL
+#define PSW_MASK_WAIT 0x0002000000000000ULL
+#define PSW_MASK_64 0x0000000180000000ULL
+
+/* What the handlers saw last, and how often they ran. */
+struct interruption {
+  unsigned count;
+  uint16_t code;
+  uint16_t cpu_address; /* external: the CPU that signalled */
+  uint8_t ilc;
+  uint64_t old_mask, old_addr;
+};
+extern volatile struct interruption last_program, last_svc, last_external;
+
+void exit(int code) __attribute__((noreturn));
+void setup_interruptions(void);
+void problem_state_round_trip(void);
+void invalid_psw_round_trip(void);
+extern uint64_t invalid_psw[2];
+extern uint64_t resume_after_invalid_psw;
+
+void sclp_setup(void);
+int sclp_call(uint32_t command, void *sccb); /* the response code; -1 if SERVICE CALL's CC was not 0 */
+void console_write(const char *s, unsigned n);
+void print(const char *fmt, ...);
+
+void *memset(void *d, int c, unsigned long n);
+void *memcpy(void *d, const void *s, unsigned long n);
+
+#endif
