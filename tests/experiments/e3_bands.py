@@ -42,7 +42,7 @@ BAND = 0.10  # relative, either side
 # (128) steady_s 45.12. docs/e3-paging.md, "The night above the bar", says why.
 # Issue 47 (E3's spread): E3b's and E3c's rows below are re-centred on the medians of
 # `scripts/experiment-paging --studies spread` (seeds 1-5 and placement 1028K, 72 runs) on
-# the model of commit b6cfab4 (main merged in; the ECB's stack's first references, a first
+# the model of commit be58285 (main merged in; the ECB's stack's first references, a first
 # reference taking its frame as a page-in does); the bands stay 10%. Before, they were the
 # single runs above: E3b (100, 64) DASD (9280, 0.0554, 10.73, 27328), SCM (11008, 0.0101,
 # 7.94, 491520); (100, 128) DASD (8832, 0.0603, 21.00, 23552), SCM (11136, 0.0084, 9.95,
@@ -71,7 +71,7 @@ MEASURED = {
     "large-pages": {
         "100 20000": (0.02806, 0.02857, 0.0177, 3130, 5933),
         "100 2000": (0.00732, 0.00783, 0.0651, 3125, 5934),
-        # after the E3 workload gained common tables (issue 33); re-stated at b6cfab4 (issue 47's
+        # after the E3 workload gained common tables (issue 33); re-stated at be58285 (issue 47's
         # branch merged with main: E3d runs no real storage, so its first references only cost,
         # never wait): the cut, a difference of two CPU times within 0.15% of each other, 0.0025 ->
         # 0.0014 (ms 0.23572 -> 0.23601 and 0.23630 -> 0.23634, TLB 3128 -> 3134, 5935 -> 5931).
