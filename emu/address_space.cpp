@@ -188,8 +188,21 @@ bool AddressSpace::map(uint64_t addr, uint64_t len, uint8_t prot) {
 void AddressSpace::reserve(uint64_t addr, uint64_t len, uint8_t prot, bool first_reference_faults) {
   if (len == 0) return;
   const uint64_t begin = addr & ~kPageMask;
-  const uint64_t last = (addr + len - 1) & ~kPageMask;
-  reserved_.push_back({begin, last + kPageSize, prot, first_reference_faults});
+  const uint64_t end = ((addr + len - 1) & ~kPageMask) + kPageSize;
+  // The list stays short: a range reserved again (a thread's stack slot used again) is
+  // not added twice, and one that continues the last (a heap growing 1 MB at a time)
+  // extends it.
+  for (const Reservation& r : reserved_)
+    if (r.begin <= begin && end <= r.end && r.prot == prot && r.first_reference_faults == first_reference_faults)
+      return;
+  if (!reserved_.empty()) {
+    Reservation& last = reserved_.back();
+    if (last.end == begin && last.prot == prot && last.first_reference_faults == first_reference_faults) {
+      last.end = end;
+      return;
+    }
+  }
+  reserved_.push_back({begin, end, prot, first_reference_faults});
 }
 
 const AddressSpace::Reservation* AddressSpace::reservation_of(uint64_t vaddr) const {

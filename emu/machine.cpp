@@ -5,7 +5,7 @@
 namespace emu {
 
 Machine::Machine(const MachineConfig& config, bool timing)
-    : config_(config), storage_(config.storage), timing_(timing) {
+    : config_(config), storage_(config.storage, config.placement_shift), timing_(timing) {
   if (timing_) {
     caches_ = std::make_unique<MemoryHierarchy>(config_);
     caches_->set_listener(this);

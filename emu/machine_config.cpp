@@ -125,6 +125,18 @@ Section<MachineConfig> make_machine_section() {
          .description = "Absolute storage size. Sparse: only the frames a run touches cost host memory.",
          .source = "estimate: 1 TB, a large z/TPF LPAR; a z15 holds up to 40 TB (" + kTG + "); 16T is the "
                    "emulator's bound. Must be a whole number of 1 MB frames."}, &MachineConfig::storage);
+  s.key({.path = "machine.placement_shift",
+         .type = T::Size,
+         .default_value = "0",
+         .min = "0",
+         .max = "1G",
+         .unit = "bytes",
+         .description = "A layout perturbation: the frame allocator hands out its first never-used 4 KB frame "
+                        "this many bytes higher, and its first 1 MB frame this much (rounded up to whole 1 MB "
+                        "frames) lower, so that the same run's storage lies at other absolute addresses (other "
+                        "cache sets, other line sharing); nothing else changes. E3's spread (scripts/"
+                        "experiment-paging --studies spread) runs with it. A whole number of 4 KB pages.",
+         .source = "0: the placement every configuration was measured with."}, &MachineConfig::placement_shift);
   s.key({.path = "machine.host_storage_limit",
          .type = T::Size,
          .default_value = "16G",
@@ -369,6 +381,16 @@ Section<MachineConfig> make_machine_section() {
     if (c.get_uint("machine.storage") % (uint64_t(1) << 20) != 0)
       throw c.error({"machine.storage"},
                     fmt::format("{} is not a whole number of 1M frames", c.text("machine.storage")));
+  });
+  s.check("machine.placement_shift is whole pages, well inside storage", [](const Config& c) {
+    const uint64_t shift = c.get_uint("machine.placement_shift");
+    if (shift % 4096 != 0)
+      throw c.error({"machine.placement_shift"},
+                    fmt::format("{} is not a whole number of 4K pages", c.text("machine.placement_shift")));
+    if (shift > c.get_uint("machine.storage") / 4)
+      throw c.error({"machine.placement_shift", "machine.storage"},
+                    fmt::format("{} is more than a quarter of machine.storage ({})", c.text("machine.placement_shift"),
+                                c.text("machine.storage")));
   });
   s.check("cache geometry", [](const Config& c) {
     for (const char* level : {"l1", "l2", "l3"}) check_cache_geometry(c, level);

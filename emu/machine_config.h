@@ -37,6 +37,7 @@ struct MachineConfig {
   unsigned istreams = 0;
   double clock_ghz = 0;
   uint64_t storage = 0;            // absolute storage size, bytes (sparse)
+  uint64_t placement_shift = 0;    // bytes the frame allocator skips (a layout perturbation: emu::Storage)
   uint64_t host_storage_limit = 0; // host bytes the touched frames and their decoded code may take
   uint64_t quantum = 0;            // cycles an I-stream runs before the scheduler looks again
   CacheLevelConfig l1, l2, l3;     // l1 and l2 private per I-stream, l3 shared

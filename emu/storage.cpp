@@ -9,8 +9,12 @@
 
 namespace emu {
 
-Storage::Storage(uint64_t size)
-    : size_(size & ~(kSegmentSize - 1)), chunks_((size_ + kChunkBytes - 1) / kChunkBytes), high_(size_ / kPageSize) {}
+Storage::Storage(uint64_t size, uint64_t placement_shift)
+    : size_(size & ~(kSegmentSize - 1)),
+      chunks_((size_ + kChunkBytes - 1) / kChunkBytes),
+      shift_4k_(placement_shift / kPageSize),
+      low_(1 + shift_4k_),
+      high_((size_ - std::min(size_, (placement_shift + kSegmentSize - 1) & ~(kSegmentSize - 1))) / kPageSize) {}
 
 Storage::~Storage() {
   frames_.clear();
@@ -104,9 +108,11 @@ std::optional<uint64_t> Storage::allocate_4k() {
 }
 
 bool Storage::set_apart(uint64_t end) {
-  if (low_ != 1 || !free_4k_.empty()) throw std::logic_error("Storage::set_apart after frames were allocated");
-  if (end >= high_) return false;
-  low_ = apart_end_ = end;
+  if (low_ != 1 + shift_4k_ || !free_4k_.empty())
+    throw std::logic_error("Storage::set_apart after frames were allocated");
+  if (end + shift_4k_ >= high_) return false;
+  apart_end_ = end;
+  low_ = end + shift_4k_;
   claimed_.assign(end, false);
   return true;
 }

@@ -97,7 +97,11 @@ struct Frame {
 
 class Storage {
  public:
-  explicit Storage(uint64_t size);
+  // `placement_shift` (machine.placement_shift): bytes the allocator skips before the
+  // first never-used 4 KB frame, and (rounded up to whole 1 MB frames) below the top
+  // before the first 1 MB frame: the same run's storage at other absolute addresses,
+  // so in other cache sets. 0: frame 1 and the top of storage.
+  explicit Storage(uint64_t size, uint64_t placement_shift = 0);
   ~Storage();
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;
@@ -221,7 +225,8 @@ class Storage {
   std::vector<std::function<AuxiliaryCount()>> auxiliary_;
   std::function<void()> on_over_limit_;
   std::map<uint64_t, std::unique_ptr<Frame>> frames_;
-  uint64_t low_ = 1;   // next never-used 4 KB frame (frame 0 holds the prefix area)
+  uint64_t shift_4k_;  // 4 KB frames skipped above frame 0 and the range set apart (placement_shift)
+  uint64_t low_;       // next never-used 4 KB frame (frame 0 holds the prefix area)
   uint64_t apart_end_ = 1;        // frames [1, apart_end_) are set apart (set_apart)
   std::vector<bool> claimed_;     // of those, the ones taken
   uint64_t high_;      // first frame of the lowest 1 MB frame handed out so far

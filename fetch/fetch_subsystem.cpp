@@ -488,7 +488,11 @@ bool ProgramFetch::obtain_storage(os::Ecb& e, Pending& p, uint32_t size, uint32_
   p.module_bytes = bytes;
   p.module_size = size;
   const uint64_t now = std::min<uint64_t>(bytes, (uint64_t(loaded) + kPage - 1) / kPage * kPage);
-  if (now) e.process->space->reserve(at, now, kRW);
+  // Backed as first referenced: the channel programs' data backs the pages it lands in
+  // (a host write, the I/O's page fix: not charged); a page no text record fills is
+  // backed at the guest's first reference to it, a page fault the paging subsystem takes
+  // (a frame and its cost, counted in paging.txt).
+  if (now) e.process->space->reserve(at, now, kRW, /*first_reference_faults=*/true);
   return true;
 }
 

@@ -93,8 +93,14 @@ int64_t EcbHeap::frame(os::Ecb& e, uint64_t area64) {
   const uint64_t size = area64 ? sys.heap64_size : sys.heap31_size;
   if (end + emu::kSegmentSize > base + size) return 0;
   const bool large = config_.large_frames && p.space->map_large(end, emu::kSegmentSize, kRW) == 1;
-  if (!config_.large_frames) p.space->map(end, emu::kSegmentSize, kRW);
-  if (!p.space->is_mapped(end) || !p.space->is_mapped(end + emu::kSegmentSize - 1)) return 0;  // no storage left
+  if (!config_.large_frames && config_.fixed) p.space->map(end, emu::kSegmentSize, kRW);  // fixed: backed now
+  if (!config_.large_frames && !config_.fixed) {
+    // 4 KB frames as the heap first references each page (a page fault the paging
+    // subsystem takes: a frame and its cost), as z/OS backs pageable storage.
+    p.space->reserve(end, emu::kSegmentSize, kRW, /*first_reference_faults=*/true);
+  } else if (!p.space->is_mapped(end) || !p.space->is_mapped(end + emu::kSegmentSize - 1)) {
+    return 0;  // no storage left
+  }
   if (config_.large_frames && !large) ++totals_.large_frame_fallbacks;  // 4 KB frames: none of 1 MB was left
   const uint64_t at = end;
   end += emu::kSegmentSize;

@@ -339,6 +339,10 @@ emu::PageFaultHandler::Action ControlProgram::page_fault(emu::Cpu& cpu, uint64_t
       if (a == Action::Wait) loop_.page_wait_began(*e, cpu.cycles);  // parked for a page-in
       return a;
     }
+  // A first reference no subsystem took (a control program without the paging
+  // subsystem, as in unit tests): the page is backed at no cost, as before first
+  // references were charged; tpfemu run always has the paging subsystem, which charges it.
+  if (e->process->space->map_first_reference(address)) return Action::Retry;
   if (!evm_.copy_static_page(*e->process, address)) return Action::Fail;
   cpu.charge(emu::Cause::Service, config_.system.service_cost + emu::kPageSize / 16);  // the copy: 16 bytes a cycle
   ++stats_.static_page_copies;

@@ -179,7 +179,10 @@ bool Evm::start_program(Ecb& e, uint64_t entry, uint64_t r2, uint64_t r3, uint64
   const uint64_t stride = size + 16 * emu::kPageSize;  // a guard gap between stacks
   if (uint64_t(e.thread) >= (TPF_EVM_STACK_TOP - TPF_EVM_STACKS) / stride) return false;  // past the stack region
   const uint64_t top = TPF_EVM_STACK_TOP - uint64_t(e.thread) * stride;
-  if (!e.process->space->map(top - size, size, kRW)) return false;
+  // The stack's pages are backed as the program first references them, each a page
+  // fault (the paging subsystem's first reference: a frame and its cost), as z/OS backs
+  // a stack's storage; a slot used again keeps the pages its earlier thread touched.
+  e.process->space->reserve(top - size, size, kRW, /*first_reference_faults=*/true);
   e.gr[2] = r2, e.gr[3] = r3, e.gr[14] = r14, e.gr[15] = top - 160;
   e.psw = entry;
   return true;

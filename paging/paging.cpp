@@ -120,13 +120,22 @@ void Paging::check(uint64_t now) {
 // A GETSTOR that real storage cannot take: steal now; if that is not enough but the
 // page-outs (and dump writes) on their way will make room, the ECB waits for them. A
 // request they cannot satisfy (more than real storage allows) goes ahead: waiting
-// would not help it.
+// would not help it. Every page-out's completion wakes all the waiters (frames_freed),
+// so a GETSTOR may park many times: it counts once, from its first park to its frames.
 bool Paging::frames_wanted(emu::Cpu& cpu, os::Ecb& e, uint64_t frames) {
-  if (!config_.real_storage || available_frames() >= frames) return false;
+  const auto go_ahead = [&] {
+    if (auto w = frame_wait_began_.find(e.id); w != frame_wait_began_.end()) {
+      stats_.frame_wait_cycles += cpu.cycles > w->second ? cpu.cycles - w->second : 0;
+      frame_wait_began_.erase(w);
+    }
+    return false;
+  };
+  if (!config_.real_storage || available_frames() >= frames) return go_ahead();
   if (const uint64_t coming = coming_frames(); coming < frames + config_.afq_ok)
     steal(frames + config_.afq_ok - coming, cpu.cycles, false);
-  if (available_frames() >= frames || coming_frames() + dump_frames_ < frames) return false;
-  ++stats_.frame_waits;
+  if (available_frames() >= frames || coming_frames() + dump_frames_ < frames) return go_ahead();
+  if (frame_wait_began_.emplace(e.id, cpu.cycles).second) ++stats_.frame_waits;
+  ++stats_.frame_wait_parks;
   system_->park(cpu, e, frame_waiters_, "frames for its GETSTOR (page-outs on their way)");
   return true;
 }
@@ -566,14 +575,18 @@ emu::PageFaultHandler::Action Paging::page_fault(emu::Cpu& cpu, os::Ecb& e, uint
   return Action::Wait;
 }
 // A first reference takes the demand-zero fault's path (its handling, system.service_cost)
-// and a frame: with real storage modelled, one the budget has (else the ECB waits for
-// the page-outs on their way, as a GETSTOR does); the frame is cleared
-// (system.paging.first_reference_cost).
+// and a frame, cleared (system.paging.first_reference_cost). It is a page fault, and takes
+// its frame as a page-in does: at once, a steal started if the budget is short, never a
+// wait for page-outs. (Making it wait as a GETSTOR does starved it on SCM, issue 47: the
+// pageable 1 MB pages' page-ins, which never wait, took every frame the page-outs freed,
+// so a first reference waited 39 ms on average at f = 256; docs/e3-paging.md.)
 emu::PageFaultHandler::Action Paging::first_reference(emu::Cpu& cpu, os::Ecb& e, uint64_t address) {
   using Action = emu::PageFaultHandler::Action;
   emu::AddressSpace& space = *e.process->space;
   if (!space.is_first_reference(address)) return Action::Fail;
-  if (config_.real_storage && frames_wanted(cpu, e, 1)) return Action::Wait;
+  if (config_.real_storage && available_frames() < 1)
+    if (const uint64_t coming = coming_frames(); coming < 1 + config_.afq_ok)
+      steal(1 + config_.afq_ok - coming, cpu.cycles, false);
   if (!space.map_first_reference(address)) return Action::Fail;  // storage has no frame left
   const uint64_t cycles = system_->config().system.service_cost + config_.first_reference_cost;
   cpu.charge(emu::Cause::Service, cycles);

@@ -59,8 +59,12 @@ struct PagingStats {
   uint64_t scm_pages = 0, dasd_pages = 0;  // pages written to each kind
   uint64_t slots_high = 0;       // most slots in use at once
   uint64_t write_bound = 0;      // candidates passed over: page-out requests at system.paging.max_writes
-  uint64_t frame_waits = 0;      // GETSTORs that waited for frames (page-outs on their way)
-  uint64_t first_references = 0;  // faults on the first reference to a page (LE_GETMAIN's, LE's stack)
+  // GETSTORs that waited for frames (page-outs on their way), each once however often
+  // the page-outs' completions woke it to ask again (a first reference never waits).
+  uint64_t frame_waits = 0;
+  uint64_t frame_wait_cycles = 0;  // their waits' time (the first park to the frames taken)
+  uint64_t frame_wait_parks = 0;   // their parks (one woken without its frames parks again)
+  uint64_t first_references = 0;  // faults on the first reference to a page (LE's, the ECB stack's and heap's, a LOAD's)
   uint64_t first_reference_cycles = 0;  // what they charged
   uint64_t pages_in[2] = {0, 0};  // pages read from SCM and from DASD (faults, speculative, 1 MB, dumps)
   // PLPA-like pages (system.paging.pageable_programs): the image's read-only pages.
@@ -207,6 +211,8 @@ class Paging : public os::Subsystem {
   uint64_t writing_frames_ = 0;  // frames of pages being written out (free when the write completes)
   uint64_t writes_in_flight_ = 0;  // page-out requests not complete
   os::WaitList frame_waiters_;     // ECBs whose GETSTOR waits for frames
+  // Their GETSTORs by ECB id: the cycle each first parked (one wait however often it asks again).
+  std::map<uint64_t, uint64_t> frame_wait_began_;
   void frames_freed(uint64_t now);
   std::map<uint64_t, ProcessPages> processes_;  // by process id
   // Slots: the next never-used block and the freed ones, per device.

@@ -112,7 +112,8 @@ cfg::Section<PagingConfig> make_paging_section() {
   s.key({.path = "system.paging.first_reference_cost", .type = T::Cycles, .default_value = "256", .min = "0",
          .max = "10000000", .unit = "cycles",
          .description = "What the page fault of a first reference to a page obtained from LE_GETMAIN or LE's "
-                        "stack costs on top of the fault's handling (system.service_cost, which the paging "
+                        "stack, the ECB's stack, the ECB heap's 4 KB frames or a LOAD's module storage costs on "
+                        "top of the fault's handling (system.service_cost, which the paging "
                         "subsystem's demand-zero fault charges, in every run, real storage modelled or not): "
                         "the frame from the free list cleared.",
          .source = "estimate: a 4 KB clear at 16 bytes a cycle, the rate the control program charges for a "

@@ -225,6 +225,10 @@ void Paging::write_text(std::ostream& out) const {
   line("page-out requests", stats_.write_ios);
   line("pages passed over: page-out requests at their bound", stats_.write_bound);
   line("GETSTORs that waited for frames", stats_.frame_waits);
+  if (stats_.frame_waits) {
+    out << fmt::format("  {:<52}{:>14.1f}\n", "  their waits (ms)", double(stats_.frame_wait_cycles) / ghz / 1e6);
+    line("  their parks (each page-out's completion wakes them)", stats_.frame_wait_parks);
+  }
   if (stats_.first_references) {
     line("first references (a fault and a frame each)", stats_.first_references);
     line("  their cycles", stats_.first_reference_cycles);
@@ -332,6 +336,10 @@ void Paging::write_json(std::ostream& out) const {
   if (stats_.first_references) {
     j["first_references"] = stats_.first_references;
     j["first_reference_cycles"] = stats_.first_reference_cycles;
+  }
+  if (stats_.frame_waits) {
+    j["frame_wait_cycles"] = stats_.frame_wait_cycles;
+    j["frame_wait_parks"] = stats_.frame_wait_parks;
   }
   add_placement_json(j);
   j["samples"] = samples_;

@@ -446,6 +446,41 @@ std::string document_figures(const Json& summary) {
          escape(entry.value("document", std::string())) + ".</p>\n";
 }
 
+// A run of a study's sweep (RUN_DIR = SWEEP/runs/NAME) whose script wrote
+// SWEEP/study.json (scripts/experiment-paging's E3 spread): the study's figures for this
+// run's row (its median, min, max and the document's) beside this run's own. The study
+// file is the one place these figures are written; "" when there is none or it does not
+// name this run.
+std::string study_figures(const fs::path& run_dir) {
+  const fs::path path = run_dir.parent_path().parent_path() / "study.json";
+  const std::optional<Json> study = read_json(path);
+  if (!study) return "";
+  const std::string name = run_dir.filename().string();
+  if (!study->is_object() || !study->contains("runs") || !(*study)["runs"].is_object() ||
+      !(*study)["runs"].contains(name))
+    return "";
+  const Json& run = (*study)["runs"][name];
+  if (!run.contains("rows") || !run["rows"].is_array() || !run.contains("this_run") || !run["this_run"].is_array() ||
+      !study->contains("columns") || !(*study)["columns"].is_array())
+    throw std::runtime_error(fmt::format("{}: {}: no \"rows\" and \"this_run\" arrays, or no \"columns\"", path.string(), name));
+  Table t{"study", {}, {}, false};
+  for (const Json& c : (*study)["columns"]) t.header.push_back(c.is_string() ? c.get<std::string>() : "");
+  t.header.insert(t.header.begin() + 1, "this run");
+  auto figure = [](const Json& v) { return v.is_number() ? Cell{shortest_text(v.get<double>()), true, v.get<double>()} : text_cell("n/a"); };
+  for (size_t k = 0; k < run["rows"].size(); ++k) {
+    const Json& r = run["rows"][k];
+    if (!r.is_array() || r.empty()) continue;
+    std::vector<Cell> cells = {text_cell(r[0].is_string() ? r[0].get<std::string>() : "")};
+    cells.push_back(figure(k < run["this_run"].size() ? run["this_run"][k] : Json()));
+    for (size_t c = 1; c < r.size(); ++c) cells.push_back(figure(r[c]));
+    t.rows.push_back(std::move(cells));
+  }
+  return heading(2, "study", fmt::format("{}: {}", study->value("title", std::string("the study")),
+                                         run.value("row", std::string()))) +
+         table_html(t) + "<p class=\"note\">" + escape(study->value("note", std::string())) + " The study's file: " +
+         escape(path.string()) + ".</p>\n";
+}
+
 // The operator's commands and what the console displayed for them (D ASM's IEE200I,
 // D M, ...), as run.log holds them: a line "CYCLE operator: COMMAND" (or "operator
 // console:" for one typed) and below it the display's lines, at the same cycle two
@@ -523,6 +558,10 @@ std::string run_report(const fs::path& run_dir) {
   std::vector<std::pair<std::string, std::string>> links;
   std::string body = document_figures(*summary);
   if (!body.empty()) links.emplace_back("document", "Beside the document");
+  if (std::string study = study_figures(run_dir); !study.empty()) {
+    body += study;
+    links.emplace_back("study", "The study's spread");
+  }
   if (std::string charts = cause_charts(*summary); !charts.empty()) {
     body += charts;
     links.emplace_back("cycles", "Cycles by cause");

@@ -19,6 +19,10 @@ CTest test per case (tests/CMakeLists.txt, label report):
                linked from the contents
   bad          a folder that is not a run, a report that is not JSON: one message
                naming the file, status 2, no page
+  study        a run inside a sweep folder whose study.json names it (scripts/
+               experiment-paging's E3 spread): the page shows its row's spread, a row a
+               figure with this run's value, linked from the contents; a run the file
+               does not name shows none; a study.json without rows is named, status 2
 
 Each case works in BUILD_DIR/report-tests/CASE (emptied first) and prints "CASE: OK".
 check_page() is also the sweep index's test's (tests/sweep/test_sweep.py).
@@ -358,6 +362,36 @@ def bad_case(tpfemu, work):
     check(r.returncode == 2 and "see tpfemu report --help" in r.stderr, f"no folder: {r.stderr}")
 
 
+def study_case(tpfemu, work):
+    sweep = os.path.join(work, "sweep")
+    runs = [os.path.join(sweep, "runs", n) for n in ("p001", "p002")]
+    for out in runs:
+        r = run([tpfemu, "run", os.path.join(ROOT, "configs", "demo.yaml"), "--set", "workload.messages=50",
+                 "--out", out, "--no-progress"])
+        check(r.returncode == 0, f"run: {r.stderr}")
+    rows = [["transactions_45s", 9216.0, 8832.0, 9600.0, 251], ["response_s", 0.0564, 0.05, 0.06, 0.62]]
+    study = {"title": "E3's spread", "note": "a test's", "columns": ["figure", "median", "min", "max", "document"],
+             "runs": {"p001": {"row": "E3b 100 pages f=64 DASD", "this_run": [9216.0, 0.0564], "rows": rows}}}
+    with open(os.path.join(sweep, "study.json"), "w") as f:
+        json.dump(study, f)
+    r = run([tpfemu, "report", runs[0]])
+    check(r.returncode == 0, f"report: {r.stderr}")
+    page = parse(os.path.join(runs[0], "report.html"))
+    check(page.tables.get("study") == len(rows), f"the study's table has {page.tables.get('study')} rows, not {len(rows)}")
+    cells = [(c, t) for name, c, t in page.cells if name == "study"]
+    check(("this run", "9,216") in cells and ("document", "251") in cells, f"the study's cells: {cells}")
+    check("study" in page.contents, f"the contents do not link the study: {page.contents}")
+    r = run([tpfemu, "report", runs[1]])
+    check(r.returncode == 0 and "study" not in parse(os.path.join(runs[1], "report.html")).tables,
+          "a run the study does not name shows a study table")
+    del study["runs"]["p001"]["rows"]
+    with open(os.path.join(sweep, "study.json"), "w") as f:
+        json.dump(study, f)
+    r = run([tpfemu, "report", runs[0]])
+    check(r.returncode == 2 and os.path.join(sweep, "study.json") in r.stderr, f"a study without rows: {r.stderr}")
+    print(f"study: {len(rows)} rows of its spread on the run's page")
+
+
 def main():
     if len(sys.argv) != 4:
         sys.exit(__doc__)
@@ -371,6 +405,8 @@ def main():
         operator_case(tpfemu, work)
     elif case == "bad":
         bad_case(tpfemu, work)
+    elif case == "study":
+        study_case(tpfemu, work)
     else:
         sys.exit(f"unknown case {case}")
     print(f"{case}: OK")

@@ -104,3 +104,26 @@ TEST_CASE("Reservations whose first references fault", "[storage]") {
   space.unmap(faulting, 4 * kPageSize);  // the reservation ends with the mapping
   CHECK_FALSE(space.is_first_reference(faulting + 3 * kPageSize));
 }
+
+// A range reserved again (a thread's stack slot used again) or continuing the last (the
+// ECB heap's next 1 MB) joins what is there: every page still faults once, and an
+// unmap in the middle ends the reservation there only.
+TEST_CASE("Reservations reserved again or continued", "[storage]") {
+  emu::Storage storage(64 << 20);
+  AddressSpace space(storage);
+  const uint64_t at = 0x2000000;
+  const uint8_t rw = emu::kProtRead | emu::kProtWrite;
+  space.reserve(at, 2 * kPageSize, rw, true);
+  space.reserve(at + 2 * kPageSize, 2 * kPageSize, rw, true);  // continues it
+  space.reserve(at, 2 * kPageSize, rw, true);                  // again
+  for (uint64_t k = 0; k < 4; ++k) CHECK(space.is_first_reference(at + k * kPageSize));
+  CHECK(space.map_first_reference(at));
+  CHECK_FALSE(space.is_first_reference(at));
+  space.reserve(at, 2 * kPageSize, rw, true);  // again: a page backed stays backed
+  CHECK_FALSE(space.is_first_reference(at));
+  space.unmap(at + 2 * kPageSize, kPageSize);
+  CHECK_FALSE(space.is_first_reference(at + 2 * kPageSize));
+  CHECK(space.is_first_reference(at + kPageSize));
+  CHECK(space.is_first_reference(at + 3 * kPageSize));
+  CHECK_FALSE(space.is_first_reference(at + 4 * kPageSize));  // past the joined range
+}

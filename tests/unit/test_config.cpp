@@ -62,6 +62,7 @@ std::vector<std::pair<std::string, std::string>> fields(const MachineConfig& m) 
       {"machine.istreams", fmt::format("{}", m.istreams)},
       {"machine.clock", fmt::format("{}", m.clock_ghz)},
       {"machine.storage", fmt::format("{}", m.storage)},
+      {"machine.placement_shift", fmt::format("{}", m.placement_shift)},
       {"machine.host_storage_limit", fmt::format("{}", m.host_storage_limit)},
       {"machine.quantum", fmt::format("{}", m.quantum)},
       {"machine.engine", m.engine == emu::Engine::Compile ? "compile" : "interpret"},
@@ -97,6 +98,7 @@ const char* const kDefaults =
     "machine.istreams=1\n"
     "machine.clock=5.2\n"
     "machine.storage=1099511627776\n"
+    "machine.placement_shift=0\n"
     "machine.host_storage_limit=17179869184\n"
     "machine.quantum=40\n"
     "machine.engine=interpret\n"
@@ -258,7 +260,7 @@ TEST_CASE("an unknown key names its line and path and suggests the near miss", "
   CHECK(yaml_error("machine:\n  cache:\n    l4: {size: 1G}\n") ==
         "configs/x.yaml:3: machine.cache.l4: unknown key (known here: l1, l2, l3)");
   CHECK(yaml_error("machine:\n  frobnicate: 1\n") ==
-        "configs/x.yaml:2: machine.frobnicate: unknown key (known here: arch, istreams, clock, storage, host_storage_limit, quantum, engine, compile, cache, "
+        "configs/x.yaml:2: machine.frobnicate: unknown key (known here: arch, istreams, clock, storage, placement_shift, host_storage_limit, quantum, engine, compile, cache, "
         "memory_latency, coherence, tlb)");
 }
 
@@ -310,7 +312,7 @@ TEST_CASE("a map or a sequence where a value belongs, and a value where a sectio
   CHECK(yaml_error("machine:\n  tlb:\n    - 4k\n") ==
         "configs/x.yaml:3: machine.tlb: expected a map of keys (4k, 1m, walk), got a sequence");
   CHECK(yaml_error("machine: 4\n") ==
-        "configs/x.yaml:1: machine: expected a map of keys (arch, istreams, clock, storage, host_storage_limit, quantum, engine, compile, cache, "
+        "configs/x.yaml:1: machine: expected a map of keys (arch, istreams, clock, storage, placement_shift, host_storage_limit, quantum, engine, compile, cache, "
         "memory_latency, "
         "coherence, tlb), got a scalar");
   CHECK(yaml_error("- machine\n") == "configs/x.yaml:1: the top level must be a map of sections (machine:), got a sequence");
@@ -450,6 +452,13 @@ TEST_CASE("storage is whole 1 MB frames", "[config]") {
   CHECK(emu::load_machine_config({}, {"machine.storage=1536G"}).storage == 1536ull << 30);
 }
 
+TEST_CASE("the placement shift is whole pages, well inside storage", "[config]") {
+  CHECK(set_error({"machine.placement_shift=6K"}) == "--set: machine.placement_shift: 6K is not a whole number of 4K pages");
+  CHECK(set_error({"machine.storage=64M", "machine.placement_shift=32M"}) ==
+        "--set: machine.placement_shift: 32M is more than a quarter of machine.storage (64M)");
+  CHECK(emu::load_machine_config({}, {"machine.placement_shift=1028K"}).placement_shift == 1028ull << 10);
+}
+
 TEST_CASE("machine_config refuses a Config that fails its checks", "[config]") {
   Config c(emu::machine_schema());
   c.set("machine.quantum=200");
@@ -463,7 +472,7 @@ TEST_CASE("every key has a description, a default, a unit and a source, and the 
   std::ostringstream listing;
   schema.write_listing(listing);
   const std::string text = listing.str();
-  REQUIRE(schema.keys().size() == 27);
+  REQUIRE(schema.keys().size() == 28);
   for (const auto& k : schema.keys()) {
     INFO(k.path);
     CHECK(!k.description.empty());
@@ -484,7 +493,7 @@ TEST_CASE("every key has a description, a default, a unit and a source, and the 
                   "    frequency, GHz, 1MHz..10GHz\n"
                   "    source: z15: 5.2 GHz (IBM z15 Technical Guide, SG24-8851).\n") != std::string::npos);
   CHECK(text.find("\n[machine.cache.l1] L1 data cache, private to each I-stream.\n") != std::string::npos);
-  CHECK(schema.check_count() == 6);
+  CHECK(schema.check_count() == 7);
 }
 
 TEST_CASE("a declaration that is wrong is a programming error", "[config]") {

@@ -148,6 +148,23 @@ TEST_CASE("frames are allocated, returned and reused; 1 MB falls back to 4 KB wh
   CHECK(roomy.allocated_1m() == 3);
 }
 
+// machine.placement_shift: the same allocations at other absolute addresses (E3's spread).
+TEST_CASE("the placement shift moves the first 4 KB frame up and the first 1 MB frame down", "[machine][storage]") {
+  emu::Storage plain(64ull << 20);
+  CHECK(plain.allocate_4k() == 1u);
+  CHECK(plain.allocate_1m() == 63u * 256);
+  emu::Storage shifted(64ull << 20, (1ull << 20) + 8192);  // 258 pages; 2 MB for 1 MB frames
+  CHECK(shifted.allocate_4k() == 1u + 258);
+  CHECK(shifted.allocate_1m() == 61u * 256);
+  emu::Storage apart(64ull << 20, 8192);  // after the range set apart, as the TPF image's
+  REQUIRE(apart.set_apart(10));
+  CHECK(apart.claim_4k(9));
+  CHECK(apart.allocate_4k() == 12u);
+  CHECK(apart.allocate_1m() == 62u * 256);
+  emu::Storage small(4ull << 20, 3ull << 20);  // no room left above the range set apart
+  CHECK(!small.set_apart(300));
+}
+
 TEST_CASE("unmap returns frames and makes CPUs drop stale translations", "[machine][dat]") {
   emu::Storage s(1ull << 30);
   emu::AddressSpace as(s);
