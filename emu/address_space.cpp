@@ -360,11 +360,13 @@ bool AddressSpace::segment_referenced(uint64_t vaddr, bool& changed, bool reset)
   bool referenced = false;
   changed = false;
   if (it == segments_.end() || !it->second->large) return false;
+  // The key bytes by frame number (a resolved entry's frame is touched: Storage::key is
+  // its Frame's key), 256 contiguous bytes for a 1 MB frame, no Frame fetched.
   for (const PageEntry& e : it->second->page)
     if (e.resolved) {
-      Frame& f = storage_.frame(e.frame);
-      referenced |= f.referenced(), changed |= f.changed();
-      if (reset) f.set_referenced(false);
+      uint8_t& key = storage_.key(e.frame);
+      referenced |= (key & kKeyReferenced) != 0, changed |= (key & kKeyChanged) != 0;
+      if (reset) key = uint8_t(key & ~kKeyReferenced);
     }
   return referenced;
 }
