@@ -240,6 +240,8 @@ class AddressSpace {
   Storage& storage_;
   uint64_t limit_;
   std::unordered_map<uint64_t, std::shared_ptr<Segment>> segments_;  // lookup; iterate sorted
+  mutable std::vector<uint64_t> sorted_;  // segments_'s keys in order, while sorted_valid_
+  mutable bool sorted_valid_ = false;     // cleared by every insertion into and erasure from segments_
   struct Reservation {
     uint64_t begin, end;  // page-aligned
     uint8_t prot;
