@@ -87,7 +87,7 @@ bool AddressSpace::copy_segment_into(AddressSpace& child, uint64_t vseg, const s
   const Segment& s = *from;
   const uint64_t base = vseg * kSegmentSize;
   if (!s.owned_pages) {  // nothing of its own: both map the same frames, one table until either changes it
-    child.segments_.emplace(vseg, from);
+    child.segments_.emplace(vseg, from), child.sorted_valid_ = false;
     return true;
   }
   if (s.large) {
@@ -126,7 +126,7 @@ AddressSpace::Segment& AddressSpace::segment(uint64_t vseg) {
   CachedSegment& c = cached(vseg);
   if (vseg == c.vseg && c.at->use_count() == 1) return **c.at;
   auto& s = segments_[vseg];
-  if (!s) s = std::make_shared<Segment>();
+  if (!s) s = std::make_shared<Segment>(), sorted_valid_ = false;
   c.vseg = vseg, c.at = &s;
   return writable(s);
 }
@@ -140,6 +140,7 @@ void AddressSpace::share_segments_of(const AddressSpace& from) {
   for (const auto& [vseg, seg] : from.segments_)
     if (seg->owned_pages || !segments_.emplace(vseg, seg).second)
       throw std::logic_error("share_segments_of: a segment that is owned, or already here");
+  sorted_valid_ = false;
 }
 
 AddressSpace::Segment* AddressSpace::find_segment(uint64_t vseg) {
@@ -151,12 +152,19 @@ AddressSpace::Segment* AddressSpace::find_segment(uint64_t vseg) {
   return it->second.get();
 }
 
+// Sorted again only after a segment came or went (every insertion and erasure of
+// segments_ clears sorted_valid_): paging's aging walks a space of 16,000 segments every
+// millisecond of simulated time at full size (issue 44). A copy, since callers may
+// change the space while they walk it.
 std::vector<uint64_t> AddressSpace::sorted_segments() const {
-  std::vector<uint64_t> keys;
-  keys.reserve(segments_.size());
-  for (const auto& kv : segments_) keys.push_back(kv.first);
-  std::sort(keys.begin(), keys.end());
-  return keys;
+  if (!sorted_valid_) {
+    sorted_.clear();
+    sorted_.reserve(segments_.size());
+    for (const auto& kv : segments_) sorted_.push_back(kv.first);
+    std::sort(sorted_.begin(), sorted_.end());
+    sorted_valid_ = true;
+  }
+  return sorted_;
 }
 
 bool AddressSpace::map(uint64_t addr, uint64_t len, uint8_t prot) {
@@ -324,7 +332,7 @@ void AddressSpace::unmap(uint64_t addr, uint64_t len) {
       purge_segment(s, it->first);
       if (s.page[0].owned) storage_.free_1m(s.page[0].frame);
       if (cached(it->first).vseg == it->first) cached(it->first) = CachedSegment{};
-      segments_.erase(it);
+      segments_.erase(it), sorted_valid_ = false;
       vp = (vp / kPagesPerSegment + 1) * kPagesPerSegment - 1;
       continue;
     }
@@ -373,11 +381,13 @@ bool AddressSpace::segment_referenced(uint64_t vaddr, bool& changed, bool reset)
   bool referenced = false;
   changed = false;
   if (it == segments_.end() || !it->second->large) return false;
+  // The key bytes by frame number (a resolved entry's frame is touched: Storage::key is
+  // its Frame's key), 256 contiguous bytes for a 1 MB frame, no Frame fetched.
   for (const PageEntry& e : it->second->page)
     if (e.resolved) {
-      Frame& f = storage_.frame(e.frame);
-      referenced |= f.referenced(), changed |= f.changed();
-      if (reset) f.set_referenced(false);
+      uint8_t& key = storage_.key(e.frame);
+      referenced |= (key & kKeyReferenced) != 0, changed |= (key & kKeyChanged) != 0;
+      if (reset && (key & kKeyReferenced)) key = uint8_t(key & ~kKeyReferenced);  // no store where none is set
     }
   return referenced;
 }

@@ -12,6 +12,7 @@
 #include "os/ecb.h"
 #include "os/guest/include/tpf_svc.h"
 #include "os/run_config.h"
+#include "paging/steal_order.h"
 
 namespace paging {
 namespace {
@@ -178,15 +179,22 @@ Paging::ProcessPages& Paging::adopt(os::Process& p) {
 // referenced it since the last look (the bit is reset), or up by one if `tick` (once a
 // system.paging.uic_interval: the count measures time, not how often storage was
 // short); `visit` sees each page.
+//
+// The walk is the pass's cost at full size (4 million pages): the space's pages come in
+// address order, so the process's page records (a map by address) are walked beside them,
+// not searched once a page; the reference bit is read from the storage key array.
 void Paging::age(bool tick, const std::function<void(uint32_t uic, uint64_t pid, uint64_t va, Kind kind)>& visit) {
   system_->for_each_process([&](os::Process& p) {
     ProcessPages& pp = adopt(p);
-    p.space->for_each_own_page([&](uint64_t va, emu::Frame& f) {
+    auto at = pp.pages.begin();  // the first record not below the page visited last
+    p.space->for_each_own_page_key([&](uint64_t va, uint8_t& key) {
       if (pp.is_fixed(va)) return;
-      Page& pg = pp.pages[va];
+      while (at != pp.pages.end() && at->first < va) ++at;
+      if (at == pp.pages.end() || at->first != va) at = pp.pages.emplace_hint(at, va, Page{});
+      Page& pg = at->second;
       if (pg.state != State::Resident) return;
       if (!pg.prot) pg.prot = p.space->prot_of(va);
-      if (f.referenced()) pg.uic = 0, f.set_referenced(false);
+      if (key & emu::kKeyReferenced) pg.uic = 0, key = uint8_t(key & ~emu::kKeyReferenced);
       else pg.uic += tick;
       if (visit) visit(pg.uic, p.id, va, Kind::Small);
     });
@@ -214,18 +222,19 @@ void Paging::age(bool tick, const std::function<void(uint32_t uic, uint64_t pid,
 }
 
 // One pass: the pages' counts are brought up to date, then the `frames` pages
-// unreferenced longest are stolen (ties: process, then address, for determinism).
+// unreferenced longest are stolen (ties: process, then address, then the order aging
+// visited them, for determinism). The candidates are put in that order only as far as
+// the pass reads them (InOrder), not all of them.
 void Paging::steal(uint64_t frames, uint64_t now, bool tick) {
   ++stats_.scans;
-  struct Candidate {
-    uint32_t uic;
-    uint64_t pid, va;
-    Kind kind;
-  };
-  std::vector<Candidate> candidates;
-  age(tick, [&](uint32_t uic, uint64_t pid, uint64_t va, Kind kind) { candidates.push_back({uic, pid, va, kind}); });
-  std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
-    return std::tie(b.uic, a.pid, a.va) < std::tie(a.uic, b.pid, b.va);
+  std::vector<Candidate> candidates;  // the kept vector's memory (a pass within a pass gets its own)
+  candidates.swap(candidates_);
+  candidates.clear();
+  age(tick, [&](uint32_t uic, uint64_t pid, uint64_t va, Kind kind) {
+    candidates.push_back({uic, uint32_t(candidates.size()), pid, va, kind});
+  });
+  InOrder order(candidates, [](const Candidate& a, const Candidate& b) {
+    return std::tie(b.uic, a.pid, a.va, a.visit) < std::tie(a.uic, b.pid, b.va, b.visit);
   });
   // VIO pages are written in requests of their own (to page data sets only).
   std::vector<std::pair<ProcessPages*, uint64_t>> batch, vio_batch;
@@ -275,8 +284,10 @@ void Paging::steal(uint64_t frames, uint64_t now, bool tick) {
     space.unmap(va, kPage);
   };
   std::vector<uint64_t> common_batch;  // common pages to write to the COMMON data set
-  for (const Candidate& c : candidates) {
-    if (taken >= frames) break;
+  while (taken < frames) {
+    const Candidate* next = order.next();
+    if (!next) break;
+    const Candidate& c = *next;
     if (c.kind == Kind::Program) {
       taken += steal_program(c.va, common_batch);
       continue;
@@ -299,6 +310,7 @@ void Paging::steal(uint64_t frames, uint64_t now, bool tick) {
   write_out(vio_batch, now, true);  // first: the page volumes' room was counted for them
   write_out(batch, now, false);
   write_common(common_batch, now);
+  candidates_.swap(candidates);
 }
 // The pages of `batch` in requests of system.paging.group pages, each to one device.
 void Paging::write_out(std::vector<std::pair<ProcessPages*, uint64_t>>& batch, uint64_t now, bool vio) {

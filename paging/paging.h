@@ -173,6 +173,12 @@ class Paging : public os::Subsystem {
   enum class Kind : uint8_t { Small, Large, Program };  // a 4 KB page, a 1 MB page, a PLPA page
   void age(bool tick, const std::function<void(uint32_t uic, uint64_t pid, uint64_t va, Kind kind)>& visit);
   uint64_t aging_interval_ = 0, next_aging_ = 0;  // system.paging.uic_interval, in cycles
+  struct Candidate {  // a page a steal pass may take; `visit`: its place in aging's walk
+    uint32_t uic, visit;
+    uint64_t pid, va;
+    Kind kind;
+  };
+  std::vector<Candidate> candidates_;  // the last pass's vector, kept for its memory (4 million at f = 1)
   ProcessPages& adopt(os::Process& p);
   int choose_device(size_t n);
   int choose_vio_device(size_t& n);
