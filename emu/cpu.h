@@ -165,6 +165,9 @@ class Cpu final : public TlbPurgeListener {
     sample_sink_ = interval ? sink : nullptr;
   }
   uint64_t page_faults = 0;  // resolved by the handler
+  // Whether the last page not present was met by a store (else a fetch): the
+  // translation-exception identification's fetch/store indication (system mode).
+  bool fault_was_store() const { return fault_was_store_; }
   SvcHandler* svc_handler() const { return svc_; }
   AddressSpace& space() { return *space_; }
 
@@ -349,6 +352,7 @@ class Cpu final : public TlbPurgeListener {
   uint64_t next_sample_ = ~0ull, sample_interval_ = 1;
   bool slice_over_ = false;
   bool stop_requested_ = false;
+  bool fault_was_store_ = false;
   bool leave_block_ = false;  // leave the straight-line loop: a stop or a code change
   TlbEntry tlb_[kTlbSize];
   // The entries filled since the micro-TLB was last flushed (with repeats), so that a
