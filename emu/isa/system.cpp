@@ -1,5 +1,6 @@
 // The control instructions of system mode [Principles of Operation, chapter 10]. Each
 // reaches the I-stream's supervisor state through system_of (emu/system/system_cpu.h).
+#include <algorithm>
 #include <vector>
 
 #include "emu/isa/common.h"
@@ -391,6 +392,86 @@ void diag(Cpu& c, const Insn& i) {
     }
     default: program_check(Pic::Specification);
   }
+}
+
+namespace {
+
+// A field of a SYSIB: `text` in EBCDIC (capital letters, digits, spaces), padded with
+// EBCDIC spaces to `width` bytes.
+void put_ebcdic(uint8_t* at, unsigned width, const char* text) {
+  for (unsigned k = 0; k < width; ++k) {
+    const char ch = *text ? *text++ : ' ';
+    uint8_t e = 0x40;
+    if (ch >= '0' && ch <= '9') e = uint8_t(0xF0 + (ch - '0'));
+    else if (ch >= 'A' && ch <= 'I') e = uint8_t(0xC1 + (ch - 'A'));
+    else if (ch >= 'J' && ch <= 'R') e = uint8_t(0xD1 + (ch - 'J'));
+    else if (ch >= 'S' && ch <= 'Z') e = uint8_t(0xE2 + (ch - 'S'));
+    at[k] = e;
+  }
+}
+void put16(uint8_t* at, uint16_t v) { at[0] = uint8_t(v >> 8), at[1] = uint8_t(v); }
+
+// The machine describes itself as QEMU and KVM describe theirs: configuration level 3,
+// a virtual machine (3.2.2) in a logical partition (2.2.2) of a z15 (1.1.1).
+constexpr unsigned kCurrentLevel = 3;
+
+// The system-information block of (fc, sel1, sel2), or false when the machine has none
+// [Principles of Operation, "STORE SYSTEM INFORMATION"]: 1.1.1 basic-machine
+// configuration, 2.2.2 the logical partition's CPUs, 3.2.2 the virtual machine's.
+bool sysib(unsigned fc, unsigned sel1, unsigned sel2, unsigned cpus, uint8_t (&block)[4096]) {
+  if (fc == 1 && sel1 == 1 && sel2 == 1) {
+    put_ebcdic(block + 32, 16, "IBM");      // manufacturer
+    put_ebcdic(block + 48, 4, "8561");      // type: the z15, as STIDP says
+    put_ebcdic(block + 64, 16, "T01");      // model-capacity identifier
+    put_ebcdic(block + 80, 16, "0000000000000001");  // sequence code
+    put_ebcdic(block + 96, 4, "02");        // plant
+    put_ebcdic(block + 100, 16, "T01");     // model
+    return true;
+  }
+  if (fc == 2 && sel1 == 2 && sel2 == 2) {
+    put16(block + 32, 1);                               // the partition's number
+    put16(block + 36, uint16_t(cpus));                  // total CPUs
+    put16(block + 38, uint16_t(cpus));                  // configured
+    put_ebcdic(block + 44, 8, "TPFEMU");                // the partition's name
+    return true;
+  }
+  if (fc == 3 && sel1 == 2 && sel2 == 2) {
+    block[31] = 1;                                      // one virtual-machine description
+    uint8_t* vm = block + 32;
+    put16(vm + 4, uint16_t(cpus)), put16(vm + 6, uint16_t(cpus));  // total, configured CPUs
+    put_ebcdic(vm + 12, 8, "TPFEMU");                   // the virtual machine's name
+    put_ebcdic(vm + 24, 16, "TPFEMU");                  // control-program identifier
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+// STORE SYSTEM INFORMATION: GR0 bits 32-35 the function code (0: the current level into
+// them), bits 56-63 selector 1, GR1 bits 48-63 selector 2; the 4 KB block at the operand
+// (4 KB aligned). Reserved bits of GR0 or GR1 on: a specification exception; a level or
+// selectors the machine has no block for: CC 3.
+void stsi(Cpu& c, const Insn& i) {
+  SystemCpu& s = system_of(c);
+  const uint64_t r0 = c.gr[0], r1 = c.gr[1];
+  if ((r0 & 0x0FFFFF00ull) || (r1 & 0xFFFF0000ull)) program_check(Pic::Specification);
+  const unsigned fc = unsigned(r0 >> 28 & 0xF), sel1 = unsigned(r0 & 0xFF), sel2 = unsigned(r1 & 0xFFFF);
+  if (fc == 0) {
+    c.set_r32(0, (c.r32(0) & 0x0FFFFFFFu) | kCurrentLevel << 28);
+    c.cc = 0;
+    return;
+  }
+  uint8_t block[4096] = {};
+  if (fc > kCurrentLevel || !sysib(fc, sel1, sel2, s.machine().machine().istreams(), block)) {
+    c.cc = 3;
+    return;
+  }
+  const uint64_t a = c.gr[i.b2] + i.d2;
+  if (a & 0xFFF) program_check(Pic::Specification);
+  uint8_t* to = c.span(a, sizeof block, true);
+  std::copy(block, block + sizeof block, to);
+  c.cc = 0;
 }
 
 }  // namespace emu::isa

@@ -253,6 +253,7 @@ int start_c(void) {
   scp_info();
   signal_processor(scp_cpus);
   dat_tests();
+  stsi_tests();
   print("%u failure(s)\n", failures);
   return (int)failures;
 }
