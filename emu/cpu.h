@@ -230,8 +230,10 @@ class Cpu final : public TlbPurgeListener {
   void set_system(SystemCpu* s) { system_ = s; }
   SystemCpu* system() const { return system_; }
 
-  // The Time-Of-Day clock as STCK stores it, from the simulated cycles.
-  uint64_t tod_clock() const { return tod_at(clock_ghz, cycles); }
+  // The Time-Of-Day clock as STCK stores it, from the simulated cycles (plus what SET
+  // CLOCK moved it by, in system mode).
+  uint64_t tod_clock() const { return tod_at(clock_ghz, cycles) + tod_offset; }
+  uint64_t tod_offset = 0;
   // The TOD clock's value at simulated time `cycles` on a `clock_ghz` clock (what
   // tod_clock() stores then; host code compares guest time stamps with it).
   static uint64_t tod_at(double clock_ghz, uint64_t cycles);

@@ -145,6 +145,16 @@ void stidp(Cpu& c, const Insn& i) {
   c.write<uint64_t>(aligned<uint64_t>(c.gr[i.b2] + i.d2), id);
 }
 
+// SET CLOCK: the TOD clock of every I-stream (one clock for the configuration) reads
+// the doubleword at the operand from now on; CC 0 [Principles of Operation, "SET CLOCK"].
+void sck(Cpu& c, const Insn& i) {
+  SystemCpu& s = system_of(c);
+  const uint64_t value = c.read<uint64_t>(aligned<uint64_t>(c.gr[i.b2] + i.d2));
+  SystemMachine& m = s.machine();
+  for (unsigned k = 0; k < m.machine().istreams(); ++k) m.cpu(k).set_tod_clock(value);
+  c.cc = 0;
+}
+
 // The clock comparator and the CPU timer (their interruptions: SystemCpu::deliver_pending).
 void sckc(Cpu& c, const Insn& i) {
   SystemCpu& s = system_of(c);

@@ -30,7 +30,7 @@ void SystemCpu::initial_reset() {
   cr[0] = 0xE0;
   cr[14] = 0xC2000000;
   set_prefix(0);
-  cpu_timer_set_ = 0, cpu_timer_since_ = cpu_.tod_clock();
+  cpu_timer_set_ = 0, cpu_timer_since_ = elapsed_tod();
   clock_comparator_ = 0;  // as the PoO's initial CPU reset gives it
   service_signal_pending_ = false;
   state_ = State::Stopped;
@@ -154,7 +154,7 @@ uint64_t first_cycle_past(double clock_ghz, uint64_t from, uint64_t tod) {
 void SystemCpu::arm_timers() {
   if (state_ == State::Stopped || !(mask_ & psw::kExternal)) return;
   uint64_t at = ~0ull;
-  if (cr[0] & kCr0ClockComparator) at = first_cycle_past(cpu_.clock_ghz, cpu_.cycles, clock_comparator_);
+  if (cr[0] & kCr0ClockComparator) at = first_cycle_past(cpu_.clock_ghz, cpu_.cycles, clock_comparator_ - cpu_.tod_offset);
   if ((cr[0] & kCr0CpuTimer) && !(cpu_timer_set_ >> 63))
     at = std::min(at, first_cycle_past(cpu_.clock_ghz, cpu_.cycles, cpu_timer_since_ + cpu_timer_set_));
   if (at == ~0ull || at == armed_cycle_) return;

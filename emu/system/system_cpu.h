@@ -146,10 +146,16 @@ class SystemCpu {
   uint64_t clock_comparator() const { return clock_comparator_; }
   void set_clock_comparator(uint64_t value) { clock_comparator_ = value, deliver_pending(); }
   void set_cpu_timer(uint64_t value) {
-    cpu_timer_set_ = value, cpu_timer_since_ = cpu_.tod_clock();
+    cpu_timer_set_ = value, cpu_timer_since_ = elapsed_tod();
     deliver_pending();
   }
-  uint64_t cpu_timer() const { return cpu_timer_set_ - (cpu_.tod_clock() - cpu_timer_since_); }
+  uint64_t cpu_timer() const { return cpu_timer_set_ - (elapsed_tod() - cpu_timer_since_); }
+  // SET CLOCK: the TOD clock reads `value` now (the CPU timer, which counts elapsed time,
+  // is not moved) [Principles of Operation, "SET CLOCK"].
+  void set_tod_clock(uint64_t value) {
+    cpu_.tod_offset = value - Cpu::tod_at(cpu_.clock_ghz, cpu_.cycles);
+    deliver_pending();
+  }
 
   // Interruptions taken, by class, for the run's end line.
   uint64_t program_interruptions = 0, svc_interruptions = 0, external_interruptions = 0, restart_interruptions = 0;
@@ -169,6 +175,8 @@ class SystemCpu {
   void enter_wait();
   void external_interruption(uint16_t code, uint32_t parameter, uint16_t from = 0);
   void sync_machine_state(uint64_t now);
+  // The TOD clock's time from the simulated cycles alone (what SET CLOCK does not move).
+  uint64_t elapsed_tod() const { return Cpu::tod_at(cpu_.clock_ghz, cpu_.cycles); }
   // Schedules the event for the first cycle an enabled timer condition holds, if any.
   void arm_timers();
   void timer_event();

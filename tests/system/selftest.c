@@ -254,6 +254,7 @@ int start_c(void) {
   signal_processor(scp_cpus);
   dat_tests();
   stsi_tests();
+  sck_tests();
   print("%u failure(s)\n", failures);
   return (int)failures;
 }

@@ -37,3 +37,16 @@ void stsi_tests(void) {
   check(last_program.count == before + 1 && last_program.code == 0x0006,
         "STSI with a reserved bit of GR0 on: specification exception");
 }
+
+/* SET CLOCK: STCK reads the value set, and time goes on from it. */
+void sck_tests(void) {
+  uint64_t before, set, after;
+  int cc;
+  __asm__ volatile("stck %0" : "=Q"(before) : : "cc");
+  set = before + (1ULL << 40);
+  __asm__ volatile("sck %1\n\tipm %0\n\tsrl %0,28" : "=d"(cc) : "Q"(set) : "cc");
+  __asm__ volatile("stck %0" : "=Q"(after) : : "cc");
+  check(cc == 0 && after >= set && after - set < (1ULL << 32), "SCK: the TOD clock goes on from the value set");
+  set = after - (1ULL << 40);
+  __asm__ volatile("sck %0" : : "Q"(set) : "cc");
+}
