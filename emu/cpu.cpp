@@ -81,7 +81,7 @@ const Cpu::TlbEntry& Cpu::fill_tlb(uint64_t addr, bool for_write) {
   Translation t;
   switch (space_->translate_number(addr, t)) {
     case Translate::Ok: break;
-    case Translate::NotPresent: program_check(Pic::PageTranslation, addr);
+    case Translate::NotPresent: fault_was_store_ = for_write, program_check(Pic::PageTranslation, addr);
     case Translate::OutOfRange: program_check(Pic::Addressing, addr);
   }
   // A page without the read right is invalid to DAT, as Linux marks PROT_NONE pages.
@@ -186,7 +186,7 @@ Frame& Cpu::frame_for_fetch(uint64_t a) {
       // or an instruction decoded, so the interpreter's loop pays nothing for it.
       if (!(t.prot & kProtExec) && space_->execute_protection()) program_check(Pic::Protection, a);
       return *t.frame;
-    case Translate::NotPresent: program_check(Pic::PageTranslation, a);
+    case Translate::NotPresent: fault_was_store_ = false, program_check(Pic::PageTranslation, a);
     case Translate::OutOfRange: program_check(Pic::Addressing, a);
   }
   program_check(Pic::Addressing, a);

@@ -166,6 +166,9 @@ class Cpu final : public TlbPurgeListener {
     sample_sink_ = interval ? sink : nullptr;
   }
   uint64_t page_faults = 0;  // resolved by the handler
+  // Whether the last page not present was met by a store (else a fetch): the
+  // translation-exception identification's fetch/store indication (system mode).
+  bool fault_was_store() const { return fault_was_store_; }
   SvcHandler* svc_handler() const { return svc_; }
   AddressSpace& space() { return *space_; }
 
@@ -228,8 +231,10 @@ class Cpu final : public TlbPurgeListener {
   void set_system(SystemCpu* s) { system_ = s; }
   SystemCpu* system() const { return system_; }
 
-  // The Time-Of-Day clock as STCK stores it, from the simulated cycles.
-  uint64_t tod_clock() const { return tod_at(clock_ghz, cycles); }
+  // The Time-Of-Day clock as STCK stores it, from the simulated cycles (plus what SET
+  // CLOCK moved it by, in system mode).
+  uint64_t tod_clock() const { return tod_at(clock_ghz, cycles) + tod_offset; }
+  uint64_t tod_offset = 0;
   // The TOD clock's value at simulated time `cycles` on a `clock_ghz` clock (what
   // tod_clock() stores then; host code compares guest time stamps with it).
   static uint64_t tod_at(double clock_ghz, uint64_t cycles);
@@ -359,6 +364,7 @@ class Cpu final : public TlbPurgeListener {
   uint64_t next_sample_ = ~0ull, sample_interval_ = 1;
   bool slice_over_ = false;
   bool stop_requested_ = false;
+  bool fault_was_store_ = false;
   bool leave_block_ = false;  // leave the straight-line loop: a stop or a code change
   TlbEntry tlb_[kTlbSize];
   // The entries filled since the micro-TLB was last flushed (with repeats), so that a

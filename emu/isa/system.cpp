@@ -1,5 +1,6 @@
 // The control instructions of system mode [Principles of Operation, chapter 10]. Each
 // reaches the I-stream's supervisor state through system_of (emu/system/system_cpu.h).
+#include <algorithm>
 #include <vector>
 
 #include "emu/isa/common.h"
@@ -144,6 +145,16 @@ void stidp(Cpu& c, const Insn& i) {
   c.write<uint64_t>(aligned<uint64_t>(c.gr[i.b2] + i.d2), id);
 }
 
+// SET CLOCK: the TOD clock of every I-stream (one clock for the configuration) reads
+// the doubleword at the operand from now on; CC 0 [Principles of Operation, "SET CLOCK"].
+void sck(Cpu& c, const Insn& i) {
+  SystemCpu& s = system_of(c);
+  const uint64_t value = c.read<uint64_t>(aligned<uint64_t>(c.gr[i.b2] + i.d2));
+  SystemMachine& m = s.machine();
+  for (unsigned k = 0; k < m.machine().istreams(); ++k) m.cpu(k).set_tod_clock(value);
+  c.cc = 0;
+}
+
 // The clock comparator and the CPU timer (their interruptions: SystemCpu::deliver_pending).
 void sckc(Cpu& c, const Insn& i) {
   SystemCpu& s = system_of(c);
@@ -159,10 +170,183 @@ void stpt(Cpu& c, const Insn& i) {
   c.write<uint64_t>(aligned<uint64_t>(c.gr[i.b2] + i.d2), s.cpu_timer());
 }
 
-// PURGE TLB: this I-stream's TLBs.
+// PURGE TLB: this I-stream's TLBs, and the translations its DAT views hold.
 void ptlb(Cpu& c, const Insn&) {
-  system_of(c);
+  system_of(c).dat().purge_all();
   c.flush_tlb();
+}
+
+namespace {
+
+// Every I-stream's TLBs, or this one's (a local-clearing control): what IPTE, IDTE and
+// CSP(G) broadcast [Principles of Operation, "Translation-Lookaside Buffer"]. Clearing
+// more than the PoO requires is allowed (a TLB entry may be cleared at any time): IDTE
+// and CSP clear every view.
+template <class F> void for_each_istream(SystemCpu& s, bool local, F&& f) {
+  if (local) return f(s);
+  SystemMachine& m = s.machine();
+  for (unsigned k = 0; k < m.machine().istreams(); ++k) f(m.cpu(k));
+}
+
+constexpr uint64_t kPteInvalid = 1ull << (63 - 53);
+constexpr uint64_t kEntryInvalid = 1ull << (63 - 58);  // region and segment entries
+
+}  // namespace
+
+// INVALIDATE PAGE TABLE ENTRY: R1 the page-table origin (bits 0-52), R2 bits 44-51 the
+// page index; the entry's invalid bit is set and the TLB entries formed through it are
+// cleared on every I-stream (M4 bit 3: on this one). With R3 (the IPTE-range facility)
+// bits 56-63 more entries follow [Principles of Operation, "INVALIDATE PAGE TABLE ENTRY"].
+void ipte(Cpu& c, const Insn& i) {
+  SystemCpu& s = system_of(c);
+  const uint64_t origin = c.gr[i.r1] & ~0x7FFull;
+  const unsigned first = unsigned(c.gr[i.r2] >> 12 & 0xFF);
+  const unsigned more = i.r3 ? unsigned(c.gr[i.r3] & 0xFF) : 0;
+  for (unsigned k = first; k <= std::min(first + more, 255u); ++k) {
+    const uint64_t entry = origin + k * 8;
+    uint64_t pte;
+    if (!s.dat().read64(entry, pte)) program_check(Pic::Addressing, entry);
+    s.dat().write64(entry, pte | kPteInvalid);
+    for_each_istream(s, i.m4 & 1, [&](SystemCpu& t) { t.dat().purge_entry(entry); });
+  }
+}
+
+// INVALIDATE DAT TABLE ENTRY: R2 bit 52 off, invalidation and clearing: R1 a table
+// origin and designation type, R2 bits 0-43 the first entry's index (at that level) and
+// bits 53-63 how many more; their invalid bits are set. On, clearing by ASCE (R3). Either
+// way the TLBs are cleared (every view here, more than the PoO asks).
+void idte(Cpu& c, const Insn& i) {
+  SystemCpu& s = system_of(c);
+  if (!(c.gr[i.r2] & 0x800)) {
+    const unsigned level = unsigned(c.gr[i.r1] >> 2 & 3);
+    const uint64_t origin = c.gr[i.r1] & ~0xFFFull;
+    const unsigned first = unsigned(c.gr[i.r2] >> (20 + 11 * level) & 0x7FF);
+    const unsigned more = unsigned(c.gr[i.r2] & 0x7FF);
+    for (unsigned k = first; k <= std::min(first + more, 2047u); ++k) {
+      uint64_t e;
+      if (!s.dat().read64(origin + k * 8, e)) program_check(Pic::Addressing, origin + k * 8);
+      s.dat().write64(origin + k * 8, e | kEntryInvalid);
+    }
+  }
+  for_each_istream(s, i.m4 & 1, [](SystemCpu& t) { t.dat().purge_all(); });
+}
+
+namespace {
+
+// COMPARE AND SWAP AND PURGE: R1 the compare value, R1+1 the replacement, R2 the
+// (aligned) second operand's address; equal: swapped, CC 0, and with R2's bit 63 every
+// I-stream's TLBs cleared; unequal: R1 gets the operand, CC 1.
+template <class T> void compare_swap_purge(Cpu& c, const Insn& i) {
+  SystemCpu& s = system_of(c);
+  if (i.r1 & 1) program_check(Pic::Specification);
+  const uint64_t a = c.gr[i.r2] & ~uint64_t(sizeof(T) - 1);
+  const T old = c.read<T>(a);
+  if (old != T(c.gr[i.r1])) {
+    sizeof(T) == 8 ? void(c.gr[i.r1] = old) : c.set_r32(i.r1, uint32_t(old));
+    c.cc = 1;
+    return;
+  }
+  c.write<T>(a, T(c.gr[i.r1 + 1]));
+  c.cc = 0;
+  if (c.gr[i.r2] & 1) for_each_istream(s, false, [](SystemCpu& t) { t.dat().purge_all(), t.cpu().flush_tlb(); });
+}
+
+// LOAD REAL ADDRESS: the operand translated through the ASCE the PSW's address-space
+// control selects, whether DAT is on or not. CC 0: the real address; CC 1: the segment-
+// table entry is invalid (R1 its address); CC 2: the page-table entry is (R1 its address);
+// CC 3: an ASCE-type, region or length exception (bit 32 and the code in R1's bits 32-63).
+void load_real_address(Cpu& c, const Insn& i, bool wide) {
+  SystemCpu& s = system_of(c);
+  AsceId id;
+  const uint64_t asce = s.asce(id);
+  const DatWalk w = s.dat().walk(asce, c.ea2(i), s.dat_controls());
+  if (w.code == dat_code::kAddressing) program_check(Pic::Addressing, w.entry);
+  if (w.code == dat_code::kTranslationSpecification) program_check(Pic(dat_code::kTranslationSpecification));
+  if (!w.code) {
+    if (!wide && w.real >> 31) {  // LRA in 64-bit mode: a real address past 2 GB
+      c.set_r32(i.r1, 0x80000000u | dat_code::kTranslationSpecification), c.cc = 3;
+      return;
+    }
+    c.gr[i.r1] = wide ? w.real : (c.gr[i.r1] & ~0xFFFFFFFFull) | w.real;
+    c.cc = 0;
+    return;
+  }
+  if (w.invalid_entry && w.code == dat_code::kSegmentTranslation) c.gr[i.r1] = w.entry, c.cc = 1;
+  else if (w.code == dat_code::kPageTranslation) c.gr[i.r1] = w.entry, c.cc = 2;
+  else c.set_r32(i.r1, 0x80000000u | w.code), c.cc = 3;
+}
+
+// Real storage at R2 (aligned), for LURA(G) and STURA(G): the real view, prefixing applied.
+template <class T> uint64_t real_operand(SystemCpu& s, uint64_t a) {
+  if (a & (sizeof(T) - 1)) program_check(Pic::Specification);
+  if (a + sizeof(T) > s.real().size()) program_check(Pic::Addressing, a);
+  return a;
+}
+template <class T> T load_using_real(Cpu& c, const Insn& i) {
+  SystemCpu& s = system_of(c);
+  uint8_t b[sizeof(T)];
+  s.real().space().read_bytes(real_operand<T>(s, c.gr[i.r2]), b, sizeof(T));
+  return Cpu::load_be<T>(b);
+}
+template <class T> void store_using_real(Cpu& c, const Insn& i, T v) {
+  SystemCpu& s = system_of(c);
+  uint8_t b[sizeof(T)];
+  Cpu::store_be<T>(b, v);
+  s.real().space().write_bytes(real_operand<T>(s, c.gr[i.r2]), b, sizeof(T));
+}
+
+// SET ADDRESS SPACE CONTROL (FAST): bits 52-55 of the operand address select primary
+// (0), secondary (1), access-register (2) or home (3) mode [Principles of Operation, "SET
+// ADDRESS SPACE CONTROL"]. SAC needs DAT on; secondary and access-register modes need
+// CR0's secondary-space control (bit 37); home mode needs the supervisor state.
+void set_address_space_control(Cpu& c, const Insn& i, bool fast) {
+  SystemCpu& s = system_of(c);
+  const unsigned mode = unsigned(c.ea2(i) >> 8 & 0xF);
+  if (mode > 3) program_check(Pic::Specification);
+  if (!fast && !(s.mask() & psw::kDat)) program_check(Pic(0x0013));
+  if ((mode == 1 || mode == 2) && !(s.cr[0] & (1ull << (63 - 37)))) program_check(Pic(0x0013));
+  if (mode == 3 && s.problem_state()) program_check(Pic::PrivilegedOperation);
+  static constexpr unsigned kAsc[4] = {0, 2, 1, 3};  // the PSW's bits 16-17 for each mode
+  s.set_address_space_control(kAsc[mode]);
+}
+
+}  // namespace
+
+void csp(Cpu& c, const Insn& i) { compare_swap_purge<uint32_t>(c, i); }
+void cspg(Cpu& c, const Insn& i) { compare_swap_purge<uint64_t>(c, i); }
+void lra(Cpu& c, const Insn& i) { load_real_address(c, i, false); }
+void lray(Cpu& c, const Insn& i) { load_real_address(c, i, false); }
+void lrag(Cpu& c, const Insn& i) { load_real_address(c, i, true); }
+void lura(Cpu& c, const Insn& i) { c.set_r32(i.r1, load_using_real<uint32_t>(c, i)); }
+void lurag(Cpu& c, const Insn& i) { c.gr[i.r1] = load_using_real<uint64_t>(c, i); }
+void stura(Cpu& c, const Insn& i) { store_using_real<uint32_t>(c, i, c.r32(i.r1)); }
+void sturg(Cpu& c, const Insn& i) { store_using_real<uint64_t>(c, i, c.gr[i.r1]); }
+void sac(Cpu& c, const Insn& i) { set_address_space_control(c, i, false); }
+void sacf(Cpu& c, const Insn& i) { set_address_space_control(c, i, true); }
+
+// TEST PROTECTION: the first operand's location tested for fetch and store with the
+// access key in bits 56-59 of the second-operand address. CC 0 both permitted, 1 fetch
+// only, 2 neither, 3 the translation is not available. Storage keys are all zero here
+// (not modelled yet): a nonzero access key may fetch (no fetch protection) but not store.
+void tprot(Cpu& c, const Insn& i) {
+  SystemCpu& s = system_of(c);
+  const uint64_t a = c.ea1(i);
+  const unsigned key = unsigned(c.gr[i.b2] + i.d2) >> 4 & 0xF;
+  bool protect = false;
+  uint64_t real = a;
+  if (s.mask() & psw::kDat) {
+    AsceId id;
+    const DatWalk w = s.dat().walk(s.asce(id), a, s.dat_controls());
+    if (w.code == dat_code::kAddressing) program_check(Pic::Addressing, w.entry);
+    if (w.code == dat_code::kTranslationSpecification) program_check(Pic(dat_code::kTranslationSpecification));
+    if (w.code) {
+      c.cc = 3;
+      return;
+    }
+    protect = w.protect, real = w.real;
+  }
+  if (real >= s.real().size()) program_check(Pic::Addressing, a);
+  c.cc = protect || key != 0 ? 1 : 0;
 }
 
 // STORE FACILITY LIST: the first word of STFLE's list at real location 200.
@@ -218,6 +402,86 @@ void diag(Cpu& c, const Insn& i) {
     }
     default: program_check(Pic::Specification);
   }
+}
+
+namespace {
+
+// A field of a SYSIB: `text` in EBCDIC (capital letters, digits, spaces), padded with
+// EBCDIC spaces to `width` bytes.
+void put_ebcdic(uint8_t* at, unsigned width, const char* text) {
+  for (unsigned k = 0; k < width; ++k) {
+    const char ch = *text ? *text++ : ' ';
+    uint8_t e = 0x40;
+    if (ch >= '0' && ch <= '9') e = uint8_t(0xF0 + (ch - '0'));
+    else if (ch >= 'A' && ch <= 'I') e = uint8_t(0xC1 + (ch - 'A'));
+    else if (ch >= 'J' && ch <= 'R') e = uint8_t(0xD1 + (ch - 'J'));
+    else if (ch >= 'S' && ch <= 'Z') e = uint8_t(0xE2 + (ch - 'S'));
+    at[k] = e;
+  }
+}
+void put16(uint8_t* at, uint16_t v) { at[0] = uint8_t(v >> 8), at[1] = uint8_t(v); }
+
+// The machine describes itself as QEMU and KVM describe theirs: configuration level 3,
+// a virtual machine (3.2.2) in a logical partition (2.2.2) of a z15 (1.1.1).
+constexpr unsigned kCurrentLevel = 3;
+
+// The system-information block of (fc, sel1, sel2), or false when the machine has none
+// [Principles of Operation, "STORE SYSTEM INFORMATION"]: 1.1.1 basic-machine
+// configuration, 2.2.2 the logical partition's CPUs, 3.2.2 the virtual machine's.
+bool sysib(unsigned fc, unsigned sel1, unsigned sel2, unsigned cpus, uint8_t (&block)[4096]) {
+  if (fc == 1 && sel1 == 1 && sel2 == 1) {
+    put_ebcdic(block + 32, 16, "IBM");      // manufacturer
+    put_ebcdic(block + 48, 4, "8561");      // type: the z15, as STIDP says
+    put_ebcdic(block + 64, 16, "T01");      // model-capacity identifier
+    put_ebcdic(block + 80, 16, "0000000000000001");  // sequence code
+    put_ebcdic(block + 96, 4, "02");        // plant
+    put_ebcdic(block + 100, 16, "T01");     // model
+    return true;
+  }
+  if (fc == 2 && sel1 == 2 && sel2 == 2) {
+    put16(block + 32, 1);                               // the partition's number
+    put16(block + 36, uint16_t(cpus));                  // total CPUs
+    put16(block + 38, uint16_t(cpus));                  // configured
+    put_ebcdic(block + 44, 8, "TPFEMU");                // the partition's name
+    return true;
+  }
+  if (fc == 3 && sel1 == 2 && sel2 == 2) {
+    block[31] = 1;                                      // one virtual-machine description
+    uint8_t* vm = block + 32;
+    put16(vm + 4, uint16_t(cpus)), put16(vm + 6, uint16_t(cpus));  // total, configured CPUs
+    put_ebcdic(vm + 12, 8, "TPFEMU");                   // the virtual machine's name
+    put_ebcdic(vm + 24, 16, "TPFEMU");                  // control-program identifier
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+// STORE SYSTEM INFORMATION: GR0 bits 32-35 the function code (0: the current level into
+// them), bits 56-63 selector 1, GR1 bits 48-63 selector 2; the 4 KB block at the operand
+// (4 KB aligned). Reserved bits of GR0 or GR1 on: a specification exception; a level or
+// selectors the machine has no block for: CC 3.
+void stsi(Cpu& c, const Insn& i) {
+  SystemCpu& s = system_of(c);
+  const uint64_t r0 = c.gr[0], r1 = c.gr[1];
+  if ((r0 & 0x0FFFFF00ull) || (r1 & 0xFFFF0000ull)) program_check(Pic::Specification);
+  const unsigned fc = unsigned(r0 >> 28 & 0xF), sel1 = unsigned(r0 & 0xFF), sel2 = unsigned(r1 & 0xFFFF);
+  if (fc == 0) {
+    c.set_r32(0, (c.r32(0) & 0x0FFFFFFFu) | kCurrentLevel << 28);
+    c.cc = 0;
+    return;
+  }
+  uint8_t block[4096] = {};
+  if (fc > kCurrentLevel || !sysib(fc, sel1, sel2, s.machine().machine().istreams(), block)) {
+    c.cc = 3;
+    return;
+  }
+  const uint64_t a = c.gr[i.b2] + i.d2;
+  if (a & 0xFFF) program_check(Pic::Specification);
+  uint8_t* to = c.span(a, sizeof block, true);
+  std::copy(block, block + sizeof block, to);
+  c.cc = 0;
 }
 
 }  // namespace emu::isa

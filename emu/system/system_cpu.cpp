@@ -30,7 +30,7 @@ void SystemCpu::initial_reset() {
   cr[0] = 0xE0;
   cr[14] = 0xC2000000;
   set_prefix(0);
-  cpu_timer_set_ = 0, cpu_timer_since_ = cpu_.tod_clock();
+  cpu_timer_set_ = 0, cpu_timer_since_ = elapsed_tod();
   clock_comparator_ = 0;  // as the PoO's initial CPU reset gives it
   service_signal_pending_ = false;
   state_ = State::Stopped;
@@ -40,16 +40,53 @@ Psw SystemCpu::psw() const { return Psw{cpu_.psw_mask(), cpu_.psw_addr}; }
 
 void SystemCpu::set_prefix(uint32_t prefix) {
   real_.set_prefix(prefix);
+  dat_.purge_all();  // the views map to absolute frames through the old prefix
   cpu_.flush_tlb();
 }
 
+void SystemCpu::use_real_space() {
+  cpu_.switch_address_space(real_.space());
+  cpu_.set_page_fault_handler(&real_);
+}
+
+uint64_t SystemCpu::asce(AsceId& id) const {
+  switch ((mask_ & psw::kAsc) >> psw::kAscShift) {
+    case 2: return id = AsceId::Secondary, cr[7];
+    case 3: return id = AsceId::Home, cr[13];
+    default: return id = AsceId::Primary, cr[1];
+  }
+}
+
+// [Principles of Operation, "Address-Space Control"]: primary-space mode translates
+// instructions and data through CR1, home-space mode through CR13. Secondary-space mode
+// (instructions through CR1, data through CR7) and access-register mode need two spaces
+// at once, which the CPU's one space does not give yet: the run stops.
+void SystemCpu::select_space() {
+  if (!(mask_ & psw::kDat)) return use_real_space();
+  const unsigned asc = unsigned((mask_ & psw::kAsc) >> psw::kAscShift);
+  if (asc == 1 || asc == 2)
+    return machine_.halt(address(), fmt::format("PSW {:016X} {:016X} is in {} mode with DAT on; tpfemu translates "
+                                                "primary- and home-space mode only (docs/system-mode.md)",
+                                                psw().mask, psw().addr, asc == 1 ? "access-register" : "secondary-space"));
+  AsceId id;
+  const uint64_t designation = asce(id);
+  cpu_.switch_address_space(dat_.select(designation, id, dat_controls()));
+  cpu_.set_page_fault_handler(&dat_);
+}
+
 template <class T> void SystemCpu::store(uint64_t real, T v) {
+  use_real_space();
   real_.map(real);
   cpu_.write<T>(real, v);
 }
 template <class T> T SystemCpu::fetch(uint64_t real) {
+  use_real_space();
   real_.map(real);
   return cpu_.read<T>(real);
+}
+
+void SystemCpu::store_translation_exception_id(uint64_t teid) {
+  store<uint64_t>(lowcore::kTranslationExceptionId, teid);
 }
 
 void SystemCpu::load_psw(const Psw& p) {
@@ -69,10 +106,7 @@ void SystemCpu::load_psw(const Psw& p) {
     return machine_.halt(address(), fmt::format("PSW {:016X} {:016X} is in {}-bit addressing mode; tpfemu runs "
                                                 "64-bit mode only", p.mask, p.addr,
                                                 p.mask & psw::kBasicAddressing ? 31 : 24));
-  if (p.mask & psw::kDat)
-    return machine_.halt(address(), fmt::format("PSW {:016X} {:016X} turns DAT on; translation through the "
-                                                "program's own tables is not implemented yet (docs/system-mode.md)",
-                                                p.mask, p.addr));
+  select_space();
   if (p.wait()) return enter_wait();
   deliver_pending();
 }
@@ -120,7 +154,7 @@ uint64_t first_cycle_past(double clock_ghz, uint64_t from, uint64_t tod) {
 void SystemCpu::arm_timers() {
   if (state_ == State::Stopped || !(mask_ & psw::kExternal)) return;
   uint64_t at = ~0ull;
-  if (cr[0] & kCr0ClockComparator) at = first_cycle_past(cpu_.clock_ghz, cpu_.cycles, clock_comparator_);
+  if (cr[0] & kCr0ClockComparator) at = first_cycle_past(cpu_.clock_ghz, cpu_.cycles, clock_comparator_ - cpu_.tod_offset);
   if ((cr[0] & kCr0CpuTimer) && !(cpu_timer_set_ >> 63))
     at = std::min(at, first_cycle_past(cpu_.clock_ghz, cpu_.cycles, cpu_timer_since_ + cpu_timer_set_));
   if (at == ~0ull || at == armed_cycle_) return;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "emu/cpu.h"
+#include "emu/system/dat.h"
 #include "emu/system/psw.h"
 #include "emu/system/real_storage.h"
 
@@ -52,6 +53,8 @@ constexpr uint64_t kCr0ClockComparator = 1ull << (63 - 52), kCr0CpuTimer = 1ull 
 constexpr uint64_t kCr0ServiceSignal = 1ull << (63 - 54);
 // CR0 bit 36, extraction-authority control: IPK in the problem state.
 constexpr uint64_t kCr0ExtractionAuthority = 1ull << (63 - 36);
+// CR0 bit 40, the enhanced-DAT enablement control (EDAT-1; EDAT-2 with it).
+constexpr uint64_t kCr0EnhancedDat = 1ull << (63 - 40);
 // CR0 bit 33, SSM-suppression control.
 constexpr uint64_t kCr0SsmSuppression = 1ull << (63 - 33);
 
@@ -83,8 +86,29 @@ class SystemCpu {
   void load_psw(const Psw& p);
 
   uint64_t cr[16] = {};
-  // A control register changed (LCTL, LCTLG): a subclass mask may have opened.
-  void control_changed() { deliver_pending(); }
+  // A control register changed (LCTL, LCTLG): a subclass mask may have opened, and with
+  // DAT on a new ASCE (CR1, CR7, CR13) selects its view (its TLB entries stay, tagged by
+  // ASCE: loading a control register purges nothing [Principles of Operation, "Translation-
+  // Lookaside Buffer"]).
+  void control_changed() {
+    select_space();
+    deliver_pending();
+  }
+
+  // SAC, SACF: PSW bits 16-17; the space follows.
+  void set_address_space_control(unsigned asc) {
+    mask_ = (mask_ & ~psw::kAsc) | uint64_t(asc & 3) << psw::kAscShift;
+    select_space();
+  }
+  // DAT from the program's tables (emu/system/dat.h): this I-stream's views, by ASCE.
+  GuestDat& dat() { return dat_; }
+  DatControls dat_controls() const { return DatControls{bool(cr[0] & kCr0EnhancedDat), bool(cr[0] & kCr0EnhancedDat)}; }
+  // The ASCE the PSW's address-space control designates (primary CR1, secondary CR7,
+  // home CR13; access-register mode uses the primary here) and its id for the TEID.
+  uint64_t asce(AsceId& id) const;
+  // Stores the translation-exception identification of the program interruption about
+  // to be taken (lowcore 0xA8).
+  void store_translation_exception_id(uint64_t teid);
   uint32_t prefix() const { return real_.prefix(); }
   void set_prefix(uint32_t prefix);
 
@@ -122,10 +146,16 @@ class SystemCpu {
   uint64_t clock_comparator() const { return clock_comparator_; }
   void set_clock_comparator(uint64_t value) { clock_comparator_ = value, deliver_pending(); }
   void set_cpu_timer(uint64_t value) {
-    cpu_timer_set_ = value, cpu_timer_since_ = cpu_.tod_clock();
+    cpu_timer_set_ = value, cpu_timer_since_ = elapsed_tod();
     deliver_pending();
   }
-  uint64_t cpu_timer() const { return cpu_timer_set_ - (cpu_.tod_clock() - cpu_timer_since_); }
+  uint64_t cpu_timer() const { return cpu_timer_set_ - (elapsed_tod() - cpu_timer_since_); }
+  // SET CLOCK: the TOD clock reads `value` now (the CPU timer, which counts elapsed time,
+  // is not moved) [Principles of Operation, "SET CLOCK"].
+  void set_tod_clock(uint64_t value) {
+    cpu_.tod_offset = value - Cpu::tod_at(cpu_.clock_ghz, cpu_.cycles);
+    deliver_pending();
+  }
 
   // Interruptions taken, by class, for the run's end line.
   uint64_t program_interruptions = 0, svc_interruptions = 0, external_interruptions = 0, restart_interruptions = 0;
@@ -136,11 +166,17 @@ class SystemCpu {
 
  private:
   void interrupt(uint64_t old_at, uint64_t new_at);
+  // The CPU's address space as the PSW selects it: the real view with DAT off, the
+  // ASCE's view with DAT on. Interruptions reach the lowcore through the real view.
+  void select_space();
+  void use_real_space();
   template <class T> void store(uint64_t real, T v);
   template <class T> T fetch(uint64_t real);
   void enter_wait();
   void external_interruption(uint16_t code, uint32_t parameter, uint16_t from = 0);
   void sync_machine_state(uint64_t now);
+  // The TOD clock's time from the simulated cycles alone (what SET CLOCK does not move).
+  uint64_t elapsed_tod() const { return Cpu::tod_at(cpu_.clock_ghz, cpu_.cycles); }
   // Schedules the event for the first cycle an enabled timer condition holds, if any.
   void arm_timers();
   void timer_event();
@@ -148,6 +184,7 @@ class SystemCpu {
   SystemMachine& machine_;
   Cpu& cpu_;
   RealStorage& real_;
+  GuestDat dat_{real_};
   uint64_t mask_ = psw::kAddressingMode;
   State state_ = State::Stopped;
   bool service_signal_pending_ = false;

@@ -9,6 +9,11 @@ namespace {
 // there): absolute 0x10480, at most 896 bytes with its NUL in Linux's layout.
 constexpr uint64_t kParametersAt = 0x10480;
 constexpr uint64_t kParametersMax = 896;
+bool nullifies(uint16_t code) {
+  return code == dat_code::kPageTranslation || code == dat_code::kSegmentTranslation || code == dat_code::kAsceType ||
+         code == dat_code::kRegionFirstTranslation || code == dat_code::kRegionSecondTranslation ||
+         code == dat_code::kRegionThirdTranslation;
+}
 }  // namespace
 
 SystemMachine::SystemMachine(Machine& machine, uint64_t real_size, std::function<void(std::string_view)> console)
@@ -132,9 +137,17 @@ bool SystemMachine::program_check(unsigned istream, const RunResult& r) {
   // it [Principles of Operation, "Types of Instruction Ending"]. The run left it past
   // an instruction that started, at one whose fetch or decoding failed (an operation
   // exception): that one moves on by its ILC too.
-  if (pi.code == Pic::PageTranslation) c.psw_addr = r.check.insn_address;
+  // A page the CPU's view has not mapped is DAT's to translate (emu/system/dat.h): its
+  // exception, if the walk failed, and the translation-exception identification.
+  uint16_t code = uint16_t(pi.code);
+  uint64_t teid = 0;
+  const bool translation = pi.code == Pic::PageTranslation && s.dat().take_exception(code, teid);
+  // The translation exceptions nullify [Principles of Operation, "Recognition of Access
+  // Exceptions"]; an addressing exception of a table entry suppresses.
+  if (nullifies(code)) c.psw_addr = r.check.insn_address;
   else if (c.psw_addr == r.check.insn_address) c.psw_addr += ilc;
-  s.program_interruption(uint16_t(pi.code), ilc, pi.dxc);
+  if (translation && nullifies(code)) s.store_translation_exception_id(teid);
+  s.program_interruption(code, ilc, pi.dxc);
   return !halted_;
 }
 

@@ -56,6 +56,33 @@ invalid_psw_round_trip:
 	lpswe	0(%r1)
 2:	br	%r14
 
+/* probe_load(a), probe_store(a, v): one access that may take a program interruption;
+   the handler resumes at probe_resume (resume_at), else resume_at is cleared after. */
+	.globl	probe_load
+probe_load:
+	larl	%r3, probe_resume
+	larl	%r4, resume_at
+	stg	%r3, 0(%r4)
+	lgr	%r1, %r2
+	lghi	%r2, -1
+	.globl	probe_load_insn
+probe_load_insn:
+	lg	%r2, 0(%r1)
+	j	probe_done
+	.globl	probe_store
+probe_store:
+	larl	%r1, probe_resume
+	larl	%r4, resume_at
+	stg	%r1, 0(%r4)
+	.globl	probe_store_insn
+probe_store_insn:
+	stg	%r3, 0(%r2)
+probe_done:
+	larl	%r4, resume_at
+	mvghi	0(%r4), 0
+probe_resume:
+	br	%r14
+
 /* I-stream 1's start, through its restart new PSW (selftest.c's sigp check): count
    itself in cpu1_started, send I-stream 0 an emergency signal, and once I-stream 0 let
    it go (cpu1_release), wait, disabled. */
@@ -84,6 +111,8 @@ wait_psw:	.quad	0x0002000180000000, 0
 problem_psw:	.quad	0x0101000180000000, 0	/* external mask on, as the caller runs */
 	.globl	invalid_psw
 invalid_psw:	.quad	0x8100000180000000, 0	/* bit 0 on; external mask on, as the caller runs */
+	.globl	resume_at
+resume_at:	.quad	0
 	.globl	resume_after_invalid_psw
 resume_after_invalid_psw: .quad 0
 

@@ -31,6 +31,12 @@ static void record(volatile struct interruption *r, uint16_t code, uint8_t ilc, 
 
 void program_handler(void) {
   record(&last_program, LC16(LC_PGM_CODE), LC8(LC_PGM_ILC), LC_PGM_OLD_PSW);
+  last_program.teid = LC64(0xa8);
+  /* A probe's access exception: go on after it. */
+  if (resume_at) {
+    LC64(LC_PGM_OLD_PSW + 8) = resume_at;
+    resume_at = 0;
+  }
   /* An early PSW exception of the test's invalid PSW: go on where the test said. */
   if (last_program.code == 6 && last_program.ilc == 0 && resume_after_invalid_psw) {
     LC64(LC_PGM_OLD_PSW) = PSW_MASK_64 | PSW_MASK_EXT; /* as the test ran */

@@ -6,7 +6,7 @@
 
 static unsigned failures;
 
-static void check(int ok, const char *what) {
+void check(int ok, const char *what) {
   print("%s: %s\n", ok ? "PASS" : "FAIL", what);
   failures += !ok;
 }
@@ -252,6 +252,9 @@ int start_c(void) {
   cpu_timer();
   scp_info();
   signal_processor(scp_cpus);
+  dat_tests();
+  stsi_tests();
+  sck_tests();
   print("%u failure(s)\n", failures);
   return (int)failures;
 }

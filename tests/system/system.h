@@ -36,6 +36,7 @@ struct interruption {
   uint16_t cpu_address; /* external: the CPU that signalled */
   uint8_t ilc;
   uint64_t old_mask, old_addr;
+  uint64_t teid; /* program: the translation-exception identification (lowcore 0xa8) */
 };
 extern volatile struct interruption last_program, last_svc, last_external;
 
@@ -45,6 +46,19 @@ void problem_state_round_trip(void);
 void invalid_psw_round_trip(void);
 extern uint64_t invalid_psw[2];
 extern uint64_t resume_after_invalid_psw;
+
+/* probe_load(a): the doubleword at a, or ~0 when the load took a program interruption
+   (its handler resumes after it); probe_store(a, v) likewise. probe_load_insn and
+   probe_store_insn are the instructions' addresses (a nullified one's old PSW). */
+uint64_t probe_load(uint64_t a);
+void probe_store(uint64_t a, uint64_t v);
+extern char probe_load_insn[], probe_store_insn[];
+extern uint64_t resume_at;
+
+void check(int ok, const char *what);
+void dat_tests(void);
+void stsi_tests(void);
+void sck_tests(void);
 
 void sclp_setup(void);
 int sclp_call(uint32_t command, void *sccb); /* the response code; -1 if SERVICE CALL's CC was not 0 */

@@ -28,7 +28,8 @@ unsigned format_length(emu::Format f) {
 std::array<uint8_t, 6> encode(const emu::InsnDef& d) {
   std::array<uint8_t, 6> b{};
   if (d.opcode <= 0xFF) b[0] = uint8_t(d.opcode);
-  else if (format_length(d.format) == 6) b[0] = uint8_t(d.opcode >> 8), b[5] = uint8_t(d.opcode);
+  // (SSE's second opcode byte is its second byte, as a 4-byte instruction's: TPROT E501.)
+  else if (format_length(d.format) == 6 && d.format != emu::Format::SSE) b[0] = uint8_t(d.opcode >> 8), b[5] = uint8_t(d.opcode);
   else b[0] = uint8_t(d.opcode >> 8), b[1] = uint8_t(d.opcode);
   return b;
 }

@@ -1,0 +1,112 @@
+// Dynamic address translation through the program's own tables [Principles of
+// Operation, chapter 3, "Dynamic Address Translation"]: an address-space-control element
+// (ASCE: CR1 primary, CR7 secondary, CR13 home) designates a region-first, -second,
+// -third or segment table in storage; DAT walks them down to a page-table entry (or, with
+// EDAT-1, a segment-table entry's 1 MB frame; with EDAT-2, a region-third-table entry's
+// 2 GB frame) and gives the real address, or the exception that stops it.
+//
+// The modelled machine keeps what a walk found as an AddressSpace per ASCE and per
+// I-stream (its "view"): each page is mapped at its first reference (a page fault this
+// class resolves by walking), to the absolute frame the real address prefixes to, so the
+// CPU's micro-TLB and the modelled TLBs (tagged by the view, as z's are by the ASCE)
+// serve guest DAT exactly as they serve the control program's spaces. A view holds
+// what the TLB may hold: IPTE, IDTE, PTLB and CSP(G) purge it.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+
+#include "emu/address_space.h"
+#include "emu/cpu.h"
+#include "emu/system/real_storage.h"
+
+namespace emu {
+
+// Program-interruption codes of DAT [Principles of Operation, "Program-Interruption
+// Conditions"].
+namespace dat_code {
+constexpr uint16_t kAddressing = 0x0005;
+constexpr uint16_t kSegmentTranslation = 0x0010;
+constexpr uint16_t kPageTranslation = 0x0011;
+constexpr uint16_t kTranslationSpecification = 0x0012;
+constexpr uint16_t kAsceType = 0x0038;
+constexpr uint16_t kRegionFirstTranslation = 0x0039;
+constexpr uint16_t kRegionSecondTranslation = 0x003A;
+constexpr uint16_t kRegionThirdTranslation = 0x003B;
+}  // namespace dat_code
+
+// What DAT controls besides the ASCE: CR0 bit 40 (EDAT-1; with EDAT-2 installed it also
+// enables the 2 GB frames of region-third entries).
+struct DatControls {
+  bool edat1 = false;
+  bool edat2 = false;
+};
+
+// One translation's result.
+struct DatWalk {
+  uint16_t code = 0;          // 0: translated; else the exception's code
+  uint64_t real = 0;          // the real address (code 0)
+  bool protect = false;       // DAT protection: a store is a protection exception
+  uint64_t entry = 0;         // absolute address of the last table entry used (or found invalid)
+  uint64_t frame_size = 4096; // 4 KB, 1 MB (EDAT-1) or 2 GB (EDAT-2)
+  bool invalid_entry = false; // the exception is an entry's invalid bit (not a length or type)
+};
+
+// Reads the doubleword at an absolute address; false when it is beyond storage.
+class AbsoluteReader {
+ public:
+  virtual ~AbsoluteReader() = default;
+  virtual bool read64(uint64_t absolute, uint64_t& value) = 0;
+};
+
+// The walk itself [Principles of Operation, "Translation Process"]: pure, no state.
+DatWalk dat_walk(uint64_t asce, uint64_t vaddr, const DatControls& controls, AbsoluteReader& storage);
+
+// Which ASCE a translation used, for the translation-exception identification's bits
+// 62-63 [Principles of Operation, "Translation-Exception Identification"].
+enum class AsceId : uint8_t { Primary = 0, AccessRegister = 1, Secondary = 2, Home = 3 };
+
+class GuestDat final : public PageFaultHandler, private AbsoluteReader {
+ public:
+  explicit GuestDat(RealStorage& real) : real_(real) {}
+
+  // The view of `asce` (made at its first use); the CPU runs in it until the next select.
+  AddressSpace& select(uint64_t asce, AsceId id, const DatControls& controls);
+  // PageFaultHandler: a page of the selected view not mapped yet is translated and
+  // mapped (Retry), or the translation's exception is kept for take_exception (Fail).
+  Action page_fault(Cpu& cpu, uint64_t address) override;
+  // The exception of the last failed translation: its code and the translation-exception
+  // identification (0 when the PoO stores none for it). False if there is none.
+  bool take_exception(uint16_t& code, uint64_t& teid);
+
+  // Walks `asce`'s tables for LRA, LRAG and TPROT (no view changes).
+  DatWalk walk(uint64_t asce, uint64_t vaddr, const DatControls& controls) {
+    return dat_walk(asce, vaddr, controls, *this);
+  }
+  // The table entry at absolute address `entry` became invalid (IPTE): the pages any
+  // view translated through it are purged (from every I-stream's TLBs).
+  void purge_entry(uint64_t entry);
+  // Every view (PTLB, IDTE, CSP(G), a prefix change): the TLBs lose their entries.
+  void purge_all();
+
+  bool read64(uint64_t absolute, uint64_t& value) override;
+  bool write64(uint64_t absolute, uint64_t value);
+
+ private:
+  struct View {
+    std::unique_ptr<AddressSpace> space;
+    // The pages mapped through each table entry (absolute address), for purge_entry.
+    std::multimap<uint64_t, uint64_t> pages_by_entry;
+  };
+  RealStorage& real_;
+  std::map<uint64_t, View> views_;  // by ASCE
+  View* selected_ = nullptr;
+  uint64_t selected_asce_ = 0;
+  AsceId selected_id_ = AsceId::Primary;
+  DatControls controls_;
+  bool has_exception_ = false;
+  uint16_t exception_code_ = 0;
+  uint64_t exception_teid_ = 0;
+};
+
+}  // namespace emu
