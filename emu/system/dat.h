@@ -18,16 +18,17 @@
 
 #include "emu/address_space.h"
 #include "emu/cpu.h"
+#include "emu/program_check.h"
 #include "emu/system/real_storage.h"
 
 namespace emu {
 
 // Program-interruption codes of DAT [Principles of Operation, "Program-Interruption
-// Conditions"].
+// Conditions"]; the two the problem-state core already raises are its Pic's.
 namespace dat_code {
-constexpr uint16_t kAddressing = 0x0005;
+constexpr uint16_t kAddressing = uint16_t(Pic::Addressing);
 constexpr uint16_t kSegmentTranslation = 0x0010;
-constexpr uint16_t kPageTranslation = 0x0011;
+constexpr uint16_t kPageTranslation = uint16_t(Pic::PageTranslation);
 constexpr uint16_t kTranslationSpecification = 0x0012;
 constexpr uint16_t kAsceType = 0x0038;
 constexpr uint16_t kRegionFirstTranslation = 0x0039;
