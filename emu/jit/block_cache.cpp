@@ -204,6 +204,162 @@ void emit_native(asmjit::x86::Assembler& as, Native form, const Insn& in, Gr gr)
   }
 }
 
+// The ALU instructions emitted inline, each with the condition code its handler sets
+// (emu/isa/fixed_point.cpp, logical.cpp, load_store.cpp), stored into Cpu::cc as the
+// handler stores it. A signed add or subtract that overflows goes to the handler
+// (CC 3, and the fixed-point-overflow interruption if the program mask enables it)
+// before anything changed.
+enum class AluOp : uint8_t { None, Add, Sub, Compare, CompareLogical, And, Or, Xor, LoadTest,
+                             Risbg, Risbgn, Rnsbg, Rosbg, Rxsbg, Tmll };
+struct Alu {
+  AluOp op = AluOp::None;
+  uint8_t bits = 64;       // operand width
+  bool immediate = false;  // the second operand is Insn::imm (else R2)
+};
+
+Alu alu_form(uint16_t id) {
+  using enum AluOp;
+  static const std::pair<std::string_view, Alu> kForms[] = {
+      {"AR", {Add, 32}},        {"AGR", {Add, 64}},         {"AHI", {Add, 32, true}},  {"AGHI", {Add, 64, true}},
+      {"AFI", {Add, 32, true}}, {"AGFI", {Add, 64, true}},  {"SR", {Sub, 32}},         {"SGR", {Sub, 64}},
+      {"CR", {Compare, 32}},    {"CGR", {Compare, 64}},     {"CHI", {Compare, 32, true}},
+      {"CGHI", {Compare, 64, true}},                        {"CFI", {Compare, 32, true}},
+      {"CGFI", {Compare, 64, true}},                        {"CLR", {CompareLogical, 32}},
+      {"CLGR", {CompareLogical, 64}},                       {"NR", {And, 32}},         {"NGR", {And, 64}},
+      {"OR", {Or, 32}},         {"OGR", {Or, 64}},          {"XR", {Xor, 32}},         {"XGR", {Xor, 64}},
+      {"LTR", {LoadTest, 32}},  {"LTGR", {LoadTest, 64}},   {"RISBG", {Risbg}},        {"RISBGN", {Risbgn}},
+      {"RNSBG", {Rnsbg}},       {"ROSBG", {Rosbg}},         {"RXSBG", {Rxsbg}},        {"TMLL", {Tmll, 16, true}}};
+  const std::string_view m = mnemonic(id);
+  for (const auto& [name, form] : kForms)
+    if (m == name) return form;
+  return {};
+}
+
+// Bits start..end of a 64-bit register, PoO numbering (bit 0 leftmost), wrapping when
+// start > end: selected_bits in emu/isa/logical.cpp.
+uint64_t selected_bits(unsigned start, unsigned end) {
+  const uint64_t from_start = ~0ull >> start, to_end = ~0ull << (63 - end);
+  return start <= end ? from_start & to_end : from_start | to_end;
+}
+
+// CC from the host flags of a signed result or comparison: 0 equal (zero), 1 low
+// (negative), 2 high (positive): cc_signed / cc_compare in emu/isa/common.h. `below`
+// and `above` are the unsigned conditions instead (CLR, CLGR).
+void emit_cc_of_flags(asmjit::x86::Assembler& as, const CpuLayout& at, bool logical) {
+  using namespace asmjit;
+  if (logical) as.setb(x86::cl), as.seta(x86::dl);
+  else as.setl(x86::cl), as.setg(x86::dl);
+  as.add(x86::dl, x86::dl);
+  as.or_(x86::dl, x86::cl);
+  as.mov(x86::byte_ptr(x86::rbx, at.cc), x86::dl);
+}
+
+// Emits `in` (an Alu `form`); `slow` is the handler's call (overflow). Uses rax, rcx,
+// rdx, rsi.
+template <class Gr>
+void emit_alu(asmjit::x86::Assembler& as, const Alu& form, const Insn& in, const CpuLayout& at,
+              asmjit::Label slow, Gr gr) {
+  using namespace asmjit;
+  const bool wide = form.bits == 64;
+  const x86::Gp acc = wide ? x86::Gp(x86::rax) : x86::Gp(x86::eax);
+  const unsigned bytes = wide ? 8 : 4;
+  const auto operand2 = [&](auto&& op) {  // op(acc, second operand)
+    if (form.immediate) op(acc, imm(in.imm));  // imm32, sign-extended as the decoder did
+    else op(acc, gr(in.r2, bytes));
+  };
+  const x86::Mem cc = x86::byte_ptr(x86::rbx, at.cc);
+  switch (form.op) {
+    case AluOp::Add:
+    case AluOp::Sub:  // add_reg / sub_reg: CC by the result's sign, overflow to the handler
+      as.mov(acc, gr(in.r1, bytes));
+      if (form.op == AluOp::Add) operand2([&](auto a, auto b) { as.add(a, b); });
+      else operand2([&](auto a, auto b) { as.sub(a, b); });
+      as.jo(slow);
+      as.mov(gr(in.r1, bytes), acc);
+      emit_cc_of_flags(as, at, false);  // OF is 0 here: "less" is the sign
+      break;
+    case AluOp::Compare:
+    case AluOp::CompareLogical:  // cc_compare, signed or unsigned
+      as.mov(acc, gr(in.r1, bytes));
+      operand2([&](auto a, auto b) { as.cmp(a, b); });
+      emit_cc_of_flags(as, at, form.op == AluOp::CompareLogical);
+      break;
+    case AluOp::And:
+    case AluOp::Or:
+    case AluOp::Xor:  // op32 / op64: CC 0 zero, 1 not zero
+      as.mov(acc, gr(in.r1, bytes));
+      if (form.op == AluOp::And) operand2([&](auto a, auto b) { as.and_(a, b); });
+      else if (form.op == AluOp::Or) operand2([&](auto a, auto b) { as.or_(a, b); });
+      else operand2([&](auto a, auto b) { as.xor_(a, b); });
+      as.mov(gr(in.r1, bytes), acc);
+      as.setnz(cc);
+      break;
+    case AluOp::LoadTest:  // ltr / ltgr: R1 = R2, CC by its sign
+      as.mov(acc, gr(in.r2, bytes));
+      as.mov(gr(in.r1, bytes), acc);
+      as.test(acc, acc);
+      emit_cc_of_flags(as, at, false);
+      break;
+    case AluOp::Risbg:
+    case AluOp::Risbgn: {  // rotate_insert over all 64 bits; RISBG: CC by the result's sign
+      const uint64_t sel = selected_bits(in.i3 & 63, in.i4 & 63);
+      const uint64_t keep = (in.i4 & 0x80) ? 0 : ~sel;
+      as.mov(x86::rax, gr(in.r2, 8));
+      if (in.i5 & 63) as.rol(x86::rax, imm(in.i5 & 63));
+      as.mov(x86::rsi, imm(sel));
+      as.and_(x86::rax, x86::rsi);
+      if (keep) as.mov(x86::rsi, imm(keep)), as.and_(x86::rsi, gr(in.r1, 8)), as.or_(x86::rax, x86::rsi);
+      as.mov(gr(in.r1, 8), x86::rax);
+      if (form.op == AluOp::Risbg) as.test(x86::rax, x86::rax), emit_cc_of_flags(as, at, false);
+      break;
+    }
+    case AluOp::Rnsbg:
+    case AluOp::Rosbg:
+    case AluOp::Rxsbg: {  // rotate_then: CC 0 if the selected bits of the result are zero
+      const uint64_t sel = selected_bits(in.i3 & 63, in.i4 & 63);
+      as.mov(x86::rax, gr(in.r2, 8));
+      if (in.i5 & 63) as.rol(x86::rax, imm(in.i5 & 63));
+      as.mov(x86::rdx, gr(in.r1, 8));
+      if (form.op == AluOp::Rnsbg) as.and_(x86::rax, x86::rdx);
+      else if (form.op == AluOp::Rosbg) as.or_(x86::rax, x86::rdx);
+      else as.xor_(x86::rax, x86::rdx);
+      as.mov(x86::rsi, imm(sel));
+      as.and_(x86::rax, x86::rsi);  // the result's selected bits
+      as.setnz(cc);
+      if (in.i3 & 0x80) break;  // the T bit: a test, R1 unchanged
+      as.not_(x86::rsi);
+      as.and_(x86::rdx, x86::rsi);
+      as.or_(x86::rdx, x86::rax);
+      as.mov(gr(in.r1, 8), x86::rdx);
+      break;
+    }
+    case AluOp::Tmll: {  // tm_half<0>: 0 none of the mask's bits, 3 all, else by the leftmost
+      const uint16_t mask = uint16_t(in.imm);
+      if (!mask) {
+        as.mov(cc, 0);
+        break;
+      }
+      const uint16_t leftmost = uint16_t(0x8000u >> __builtin_clz(uint32_t(mask) << 16));
+      Label done = as.newLabel();
+      as.movzx(x86::eax, gr(in.r1, 2));
+      as.xor_(x86::ecx, x86::ecx);
+      as.and_(x86::eax, imm(mask));
+      as.jz(done);
+      as.mov(x86::ecx, 3);
+      as.cmp(x86::eax, imm(mask));
+      as.je(done);
+      as.xor_(x86::ecx, x86::ecx);
+      as.test(x86::eax, imm(leftmost));
+      as.setnz(x86::cl);
+      as.inc(x86::ecx);
+      as.bind(done);
+      as.mov(cc, x86::cl);
+      break;
+    }
+    case AluOp::None: break;
+  }
+}
+
 // The loads and stores emitted inline: the operand's width, whether it is a store,
 // and how a loaded value goes into R1. Each is its handler (emu/isa/load_store.cpp)
 // on the interpreter's fast path; everything else about them stays in the handler.
@@ -397,6 +553,15 @@ size_t emit_block(asmjit::CodeHolder& code, const DecodedPage& page, const Block
       emit_native(as, form, in, gr);
       if (!last) continue;
       store_clock_and_psw(k, in);
+      break;
+    }
+    if (const Alu form = alu_form(in.id); form.op != AluOp::None) {
+      const SlowPath path{k, as.newLabel(), as.newLabel()};
+      emit_alu(as, form, in, at, path.slow, gr);
+      if (last) store_clock_and_psw(k, in);
+      as.bind(path.resume);
+      if (form.op == AluOp::Add || form.op == AluOp::Sub) slow_paths.push_back(path);
+      if (!last) continue;
       break;
     }
     if (const Access form = access_form(in.id); form.width) {

@@ -268,3 +268,38 @@ TEST_CASE("an inline store into the running block takes the handler and the bloc
   CHECK(compiled.cpu.gr[13] == 38 * 39 / 2);
   if (emu::jit::CodeCache::available()) CHECK(compiled.cache->stats().blocks_compiled > 0);
 }
+
+TEST_CASE("inline ALU instructions set the registers and condition codes of their handlers", "[jit]") {
+  // Each instruction's CC goes into a hash in r13 (IPM, RLLG, XGR) and its result into
+  // the registers compared at the end; r2 runs into a 64-bit and r3 through 0 and into
+  // a 32-bit overflow (CC 3, taken by the handler: the program mask is 0); the last
+  // ones give zero results and equal operands.
+  const Bytes hash = RRE(0xB222, 9, 0) + RSY(0xEB1C, 13, 13, 0, 3) + RRE(0xB982, 13, 9);
+  const Bytes ops[] = {
+      RI(0xA7B, 2, 1),            RI(0xA7A, 3, 1),           RIL(0xC29, 3, 0x7FFFFFD0 / 5),  // AGHI, AHI, AFI
+      RR(0x1A, 4, 2),             RRE(0xB908, 5, 3),         RR(0x1B, 7, 3),    // AR, AGR, SR
+      RRE(0xB909, 8, 2),          RR(0x19, 3, 4),            RRE(0xB920, 2, 5), // SGR, CR, CGR
+      RI(0xA7E, 3, 5),            RI(0xA7F, 2, -1),          RIL(0xC2D, 4, -7), // CHI, CGHI, CFI
+      RR(0x15, 3, 4),             RRE(0xB921, 2, 3),         RR(0x14, 10, 3),   // CLR, CLGR, NR
+      RR(0x16, 10, 2),            RR(0x17, 10, 4),           RRE(0xB980, 11, 3),  // OR, XR, NGR
+      RRE(0xB981, 11, 2),         RRE(0xB982, 11, 5),        RR(0x12, 12, 3),   // OGR, XGR, LTR
+      RRE(0xB902, 12, 2),         RIEf(0xEC55, 12, 2, 40, 0x80 | 63, 8),    // LTGR, RISBG zero
+      RIEf(0xEC55, 12, 3, 60, 3, 17),  RIEf(0xEC59, 14, 2, 0, 31, 32),      // RISBG wrapping, RISBGN
+      RIEf(0xEC57, 14, 3, 32, 63, 5),  RIEf(0xEC54, 14, 2, 8, 40, 60),      // RXSBG, RNSBG
+      RIEf(0xEC56, 14, 3, 50, 10, 1),  RIEf(0xEC57, 14, 2, 0x80 | 0, 63, 0), // ROSBG, RXSBG test
+      RI(0xA71, 3, 0x00F0),       RI(0xA71, 3, 0),           RI(0xA71, 2, 0x8001),  // TMLL
+      // Zero results and equal operands: r15 runs from -150 through 0.
+      RI(0xA7A, 15, 1),           RR(0x19, 3, 3),            RRE(0xB920, 2, 2), // AHI, CR, CGR
+      RR(0x1B, 7, 7),             RRE(0xB902, 12, 0),        RI(0xA7E, 15, 0),  // SR, LTGR, CHI
+      RR(0x17, 10, 10),           RRE(0xB921, 15, 15),       RIEf(0xEC55, 12, 15, 0, 0x80 | 15, 0)};  // XR, CLGR, RISBG
+  Bytes body;
+  for (const Bytes& op : ops) body = body + op + hash;
+  const int back = -int(body.size()) / 2;
+  const Bytes code = RI(0xA79, 1, 300) + RIL(0xC0E, 2, 0x7FFFFFFF) + RIL(0xC09, 2, -200)  // r2 = 2^63 - 200
+                     + RI(0xA79, 3, -100) + RI(0xA79, 15, -150) + body + RI(0xA77, 1, back);  // BRCTG r1,loop
+  for (uint64_t chunk : {1, 3, 1000000}) same(code, chunk);
+  same(code, 1000000, 1);  // blocks of one instruction
+  Side compiled(true, 64, code);
+  compiled.run(1000000, kCode + code.size());
+  CHECK(compiled.cpu.gr[13] != 0);
+}
