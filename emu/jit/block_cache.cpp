@@ -368,6 +368,7 @@ struct Access {
   uint8_t width = 0;  // bytes; 0: not emitted inline
   bool store = false, sign = false;
   Into into = Into::Full64;
+  bool test = false;  // LOAD AND TEST: CC by the loaded value's sign (cc_signed)
 };
 
 Access access_form(uint16_t id) {
@@ -383,7 +384,9 @@ Access access_form(uint16_t id) {
       {"LLC", {1, false, false, Into::Low32}},        {"LLGC", {1, false, false, Into::Full64}},
       {"IC", kIc},                                    {"ICY", kIc},
       {"ST", {4, true}},  {"STY", {4, true}},         {"STG", {8, true}},
-      {"STH", {2, true}}, {"STHY", {2, true}},        {"STC", {1, true}},  {"STCY", {1, true}}};
+      {"STH", {2, true}}, {"STHY", {2, true}},        {"STC", {1, true}},  {"STCY", {1, true}},
+      {"LT", {4, false, false, Into::Low32, true}},   {"LTG", {8, false, false, Into::Full64, true}},
+      {"LTGF", {4, false, true, Into::Full64, true}}};
   const std::string_view m = mnemonic(id);
   for (const auto& [name, form] : kForms)
     if (m == name) return form;
@@ -399,6 +402,7 @@ Access access_form(uint16_t id) {
 //   and no cache model runs (caches_ null), or Cpu::touch would return at once: the
 //   operand in one line, that line the last one stored into (or loaded from, for a
 //   load) by this I-stream.
+// LOAD AND TEST sets the CC from the loaded value as its handler does.
 // Anything else jumps to `slow` before any state changed, where the handler runs
 // the whole instruction (fill_tlb, the cache model, exceptions, code invalidation).
 // Then the big-endian access (Principles of Operation, "Storage Addressing"), byte
@@ -469,6 +473,11 @@ void emit_access(asmjit::x86::Assembler& as, const Access& form, const Insn& in,
     case Into::Low32: as.mov(gr(in.r1, 4), x86::eax); break;
     case Into::Full64: as.mov(gr(in.r1, 8), x86::rax); break;
     case Into::LowByte: as.mov(gr(in.r1, 1), x86::al); break;
+  }
+  if (form.test) {  // lt, ltg, ltgf: the value as R1 takes it, signed
+    if (form.into == Into::Low32) as.test(x86::eax, x86::eax);
+    else as.test(x86::rax, x86::rax);
+    emit_cc_of_flags(as, at, false);
   }
 }
 

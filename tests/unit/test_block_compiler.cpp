@@ -210,6 +210,10 @@ Bytes page_walk(const Bytes& body_extra = {}) {
                + RX(0x43, 10, 0, 6, 2048)        // IC r10,2048(r6): another line of the page
                + RXY(0xE372, 10, 3, 6, 3000)     // STCY r10,3000(r3,r6): indexed
                + RRE(0xB908, 11, 5)              // AGR r11,r5
+               + RXY(0xE302, 12, 0, 6, 0x88)     // LTG r12,0x88(r6): negative (CC 1)
+               + RRE(0xB222, 9, 0) + RRE(0xB982, 11, 9)  // IPM r9; XGR r11,r9: the CC kept
+               + RXY(0xE312, 12, 0, 6, 4094)     // LT r12,4094(r6): crosses
+               + RRE(0xB222, 9, 0) + RRE(0xB982, 11, 9)  // IPM r9; XGR r11,r9
                + RXY(0xE371, 6, 0, 6, 4096)      // LAY r6,4096(r6)
                + body_extra;
   const int back = -int(body.size()) / 2;
