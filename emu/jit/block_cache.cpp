@@ -369,6 +369,9 @@ struct Access {
   bool store = false, sign = false;
   Into into = Into::Full64;
   bool test = false;  // LOAD AND TEST: CC by the loaded value's sign (cc_signed)
+  // Add, Sub or Compare: R1 with the loaded value (as `into` extends it) instead of
+  // the load into R1: add_reg, sub_reg, cc_compare of emu/isa/fixed_point.cpp.
+  AluOp op = AluOp::None;
 };
 
 Access access_form(uint16_t id) {
@@ -386,7 +389,18 @@ Access access_form(uint16_t id) {
       {"ST", {4, true}},  {"STY", {4, true}},         {"STG", {8, true}},
       {"STH", {2, true}}, {"STHY", {2, true}},        {"STC", {1, true}},  {"STCY", {1, true}},
       {"LT", {4, false, false, Into::Low32, true}},   {"LTG", {8, false, false, Into::Full64, true}},
-      {"LTGF", {4, false, true, Into::Full64, true}}};
+      {"LTGF", {4, false, true, Into::Full64, true}},
+      {"A", {4, false, false, Into::Low32, false, AluOp::Add}},
+      {"AY", {4, false, false, Into::Low32, false, AluOp::Add}},
+      {"AG", {8, false, false, Into::Full64, false, AluOp::Add}},
+      {"AGF", {4, false, true, Into::Full64, false, AluOp::Add}},
+      {"S", {4, false, false, Into::Low32, false, AluOp::Sub}},
+      {"SY", {4, false, false, Into::Low32, false, AluOp::Sub}},
+      {"SG", {8, false, false, Into::Full64, false, AluOp::Sub}},
+      {"C", {4, false, false, Into::Low32, false, AluOp::Compare}},
+      {"CY", {4, false, false, Into::Low32, false, AluOp::Compare}},
+      {"CG", {8, false, false, Into::Full64, false, AluOp::Compare}},
+      {"CGF", {4, false, true, Into::Full64, false, AluOp::Compare}}};
   const std::string_view m = mnemonic(id);
   for (const auto& [name, form] : kForms)
     if (m == name) return form;
@@ -468,6 +482,22 @@ void emit_access(asmjit::x86::Assembler& as, const Access& form, const Insn& in,
       if (form.sign) as.movsx(x86::rax, x86::ax);
       break;
     default: form.sign ? as.movsx(x86::rax, op) : as.movzx(x86::eax, op); break;
+  }
+  if (form.op != AluOp::None) {  // R1 op the value; a signed overflow is the handler's
+    const bool wide = form.into == Into::Full64;
+    const x86::Gp value = wide ? x86::Gp(x86::rax) : x86::Gp(x86::eax);
+    const x86::Gp r1 = wide ? x86::Gp(x86::rcx) : x86::Gp(x86::ecx);
+    as.mov(r1, gr(in.r1, wide ? 8 : 4));
+    if (form.op == AluOp::Compare) {
+      as.cmp(r1, value);
+    } else {
+      if (form.op == AluOp::Add) as.add(r1, value);
+      else as.sub(r1, value);
+      as.jo(slow);
+      as.mov(gr(in.r1, wide ? 8 : 4), r1);
+    }
+    emit_cc_of_flags(as, at, false);
+    return;
   }
   switch (form.into) {
     case Into::Low32: as.mov(gr(in.r1, 4), x86::eax); break;

@@ -214,6 +214,14 @@ Bytes page_walk(const Bytes& body_extra = {}) {
                + RRE(0xB222, 9, 0) + RRE(0xB982, 11, 9)  // IPM r9; XGR r11,r9: the CC kept
                + RXY(0xE312, 12, 0, 6, 4094)     // LT r12,4094(r6): crosses
                + RRE(0xB222, 9, 0) + RRE(0xB982, 11, 9)  // IPM r9; XGR r11,r9
+               + RXY(0xE308, 11, 0, 6, 0x88)     // AG r11,0x88(r6): negative, overflows now and then
+               + RRE(0xB222, 9, 0) + RRE(0xB982, 11, 9)  // IPM r9; XGR r11,r9
+               + RX(0x5B, 12, 0, 6, 0x90)        // S r12,0x90(r6)
+               + RRE(0xB222, 9, 0) + RRE(0xB982, 11, 9)
+               + RXY(0xE320, 12, 0, 6, 8)        // CG r12,8(r6)
+               + RRE(0xB222, 9, 0) + RRE(0xB982, 11, 9)
+               + RXY(0xE359, 12, 0, 6, 4092)     // CY r12,4092(r6)
+               + RRE(0xB222, 9, 0) + RRE(0xB982, 11, 9)
                + RXY(0xE371, 6, 0, 6, 4096)      // LAY r6,4096(r6)
                + body_extra;
   const int back = -int(body.size()) / 2;
