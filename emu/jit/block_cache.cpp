@@ -204,6 +204,313 @@ void emit_native(asmjit::x86::Assembler& as, Native form, const Insn& in, Gr gr)
   }
 }
 
+// The ALU instructions emitted inline, each with the condition code its handler sets
+// (emu/isa/fixed_point.cpp, logical.cpp, load_store.cpp), stored into Cpu::cc as the
+// handler stores it. A signed add or subtract that overflows goes to the handler
+// (CC 3, and the fixed-point-overflow interruption if the program mask enables it)
+// before anything changed.
+enum class AluOp : uint8_t { None, Add, Sub, Compare, CompareLogical, And, Or, Xor, LoadTest,
+                             Risbg, Risbgn, Rnsbg, Rosbg, Rxsbg, Tmll };
+struct Alu {
+  AluOp op = AluOp::None;
+  uint8_t bits = 64;       // operand width
+  bool immediate = false;  // the second operand is Insn::imm (else R2)
+};
+
+Alu alu_form(uint16_t id) {
+  using enum AluOp;
+  static const std::pair<std::string_view, Alu> kForms[] = {
+      {"AR", {Add, 32}},        {"AGR", {Add, 64}},         {"AHI", {Add, 32, true}},  {"AGHI", {Add, 64, true}},
+      {"AFI", {Add, 32, true}}, {"AGFI", {Add, 64, true}},  {"SR", {Sub, 32}},         {"SGR", {Sub, 64}},
+      {"CR", {Compare, 32}},    {"CGR", {Compare, 64}},     {"CHI", {Compare, 32, true}},
+      {"CGHI", {Compare, 64, true}},                        {"CFI", {Compare, 32, true}},
+      {"CGFI", {Compare, 64, true}},                        {"CLR", {CompareLogical, 32}},
+      {"CLGR", {CompareLogical, 64}},                       {"NR", {And, 32}},         {"NGR", {And, 64}},
+      {"OR", {Or, 32}},         {"OGR", {Or, 64}},          {"XR", {Xor, 32}},         {"XGR", {Xor, 64}},
+      {"LTR", {LoadTest, 32}},  {"LTGR", {LoadTest, 64}},   {"RISBG", {Risbg}},        {"RISBGN", {Risbgn}},
+      {"RNSBG", {Rnsbg}},       {"ROSBG", {Rosbg}},         {"RXSBG", {Rxsbg}},        {"TMLL", {Tmll, 16, true}}};
+  const std::string_view m = mnemonic(id);
+  for (const auto& [name, form] : kForms)
+    if (m == name) return form;
+  return {};
+}
+
+// Bits start..end of a 64-bit register, PoO numbering (bit 0 leftmost), wrapping when
+// start > end: selected_bits in emu/isa/logical.cpp.
+uint64_t selected_bits(unsigned start, unsigned end) {
+  const uint64_t from_start = ~0ull >> start, to_end = ~0ull << (63 - end);
+  return start <= end ? from_start & to_end : from_start | to_end;
+}
+
+// CC from the host flags of a signed result or comparison: 0 equal (zero), 1 low
+// (negative), 2 high (positive): cc_signed / cc_compare in emu/isa/common.h. `below`
+// and `above` are the unsigned conditions instead (CLR, CLGR).
+void emit_cc_of_flags(asmjit::x86::Assembler& as, const CpuLayout& at, bool logical) {
+  using namespace asmjit;
+  if (logical) as.setb(x86::cl), as.seta(x86::dl);
+  else as.setl(x86::cl), as.setg(x86::dl);
+  as.add(x86::dl, x86::dl);
+  as.or_(x86::dl, x86::cl);
+  as.mov(x86::byte_ptr(x86::rbx, at.cc), x86::dl);
+}
+
+// Emits `in` (an Alu `form`); `slow` is the handler's call (overflow). Uses rax, rcx,
+// rdx, rsi.
+template <class Gr>
+void emit_alu(asmjit::x86::Assembler& as, const Alu& form, const Insn& in, const CpuLayout& at,
+              asmjit::Label slow, Gr gr) {
+  using namespace asmjit;
+  const bool wide = form.bits == 64;
+  const x86::Gp acc = wide ? x86::Gp(x86::rax) : x86::Gp(x86::eax);
+  const unsigned bytes = wide ? 8 : 4;
+  const auto operand2 = [&](auto&& op) {  // op(acc, second operand)
+    if (form.immediate) op(acc, imm(in.imm));  // imm32, sign-extended as the decoder did
+    else op(acc, gr(in.r2, bytes));
+  };
+  const x86::Mem cc = x86::byte_ptr(x86::rbx, at.cc);
+  switch (form.op) {
+    case AluOp::Add:
+    case AluOp::Sub:  // add_reg / sub_reg: CC by the result's sign, overflow to the handler
+      as.mov(acc, gr(in.r1, bytes));
+      if (form.op == AluOp::Add) operand2([&](auto a, auto b) { as.add(a, b); });
+      else operand2([&](auto a, auto b) { as.sub(a, b); });
+      as.jo(slow);
+      as.mov(gr(in.r1, bytes), acc);
+      emit_cc_of_flags(as, at, false);  // OF is 0 here: "less" is the sign
+      break;
+    case AluOp::Compare:
+    case AluOp::CompareLogical:  // cc_compare, signed or unsigned
+      as.mov(acc, gr(in.r1, bytes));
+      operand2([&](auto a, auto b) { as.cmp(a, b); });
+      emit_cc_of_flags(as, at, form.op == AluOp::CompareLogical);
+      break;
+    case AluOp::And:
+    case AluOp::Or:
+    case AluOp::Xor:  // op32 / op64: CC 0 zero, 1 not zero
+      as.mov(acc, gr(in.r1, bytes));
+      if (form.op == AluOp::And) operand2([&](auto a, auto b) { as.and_(a, b); });
+      else if (form.op == AluOp::Or) operand2([&](auto a, auto b) { as.or_(a, b); });
+      else operand2([&](auto a, auto b) { as.xor_(a, b); });
+      as.mov(gr(in.r1, bytes), acc);
+      as.setnz(cc);
+      break;
+    case AluOp::LoadTest:  // ltr / ltgr: R1 = R2, CC by its sign
+      as.mov(acc, gr(in.r2, bytes));
+      as.mov(gr(in.r1, bytes), acc);
+      as.test(acc, acc);
+      emit_cc_of_flags(as, at, false);
+      break;
+    case AluOp::Risbg:
+    case AluOp::Risbgn: {  // rotate_insert over all 64 bits; RISBG: CC by the result's sign
+      const uint64_t sel = selected_bits(in.i3 & 63, in.i4 & 63);
+      const uint64_t keep = (in.i4 & 0x80) ? 0 : ~sel;
+      as.mov(x86::rax, gr(in.r2, 8));
+      if (in.i5 & 63) as.rol(x86::rax, imm(in.i5 & 63));
+      as.mov(x86::rsi, imm(sel));
+      as.and_(x86::rax, x86::rsi);
+      if (keep) as.mov(x86::rsi, imm(keep)), as.and_(x86::rsi, gr(in.r1, 8)), as.or_(x86::rax, x86::rsi);
+      as.mov(gr(in.r1, 8), x86::rax);
+      if (form.op == AluOp::Risbg) as.test(x86::rax, x86::rax), emit_cc_of_flags(as, at, false);
+      break;
+    }
+    case AluOp::Rnsbg:
+    case AluOp::Rosbg:
+    case AluOp::Rxsbg: {  // rotate_then: CC 0 if the selected bits of the result are zero
+      const uint64_t sel = selected_bits(in.i3 & 63, in.i4 & 63);
+      as.mov(x86::rax, gr(in.r2, 8));
+      if (in.i5 & 63) as.rol(x86::rax, imm(in.i5 & 63));
+      as.mov(x86::rdx, gr(in.r1, 8));
+      if (form.op == AluOp::Rnsbg) as.and_(x86::rax, x86::rdx);
+      else if (form.op == AluOp::Rosbg) as.or_(x86::rax, x86::rdx);
+      else as.xor_(x86::rax, x86::rdx);
+      as.mov(x86::rsi, imm(sel));
+      as.and_(x86::rax, x86::rsi);  // the result's selected bits
+      as.setnz(cc);
+      if (in.i3 & 0x80) break;  // the T bit: a test, R1 unchanged
+      as.not_(x86::rsi);
+      as.and_(x86::rdx, x86::rsi);
+      as.or_(x86::rdx, x86::rax);
+      as.mov(gr(in.r1, 8), x86::rdx);
+      break;
+    }
+    case AluOp::Tmll: {  // tm_half<0>: 0 none of the mask's bits, 3 all, else by the leftmost
+      const uint16_t mask = uint16_t(in.imm);
+      if (!mask) {
+        as.mov(cc, 0);
+        break;
+      }
+      const uint16_t leftmost = uint16_t(0x8000u >> __builtin_clz(uint32_t(mask) << 16));
+      Label done = as.newLabel();
+      as.movzx(x86::eax, gr(in.r1, 2));
+      as.xor_(x86::ecx, x86::ecx);
+      as.and_(x86::eax, imm(mask));
+      as.jz(done);
+      as.mov(x86::ecx, 3);
+      as.cmp(x86::eax, imm(mask));
+      as.je(done);
+      as.xor_(x86::ecx, x86::ecx);
+      as.test(x86::eax, imm(leftmost));
+      as.setnz(x86::cl);
+      as.inc(x86::ecx);
+      as.bind(done);
+      as.mov(cc, x86::cl);
+      break;
+    }
+    case AluOp::None: break;
+  }
+}
+
+// The loads and stores emitted inline: the operand's width, whether it is a store,
+// and how a loaded value goes into R1. Each is its handler (emu/isa/load_store.cpp)
+// on the interpreter's fast path; everything else about them stays in the handler.
+enum class Into : uint8_t { Low32, Full64, LowByte };  // set_r32, gr[r1] =, IC's byte
+struct Access {
+  uint8_t width = 0;  // bytes; 0: not emitted inline
+  bool store = false, sign = false;
+  Into into = Into::Full64;
+  bool test = false;  // LOAD AND TEST: CC by the loaded value's sign (cc_signed)
+  // Add, Sub or Compare: R1 with the loaded value (as `into` extends it) instead of
+  // the load into R1: add_reg, sub_reg, cc_compare of emu/isa/fixed_point.cpp.
+  AluOp op = AluOp::None;
+};
+
+Access access_form(uint16_t id) {
+  constexpr Access kLoad4{4, false, false, Into::Low32}, kLoadH{2, false, true, Into::Low32},
+      kIc{1, false, false, Into::LowByte};
+  static const std::pair<std::string_view, Access> kForms[] = {
+      {"L", kLoad4},                                  {"LY", kLoad4},
+      {"LG", {8, false, false, Into::Full64}},        {"LGF", {4, false, true, Into::Full64}},
+      {"LLGF", {4, false, false, Into::Full64}},      {"LH", kLoadH},
+      {"LHY", kLoadH},                                {"LGH", {2, false, true, Into::Full64}},
+      {"LLH", {2, false, false, Into::Low32}},        {"LLGH", {2, false, false, Into::Full64}},
+      {"LB", {1, false, true, Into::Low32}},          {"LGB", {1, false, true, Into::Full64}},
+      {"LLC", {1, false, false, Into::Low32}},        {"LLGC", {1, false, false, Into::Full64}},
+      {"IC", kIc},                                    {"ICY", kIc},
+      {"ST", {4, true}},  {"STY", {4, true}},         {"STG", {8, true}},
+      {"STH", {2, true}}, {"STHY", {2, true}},        {"STC", {1, true}},  {"STCY", {1, true}},
+      {"LT", {4, false, false, Into::Low32, true}},   {"LTG", {8, false, false, Into::Full64, true}},
+      {"LTGF", {4, false, true, Into::Full64, true}},
+      {"A", {4, false, false, Into::Low32, false, AluOp::Add}},
+      {"AY", {4, false, false, Into::Low32, false, AluOp::Add}},
+      {"AG", {8, false, false, Into::Full64, false, AluOp::Add}},
+      {"AGF", {4, false, true, Into::Full64, false, AluOp::Add}},
+      {"S", {4, false, false, Into::Low32, false, AluOp::Sub}},
+      {"SY", {4, false, false, Into::Low32, false, AluOp::Sub}},
+      {"SG", {8, false, false, Into::Full64, false, AluOp::Sub}},
+      {"C", {4, false, false, Into::Low32, false, AluOp::Compare}},
+      {"CY", {4, false, false, Into::Low32, false, AluOp::Compare}},
+      {"CG", {8, false, false, Into::Full64, false, AluOp::Compare}},
+      {"CGF", {4, false, true, Into::Full64, false, AluOp::Compare}}};
+  const std::string_view m = mnemonic(id);
+  for (const auto& [name, form] : kForms)
+    if (m == name) return form;
+  return {};
+}
+
+// Emits `in` (an Access `form`) as the interpreter's fast path runs it: Cpu::read<T>
+// and Cpu::write<T> (emu/cpu.h), whose test of a "plain hit" this mirrors exactly:
+//   the micro-TLB entry of the page holds it for this kind of access (rtag; wtag for
+//   a store: a frame with decoded instructions, a deferred write right and a page
+//   without the write right have none, so stores into code go to the handler),
+//   the operand lies in the page ((a & 0xFFF) <= 4096 - width),
+//   and no cache model runs (caches_ null), or Cpu::touch would return at once: the
+//   operand in one line, that line the last one stored into (or loaded from, for a
+//   load) by this I-stream.
+// LOAD AND TEST sets the CC from the loaded value as its handler does.
+// Anything else jumps to `slow` before any state changed, where the handler runs
+// the whole instruction (fill_tlb, the cache model, exceptions, code invalidation).
+// Then the big-endian access (Principles of Operation, "Storage Addressing"), byte
+// swapped on the little-endian host. Uses rax, rcx, rdx, rsi, rdi.
+template <class Gr>
+void emit_access(asmjit::x86::Assembler& as, const Access& form, const Insn& in, const CpuLayout& at,
+                 asmjit::Label slow, Gr gr) {
+  using namespace asmjit;
+  const x86::Gp cpu = x86::rbx, ea = x86::rax, vpage = x86::rdx, entry = x86::rcx, offset = x86::rdx;
+  const unsigned w = form.width;
+  // Cpu::ea2: gr[x2] + gr[b2] + d2, modulo 2^64 (register 16 is zero).
+  if (in.x2 != kZeroReg && in.b2 != kZeroReg) as.mov(ea, gr(in.x2, 8)), as.add(ea, gr(in.b2, 8));
+  else if (in.x2 != kZeroReg || in.b2 != kZeroReg) as.mov(ea, gr(in.x2 != kZeroReg ? in.x2 : in.b2, 8));
+  else as.xor_(x86::eax, x86::eax);
+  if (in.d2) as.add(ea, imm(in.d2));  // sign-extended imm32, as int64_t(d2)
+  as.mov(vpage, ea);
+  as.shr(vpage, 12);
+  as.mov(x86::ecx, x86::edx);
+  as.and_(x86::ecx, imm(at.tlb_entries - 1));
+  as.shl(x86::ecx, 5);  // kTlbEntryBytes
+  static_assert(kTlbEntryBytes == 1 << 5);
+  as.cmp(vpage, x86::qword_ptr(cpu, entry, 0, at.tlb + (form.store ? 8 : 0)));  // rtag / wtag
+  as.jne(slow);
+  as.mov(x86::edx, x86::eax);
+  as.and_(x86::edx, imm(kPageMask));
+  as.cmp(x86::edx, imm(kPageSize - w));
+  as.ja(slow);
+  Label hit = as.newLabel();
+  as.cmp(x86::qword_ptr(cpu, at.caches), 0);
+  as.je(hit);
+  {
+    const x86::Gp line = x86::rsi, last = x86::rdi;
+    as.mov(line, x86::qword_ptr(cpu, entry, 0, at.tlb + 24));  // abs: the page's absolute address
+    as.add(line, offset);
+    if (w > 1) as.lea(last, x86::ptr(line, int32_t(w - 1))), as.shr(last, kLineShift);
+    as.shr(line, kLineShift);
+    if (w > 1) as.cmp(line, last), as.jne(slow);
+    as.cmp(line, x86::qword_ptr(cpu, at.last_wline));
+    as.je(hit);
+    if (!form.store) as.cmp(line, x86::qword_ptr(cpu, at.last_rline)), as.je(hit);
+    as.jmp(slow);
+  }
+  as.bind(hit);
+  as.mov(entry, x86::qword_ptr(cpu, entry, 0, at.tlb + 16));  // host: the page's bytes
+  const x86::Mem op = x86::ptr(entry, offset, 0, 0, w);
+  if (form.store) {
+    switch (w) {
+      case 8: as.mov(x86::rax, gr(in.r1, 8)), as.bswap(x86::rax), as.mov(op, x86::rax); break;
+      case 4: as.mov(x86::eax, gr(in.r1, 4)), as.bswap(x86::eax), as.mov(op, x86::eax); break;
+      case 2: as.movzx(x86::eax, gr(in.r1, 2)), as.rol(x86::ax, 8), as.mov(op, x86::ax); break;
+      default: as.mov(x86::al, gr(in.r1, 1)), as.mov(op, x86::al); break;
+    }
+    return;
+  }
+  switch (w) {
+    case 8: as.mov(x86::rax, op), as.bswap(x86::rax); break;
+    case 4:
+      as.mov(x86::eax, op), as.bswap(x86::eax);
+      if (form.sign) as.movsxd(x86::rax, x86::eax);
+      break;
+    case 2:
+      as.movzx(x86::eax, op), as.rol(x86::ax, 8);
+      if (form.sign) as.movsx(x86::rax, x86::ax);
+      break;
+    default: form.sign ? as.movsx(x86::rax, op) : as.movzx(x86::eax, op); break;
+  }
+  if (form.op != AluOp::None) {  // R1 op the value; a signed overflow is the handler's
+    const bool wide = form.into == Into::Full64;
+    const x86::Gp value = wide ? x86::Gp(x86::rax) : x86::Gp(x86::eax);
+    const x86::Gp r1 = wide ? x86::Gp(x86::rcx) : x86::Gp(x86::ecx);
+    as.mov(r1, gr(in.r1, wide ? 8 : 4));
+    if (form.op == AluOp::Compare) {
+      as.cmp(r1, value);
+    } else {
+      if (form.op == AluOp::Add) as.add(r1, value);
+      else as.sub(r1, value);
+      as.jo(slow);
+      as.mov(gr(in.r1, wide ? 8 : 4), r1);
+    }
+    emit_cc_of_flags(as, at, false);
+    return;
+  }
+  switch (form.into) {
+    case Into::Low32: as.mov(gr(in.r1, 4), x86::eax); break;
+    case Into::Full64: as.mov(gr(in.r1, 8), x86::rax); break;
+    case Into::LowByte: as.mov(gr(in.r1, 1), x86::al); break;
+  }
+  if (form.test) {  // lt, ltg, ltgf: the value as R1 takes it, signed
+    if (form.into == Into::Low32) as.test(x86::eax, x86::eax);
+    else as.test(x86::rax, x86::rax);
+    emit_cc_of_flags(as, at, false);
+  }
+}
+
 // One block's host code: a function of the Cpu that keeps the I-stream's clock in r12
 // and, for each instruction, does what the interpreter's loop does around the handler
 // (the clock advanced by the base cycles, the PSW address at the next instruction,
@@ -238,46 +545,75 @@ size_t emit_block(asmjit::CodeHolder& code, const DecodedPage& page, const Block
   as.mov(x86::rax, imm(uint64_t(&b.pending)));
   as.inc(x86::qword_ptr(x86::rax));  // every instruction of the block counts once (fold_counts)
   auto gr = [&](unsigned r, unsigned size) { return x86::Mem(cpu, at.gr + int32_t(8 * r), size); };
-  for (unsigned k = 0; k < b.length(); ++k) {
-    const Insn& in = page.slot[b.slots[k]];
-    const bool last = k + 1 == b.length();
-    if (in.cycles) as.add(clock, imm(in.cycles));
-    if (const Native form = native_form(in.id); form != Native::None) {
-      // Nothing reads the clock or the PSW address until the next handler or the exit,
-      // which store them: only the register changes here, and nothing can go otherwise.
-      emit_native(as, form, in, gr);
-      if (!last) continue;
-      as.mov(x86::qword_ptr(cpu, at.cycles), clock);
-      as.lea(x86::rax, x86::ptr(x86::r13, int32_t(2 * b.slots[k] + in.len)));
-      as.mov(x86::qword_ptr(cpu, at.psw_addr), x86::rax);
-      break;
-    }
+  // What the interpreter's loop does around a handler: the clock and the PSW address
+  // (at the next instruction: the page address in r13 + its offset) stored, the call;
+  // if the handler throws, the run loop finds the instruction in RunState::insn.
+  const auto store_clock_and_psw = [&](unsigned k, const Insn& in) {
     as.mov(x86::qword_ptr(cpu, at.cycles), clock);
-    // psw_addr = the next instruction's address (page address in r13 + its offset)
     as.lea(x86::rax, x86::ptr(x86::r13, int32_t(2 * b.slots[k] + in.len)));
     as.mov(x86::qword_ptr(cpu, at.psw_addr), x86::rax);
-    // The handler itself, as the interpreter calls it; if it throws, the run loop
-    // finds the instruction in RunState::insn.
+  };
+  const auto call_handler = [&](unsigned k, const Insn& in) {
+    store_clock_and_psw(k, in);
     as.mov(x86::dword_ptr(state, int32_t(offsetof(RunState, insn))), k);
     as.mov(x86::rdi, cpu);
     as.mov(x86::rsi, imm(uint64_t(&in)));
     as.mov(x86::rax, imm(uint64_t(in.fn)));
     as.call(x86::rax);
-    if (last) {
-      // The run loop's tests after an instruction, before going on into another block.
-      as.cmp(x86::qword_ptr(cpu, at.cycles), clock);
-      as.jne(chain_exit);
-      as.cmp(x86::byte_ptr(cpu, at.leave_block), 0);
-      as.jne(chain_exit);
-      break;
-    }
+  };
+  // The run loop's tests after an instruction: the block goes on (or, after its last,
+  // on into another block) only with no cycles beyond the base, no leave_block_ and
+  // (inside the block) no branch taken.
+  const auto test_after_call = [&](unsigned k, const Insn& in, bool last) {
+    const Label out = last ? chain_exit : leave[k];
     as.cmp(x86::qword_ptr(cpu, at.cycles), clock);
-    as.jne(leave[k]);
+    as.jne(out);
     as.cmp(x86::byte_ptr(cpu, at.leave_block), 0);
-    as.jne(leave[k]);
+    as.jne(out);
+    if (last) return;
     as.lea(x86::rax, x86::ptr(x86::r13, int32_t(2 * b.slots[k] + in.len)));
     as.cmp(x86::qword_ptr(cpu, at.psw_addr), x86::rax);
-    as.jne(leave[k]);
+    as.jne(out);
+  };
+  // Inline loads and stores whose fast-path test failed: the handler, out of line.
+  struct SlowPath {
+    unsigned k;
+    Label slow, resume;
+  };
+  std::vector<SlowPath> slow_paths;
+  for (unsigned k = 0; k < b.length(); ++k) {
+    const Insn& in = page.slot[b.slots[k]];
+    const bool last = k + 1 == b.length();
+    if (in.cycles) as.add(clock, imm(in.cycles));
+    // Native and inline instructions: nothing reads the clock or the PSW address until
+    // the next handler or the exit, which store them; only registers (and, for a store
+    // hit, the operand's bytes) change, and nothing can go otherwise.
+    if (const Native form = native_form(in.id); form != Native::None) {
+      emit_native(as, form, in, gr);
+      if (!last) continue;
+      store_clock_and_psw(k, in);
+      break;
+    }
+    if (const Alu form = alu_form(in.id); form.op != AluOp::None) {
+      const SlowPath path{k, as.newLabel(), as.newLabel()};
+      emit_alu(as, form, in, at, path.slow, gr);
+      if (last) store_clock_and_psw(k, in);
+      as.bind(path.resume);
+      if (form.op == AluOp::Add || form.op == AluOp::Sub) slow_paths.push_back(path);
+      if (!last) continue;
+      break;
+    }
+    if (const Access form = access_form(in.id); form.width) {
+      const SlowPath path{k, as.newLabel(), as.newLabel()};
+      emit_access(as, form, in, at, path.slow, gr);
+      if (last) store_clock_and_psw(k, in);
+      as.bind(path.resume);
+      slow_paths.push_back(path);
+      if (!last) continue;
+      break;
+    }
+    call_handler(k, in);
+    test_after_call(k, in, last);
   }
   // Chaining: the next instruction (the branch target, or the one after) is in this
   // page, a block starts there, and that block passes the run loop's entry test with
@@ -323,6 +659,13 @@ size_t emit_block(asmjit::CodeHolder& code, const DecodedPage& page, const Block
     as.bind(leave[k]);
     as.mov(x86::eax, k);
     as.jmp(done);
+  }
+  for (const SlowPath& path : slow_paths) {
+    const Insn& in = page.slot[b.slots[path.k]];
+    as.bind(path.slow);
+    call_handler(path.k, in);
+    test_after_call(path.k, in, path.k + 1 == b.length());
+    as.jmp(path.resume);
   }
   return size_t(code.labelOffsetFromBase(body));
 }

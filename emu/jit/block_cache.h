@@ -22,7 +22,14 @@ constexpr unsigned kSlots = kPageSize / 2;
 // Cpu::run_compiled, which may read its private members.
 struct CpuLayout {
   int32_t cycles = 0, psw_addr = 0, leave_block = 0, gr = 0;
+  // For loads and stores emitted inline (the interpreter's fast path, Cpu::read and
+  // Cpu::write): the micro-TLB (entries of kTlbEntryBytes: rtag, wtag, host, abs), the
+  // cache model's pointer (null: no timing model) and the last lines touched.
+  int32_t tlb = 0, caches = 0, last_rline = 0, last_wline = 0;
+  uint32_t tlb_entries = 0;
+  int32_t cc = 0;  // the condition code (one byte)
 };
+constexpr int32_t kTlbEntryBytes = 32;
 
 class CodeCache;
 struct PageBlocks;

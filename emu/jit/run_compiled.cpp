@@ -18,8 +18,21 @@ namespace emu {
 jit::CpuLayout Cpu::compiled_layout() {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winvalid-offsetof"
-  return jit::CpuLayout{int32_t(offsetof(Cpu, cycles)), int32_t(offsetof(Cpu, psw_addr)),
-                        int32_t(offsetof(Cpu, leave_block_)), int32_t(offsetof(Cpu, gr))};
+  static_assert(sizeof(TlbEntry) == jit::kTlbEntryBytes && offsetof(TlbEntry, rtag) == 0 &&
+                offsetof(TlbEntry, wtag) == 8 && offsetof(TlbEntry, host) == 16 && offsetof(TlbEntry, abs) == 24);
+  static_assert(sizeof(cc) == 1 && sizeof(caches_) == 8);
+  jit::CpuLayout l;
+  l.cycles = int32_t(offsetof(Cpu, cycles));
+  l.psw_addr = int32_t(offsetof(Cpu, psw_addr));
+  l.leave_block = int32_t(offsetof(Cpu, leave_block_));
+  l.gr = int32_t(offsetof(Cpu, gr));
+  l.tlb = int32_t(offsetof(Cpu, tlb_));
+  l.caches = int32_t(offsetof(Cpu, caches_));
+  l.last_rline = int32_t(offsetof(Cpu, last_rline_));
+  l.last_wline = int32_t(offsetof(Cpu, last_wline_));
+  l.tlb_entries = uint32_t(kTlbSize);
+  l.cc = int32_t(offsetof(Cpu, cc));
+  return l;
 #pragma GCC diagnostic pop
 }
 

@@ -5,8 +5,11 @@
 // slot's count and cycles must be equal (engines.same does the same on whole programs).
 #include <memory>
 #include <tuple>
+#include <vector>
 
+#include "emu/cache.h"
 #include "emu/jit/block_cache.h"
+#include "emu/machine_config.h"
 #include "emu/profiler.h"
 #include "harness.h"
 
@@ -15,22 +18,65 @@ using namespace test;
 
 constexpr uint64_t kCode = 0x10000, kData = 0x40000;
 
+// How a pair of runs is set up beyond the code: the data's size, the full timing
+// model (caches and TLBs: loads and stores charge cycles), and a page-fault handler
+// that maps the data page by page as the guest touches it.
+struct Setup {
+  unsigned block_length = 64;
+  uint64_t cache_bytes = 1 << 20;
+  uint64_t data_bytes = 0x1000;
+  bool timing = false;
+  bool map_on_fault = false;
+};
+
+// Maps a missing data page when the guest touches it and retries the instruction.
+struct MapOnFault : emu::PageFaultHandler {
+  emu::AddressSpace* space = nullptr;
+  Action page_fault(emu::Cpu&, uint64_t address) override {
+    space->map(address & ~emu::kPageMask, emu::kPageSize, emu::kProtRead | emu::kProtWrite);
+    for (uint64_t k = 0; k < emu::kPageSize; k += 8) {
+      const uint64_t a = (address & ~emu::kPageMask) + k;
+      space->write_bytes(a, reinterpret_cast<const uint8_t*>(&a), 8);
+    }
+    return Action::Retry;
+  }
+};
+
 struct Side {
   emu::Storage storage{1ull << 30};
   emu::AddressSpace space{storage};
   emu::Cpu cpu{space};
   std::shared_ptr<emu::jit::CodeCache> cache;
-  explicit Side(bool compiled, unsigned block_length, const Bytes& code, uint64_t cache_bytes = 1 << 20) {
+  std::unique_ptr<emu::MemoryHierarchy> caches;
+  MapOnFault pager;
+  Side(bool compiled, const Setup& setup, const Bytes& code) {
     // The code page is writable too, for the store into the running block.
     space.map(kCode, 0x4000, emu::kProtRead | emu::kProtWrite | emu::kProtExec);
-    space.map(kData, 0x1000, emu::kProtRead | emu::kProtWrite);
     space.write_bytes(kCode, code.data(), code.size());
+    if (setup.map_on_fault) {
+      pager.space = &space;
+      cpu.set_page_fault_handler(&pager);
+    } else {
+      space.map(kData, setup.data_bytes, emu::kProtRead | emu::kProtWrite);
+      // Every doubleword holds its own address: loads read something that differs.
+      for (uint64_t a = kData; a < kData + setup.data_bytes; a += 8)
+        space.write_bytes(a, reinterpret_cast<const uint8_t*>(&a), 8);
+    }
+    if (setup.timing) {
+      emu::MachineConfig m = emu::default_machine_config();
+      m.istreams = 1;
+      caches = std::make_unique<emu::MemoryHierarchy>(m);
+      cpu.set_timing(emu::CpuTiming{caches.get(), 0, m.tlb4k, m.tlb1m, m.tlb_walk});
+    }
     if (compiled) {
-      cache = std::make_shared<emu::jit::CodeCache>(cache_bytes, block_length, emu::Cpu::compiled_layout());
+      cache = std::make_shared<emu::jit::CodeCache>(setup.cache_bytes, setup.block_length,
+                                                    emu::Cpu::compiled_layout());
       cpu.set_code_cache(cache);
     }
     cpu.psw_addr = kCode;
   }
+  Side(bool compiled, unsigned block_length, const Bytes& code, uint64_t cache_bytes = 1 << 20)
+      : Side(compiled, Setup{block_length, cache_bytes}, code) {}
   // Runs `chunk` instructions at a time until the PSW leaves the code or a program check.
   emu::RunResult run(uint64_t chunk, uint64_t end) {
     for (int k = 0; k < 100000; ++k) {
@@ -41,11 +87,13 @@ struct Side {
   }
 };
 
-void same(const Bytes& code, uint64_t chunk, unsigned block_length = 64, uint64_t cache_bytes = 1 << 20) {
-  Side interpreted(false, block_length, code), compiled(true, block_length, code, cache_bytes);
+void same(const Bytes& code, uint64_t chunk, const Setup& setup) {
+  Side interpreted(false, setup, code), compiled(true, setup, code);
   const emu::RunResult a = interpreted.run(chunk, kCode + code.size());
   const emu::RunResult b = compiled.run(chunk, kCode + code.size());
-  CAPTURE(chunk, block_length);
+  const unsigned block_length = setup.block_length;
+  const uint64_t cache_bytes = setup.cache_bytes;
+  CAPTURE(chunk, block_length, setup.timing, setup.map_on_fault);
   CHECK(a.reason == b.reason);
   CHECK(a.check.insn_address == b.check.insn_address);
   CHECK(a.check.mnemonic == b.check.mnemonic);
@@ -53,13 +101,22 @@ void same(const Bytes& code, uint64_t chunk, unsigned block_length = 64, uint64_
   CHECK(interpreted.cpu.psw_addr == compiled.cpu.psw_addr);
   CHECK(interpreted.cpu.cc == compiled.cpu.cc);
   CHECK(interpreted.cpu.cycles == compiled.cpu.cycles);
+  CHECK(interpreted.cpu.cycles_by_cause() == compiled.cpu.cycles_by_cause());
   CHECK(interpreted.cpu.instructions == compiled.cpu.instructions);
+  CHECK(interpreted.cpu.page_faults == compiled.cpu.page_faults);
   const auto sa = emu::slot_counts(interpreted.space), sb = emu::slot_counts(compiled.space);
   REQUIRE(sa.size() == sb.size());
   for (size_t k = 0; k < sa.size(); ++k) {
     CAPTURE(sa[k].address);
     CHECK(std::tie(sa[k].address, sa[k].count, sa[k].spent, sa[k].id) ==
           std::tie(sb[k].address, sb[k].count, sb[k].spent, sb[k].id));
+  }
+  // The data as stored: every store landed in both, and only those.
+  if (!setup.map_on_fault) {
+    std::vector<uint8_t> da(setup.data_bytes), db(setup.data_bytes);
+    interpreted.space.read_bytes(kData, da.data(), da.size());
+    compiled.space.read_bytes(kData, db.data(), db.size());
+    CHECK(da == db);
   }
   // Blocks ran (a run limit below a block's length only lets the shortest in).
   if (emu::jit::CodeCache::available() && chunk >= 7) CHECK(compiled.cache->stats().blocks_compiled > 0);
@@ -69,6 +126,10 @@ void same(const Bytes& code, uint64_t chunk, unsigned block_length = 64, uint64_
   // bytes each): 150 compiles wrap the ring of code at least twice, live blocks in it.
   if (emu::jit::CodeCache::available() && cache_bytes >= 64 && cache_bytes < 1024 && block_length == 1)
     CHECK(compiled.cache->stats().blocks_compiled > 150);
+}
+
+void same(const Bytes& code, uint64_t chunk, unsigned block_length = 64, uint64_t cache_bytes = 1 << 20) {
+  same(code, chunk, Setup{block_length, cache_bytes});
 }
 
 // A loop of 200 iterations: native (LA, SLLG, LGR) and called (AGHI, STG, LG) instructions.
@@ -133,4 +194,124 @@ TEST_CASE("a store into the running block takes effect on the next instruction",
   compiled.run(1000000, kCode + code.size());
   CHECK(compiled.cpu.gr[13] == 2 + 48 * 49 / 2);
   if (emu::jit::CodeCache::available()) CHECK(compiled.cache->stats().blocks_compiled > 0);
+}
+
+// A loop over one page after another (kData + 4096 * iteration): every inline load and
+// store meets a page the micro-TLB does not hold yet, some operands cross into the next
+// page, some lines are new to the cache model. Each leaves the inline path for the
+// handler in the middle of the block.
+Bytes page_walk(const Bytes& body_extra = {}) {
+  Bytes body = RXY(0xE304, 5, 0, 6, 8)           // LG r5,8(r6): a new page (micro-TLB miss)
+               + RXY(0xE304, 8, 0, 6, 4092)      // LG r8,4092(r6): crosses into the next page
+               + RXY(0xE324, 5, 0, 6, 16)        // STG r5,16(r6): no write right yet
+               + RX(0x48, 9, 0, 6, 4094)         // LH r9,4094(r6): crosses too
+               + RX(0x50, 9, 0, 6, 24)           // ST r9,24(r6): the write right is there now
+               + RXY(0xE390, 10, 0, 6, 17)       // LLGC r10,17(r6)
+               + RX(0x43, 10, 0, 6, 2048)        // IC r10,2048(r6): another line of the page
+               + RXY(0xE372, 10, 3, 6, 3000)     // STCY r10,3000(r3,r6): indexed
+               + RRE(0xB908, 11, 5)              // AGR r11,r5
+               + RXY(0xE302, 12, 0, 6, 0x88)     // LTG r12,0x88(r6): negative (CC 1)
+               + RRE(0xB222, 9, 0) + RRE(0xB982, 11, 9)  // IPM r9; XGR r11,r9: the CC kept
+               + RXY(0xE312, 12, 0, 6, 4094)     // LT r12,4094(r6): crosses
+               + RRE(0xB222, 9, 0) + RRE(0xB982, 11, 9)  // IPM r9; XGR r11,r9
+               + RXY(0xE308, 11, 0, 6, 0x88)     // AG r11,0x88(r6): negative, overflows now and then
+               + RRE(0xB222, 9, 0) + RRE(0xB982, 11, 9)  // IPM r9; XGR r11,r9
+               + RX(0x5B, 12, 0, 6, 0x90)        // S r12,0x90(r6)
+               + RRE(0xB222, 9, 0) + RRE(0xB982, 11, 9)
+               + RXY(0xE320, 12, 0, 6, 8)        // CG r12,8(r6)
+               + RRE(0xB222, 9, 0) + RRE(0xB982, 11, 9)
+               + RXY(0xE359, 12, 0, 6, 4092)     // CY r12,4092(r6)
+               + RRE(0xB222, 9, 0) + RRE(0xB982, 11, 9)
+               + RXY(0xE371, 6, 0, 6, 4096)      // LAY r6,4096(r6)
+               + body_extra;
+  const int back = -int(body.size()) / 2;
+  Bytes head = RI(0xA79, 1, 60) + RI(0xA79, 3, 5)  // LGHI r1,60; LGHI r3,5
+               + RIL(0xC0E, 6, 0) + RIL(0xC09, 6, int64_t(kData));
+  return head + body + RI(0xA77, 1, back);          // BRCTG r1,loop
+}
+
+TEST_CASE("an inline load or store that misses the micro-TLB in the middle of a block is the handler's", "[jit]") {
+  const Bytes code = page_walk();
+  for (bool timing : {false, true}) {
+    for (uint64_t chunk : {1, 3, 1000000}) same(code, chunk, Setup{64, 1 << 20, 62 * 0x1000, timing});
+    same(code, 1000000, Setup{1, 1 << 20, 62 * 0x1000, timing});  // blocks of one instruction
+  }
+  // The same loop over one page (r6 does not move): after the first pass every access
+  // hits the micro-TLB (and, with the full model, the line touched last, or not).
+  Bytes still = page_walk(RXY(0xE371, 6, 0, 6, -4096));  // LAY r6,-4096(r6)
+  for (bool timing : {false, true}) same(still, 1000000, Setup{64, 1 << 20, 2 * 0x1000, timing});
+}
+
+TEST_CASE("a page fault on an inline load or store is taken, retried and counted as the interpreter does", "[jit]") {
+  // No data page is mapped: the first access to each faults, the handler maps it and the
+  // instruction runs again (Retry), in the middle of a compiled block.
+  const Bytes code = page_walk();
+  for (bool timing : {false, true})
+    for (uint64_t chunk : {1, 5, 1000000}) same(code, chunk, Setup{64, 1 << 20, 0, timing, true});
+  Side compiled(true, Setup{64, 1 << 20, 0, false, true}, code);
+  compiled.run(1000000, kCode + code.size());
+  CHECK(compiled.cpu.page_faults == 61);  // 60 pages walked, and the page after the last
+  if (emu::jit::CodeCache::available()) CHECK(compiled.cache->stats().blocks_compiled > 0);
+}
+
+TEST_CASE("an inline store into the running block takes the handler and the block leaves", "[jit]") {
+  // STH of the loop counter over the immediate of the AHI three instructions on (as the
+  // STC case above, with a halfword): the first two passes store into the data page,
+  // the third, in the block compiled at the loop start's second arrival, into the AHI.
+  // The inline store finds no write right (the frame holds decoded code), the handler
+  // stores and drops the decoded page, and the block leaves before the old AHI runs.
+  // The LH before it reads the same halfword, so that the micro-TLB holds the code
+  // page for loads (rtag) but never for stores (wtag).
+  Bytes code = RI(0xA79, 1, 40) + RIL(0xC0E, 12, 0) + RIL(0xC09, 12, int64_t(kData))  // r12 = kData
+               + RIL(0xC0E, 14, 0) + RIL(0xC09, 14, int64_t(kData))                 // r14 = kData
+               + RIL(0xC0E, 15, 0);
+  const unsigned loop_at = unsigned(code.size() + 6);
+  code = code + RIL(0xC09, 15, int64_t(kCode + loop_at + 16 + 2))  // r15 = the AHI's immediate
+         + RX(0x48, 7, 0, 12, 0)                                   // loop: LH r7,0(r12)
+         + RX(0x40, 1, 0, 12, 0)                                   // STH r1,0(r12)
+         + RRE(0xB904, 12, 14)                                     // LGR r12,r14
+         + RRE(0xB904, 14, 15)                                     // LGR r14,r15
+         + RI(0xA7A, 13, 0)                                        // AHI r13,<r1>
+         + RI(0xA77, 1, -10);                                      // BRCTG r1,loop
+  for (uint64_t chunk : {1, 2, 1000000}) same(code, chunk);
+  same(code, 1000000, Setup{64, 1 << 20, 0x1000, true});
+  Side compiled(true, 64, code);
+  compiled.run(1000000, kCode + code.size());
+  CHECK(compiled.cpu.gr[13] == 38 * 39 / 2);
+  if (emu::jit::CodeCache::available()) CHECK(compiled.cache->stats().blocks_compiled > 0);
+}
+
+TEST_CASE("inline ALU instructions set the registers and condition codes of their handlers", "[jit]") {
+  // Each instruction's CC goes into a hash in r13 (IPM, RLLG, XGR) and its result into
+  // the registers compared at the end; r2 runs into a 64-bit and r3 through 0 and into
+  // a 32-bit overflow (CC 3, taken by the handler: the program mask is 0); the last
+  // ones give zero results and equal operands.
+  const Bytes hash = RRE(0xB222, 9, 0) + RSY(0xEB1C, 13, 13, 0, 3) + RRE(0xB982, 13, 9);
+  const Bytes ops[] = {
+      RI(0xA7B, 2, 1),            RI(0xA7A, 3, 1),           RIL(0xC29, 3, 0x7FFFFFD0 / 5),  // AGHI, AHI, AFI
+      RR(0x1A, 4, 2),             RRE(0xB908, 5, 3),         RR(0x1B, 7, 3),    // AR, AGR, SR
+      RRE(0xB909, 8, 2),          RR(0x19, 3, 4),            RRE(0xB920, 2, 5), // SGR, CR, CGR
+      RI(0xA7E, 3, 5),            RI(0xA7F, 2, -1),          RIL(0xC2D, 4, -7), // CHI, CGHI, CFI
+      RR(0x15, 3, 4),             RRE(0xB921, 2, 3),         RR(0x14, 10, 3),   // CLR, CLGR, NR
+      RR(0x16, 10, 2),            RR(0x17, 10, 4),           RRE(0xB980, 11, 3),  // OR, XR, NGR
+      RRE(0xB981, 11, 2),         RRE(0xB982, 11, 5),        RR(0x12, 12, 3),   // OGR, XGR, LTR
+      RRE(0xB902, 12, 2),         RIEf(0xEC55, 12, 2, 40, 0x80 | 63, 8),    // LTGR, RISBG zero
+      RIEf(0xEC55, 12, 3, 60, 3, 17),  RIEf(0xEC59, 14, 2, 0, 31, 32),      // RISBG wrapping, RISBGN
+      RIEf(0xEC57, 14, 3, 32, 63, 5),  RIEf(0xEC54, 14, 2, 8, 40, 60),      // RXSBG, RNSBG
+      RIEf(0xEC56, 14, 3, 50, 10, 1),  RIEf(0xEC57, 14, 2, 0x80 | 0, 63, 0), // ROSBG, RXSBG test
+      RI(0xA71, 3, 0x00F0),       RI(0xA71, 3, 0),           RI(0xA71, 2, 0x8001),  // TMLL
+      // Zero results and equal operands: r15 runs from -150 through 0.
+      RI(0xA7A, 15, 1),           RR(0x19, 3, 3),            RRE(0xB920, 2, 2), // AHI, CR, CGR
+      RR(0x1B, 7, 7),             RRE(0xB902, 12, 0),        RI(0xA7E, 15, 0),  // SR, LTGR, CHI
+      RR(0x17, 10, 10),           RRE(0xB921, 15, 15),       RIEf(0xEC55, 12, 15, 0, 0x80 | 15, 0)};  // XR, CLGR, RISBG
+  Bytes body;
+  for (const Bytes& op : ops) body = body + op + hash;
+  const int back = -int(body.size()) / 2;
+  const Bytes code = RI(0xA79, 1, 300) + RIL(0xC0E, 2, 0x7FFFFFFF) + RIL(0xC09, 2, -200)  // r2 = 2^63 - 200
+                     + RI(0xA79, 3, -100) + RI(0xA79, 15, -150) + body + RI(0xA77, 1, back);  // BRCTG r1,loop
+  for (uint64_t chunk : {1, 3, 1000000}) same(code, chunk);
+  same(code, 1000000, 1);  // blocks of one instruction
+  Side compiled(true, 64, code);
+  compiled.run(1000000, kCode + code.size());
+  CHECK(compiled.cpu.gr[13] != 0);
 }
