@@ -398,3 +398,16 @@ TEST_CASE("under a host control program the storage-key instructions are privile
     CHECK(r.check.interrupt.code == emu::Pic::PrivilegedOperation);
   }
 }
+
+TEST_CASE("fetch protection applies to instruction fetches", "[system][keys]") {
+  SystemFixture f;
+  set_key(f, kCode, 0x18);
+  const auto r = run(f, program({{0x07, 0x00}}), kSupervisor | kKey2);
+  CHECK(r.psw.addr == 0x99);
+  CHECK(f.peek(0x8E, 2) == 0x0004);
+  CHECK(f.peek(0xA8, 8) == (kCode | 0x800 | 0x8));
+  SystemFixture g;
+  set_key(g, kCode, 0x28);  // the PSW's key: fetched
+  run(g, program({{0x07, 0x00}}), kSupervisor | kKey2);
+  CHECK(g.peek(0x8E, 2) == 0x0001);
+}
