@@ -411,3 +411,25 @@ TEST_CASE("fetch protection applies to instruction fetches", "[system][keys]") {
   run(g, program({{0x07, 0x00}}), kSupervisor | kKey2);
   CHECK(g.peek(0x8E, 2) == 0x0001);
 }
+
+TEST_CASE("LURA and STURA are subject to key-controlled protection", "[system][keys]") {
+  SystemFixture f;
+  set_key(f, kData, 0x18);
+  auto& gr = f.system->cpu(0).cpu().gr;
+  gr[1] = 0x12345678, gr[2] = kData;
+  run(f, program({{0xB2, 0x46, 0x00, 0x12}}), kSupervisor | kKey2);  // STURA r1,r2
+  CHECK(f.peek(0x8E, 2) == 0x0004);
+  CHECK(f.peek(kData, 4) == 0);
+  SystemFixture g;
+  set_key(g, kData, 0x18);
+  g.system->cpu(0).cpu().gr[2] = kData;
+  run(g, program({{0xB2, 0x4B, 0x00, 0x12}}), kSupervisor | kKey2);  // LURA r1,r2: fetch-protected
+  CHECK(g.peek(0x8E, 2) == 0x0004);
+  SystemFixture h;
+  set_key(h, kData, 0x20);
+  h.system->cpu(0).cpu().gr[1] = 0x12345678, h.system->cpu(0).cpu().gr[2] = kData;
+  run(h, program({{0xB2, 0x46, 0x00, 0x12}}), kSupervisor | kKey2);  // the block's key: stored
+  CHECK(h.peek(0x8E, 2) == 0x0001);
+  CHECK(h.peek(kData, 4) == 0x12345678);
+  CHECK(key_of(h, kData) == 0x26);  // referenced and changed
+}
