@@ -87,6 +87,12 @@ const Cpu::TlbEntry& Cpu::fill_tlb(uint64_t addr, bool for_write) {
   // A page without the read right is invalid to DAT, as Linux marks PROT_NONE pages.
   if (!(t.prot & kProtRead)) program_check(Pic::PageTranslation, addr);
   if (for_write && !(t.prot & kProtWrite)) program_check(Pic::Protection, addr);
+  // System mode's storage keys (tpfemu ipl): the access key against the frame's. Under a
+  // host control program (run, exec) this predicted branch of the slow path is all they
+  // cost; the entry keeps what the check permitted until the PSW key or a storage key
+  // changes, which flushes the micro-TLB.
+  bool key_permits_store = true;
+  if (system_) [[unlikely]] key_permits_store = system_key_permits_store(addr, for_write, t.number);
   // The frame's key byte and bytes by its number: the Frame itself stays untouched.
   Storage& storage = space_->storage();
   uint8_t* const host = storage.host_page(t.number);
@@ -114,7 +120,7 @@ const Cpu::TlbEntry& Cpu::fill_tlb(uint64_t addr, bool for_write) {
   }
   // Stores to a frame holding decoded instructions take the slow path, which drops
   // the frame's decode cache before the store lands.
-  if ((t.prot & kProtWrite) && !(key & kKeyCode) && (for_write || !space_->tracks_changes()))
+  if (key_permits_store && (t.prot & kProtWrite) && !(key & kKeyCode) && (for_write || !space_->tracks_changes()))
     e.wtag = for_write || (key & kKeyStored) ? vpage : vpage | kDeferredWrite;
   return e;
 }
@@ -185,6 +191,9 @@ Frame& Cpu::frame_for_fetch(uint64_t a) {
       // "Instruction-Execution Protection"). Checked here, when a code page is entered
       // or an instruction decoded, so the interpreter's loop pays nothing for it.
       if (!(t.prot & kProtExec) && space_->execute_protection()) program_check(Pic::Protection, a);
+      // Fetch protection applies to instruction fetches too [Principles of Operation,
+      // "Fetch Protection"] (system mode only, as in fill_tlb).
+      if (system_) [[unlikely]] system_key_permits_store(a, false, t.frame->number);
       return *t.frame;
     case Translate::NotPresent: fault_was_store_ = false, program_check(Pic::PageTranslation, a);
     case Translate::OutOfRange: program_check(Pic::Addressing, a);

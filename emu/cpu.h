@@ -345,6 +345,10 @@ class Cpu final : public TlbPurgeListener {
   uint64_t charged_more(Insn& in, uint64_t clock);
   void invalidate_code(Frame& f);
   uint64_t system_psw_mask() const;  // emu/system/system_cpu.cpp
+  // System mode's key-controlled and fetch protection of an access at `addr` to Storage
+  // frame `number` (a protection exception if it is not permitted); whether a store would
+  // be permitted (emu/system/system_cpu.cpp).
+  bool system_key_permits_store(uint64_t addr, bool store, uint64_t number);
 
   AddressSpace* space_;
   SystemCpu* system_ = nullptr;

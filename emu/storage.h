@@ -147,6 +147,12 @@ class Storage {
   // Frame `number`'s key byte (FrameKey) and its bytes in the host arena, without its
   // Frame: DAT's hot path (Cpu::fill_tlb) for a frame already touched.
   uint8_t& key(uint64_t number) { return chunk(number)[kKeysAt + number % kChunkFrames]; }
+  // The rest of frame `number`'s storage key [Principles of Operation, "Storage Key"]:
+  // its access-control bits (bits 0-3 of this byte) and fetch-protection bit (bit 4), as
+  // SSKE sets and ISKE inserts them; the reference and change bits are the FrameKey
+  // bits of key(number), which DAT sets. Zero (key 0, not fetch-protected) until system
+  // mode's SSKE or PFMF sets it: nothing under a host control program reads it.
+  uint8_t& access_key(uint64_t number) { return chunk(number)[kAccessKeysAt + number % kChunkFrames]; }
   uint8_t* host_page(uint64_t number) { return chunk(number) + number % kChunkFrames * kPageSize; }
   // The frame reads as zeros again (a frame stored into keeps its host page).
   void clear(Frame& f);
@@ -215,12 +221,14 @@ class Storage {
   uint64_t stored_frames_ = 0, code_pages_ = 0;
   // The host arena: a reservation of address space per GB of absolute storage, made at
   // the first touch of a frame in it; pages never stored into take no host memory. The
-  // GB's table of Frame pointers (8 bytes a frame) and its key bytes (one a frame)
-  // follow its pages in the same reservation (host memory only where touched).
+  // GB's table of Frame pointers (8 bytes a frame), its key bytes and its access-key
+  // bytes (one each a frame) follow its pages in the same reservation (host memory only
+  // where touched).
   static constexpr uint64_t kChunkBytes = 1ull << 30;
   static constexpr uint64_t kChunkFrames = kChunkBytes / kPageSize;
   static constexpr uint64_t kKeysAt = kChunkBytes + kChunkFrames * sizeof(Frame*);
-  static constexpr uint64_t kChunkReservation = kKeysAt + kChunkFrames;
+  static constexpr uint64_t kAccessKeysAt = kKeysAt + kChunkFrames;
+  static constexpr uint64_t kChunkReservation = kAccessKeysAt + kChunkFrames;
   std::vector<uint8_t*> chunks_;
   std::vector<std::function<AuxiliaryCount()>> auxiliary_;
   std::function<void()> on_over_limit_;

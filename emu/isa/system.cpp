@@ -5,6 +5,7 @@
 
 #include "emu/isa/common.h"
 #include "emu/isa/facility.h"
+#include "emu/system/storage_key.h"
 #include "emu/system/system_cpu.h"
 #include "emu/system/system_machine.h"
 
@@ -282,17 +283,26 @@ template <class T> uint64_t real_operand(SystemCpu& s, uint64_t a) {
   if (a + sizeof(T) > s.real().size()) program_check(Pic::Addressing, a);
   return a;
 }
+// The operand is subject to key-controlled protection, and references its block
+// [Principles of Operation, "LOAD USING REAL ADDRESS"] (the store sets the change bit
+// through write_bytes).
 template <class T> T load_using_real(Cpu& c, const Insn& i) {
   SystemCpu& s = system_of(c);
+  const uint64_t a = real_operand<T>(s, c.gr[i.r2]);
+  const uint64_t frame = s.key_frame_of_real(a);
+  s.check_key(a, false, frame);
+  c.space().storage().key(frame) |= kKeyReferenced;
   uint8_t b[sizeof(T)];
-  s.real().space().read_bytes(real_operand<T>(s, c.gr[i.r2]), b, sizeof(T));
+  s.real().space().read_bytes(a, b, sizeof(T));
   return Cpu::load_be<T>(b);
 }
 template <class T> void store_using_real(Cpu& c, const Insn& i, T v) {
   SystemCpu& s = system_of(c);
+  const uint64_t a = real_operand<T>(s, c.gr[i.r2]);
+  s.check_key(a, true, s.key_frame_of_real(a));
   uint8_t b[sizeof(T)];
   Cpu::store_be<T>(b, v);
-  s.real().space().write_bytes(real_operand<T>(s, c.gr[i.r2]), b, sizeof(T));
+  s.real().space().write_bytes(a, b, sizeof(T));
 }
 
 // SET ADDRESS SPACE CONTROL (FAST): bits 52-55 of the operand address select primary
@@ -325,9 +335,9 @@ void sac(Cpu& c, const Insn& i) { set_address_space_control(c, i, false); }
 void sacf(Cpu& c, const Insn& i) { set_address_space_control(c, i, true); }
 
 // TEST PROTECTION: the first operand's location tested for fetch and store with the
-// access key in bits 56-59 of the second-operand address. CC 0 both permitted, 1 fetch
-// only, 2 neither, 3 the translation is not available. Storage keys are all zero here
-// (not modelled yet): a nonzero access key may fetch (no fetch protection) but not store.
+// access key in bits 56-59 of the second-operand address, against its block's storage
+// key and DAT protection. CC 0 both permitted, 1 fetch only, 2 neither, 3 the
+// translation is not available.
 void tprot(Cpu& c, const Insn& i) {
   SystemCpu& s = system_of(c);
   const uint64_t a = c.ea1(i);
@@ -346,7 +356,153 @@ void tprot(Cpu& c, const Insn& i) {
     protect = w.protect, real = w.real;
   }
   if (real >= s.real().size()) program_check(Pic::Addressing, a);
-  c.cc = protect || key != 0 ? 1 : 0;
+  const uint8_t block = c.space().storage().access_key(s.key_frame_of_real(real));
+  const bool storage_override = s.cr[0] & kCr0StorageProtectionOverride;
+  const bool store_ok = !protect && storage_key::store_permitted(uint8_t(key), block, storage_override);
+  c.cc = store_ok ? 0 : storage_key::fetch_permitted(uint8_t(key), block, storage_override) ? 1 : 2;
+}
+
+// --- Storage keys [Principles of Operation, "Storage Key" and chapter 10] ---------------
+
+namespace {
+
+// SSKE's and PFMF's conditional update (the conditional-SSKE facility): with MR or MC
+// one, the key is left alone when its ACC and F, and its R unless MR and its C unless MC,
+// already are the new key's; else it is set, but for R under MR and C under MC, which
+// keep their values. Returns the original key.
+uint8_t set_key_conditionally(Storage& st, uint64_t frame, uint8_t key, bool mr, bool mc) {
+  using namespace storage_key;
+  const uint8_t old = read(st, frame);
+  if (mr || mc) {
+    uint8_t compared = kAccessControl | kFetchProtection;
+    if (!mr) compared |= kReference;
+    if (!mc) compared |= kChange;
+    if (!((old ^ key) & compared)) return old;
+    if (mr) key = uint8_t((key & ~kReference) | (old & kReference));
+    if (mc) key = uint8_t((key & ~kChange) | (old & kChange));
+  }
+  write(st, frame, key);
+  return old;
+}
+
+// Clears the 4 KB block of Storage frame `frame` (PFMF's clear-frame control): a store,
+// so it sets the change and reference bits. A frame never stored into already reads as
+// zeros and stays without a host page; decoded instructions in it are forgotten, as a
+// host write forgets them (AddressSpace::write_bytes).
+void clear_block(Storage& st, uint64_t frame) {
+  uint8_t& key = st.key(frame);
+  if (key & kKeyStored) std::fill_n(st.host_page(frame), kPageSize, uint8_t(0));
+  if (key & kKeyCode)
+    if (Frame& f = st.frame(frame); f.code) *f.code = DecodedPage{};
+  key |= kKeyReferenced | kKeyChanged;
+}
+
+// SSKE's M3 (NQ, 8, the nonquiescing control, has nothing to act on here).
+constexpr unsigned kSskeMr = 4, kSskeMc = 2, kSskeMultipleBlock = 1;
+
+}  // namespace
+
+// INSERT STORAGE KEY EXTENDED: the key of the 4 KB block at R2's real address (bits
+// 0-51) into R1 bits 56-62, bit 63 zero, bits 0-55 unchanged.
+void iske(Cpu& c, const Insn& i) {
+  SystemCpu& s = system_of(c);
+  const uint64_t frame = s.key_frame_of_real(c.gr[i.r2] & ~kPageMask);
+  c.gr[i.r1] = (c.gr[i.r1] & ~0xFFull) | storage_key::read(c.space().storage(), frame);
+}
+
+// RESET REFERENCE BIT EXTENDED: the block's reference bit is set to zero; the CC is the
+// original R and C bits: 0 both zero, 1 only C, 2 only R, 3 both.
+void rrbe(Cpu& c, const Insn& i) {
+  SystemCpu& s = system_of(c);
+  Storage& st = c.space().storage();
+  const uint64_t frame = s.key_frame_of_real(c.gr[i.r2] & ~kPageMask);
+  const uint8_t old = storage_key::read(st, frame);
+  storage_key::write(st, frame, old & ~storage_key::kReference);
+  c.cc = (old & storage_key::kReference ? 2 : 0) | (old & storage_key::kChange ? 1 : 0);
+  s.storage_key_changed();
+}
+
+// SET STORAGE KEY EXTENDED: R1 bits 56-62 become the key of the block at R2's real
+// address. M3: MR and MC (the conditional update; the original key then goes to R1
+// bits 48-55), NQ (nonquiescing: nothing to quiesce here), MB (the multiple-block
+// control of EDAT-1: R2 is an absolute address, the blocks up to its 1 MB boundary are
+// set, and R2's bits 0-51 then hold that boundary). The CC is unchanged.
+void sske(Cpu& c, const Insn& i) {
+  SystemCpu& s = system_of(c);
+  Storage& st = c.space().storage();
+  const unsigned m3 = i.m3;
+  const bool mr = m3 & kSskeMr, mc = m3 & kSskeMc;
+  const uint8_t key = uint8_t(c.gr[i.r1]) & storage_key::kKeyBits;
+  const uint64_t address = c.gr[i.r2] & ~kPageMask;
+  uint8_t old = 0;
+  if (m3 & kSskeMultipleBlock) {
+    const uint64_t end = (address | (kSegmentSize - 1)) + 1;
+    if (address >= s.real().size()) program_check(Pic::Addressing, address);
+    for (uint64_t a = address; a != end && a < s.real().size(); a += kPageSize)
+      old = set_key_conditionally(st, s.key_frame_of_absolute(a), key, mr, mc);
+    c.gr[i.r2] = end | (c.gr[i.r2] & kPageMask);
+  } else {
+    old = set_key_conditionally(st, s.key_frame_of_real(address), key, mr, mc);
+  }
+  if (mr || mc) c.gr[i.r1] = (c.gr[i.r1] & ~0xFF00ull) | uint64_t(old) << 8;
+  s.storage_key_changed();
+}
+
+// INSERT VIRTUAL STORAGE KEY: the ACC and F bits of the block R2's virtual address
+// translates to, into R1 bits 56-60 (61-63 zero). DAT must be on (else a special-
+// operation exception); in the problem state CR0's extraction-authority control must
+// be one. Not subject to protection: the address is translated, not accessed.
+void ivsk(Cpu& c, const Insn& i) {
+  SystemCpu& s = system_of(c);
+  if (s.problem_state() && !(s.cr[0] & kCr0ExtractionAuthority)) program_check(Pic::PrivilegedOperation);
+  if (!(s.mask() & psw::kDat)) program_check(Pic(0x0013));  // special operation
+  AsceId id;
+  const uint64_t vaddr = c.gr[i.r2];
+  const DatWalk w = s.dat().walk(s.asce(id), vaddr, s.dat_controls());
+  if (w.code == dat_code::kAddressing) program_check(Pic::Addressing, w.entry);
+  if (w.code == dat_code::kTranslationSpecification) program_check(Pic(dat_code::kTranslationSpecification));
+  if (w.code) {
+    s.store_translation_exception_id(page_down(vaddr) | uint64_t(id));
+    program_check(Pic(w.code), vaddr);
+  }
+  const uint8_t block = c.space().storage().access_key(s.key_frame_of_real(w.real));
+  c.gr[i.r1] = (c.gr[i.r1] & ~0xFFull) | (block & (storage_key::kAccessControl | storage_key::kFetchProtection));
+}
+
+// PERFORM FRAME MANAGEMENT FUNCTION (EDAT-1): R1's controls (bit 46 SK set key, 47 CF
+// clear frame, 48 UI usage indication, 49-51 FSC frame size, 52 NQ, 53 MR, 54 MC, 56-62
+// the key; bits 32-45, 55 and 63 reserved: a specification exception) applied to the
+// frame at R2: FSC 0 a 4 KB block at a real address, 1 the 1 MB frame (2 the 2 GB
+// frame, with EDAT-2) from R2's absolute address to its boundary, R2 then holding that
+// boundary. The key's update is conditional as SSKE's.
+void pfmf(Cpu& c, const Insn& i) {
+  SystemCpu& s = system_of(c);
+  Storage& st = c.space().storage();
+  const uint64_t controls = c.gr[i.r1];
+  constexpr uint64_t kReserved = 0xFFFC0101, kSetKey = 0x20000, kClearFrame = 0x10000;
+  constexpr uint64_t kMr = 0x400, kMc = 0x200;
+  if (controls & kReserved) program_check(Pic::Specification);
+  const unsigned frame_size_code = unsigned(controls >> 12 & 7);
+  const uint64_t start = c.gr[i.r2] & ~kPageMask;
+  uint64_t end;
+  switch (frame_size_code) {
+    case 0: end = start + kPageSize; break;
+    case 1: end = (start | (kSegmentSize - 1)) + 1; break;
+    case 2: end = (start | ((1ull << 31) - 1)) + 1; break;
+    default: program_check(Pic::Specification);
+  }
+  const uint8_t key = uint8_t(controls) & storage_key::kKeyBits;
+  for (uint64_t a = start; a != end; a += kPageSize) {
+    if (a >= s.real().size()) {
+      if (frame_size_code) c.gr[i.r2] = a;  // the blocks before it are done
+      program_check(Pic::Addressing, a);
+    }
+    const uint64_t frame = frame_size_code ? s.key_frame_of_absolute(a) : s.key_frame_of_real(a);
+    if (controls & kClearFrame) clear_block(st, frame);
+    if (controls & kSetKey) set_key_conditionally(st, frame, key, controls & kMr, controls & kMc);
+  }
+  if (frame_size_code) c.gr[i.r2] = end;
+  s.storage_key_changed();
 }
 
 // STORE FACILITY LIST: the first word of STFLE's list at real location 200.

@@ -89,7 +89,10 @@ DatWalk dat_walk(uint64_t asce, uint64_t vaddr, const DatControls& controls, Abs
 
 AddressSpace& GuestDat::select(uint64_t asce, AsceId id, const DatControls& controls) {
   View& v = views_[asce];
-  if (!v.space) v.space = std::make_unique<AddressSpace>(real_.space().storage(), ~0ull);
+  if (!v.space) {
+    v.space = std::make_unique<AddressSpace>(real_.space().storage(), ~0ull);
+    v.space->set_track_changes(true);  // change recording, as the real view (real_storage.cpp)
+  }
   selected_ = &v, selected_asce_ = asce, selected_id_ = id, controls_ = controls;
   return *v.space;
 }

@@ -8,6 +8,9 @@ constexpr uint64_t kPrefixAreaBytes = 8192;  // the 8 KB prefix area [Principles
 
 RealStorage::RealStorage(Storage& storage, uint64_t size) : size_(size), space_(storage, size) {
   space_.set_host_fault_handler([this](uint64_t real) { return map(real); });
+  // Change recording [Principles of Operation, "Change Recording"]: a store after a load
+  // sets the change bit, so a load does not give the micro-TLB entry the write right.
+  space_.set_track_changes(true);
 }
 
 uint64_t RealStorage::absolute(uint64_t real) const {

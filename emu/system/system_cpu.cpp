@@ -4,12 +4,17 @@
 
 #include <fmt/format.h>
 
+#include "emu/system/storage_key.h"
 #include "emu/system/system_machine.h"
 
 namespace emu {
 
 uint64_t Cpu::system_psw_mask() const {
   return system_->mask() | uint64_t(cc & 3) << psw::kCcShift | uint64_t(prog_mask & 0xF) << psw::kProgramMaskShift;
+}
+
+bool Cpu::system_key_permits_store(uint64_t addr, bool store, uint64_t number) {
+  return system_->check_key(addr, store, number);
 }
 
 SystemCpu& system_of(Cpu& c) {
@@ -74,15 +79,77 @@ void SystemCpu::select_space() {
   cpu_.set_page_fault_handler(&dat_);
 }
 
+// An interruption's references to the lowcore are made with key 0 [Principles of
+// Operation, "Key-Controlled Protection": the stores of an interruption's old PSW and
+// codes are not subject to it]; the micro-TLB entries they leave are dropped unless the
+// PSW key is 0, so that the program's own references are checked with its key.
 template <class T> void SystemCpu::store(uint64_t real, T v) {
   use_real_space();
   real_.map(real);
+  interruption_access_ = true;
   cpu_.write<T>(real, v);
+  interruption_access_ = false;
+  if (key()) cpu_.flush_micro_tlb();
 }
 template <class T> T SystemCpu::fetch(uint64_t real) {
   use_real_space();
   real_.map(real);
-  return cpu_.read<T>(real);
+  interruption_access_ = true;
+  const T v = cpu_.read<T>(real);
+  interruption_access_ = false;
+  if (key()) cpu_.flush_micro_tlb();
+  return v;
+}
+
+namespace {
+// The translation-exception identification of a protection exception with the
+// enhanced-suppression-on-protection facility 2 [Principles of Operation, "Suppression
+// on Protection"]: bits 0-51 the page's address, 52-53 the fetch (10) or store (01)
+// indication, bits 56, 60, 61 the kind (001 DAT protection, 010 key-controlled
+// protection), 62-63 the ASCE's id when DAT is on.
+constexpr uint64_t kTeidFetch = 0x800, kTeidStore = 0x400;
+constexpr uint64_t kTeidKeyProtection = 1ull << (63 - 60), kTeidDatProtection = 1ull << (63 - 61);
+}  // namespace
+
+bool SystemCpu::check_key(uint64_t addr, bool store, uint64_t number) {
+  const uint8_t access_key = interruption_access_ ? 0 : key();
+  if (access_key == 0) return true;
+  const uint8_t block = cpu_.space().storage().access_key(number);
+  const bool override = cr[0] & kCr0StorageProtectionOverride;
+  const bool store_ok = storage_key::store_permitted(access_key, block, override);
+  if (store ? store_ok : storage_key::fetch_permitted(access_key, block, override)) return store_ok;
+  AsceId id = AsceId::Primary;
+  if (mask_ & psw::kDat) asce(id);
+  key_teid_ = page_down(addr) | (store ? kTeidStore : kTeidFetch) | kTeidKeyProtection |
+              (mask_ & psw::kDat ? uint64_t(id) : 0);
+  key_teid_pending_ = true;
+  program_check(Pic::Protection, addr);
+}
+
+bool SystemCpu::take_protection_teid(uint64_t addr, uint64_t& teid) {
+  if (key_teid_pending_) {
+    key_teid_pending_ = false;
+    teid = key_teid_;
+    return true;
+  }
+  if (!(mask_ & psw::kDat)) return false;  // (low-address protection: not modelled)
+  AsceId id;
+  asce(id);
+  teid = page_down(addr) | kTeidStore | kTeidDatProtection | uint64_t(id);
+  return true;
+}
+
+uint64_t SystemCpu::key_frame_of_absolute(uint64_t absolute) const {
+  if (absolute >= real_.size()) program_check(Pic::Addressing, absolute);
+  return RealStorage::real_frame(absolute / kPageSize);
+}
+uint64_t SystemCpu::key_frame_of_real(uint64_t real) const {
+  if (real >= real_.size()) program_check(Pic::Addressing, real);
+  return key_frame_of_absolute(real_.absolute(real));
+}
+
+void SystemCpu::storage_key_changed() {
+  for (unsigned k = 0; k < machine_.machine().istreams(); ++k) machine_.cpu(k).cpu().flush_micro_tlb();
 }
 
 void SystemCpu::store_translation_exception_id(uint64_t teid) {
@@ -90,7 +157,9 @@ void SystemCpu::store_translation_exception_id(uint64_t teid) {
 }
 
 void SystemCpu::load_psw(const Psw& p) {
+  const uint8_t old_key = key();
   mask_ = p.mask & ~psw::kCcAndProgramMask;
+  if (key() != old_key) cpu_.flush_micro_tlb();  // its rights were the old key's
   cpu_.cc = uint8_t(p.mask >> psw::kCcShift & 3);
   cpu_.prog_mask = uint8_t(p.mask >> psw::kProgramMaskShift & 0xF);
   cpu_.psw_addr = p.addr;

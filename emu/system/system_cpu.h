@@ -55,6 +55,8 @@ constexpr uint64_t kCr0ServiceSignal = 1ull << (63 - 54);
 constexpr uint64_t kCr0ExtractionAuthority = 1ull << (63 - 36);
 // CR0 bit 40, the enhanced-DAT enablement control (EDAT-1; EDAT-2 with it).
 constexpr uint64_t kCr0EnhancedDat = 1ull << (63 - 40);
+// CR0 bit 39, storage-protection-override control.
+constexpr uint64_t kCr0StorageProtectionOverride = 1ull << (63 - 39);
 // CR0 bit 33, SSM-suppression control.
 constexpr uint64_t kCr0SsmSuppression = 1ull << (63 - 33);
 
@@ -74,7 +76,30 @@ class SystemCpu {
   uint64_t mask() const { return mask_; }  // bits 0-63 without CC and program mask
   bool problem_state() const { return mask_ & psw::kProblem; }
   uint8_t key() const { return uint8_t((mask_ & psw::kKey) >> psw::kKeyShift); }
-  void set_key(uint8_t key) { mask_ = (mask_ & ~psw::kKey) | uint64_t(key & 0xF) << psw::kKeyShift; }
+  // SPKA: the PSW key; the micro-TLB's rights were granted under the old one.
+  void set_key(uint8_t key) {
+    const uint8_t old = this->key();
+    mask_ = (mask_ & ~psw::kKey) | uint64_t(key & 0xF) << psw::kKeyShift;
+    if (key != old) cpu_.flush_micro_tlb();
+  }
+
+  // Key-controlled and fetch protection [Principles of Operation, "Key-Controlled
+  // Protection"] of an access at logical address `addr` to Storage frame `number`, with
+  // the PSW key (key 0 while an interruption stores its old PSW and codes: those stores
+  // are not subject to protection). A protection exception when the access is not
+  // permitted, with its translation-exception identification kept for the interruption;
+  // else whether a store would be permitted.
+  bool check_key(uint64_t addr, bool store, uint64_t number);
+  // The translation-exception identification of the protection exception being taken
+  // (the key's, or DAT protection's for `addr`), or false when the PoO stores none.
+  bool take_protection_teid(uint64_t addr, uint64_t& teid);
+  // The absolute storage key of real address `real` (for ISKE, SSKE, RRBE, PFMF): its
+  // Storage frame number; an addressing exception beyond storage.
+  uint64_t key_frame_of_real(uint64_t real) const;
+  uint64_t key_frame_of_absolute(uint64_t absolute) const;
+  // A storage key changed (SSKE, RRBE, PFMF): every I-stream's micro-TLB drops the
+  // rights and the reference and change recording it did under the old key.
+  void storage_key_changed();
   // PSW bits 0-7 (SSM, STNSM, STOSM); an invalid result is an early specification
   // exception, taken at once.
   void set_system_mask(uint8_t byte);
@@ -183,6 +208,9 @@ class SystemCpu {
 
   SystemMachine& machine_;
   Cpu& cpu_;
+  bool interruption_access_ = false;  // an interruption's lowcore references: key 0
+  bool key_teid_pending_ = false;     // check_key raised a protection exception
+  uint64_t key_teid_ = 0;
   RealStorage& real_;
   GuestDat dat_{real_};
   uint64_t mask_ = psw::kAddressingMode;

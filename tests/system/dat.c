@@ -156,6 +156,8 @@ void dat_tests(void) {
   check(readable == FRAMES + 0x3000 && last_program.count == before + 1 && last_program.code == 0x04 &&
             TABLE(FRAMES + 0x3000)[0] == FRAMES + 0x3000,
         "DAT protection: a load passes, a store is a protection exception 0004");
+  check(last_program.teid == ((TEST + 0x3000) | STORE | 0x4),
+        "DAT protection's TEID: the page, the store indication, DAT protection (ESOP-2: bit 61)");
 
   uint64_t r0, r1, r2, r3;
   dat_on(); /* (LRAG translates with DAT off too; QEMU's gives the address back then) */

@@ -255,6 +255,7 @@ int start_c(void) {
   dat_tests();
   stsi_tests();
   sck_tests();
+  storage_key_tests();
   print("%u failure(s)\n", failures);
   return (int)failures;
 }

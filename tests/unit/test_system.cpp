@@ -4,10 +4,13 @@
 
 #include <array>
 #include <memory>
+#include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "emu/isa/table.h"
 #include "emu/machine.h"
+#include "emu/system/storage_key.h"
 #include "emu/system/system_machine.h"
 #include "harness.h"
 
@@ -180,4 +183,253 @@ TEST_CASE("an external-new PSW enabled for a condition still pending stops the r
   const auto r = f.run(nop, 2, 0x0100000180000000ull);
   CHECK(r.end == emu::SystemRunResult::End::Halted);
   CHECK_THAT(r.reason, Catch::Contains("an interruption loop"));
+}
+
+// --- Storage keys [Principles of Operation, "Storage Key", "Key-Controlled Protection",
+// "Fetch Protection", "Reference Recording", "Change Recording"] ---------------------------
+
+namespace {
+
+constexpr uint64_t kKey2 = 0x0020000000000000ull;  // PSW key 2
+constexpr uint64_t kData = 0x30000;
+// Each program ends on an operation exception (00 00): the run's disabled wait 0x99.
+constexpr uint8_t kEnd[2] = {0x00, 0x00};
+
+std::vector<uint8_t> program(std::initializer_list<std::vector<uint8_t>> insns) {
+  std::vector<uint8_t> out;
+  for (const auto& i : insns) out.insert(out.end(), i.begin(), i.end());
+  out.insert(out.end(), kEnd, kEnd + 2);
+  return out;
+}
+const std::vector<uint8_t> kStgR1AtR2 = {0xE3, 0x12, 0x00, 0x00, 0x00, 0x24};
+const std::vector<uint8_t> kLgR1AtR2 = {0xE3, 0x12, 0x00, 0x00, 0x00, 0x04};
+const std::vector<uint8_t> kIskeR3R2 = {0xB2, 0x29, 0x00, 0x32};
+std::vector<uint8_t> sske(unsigned m3) { return {0xB2, 0x2B, uint8_t(m3 << 4), 0x12}; }
+
+uint8_t key_of(SystemFixture& f, uint64_t absolute) {
+  return emu::storage_key::read(f.machine->storage(), emu::RealStorage::real_frame(absolute / emu::kPageSize));
+}
+void set_key(SystemFixture& f, uint64_t absolute, uint8_t key) {
+  emu::storage_key::write(f.machine->storage(), emu::RealStorage::real_frame(absolute / emu::kPageSize), key);
+}
+emu::SystemRunResult run(SystemFixture& f, const std::vector<uint8_t>& code, uint64_t mask) {
+  return f.run(code.data(), unsigned(code.size()), mask);
+}
+
+}  // namespace
+
+TEST_CASE("SSKE sets the key ISKE inserts; RRBE gives R and C as its CC and resets R", "[system][keys]") {
+  SystemFixture f;
+  auto& gr = f.system->cpu(0).cpu().gr;
+  gr[1] = 0xFFFFFFFFFFFFFF3Full, gr[2] = kData + 0x123, gr[3] = 0xAAAAAAAAAAAAAAAAull;
+  const auto r = run(f, program({sske(0), kIskeR3R2, {0xB2, 0x2A, 0x00, 0x02}, {0xB2, 0x29, 0x00, 0x42}}), kSupervisor);
+  CHECK(r.psw.addr == 0x99);
+  CHECK(gr[3] == 0xAAAAAAAAAAAAAA3Eull);  // ACC 3, F, R, C; bit 63 zero; bits 0-55 kept
+  CHECK((f.peek(0x150, 8) >> 44 & 3) == 3);  // RRBE's CC 3: R and C were one
+  CHECK((gr[4] & 0xFF) == 0x3A);           // R reset, C kept
+  CHECK(key_of(f, kData) == 0x3A);
+}
+
+TEST_CASE("key-controlled protection: a store with another key is a protection exception, nothing stored", "[system][keys]") {
+  SystemFixture f;
+  set_key(f, kData, 0x10);  // ACC 1, not fetch-protected
+  f.poke64(kData, 0x1111);
+  auto& gr = f.system->cpu(0).cpu().gr;
+  gr[1] = 0x2222, gr[2] = kData + 8;
+  const auto r = run(f, program({kLgR1AtR2, kStgR1AtR2}), kSupervisor | kKey2);
+  CHECK(r.psw.addr == 0x99);
+  CHECK(f.peek(0x8E, 2) == 0x0004);
+  CHECK(f.peek(0x158, 8) == kCode + 12);   // the store's old PSW: past it (the load ran)
+  CHECK(f.peek(kData + 8, 8) == 0);        // nothing stored
+  CHECK(gr[1] == 0);                       // the load was permitted: no fetch protection
+  // ESOP-2's TEID: the page, the store indication, key-controlled protection (bit 60).
+  CHECK(f.peek(0xA8, 8) == (kData | 0x400 | 0x8));
+  CHECK(f.peek(0x150, 8) == (kSupervisor | kKey2));  // the interruption stored with key 0
+}
+
+TEST_CASE("fetch protection: a load with another key is a protection exception; key 0 and the block's key pass",
+          "[system][keys]") {
+  SystemFixture f;
+  set_key(f, kData, 0x18);  // ACC 1, fetch-protected
+  f.poke64(kData, 0x1234);
+  auto& gr = f.system->cpu(0).cpu().gr;
+  gr[2] = kData;
+  run(f, program({kLgR1AtR2}), kSupervisor | kKey2);
+  CHECK(f.peek(0x8E, 2) == 0x0004);
+  CHECK(f.peek(0xA8, 8) == (kData | 0x800 | 0x8));  // the fetch indication
+  CHECK(gr[1] == 0);
+  SystemFixture g;
+  set_key(g, kData, 0x18);
+  g.poke64(kData, 0x1234);
+  g.system->cpu(0).cpu().gr[2] = kData;
+  run(g, program({kLgR1AtR2, kStgR1AtR2}), kSupervisor | 0x0010000000000000ull);  // PSW key 1
+  CHECK(g.peek(0x8E, 2) == 0x0001);  // the end, not a protection exception
+  CHECK(g.system->cpu(0).cpu().gr[1] == 0x1234);
+  SystemFixture h;
+  set_key(h, kData, 0xF8);
+  h.poke64(kData, 0x5678);
+  h.system->cpu(0).cpu().gr[2] = kData;
+  run(h, program({kLgR1AtR2, kStgR1AtR2}), kSupervisor);  // PSW key 0 matches every key
+  CHECK(h.peek(0x8E, 2) == 0x0001);
+  CHECK(h.system->cpu(0).cpu().gr[1] == 0x5678);
+}
+
+TEST_CASE("the storage-protection override lets any key into blocks of key 9", "[system][keys]") {
+  SystemFixture f;
+  set_key(f, kData, 0x98);
+  f.system->cpu(0).cr[0] |= emu::kCr0StorageProtectionOverride;
+  f.system->cpu(0).cpu().gr[2] = kData;
+  run(f, program({kLgR1AtR2, kStgR1AtR2}), kSupervisor | kKey2);
+  CHECK(f.peek(0x8E, 2) == 0x0001);
+}
+
+TEST_CASE("SPKA's new key applies to the next access, though the page was accessed under the old one", "[system][keys]") {
+  SystemFixture f;
+  set_key(f, kData, 0x10);
+  f.system->cpu(0).cpu().gr[2] = kData;
+  // STG (key 0: permitted), SPKA 0x20, STG again: now a protection exception.
+  run(f, program({kStgR1AtR2, {0xB2, 0x0A, 0x00, 0x20}, kStgR1AtR2}), kSupervisor);
+  CHECK(f.peek(0x8E, 2) == 0x0004);
+  CHECK(f.peek(0x158, 8) == kCode + 16);
+}
+
+TEST_CASE("reference and change recording: a load sets R, a store after it C", "[system][keys]") {
+  SystemFixture f;
+  set_key(f, kData, 0x00);
+  auto& gr = f.system->cpu(0).cpu().gr;
+  gr[2] = kData;
+  // LG, ISKE into r3; STG, ISKE into r4.
+  run(f, program({kLgR1AtR2, kIskeR3R2, kStgR1AtR2, {0xB2, 0x29, 0x00, 0x42}}), kSupervisor);
+  CHECK((gr[3] & 0xFF) == 0x04);
+  CHECK((gr[4] & 0xFF) == 0x06);
+  // SSKE resets them: the next store records the change again.
+  SystemFixture g;
+  auto& h = g.system->cpu(0).cpu().gr;
+  h[2] = kData, h[1] = 0;
+  run(g, program({kStgR1AtR2, sske(0), kStgR1AtR2, {0xB2, 0x29, 0x00, 0x42}}), kSupervisor);
+  CHECK((h[4] & 0xFF) == 0x06);
+}
+
+TEST_CASE("conditional SSKE leaves an equal key alone and returns the original in R1 bits 48-55", "[system][keys]") {
+  SystemFixture f;
+  set_key(f, kData, 0x36);
+  auto& gr = f.system->cpu(0).cpu().gr;
+  gr[1] = 0x30, gr[2] = kData;  // ACC 3, R and C zero: equal but for R and C
+  run(f, program({sske(4 | 2)}), kSupervisor);  // MR and MC
+  CHECK(key_of(f, kData) == 0x36);
+  CHECK(gr[1] == 0x3630);
+  gr[1] = 0x40;  // another ACC: set, R and C kept (MR, MC)
+  run(f, program({sske(4 | 2)}), kSupervisor);
+  CHECK(key_of(f, kData) == 0x46);
+  gr[1] = 0x40;  // MC alone: R compared (1 against 0): set, C kept
+  run(f, program({sske(2)}), kSupervisor);
+  CHECK(key_of(f, kData) == 0x42);
+}
+
+TEST_CASE("SSKE's multiple-block control sets the keys up to the 1 MB boundary and updates R2", "[system][keys]") {
+  SystemFixture f;
+  auto& gr = f.system->cpu(0).cpu().gr;
+  gr[1] = 0x50, gr[2] = 0x1FE000 + 0x12;
+  run(f, program({sske(1)}), kSupervisor);
+  CHECK(key_of(f, 0x1FD000) == 0);
+  CHECK(key_of(f, 0x1FE000) == 0x50);
+  CHECK(key_of(f, 0x1FF000) == 0x50);
+  CHECK(key_of(f, 0x200000) == 0);
+  CHECK(gr[2] == 0x200012);
+}
+
+TEST_CASE("PFMF clears a 4 KB frame and sets its key; a 1 MB frame; its reserved bits", "[system][keys]") {
+  SystemFixture f;
+  f.poke64(kData + 0x800, 0x77);
+  auto& gr = f.system->cpu(0).cpu().gr;
+  gr[1] = 0x30000 | 0x60, gr[2] = kData + 0x10;  // SK, CF, FSC 0, key 6
+  const std::vector<uint8_t> pfmf = {0xB9, 0xAF, 0x00, 0x12};
+  run(f, program({pfmf}), kSupervisor);
+  CHECK(f.peek(0x8E, 2) == 0x0001);
+  CHECK(f.peek(kData + 0x800, 8) == 0);
+  CHECK(key_of(f, kData) == 0x60);
+  CHECK(gr[2] == kData + 0x10);  // FSC 0: R2 unchanged
+  gr[1] = 0x20000 | 0x1000 | 0x70, gr[2] = 0x300000;  // SK, FSC 1 (1 MB), key 7
+  run(f, program({pfmf}), kSupervisor);
+  CHECK(key_of(f, 0x300000) == 0x70);
+  CHECK(key_of(f, 0x3FF000) == 0x70);
+  CHECK(key_of(f, 0x400000) == 0);
+  CHECK(gr[2] == 0x400000);
+  gr[1] = 0x100;  // reserved bit 55
+  run(f, program({pfmf}), kSupervisor);
+  CHECK(f.peek(0x8E, 2) == 0x0006);
+}
+
+TEST_CASE("TPROT reads the block's key: CC 0, 1 or 2", "[system][keys]") {
+  const std::vector<uint8_t> tprot = {0xE5, 0x01, 0x20, 0x00, 0x40, 0x00};  // TPROT 0(r2),0(r4)
+  const std::vector<uint8_t> ipm = {0xB2, 0x22, 0x00, 0x50};                 // IPM r5
+  struct Case { uint8_t block, access; unsigned cc; } cases[] = {
+      {0x10, 0x10, 0}, {0x10, 0x00, 0}, {0x10, 0x20, 1}, {0x18, 0x20, 2}, {0x18, 0x10, 0}};
+  for (const Case& k : cases) {
+    SystemFixture f;
+    set_key(f, kData, k.block);
+    auto& gr = f.system->cpu(0).cpu().gr;
+    gr[2] = kData, gr[4] = k.access;
+    run(f, program({tprot, ipm}), kSupervisor);
+    INFO(int(k.block) << " " << int(k.access));
+    CHECK((gr[5] >> 28 & 3) == k.cc);
+  }
+}
+
+TEST_CASE("IVSK needs DAT on: a special-operation exception without it", "[system][keys]") {
+  SystemFixture f;
+  run(f, program({{0xB2, 0x23, 0x00, 0x12}}), kSupervisor);
+  CHECK(f.peek(0x8E, 2) == 0x0013);
+}
+
+TEST_CASE("IVSK in the problem state needs CR0's extraction-authority control", "[system][keys]") {
+  SystemFixture f;
+  run(f, program({{0xB2, 0x23, 0x00, 0x12}}), kProblem);
+  CHECK(f.peek(0x8E, 2) == 0x0002);
+}
+
+TEST_CASE("under a host control program the storage-key instructions are privileged operations", "[system][keys]") {
+  for (const test::Bytes& insn : {test::Bytes{0xB2, 0x2B, 0x00, 0x12}, test::Bytes{0xB2, 0x29, 0x00, 0x12},
+                                  test::Bytes{0xB2, 0x2A, 0x00, 0x12}, test::Bytes{0xB9, 0xAF, 0x00, 0x12},
+                                  test::Bytes{0xB2, 0x23, 0x00, 0x12}}) {
+    test::TestMachine m;
+    const auto r = m.run(insn);
+    REQUIRE(r.reason == emu::StopReason::ProgramCheck);
+    CHECK(r.check.interrupt.code == emu::Pic::PrivilegedOperation);
+  }
+}
+
+TEST_CASE("fetch protection applies to instruction fetches", "[system][keys]") {
+  SystemFixture f;
+  set_key(f, kCode, 0x18);
+  const auto r = run(f, program({{0x07, 0x00}}), kSupervisor | kKey2);
+  CHECK(r.psw.addr == 0x99);
+  CHECK(f.peek(0x8E, 2) == 0x0004);
+  CHECK(f.peek(0xA8, 8) == (kCode | 0x800 | 0x8));
+  SystemFixture g;
+  set_key(g, kCode, 0x28);  // the PSW's key: fetched
+  run(g, program({{0x07, 0x00}}), kSupervisor | kKey2);
+  CHECK(g.peek(0x8E, 2) == 0x0001);
+}
+
+TEST_CASE("LURA and STURA are subject to key-controlled protection", "[system][keys]") {
+  SystemFixture f;
+  set_key(f, kData, 0x18);
+  auto& gr = f.system->cpu(0).cpu().gr;
+  gr[1] = 0x12345678, gr[2] = kData;
+  run(f, program({{0xB2, 0x46, 0x00, 0x12}}), kSupervisor | kKey2);  // STURA r1,r2
+  CHECK(f.peek(0x8E, 2) == 0x0004);
+  CHECK(f.peek(kData, 4) == 0);
+  SystemFixture g;
+  set_key(g, kData, 0x18);
+  g.system->cpu(0).cpu().gr[2] = kData;
+  run(g, program({{0xB2, 0x4B, 0x00, 0x12}}), kSupervisor | kKey2);  // LURA r1,r2: fetch-protected
+  CHECK(g.peek(0x8E, 2) == 0x0004);
+  SystemFixture h;
+  set_key(h, kData, 0x20);
+  h.system->cpu(0).cpu().gr[1] = 0x12345678, h.system->cpu(0).cpu().gr[2] = kData;
+  run(h, program({{0xB2, 0x46, 0x00, 0x12}}), kSupervisor | kKey2);  // the block's key: stored
+  CHECK(h.peek(0x8E, 2) == 0x0001);
+  CHECK(h.peek(kData, 4) == 0x12345678);
+  CHECK(key_of(h, kData) == 0x26);  // referenced and changed
 }
