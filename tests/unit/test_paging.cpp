@@ -20,7 +20,6 @@
 #include "os/run_config.h"
 #include "paging/paging.h"
 #include "paging/aging_index.h"
-#include "paging/steal_order.h"
 #include "scratch.h"
 
 using Catch::Matchers::Contains;
@@ -380,41 +379,6 @@ TEST_CASE("paging: DUMP commands that cannot be taken", "[paging][svcdump]") {
   CHECK(r.reports.count("svcdump.txt") == 0);
   CHECK_THROWS_WITH(PagingRun({}, "  - at: 1us\n    command: DUMP COMM=(X)\n"), Contains("JOBNAME="));
   CHECK_THROWS_WITH(PagingRun({}, "  - at: 1us\n    command: DUMP COMM=(X\n"), Contains("without its )"));
-}
-
-// The steal pass reads its candidates through paging::InOrder, which sorts only as far
-// as the pass reads: the order must be exactly a whole stable sort's (unreferenced count
-// highest first, then process, then address, ties in the order aging visited them),
-// however far a pass reads, so that the same pages go in the same order (issue 44).
-TEST_CASE("paging: the steal order read partly is a whole stable sort's, however far it is read", "[paging]") {
-  struct Candidate {
-    uint32_t uic, visit;
-    uint64_t pid, va;
-  };
-  const auto by_age = [](const Candidate& a, const Candidate& b) {  // the steal pass's key, less the visit
-    return std::tie(b.uic, a.pid, a.va) < std::tie(a.uic, b.pid, b.va);
-  };
-  const auto total = [&](const Candidate& a, const Candidate& b) {
-    return by_age(a, b) || (!by_age(b, a) && a.visit < b.visit);
-  };
-  std::mt19937_64 random(44);
-  for (size_t size : {0, 1, 63, 64, 65, 200, 5000}) {
-    std::vector<Candidate> visited;
-    for (uint32_t k = 0; k < size; ++k)  // few counts, processes and addresses: many ties, some whole
-      visited.push_back({uint32_t(random() % 7), k, random() % 3, (random() % 40) * 4096});
-    std::vector<Candidate> sorted = visited;
-    std::stable_sort(sorted.begin(), sorted.end(), by_age);
-    for (size_t reads : {size_t(0), std::min<size_t>(1, size), size / 3, size}) {
-      std::vector<Candidate> items = visited;
-      paging::InOrder order(items, total);
-      std::vector<uint32_t> got;  // the first `reads` (where a pass stops), then on to the end
-      for (size_t k = 0; k < reads; ++k) got.push_back(order.next()->visit);
-      while (const Candidate* c = order.next()) got.push_back(c->visit);
-      INFO("size " << size << ", first reads " << reads);
-      REQUIRE(got.size() == size);
-      for (size_t k = 0; k < size; ++k) CHECK(got[k] == sorted[k].visit);
-    }
-  }
 }
 
 // The steal pass's order without the walk (paging::AgingIndex, issue 44): a pass visits
