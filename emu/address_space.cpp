@@ -38,6 +38,7 @@ void AddressSpace::release(Segment& s, uint64_t vseg, unsigned k) {
   purge_page(s, vseg, k);
   if (s.page[k].owned) storage_.free_4k(s.page[k].frame), --s.owned_pages;
   s.page[k] = PageEntry{};
+  log_page((vseg * kPagesPerSegment + k) * kPageSize);
 }
 
 // IPTE: the page's entry leaves every I-stream's TLB (and with it their host-side
@@ -119,7 +120,9 @@ void AddressSpace::copy_frame(uint64_t from, uint64_t to_vaddr, AddressSpace& ch
   child.translate(to_vaddr, t);
   storage_.write_page(*t.frame, f->second->data.get());
   if (t.frame->code) *t.frame->code = DecodedPage{};  // a reused frame's decoded instructions are not these
-  t.frame->set_changed(f->second->changed()), t.frame->set_referenced(f->second->referenced());
+  t.frame->set_changed(f->second->changed());
+  if (f->second->referenced()) storage_.reference(*t.frame);
+  else t.frame->clear_referenced();
 }
 
 AddressSpace::Segment& AddressSpace::segment(uint64_t vseg) {
@@ -177,6 +180,7 @@ bool AddressSpace::map(uint64_t addr, uint64_t len, uint8_t prot) {
       if ((s.page[k].prot & ~prot) && purged_segment != vp / kPagesPerSegment)
         purge_segment(s, purged_segment = vp / kPagesPerSegment);
       s.page[k].prot = prot;
+      log_page(vp / kPagesPerSegment * kSegmentSize + 1);
       continue;
     }
     if (!s.page[k].frame) {
@@ -189,6 +193,7 @@ bool AddressSpace::map(uint64_t addr, uint64_t len, uint8_t prot) {
       purge_page(s, vp / kPagesPerSegment, k);  // it loses a right
     }
     s.page[k].prot = prot;
+    log_page(vp * kPageSize);
   }
   return true;
 }
@@ -254,6 +259,7 @@ unsigned AddressSpace::map_large(uint64_t addr, uint64_t len, uint8_t prot) {
       s.page[k] = PageEntry{.frame = uint32_t(*first + k), .prot = prot, .owned = k == 0};
       if (storage_.is_touched(*first + k)) storage_.clear(storage_.frame(*first + k));
     }
+    log_page(vs * kSegmentSize + 1);
     ++large;
   }
   return large;
@@ -331,6 +337,7 @@ void AddressSpace::unmap(uint64_t addr, uint64_t len) {
     if (s.large) {
       purge_segment(s, it->first);
       if (s.page[0].owned) storage_.free_1m(s.page[0].frame);
+      log_page(it->first * kSegmentSize + 1);
       if (cached(it->first).vseg == it->first) cached(it->first) = CachedSegment{};
       segments_.erase(it), sorted_valid_ = false;
       vp = (vp / kPagesPerSegment + 1) * kPagesPerSegment - 1;
@@ -404,6 +411,22 @@ bool AddressSpace::demote(uint64_t vaddr) {
   return write_bytes(base, data.data(), kSegmentSize);
 }
 
+uint8_t* AddressSpace::own_page_key(uint64_t vaddr) {
+  auto it = segments_.find(vaddr / kSegmentSize);
+  if (it == segments_.end() || it->second->large) return nullptr;
+  PageEntry& e = it->second->page[(vaddr / kPageSize) % kPagesPerSegment];
+  if (!e.frame || !e.owned) return nullptr;
+  if (!e.resolved) resolve(e);
+  return &storage_.key(e.frame);
+}
+
+uint64_t AddressSpace::own_frame(uint64_t vaddr, bool large) const {
+  auto it = segments_.find(vaddr / kSegmentSize);
+  if (it == segments_.end() || it->second->large != large) return 0;
+  const PageEntry& e = it->second->page[large ? 0 : (vaddr / kPageSize) % kPagesPerSegment];
+  return e.frame && e.owned ? e.frame : 0;
+}
+
 uint8_t AddressSpace::prot_of(uint64_t vaddr) {
   Translation t;
   return translate(vaddr, t) == Translate::Ok ? t.prot : 0;
@@ -417,7 +440,7 @@ bool AddressSpace::write_bytes(uint64_t addr, const void* src, uint64_t len) {
     uint64_t off = addr & kPageMask, n = std::min(len, kPageSize - off);
     storage_.note_store(*t.frame);
     std::memcpy(t.frame->data.get() + off, s, n);
-    t.frame->set_changed(true), t.frame->set_referenced(true);
+    t.frame->set_changed(true), storage_.reference(*t.frame);
     // Host writes into text forget its decoded instructions; the decode page stays,
     // because a CPU may hold a pointer to it.
     if (t.frame->code) *t.frame->code = DecodedPage{};

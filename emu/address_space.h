@@ -156,6 +156,19 @@ class AddressSpace {
       }
     }
   }
+  // Paging's log of the pages whose mapping changed (issue 44: its aging visits those and
+  // the ones whose reference bit went on, not every page): each 4 KB page given a frame,
+  // new rights or released, as its address; each large segment mapped or unmapped, as
+  // its address + 1. In no particular order, some more than once. Off until turned on.
+  void set_page_log(bool on) { log_pages_ = on; }
+  void take_page_log(std::vector<uint64_t>& into) { into.swap(page_log_), page_log_.clear(); }
+  // The key byte of the 4 KB page at `vaddr` if it is one for_each_own_page_key visits
+  // (owned, outside large segments; resolved as that walk resolves it), else nullptr.
+  uint8_t* own_page_key(uint64_t vaddr);
+  // The frame number of the owned 4 KB page at `vaddr` (outside large segments), or of
+  // the 1 MB frame of the owned large segment at `vaddr` if `large`; 0 if none.
+  uint64_t own_frame(uint64_t vaddr, bool large) const;
+
   // The protection of a mapped page (0 if not mapped).
   uint8_t prot_of(uint64_t vaddr);
 
@@ -206,12 +219,19 @@ class AddressSpace {
     std::array<PageEntry, kPagesPerSegment> page{};
     unsigned owned_pages = 0;  // how many owned are set: a segment of shared pages only frees nothing
   };
-  // The entry's frame, touched (created) at its first use through the entry.
+  // The entry's frame, touched (created) at its first use through the entry. A bit left
+  // on (a reused frame's) is logged again: from now on segment_referenced counts it.
   Frame& resolve(PageEntry& e) {
     Frame& f = storage_.frame(e.frame);
     e.resolved = true;
+    storage_.relog_reference(e.frame);
     return f;
   }
+  void log_page(uint64_t vaddr) {
+    if (log_pages_) page_log_.push_back(vaddr);
+  }
+  bool log_pages_ = false;
+  std::vector<uint64_t> page_log_;
   Segment& segment(uint64_t vseg);
   Segment* find_segment(uint64_t vseg);  // nullptr when the segment has no table
   // The segments looked up last, direct-mapped by segment number (their places in

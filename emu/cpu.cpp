@@ -100,7 +100,7 @@ const Cpu::TlbEntry& Cpu::fill_tlb(uint64_t addr, bool for_write) {
   // new guest page, on a miss-heavy run) overlaps the model's TLB and cache work.
   __builtin_prefetch(host + (addr & kPageMask));
   uint8_t& key = storage.key(t.number);
-  key |= kKeyReferenced;
+  storage.reference(key, t.number);
   if (for_write) key |= kKeyChanged, storage.note_store_key(key);
   TlbEntry& e = tlb_[vpage & (kTlbSize - 1)];
   if (e.rtag != vpage) {
@@ -205,7 +205,7 @@ void Cpu::enter_code_page(uint64_t a) {
   retired_code_.clear();
   if (a & 1) program_check(Pic::Specification, a);
   Frame& f = frame_for_fetch(a);
-  f.set_referenced(true);  // an instruction fetch references its page, as a load does
+  space_->storage().reference(f);  // an instruction fetch references its page, as a load does
   if (!f.code) {
     f.set_code(std::make_unique<DecodedPage>());
     on_code_created(f);

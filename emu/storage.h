@@ -81,10 +81,11 @@ struct Frame {
   // The storage key's reference and change bits, as the machine's DAT sets them: on a
   // translation for a load or store (reference) and for a store (change), and on host
   // writes. The paging subsystem resets them (then CPUs must drop their micro-TLB
-  // entries: Machine::purge_micro_tlbs) to see which pages are still used.
+  // entries: Machine::purge_micro_tlbs) to see which pages are still used. The reference
+  // bit is set only through Storage::reference, which logs the frame for paging.
   bool referenced() const { return *key & kKeyReferenced; }
   bool changed() const { return *key & kKeyChanged; }
-  void set_referenced(bool on) { set_key(kKeyReferenced, on); }
+  void clear_referenced() { set_key(kKeyReferenced, false); }
   void set_changed(bool on) { set_key(kKeyChanged, on); }
   // Whether the frame has had a store, so holds a host page of its own (4 KB): set by
   // the first store (Storage::note_store); until then it reads the host's zero page.
@@ -138,6 +139,25 @@ class Storage {
   // (per simulated GB touched) and for auxiliary storage (per simulated GB held), from the
   // model's own counts, so the same on every host.
   std::vector<std::string> host_memory_lines() const;
+
+  // The reference bit of frame `number` (its key byte `key`) goes on. The frames whose
+  // bit went on are logged while the log is on (paging's aging reads them instead of
+  // every frame's bit: issue 44, paging/aging_index.h); a bit already on logs nothing,
+  // so the log holds each frame at most once between two resets of its bit.
+  void reference(uint8_t& key, uint64_t number) {
+    if (key & kKeyReferenced) return;
+    key |= kKeyReferenced;
+    if (log_references_) reference_log_.push_back(number);
+  }
+  void reference(Frame& f) { reference(*f.key, f.number); }
+  // Logs the frame again if its bit is on (an entry starting to use a frame whose bit
+  // was left on, which a reference through it then does not log).
+  void relog_reference(uint64_t number) {
+    if (log_references_ && (key(number) & kKeyReferenced)) reference_log_.push_back(number);
+  }
+  void set_reference_log(bool on) { log_references_ = on; }
+  // The frames logged since the last call (in no particular order, some more than once).
+  void take_reference_log(std::vector<uint64_t>& into) { into.swap(reference_log_), reference_log_.clear(); }
 
   // A store is about to reach the frame's bytes: from now on they cost 4 KB.
   void note_store(Frame& f) { note_store_key(*f.key); }
@@ -230,6 +250,8 @@ class Storage {
   static constexpr uint64_t kAccessKeysAt = kKeysAt + kChunkFrames;
   static constexpr uint64_t kChunkReservation = kAccessKeysAt + kChunkFrames;
   std::vector<uint8_t*> chunks_;
+  bool log_references_ = false;
+  std::vector<uint64_t> reference_log_;
   std::vector<std::function<AuxiliaryCount()>> auxiliary_;
   std::function<void()> on_over_limit_;
   std::map<uint64_t, std::unique_ptr<Frame>> frames_;

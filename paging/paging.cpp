@@ -12,7 +12,6 @@
 #include "os/ecb.h"
 #include "os/guest/include/tpf_svc.h"
 #include "os/run_config.h"
-#include "paging/steal_order.h"
 
 namespace paging {
 namespace {
@@ -61,6 +60,7 @@ void Paging::install(os::System& system) {
     return;
   }
   add_timeline_columns(system);
+  system.machine().storage().set_reference_log(true);  // aging reads it (age)
   budget_frames_ = config_.real_storage / kPage;
   fixed_frames_ = system.machine().storage().allocated_4k() +
                   system.machine().storage().allocated_1m() * kPagesPerSegment;  // the image and the system's own
@@ -115,7 +115,7 @@ void Paging::check(uint64_t now) {
   if (tick) next_aging_ = now + aging_interval_;
   const uint64_t coming = coming_frames();
   if (available_frames() < config_.afq_low && coming < config_.afq_ok) steal(config_.afq_ok - coming, now, tick);
-  else if (tick) age(true, {});
+  else if (tick) age(true);
 }
 
 // A GETSTOR that real storage cannot take: steal now; if that is not enough but the
@@ -147,8 +147,13 @@ bool Paging::frames_wanted(emu::Cpu& cpu, os::Ecb& e, uint64_t frames) {
 void Paging::pages_fixed(os::Process& p, uint64_t va, uint64_t len) {
   if (!config_.real_storage) return;
   ProcessPages& pp = adopt(p);
-  for (uint64_t a = va & ~(kSegment - 1); a < va + len; a += kSegment)
-    if (pp.fixed.insert(a).second) stats_.fixed_pages += kPagesPerSegment;
+  for (uint64_t a = va & ~(kSegment - 1); a < va + len; a += kSegment) {
+    if (!pp.fixed.insert(a).second) continue;
+    stats_.fixed_pages += kPagesPerSegment;
+    // The walk passes them over from now on: the next pass looks at each once.
+    for (uint64_t page = a; page < a + kSegment; page += kPage) to_visit_.push_back({p.id, page});
+    to_visit_.push_back({p.id, a + 1});
+  }
 }
 
 // Frames came free: the ECBs waiting for them ask again.
@@ -166,6 +171,7 @@ Paging::ProcessPages& Paging::adopt(os::Process& p) {
     // Until now a load's translation could grant stores that set no change bit: every
     // page counts as changed once (the pass purges the micro-TLBs after).
     p.space->for_each_own_page([](uint64_t, emu::Frame& f) { f.set_changed(true); });
+    p.space->set_page_log(true);  // aging looks at the pages whose mapping changes (age)
     const uint64_t id = p.id;
     p.space->set_host_fault_handler([this, id](uint64_t va) {
       auto it = processes_.find(id);
@@ -178,64 +184,141 @@ Paging::ProcessPages& Paging::adopt(os::Process& p) {
 // Every resident pageable page's unreferenced interval count goes back to 0 if DAT
 // referenced it since the last look (the bit is reset), or up by one if `tick` (once a
 // system.paging.uic_interval: the count measures time, not how often storage was
-// short); `visit` sees each page.
-//
-// The walk is the pass's cost at full size (4 million pages): the space's pages come in
-// address order, so the process's page records (a map by address) are walked beside them,
-// not searched once a page; the reference bit is read from the storage key array.
-void Paging::age(bool tick, const std::function<void(uint32_t uic, uint64_t pid, uint64_t va, Kind kind)>& visit) {
+// short). The pages that count are those the walk of every space's own pages visits
+// (issue 44: 4 million of them at full size, every millisecond); the pass visits only
+// those whose reference bit went on (Storage's reference log) or whose mapping changed
+// (each space's page log) and the ones paging itself changed: the others' counts follow
+// from the ticks (AgingIndex), as the walk would have left them.
+void Paging::age(bool tick) {
+  aging_.start_pass(tick);
+  // The walk visits the processes that have ECBs now: one that had none at the last pass
+  // is walked whole (its pages' counts go on from where they stopped), one that has none
+  // now is not walked (its pages keep their counts, out of the steal order).
+  std::set<uint64_t> live;
   system_->for_each_process([&](os::Process& p) {
     ProcessPages& pp = adopt(p);
-    auto at = pp.pages.begin();  // the first record not below the page visited last
-    p.space->for_each_own_page_key([&](uint64_t va, uint8_t& key) {
-      if (pp.is_fixed(va)) return;
-      while (at != pp.pages.end() && at->first < va) ++at;
-      if (at == pp.pages.end() || at->first != va) at = pp.pages.emplace_hint(at, va, Page{});
-      Page& pg = at->second;
-      if (pg.state != State::Resident) return;
-      if (!pg.prot) pg.prot = p.space->prot_of(va);
-      if (key & emu::kKeyReferenced) pg.uic = 0, key = uint8_t(key & ~emu::kKeyReferenced);
-      else pg.uic += tick;
-      if (visit) visit(pg.uic, p.id, va, Kind::Small);
-    });
-    p.space->for_each_large_segment([&](uint64_t va) {
-      if (pp.is_fixed(va)) return;
-      Page& sg = pp.large[va];
-      if (sg.state != State::Resident) return;
-      if (!sg.prot) sg.prot = p.space->prot_of(va);
-      bool changed = false;
-      if (p.space->segment_referenced(va, changed, true)) sg.uic = 0;
-      else sg.uic += tick;
-      if (visit) visit(sg.uic, p.id, va, Kind::Large);
-    });
+    live.insert(p.id);
+    if (!live_.count(p.id)) log_all(pp);
+    p.space->take_page_log(log_);
+    for (uint64_t v : log_) page_logged(pp, v);
   });
-  // The PLPA pages: one frame each, shared by every process (process id 0 for the order).
+  for (uint64_t pid : live_)
+    if (!live.count(pid))
+      if (auto p = processes_.find(pid); p != processes_.end()) {
+        for (auto& [va, pg] : p->second.pages) aging_.leave(pg.aging, pid, va, uint8_t(Kind::Small));
+        for (auto& [va, sg] : p->second.large) aging_.leave(sg.aging, pid, va, uint8_t(Kind::Large));
+      }
+  live_.swap(live);
+  system_->machine().storage().take_reference_log(log_);
+  const auto owner = [&](uint64_t frame, bool large) {
+    const PageRef* o = owner_of(frame, false);
+    if (o && o->pid && (o->va & 1) == large) to_visit_.push_back({o->pid - 1, o->va});
+  };
+  for (uint64_t frame : log_) owner(frame, false), owner(frame & ~uint64_t(kPagesPerSegment - 1), true);
+  std::sort(to_visit_.begin(), to_visit_.end());
+  to_visit_.erase(std::unique(to_visit_.begin(), to_visit_.end()), to_visit_.end());
+  for (const PageRef& r : to_visit_) {
+    auto p = processes_.find(r.pid);
+    if (p == processes_.end() || !live_.count(r.pid)) continue;
+    if (r.va & 1) visit_large(p->second, r.va - 1);
+    else visit_small(p->second, r.va);
+  }
+  to_visit_.clear();
+  // The PLPA pages: one frame each, shared by every process (process id 0 for the order);
+  // few, so every pass looks at each.
   emu::Storage& storage = system_->machine().storage();
   for (auto& [va, pg] : programs_) {
-    if (pg.state != State::Resident) continue;
+    if (pg.state != State::Resident) {
+      aging_.leave(pg.aging, 0, va, uint8_t(Kind::Program));
+      continue;
+    }
     emu::Frame& f = storage.frame(pg.frame);
-    if (f.referenced()) pg.uic = 0, f.set_referenced(false);
-    else pg.uic += tick;
-    if (visit) visit(pg.uic, 0, va, Kind::Program);
+    const bool referenced = f.referenced();
+    if (referenced) f.clear_referenced();
+    aging_.visit(pg.aging, 0, va, uint8_t(Kind::Program), referenced);
   }
+  aging_.end_visits();
   system_->machine().purge_micro_tlbs();  // the next reference sets the bit again
 }
 
+// Every page of the process's space is visited at this pass.
+void Paging::log_all(ProcessPages& pp) {
+  std::vector<uint64_t> own;
+  pp.process->space->for_each_own_page([&](uint64_t va, emu::Frame&) { own.push_back(va); });
+  pp.process->space->for_each_large_segment([&](uint64_t va) { own.push_back(va + 1); });
+  for (uint64_t v : own) page_logged(pp, v);
+}
+
+// `v`: a 4 KB page's address, or a large segment's + 1. It is visited at this pass, and
+// the frame it has now is noted as its own.
+void Paging::page_logged(ProcessPages& pp, uint64_t v) {
+  const uint64_t pid = pp.process->id;
+  to_visit_.push_back({pid, v});
+  const uint64_t frame = pp.process->space->own_frame(v & ~uint64_t(1), v & 1);
+  if (!frame) return;
+  *owner_of(frame, true) = {pid + 1, v};
+}
+
+Paging::PageRef* Paging::owner_of(uint64_t frame, bool make) {
+  const uint64_t chunk = frame / kOwnerChunk;
+  if (chunk >= owners_.size()) {
+    if (!make) return nullptr;
+    owners_.resize(chunk + 1);
+  }
+  if (!owners_[chunk]) {
+    if (!make) return nullptr;
+    owners_[chunk] = std::make_unique<std::array<PageRef, kOwnerChunk>>();
+  }
+  return &(*owners_[chunk])[frame % kOwnerChunk];
+}
+
+// The walk's step at a 4 KB page (for_each_own_page_key's, which resolves its frame).
+void Paging::visit_small(ProcessPages& pp, uint64_t va) {
+  emu::AddressSpace& space = *pp.process->space;
+  const uint64_t pid = pp.process->id;
+  uint8_t* key = space.own_page_key(va);
+  auto at = pp.pages.find(va);
+  if (!key || pp.is_fixed(va)) {  // not a page the walk visits
+    if (at != pp.pages.end()) aging_.leave(at->second.aging, pid, va, uint8_t(Kind::Small));
+    return;
+  }
+  if (at == pp.pages.end()) at = pp.pages.emplace(va, Page{}).first;
+  Page& pg = at->second;
+  if (pg.state != State::Resident) return aging_.leave(pg.aging, pid, va, uint8_t(Kind::Small));
+  if (!pg.prot) pg.prot = space.prot_of(va);
+  const bool referenced = *key & emu::kKeyReferenced;
+  if (referenced) *key = uint8_t(*key & ~emu::kKeyReferenced);
+  aging_.visit(pg.aging, pid, va, uint8_t(Kind::Small), referenced);
+}
+
+// The walk's step at a large segment (for_each_large_segment's).
+void Paging::visit_large(ProcessPages& pp, uint64_t va) {
+  emu::AddressSpace& space = *pp.process->space;
+  const uint64_t pid = pp.process->id;
+  if (pp.is_fixed(va) || !space.own_frame(va, true)) {
+    if (auto at = pp.large.find(va); at != pp.large.end()) aging_.leave(at->second.aging, pid, va, uint8_t(Kind::Large));
+    return;
+  }
+  Page& sg = pp.large[va];
+  if (sg.state != State::Resident) return aging_.leave(sg.aging, pid, va, uint8_t(Kind::Large));
+  if (!sg.prot) sg.prot = space.prot_of(va);
+  bool changed = false;
+  aging_.visit(sg.aging, pid, va, uint8_t(Kind::Large), space.segment_referenced(va, changed, true));
+}
+
 // One pass: the pages' counts are brought up to date, then the `frames` pages
-// unreferenced longest are stolen (ties: process, then address, then the order aging
-// visited them, for determinism). The candidates are put in that order only as far as
-// the pass reads them (InOrder), not all of them.
+// unreferenced longest are stolen (ties: process, then address), read in that order
+// from aging_ as far as the pass needs.
 void Paging::steal(uint64_t frames, uint64_t now, bool tick) {
+  // The order is read while the pass takes pages; a pass within it would change it.
+  if (stealing_) throw std::logic_error("paging: a steal pass began within a steal pass");
+  stealing_ = true;
+  struct Done {
+    bool& flag;
+    ~Done() { flag = false; }
+  } done{stealing_};
   ++stats_.scans;
-  std::vector<Candidate> candidates;  // the kept vector's memory (a pass within a pass gets its own)
-  candidates.swap(candidates_);
-  candidates.clear();
-  age(tick, [&](uint32_t uic, uint64_t pid, uint64_t va, Kind kind) {
-    candidates.push_back({uic, uint32_t(candidates.size()), pid, va, kind});
-  });
-  InOrder order(candidates, [](const Candidate& a, const Candidate& b) {
-    return std::tie(b.uic, a.pid, a.va, a.visit) < std::tie(a.uic, b.pid, b.va, b.visit);
-  });
+  age(tick);
   // VIO pages are written in requests of their own (to page data sets only).
   std::vector<std::pair<ProcessPages*, uint64_t>> batch, vio_batch;
   uint64_t vio_room = 0;  // free slots on the page volumes
@@ -268,6 +351,7 @@ void Paging::steal(uint64_t frames, uint64_t now, bool tick) {
     }
     ++taken;
     ++stats_.stolen;
+    aging_.leave(pg.aging, pp.process->id, va, uint8_t(Kind::Small));
     if (write) {
       if (pg.slot.device >= 0) free_slot(pg.slot), pg.slot = {};
       pg.buffer = std::make_shared<std::vector<uint8_t>>(t.frame->data.get(), t.frame->data.get() + kPage);
@@ -284,16 +368,17 @@ void Paging::steal(uint64_t frames, uint64_t now, bool tick) {
     space.unmap(va, kPage);
   };
   std::vector<uint64_t> common_batch;  // common pages to write to the COMMON data set
-  while (taken < frames) {
-    const Candidate* next = order.next();
+  AgingKey c{};  // the candidate being read
+  for (bool first = true; taken < frames; first = false) {
+    const AgingKey* next = aging_.next(first ? nullptr : &c);
     if (!next) break;
-    const Candidate& c = *next;
-    if (c.kind == Kind::Program) {
+    c = *next;
+    if (c.kind == uint8_t(Kind::Program)) {
       taken += steal_program(c.va, common_batch);
       continue;
     }
     ProcessPages& pp = processes_.at(c.pid);
-    if (c.kind == Kind::Small) {
+    if (c.kind == uint8_t(Kind::Small)) {
       take_small(pp, c.va);
       continue;
     }
@@ -310,7 +395,6 @@ void Paging::steal(uint64_t frames, uint64_t now, bool tick) {
   write_out(vio_batch, now, true);  // first: the page volumes' room was counted for them
   write_out(batch, now, false);
   write_common(common_batch, now);
-  candidates_.swap(candidates);
 }
 // The pages of `batch` in requests of system.paging.group pages, each to one device.
 void Paging::write_out(std::vector<std::pair<ProcessPages*, uint64_t>>& batch, uint64_t now, bool vio) {
@@ -460,7 +544,7 @@ flashsim::Device& Paging::device(const Slot& s) const {
 // storage, if any, is valid), just referenced.
 void Paging::put_back(ProcessPages& pp, uint64_t va, Page& pg, const uint8_t* data) {
   emu::AddressSpace& space = *pp.process->space;
-  if (pg.state == State::Writing) --writing_frames_;  // its frame was still taken while the write went on
+  if (pg.state == State::Writing) --writing_frames_;
   // Unchanged if a copy matches it: its slot (out, being read) or nothing at all (a zero
   // page). Taken back while being written, the write does not count (the caller frees
   // the slot): only storage holds it, so it is changed.
@@ -472,10 +556,10 @@ void Paging::put_back(ProcessPages& pp, uint64_t va, Page& pg, const uint8_t* da
   emu::Translation t;
   space.translate(va, t);
   system_->machine().storage().write_page(*t.frame, data);
-  t.frame->set_changed(!copy), t.frame->set_referenced(true);
+  t.frame->set_changed(!copy), system_->machine().storage().reference(*t.frame);
   leave_group(pp.process->id, va, pg);
   pg.state = State::Resident;
-  pg.uic = 0;
+  aging_.set(pg.aging, pp.process->id, va, uint8_t(Kind::Small), 0);
   pg.buffer.reset();
 }
 
@@ -622,13 +706,16 @@ void Paging::process_ending(os::Process& p) {
   auto it = processes_.find(p.id);
   if (it == processes_.end()) return;
   for (auto& [va, pg] : it->second.pages) {
+    aging_.leave(pg.aging, p.id, va, uint8_t(Kind::Small));
     free_slot(pg.slot), leave_group(p.id, va, pg);
     if (pg.state == State::Writing) --writing_frames_;
   }
   for (auto& [va, sg] : it->second.large) {
+    aging_.leave(sg.aging, p.id, va, uint8_t(Kind::Large));
     free_large_slot(sg.slot);
     if (sg.state == State::Writing) writing_frames_ -= kPagesPerSegment;
   }
   processes_.erase(it);
+  live_.erase(p.id);
 }
 }  // namespace paging

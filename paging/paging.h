@@ -24,6 +24,7 @@
 // storage but the shared system area, which stays fixed). Page waits are the control
 // program's (os/cpu_loop.cpp: an I-stream idle while its ECBs wait for page-ins).
 #pragma once
+#include <array>
 #include <functional>
 #include <map>
 #include <memory>
@@ -31,6 +32,7 @@
 #include <vector>
 
 #include "devices/devices.h"
+#include "paging/aging_index.h"
 #include "os/subsystem.h"
 #include "paging/paging_config.h"
 #include "paging/standalone_dump.h"
@@ -150,7 +152,7 @@ class Paging : public os::Subsystem {
   struct Page {
     State state = State::Resident;
     uint8_t prot = 0;
-    uint32_t uic = 0;                              // steal passes since it was last referenced
+    AgingState aging;                              // its unreferenced interval count (aging_)
     Slot slot;                                     // the copy on auxiliary storage (valid unless Writing)
     std::shared_ptr<std::vector<uint8_t>> buffer;  // Writing / Reading: the contents on their way
     os::WaitList waiters;                          // Reading: ECBs waiting for it
@@ -171,14 +173,31 @@ class Paging : public os::Subsystem {
   uint64_t coming_frames() const;
   void steal(uint64_t frames, uint64_t now, bool tick);
   enum class Kind : uint8_t { Small, Large, Program };  // a 4 KB page, a 1 MB page, a PLPA page
-  void age(bool tick, const std::function<void(uint32_t uic, uint64_t pid, uint64_t va, Kind kind)>& visit);
+  void age(bool tick);
   uint64_t aging_interval_ = 0, next_aging_ = 0;  // system.paging.uic_interval, in cycles
-  struct Candidate {  // a page a steal pass may take; `visit`: its place in aging's walk
-    uint32_t uic, visit;
-    uint64_t pid, va;
-    Kind kind;
+  // The pages' counts and the steal order, changed only where the machine's logs say
+  // (paging/aging_index.h).
+  AgingIndex aging_;
+  // The pages a pass visits: (process id, address; + 1 for a large segment).
+  struct PageRef {
+    uint64_t pid = 0, va = 0;
+    auto operator<=>(const PageRef&) const = default;
   };
-  std::vector<Candidate> candidates_;  // the last pass's vector, kept for its memory (4 million at f = 1)
+  std::vector<PageRef> to_visit_;
+  // Which page each frame holds (by frame number; a large segment at its first frame),
+  // as of the last look at the page's mapping: a frame in the reference log is visited
+  // through it. pid + 1 (0: none). A stale entry only makes a spurious visit. In chunks
+  // made as frames in them are noted (1 MB frames come from the top of storage).
+  static constexpr uint64_t kOwnerChunk = 1 << 14;
+  std::vector<std::unique_ptr<std::array<PageRef, kOwnerChunk>>> owners_;
+  PageRef* owner_of(uint64_t frame, bool make);
+  std::vector<uint64_t> log_;  // a log being read (its memory kept)
+  void page_logged(ProcessPages& pp, uint64_t v);  // a page of the space's page log, or one to look at
+  void log_all(ProcessPages& pp);
+  std::set<uint64_t> live_;  // the processes the last pass walked (those with ECBs)
+  void visit_small(ProcessPages& pp, uint64_t va);
+  void visit_large(ProcessPages& pp, uint64_t va);
+  bool stealing_ = false;
   ProcessPages& adopt(os::Process& p);
   int choose_device(size_t n);
   int choose_vio_device(size_t& n);
@@ -292,7 +311,7 @@ class Paging : public os::Subsystem {
     bool common = false;
     uint64_t frame = 0;
     State state = State::Resident;  // Resident, Out or Reading
-    uint32_t uic = 0;
+    AgingState aging;
     Slot scm, dasd;                 // PLPA: its copies from IPL (scm: none if SCM had no room); common: its
                                     // copy on the COMMON data set (none: unchanged since IPL)
     std::shared_ptr<std::vector<uint8_t>> buffer;  // Reading: the contents on their way

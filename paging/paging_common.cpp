@@ -119,9 +119,10 @@ void Paging::take_back_common(uint64_t va, ProgramPage& pg) {
 
 void Paging::bring_back_common(uint64_t va, ProgramPage& pg) {
   system_->restore_common_page(va);
-  system_->machine().storage().frame(pg.frame).set_referenced(true);
+  emu::Storage& storage = system_->machine().storage();
+  storage.reference(storage.frame(pg.frame));
   pg.state = State::Resident;
-  pg.uic = 0;
+  aging_.set(pg.aging, 0, va, uint8_t(Kind::Program), 0);
   --programs_out_;
 }
 

@@ -30,9 +30,12 @@ Paging::LargeSteal Paging::steal_large(ProcessPages& pp, uint64_t va, uint64_t n
     sg.slot = slot;
     if (sg.slot.device < 0) {  // no contiguous SCM for it: 4 KB pages from now on, as old as it
       space.demote(va);
+      const uint64_t pid = pp.process->id;
+      aging_.leave(sg.aging, pid, va, uint8_t(Kind::Large));
+      const uint32_t uic = aging_.uic(sg.aging);
       for (uint64_t a = va; a < va + kSegment; a += kPage) {
         Page& small = pp.pages[a];
-        small.uic = sg.uic, small.prot = sg.prot;
+        aging_.set(small.aging, pid, a, uint8_t(Kind::Small), uic), small.prot = sg.prot;
       }
       pp.large.erase(va);
       ++stats_.demoted;
@@ -71,6 +74,7 @@ Paging::LargeSteal Paging::steal_large(ProcessPages& pp, uint64_t va, uint64_t n
     sg.state = State::Out;
     ++stats_.freed_clean;
   }
+  aging_.leave(sg.aging, pp.process->id, va, uint8_t(Kind::Large));
   ++stats_.stolen;
   space.unmap(va, kSegment);
   return LargeSteal::Taken;
@@ -124,7 +128,7 @@ void Paging::put_back_large(ProcessPages& pp, uint64_t va, Page& sg, const uint8
     if (space.translate(a, t) == emu::Translate::Ok) t.frame->set_changed(false);
   }
   sg.state = State::Resident;
-  sg.uic = 0;
+  aging_.set(sg.aging, pp.process->id, va, uint8_t(Kind::Large), 0);
   sg.buffer.reset();
 }
 

@@ -136,9 +136,9 @@ void Paging::bring_back_program(uint64_t va, ProgramPage& pg, const uint8_t* dat
                              va));
   }
   system_->restore_common_page(va);
-  f.set_referenced(true);
+  system_->machine().storage().reference(f);
   pg.state = State::Resident;
-  pg.uic = 0;
+  aging_.set(pg.aging, 0, va, uint8_t(Kind::Program), 0);
   pg.buffer.reset();
   --programs_out_;
 }

@@ -130,7 +130,7 @@ Paging::RmfMonitors::Job Paging::RmfMonitors::job(const Paging& pg, os::Process&
   j.fixed = pp.fixed.size() * kPagesPerSegment;  // the heap fixes whole segments, mapped as it fixes them
   for (const auto& [va, page] : pp.pages) {
     j.aux_slots += page.slot.device >= 0;
-    if (page.state == State::Resident) uic = std::max(uic, page.uic);
+    if (page.state == State::Resident) uic = std::max(uic, pg.aging_.uic(page.aging));
   }
   for (const auto& [va, sg] : pp.large) j.aux_slots += sg.slot.device >= 0 ? kPagesPerSegment : 0;
   const auto last = seen.find(p.id);

@@ -215,7 +215,7 @@ TEST_CASE("DAT sets a frame's reference bit on a load and its change bit on a st
     emu::Translation t;
     REQUIRE(m.space.translate(TestMachine::kData, t) == emu::Translate::Ok);
     emu::Frame& f = *t.frame;
-    f.set_referenced(false), f.set_changed(false);
+    f.clear_referenced(), f.set_changed(false);
     m.cpu.flush_micro_tlb();
     m.cpu.gr[2] = TestMachine::kData;
     m.run(RXY(0xE304, 1, 0, 2, 0));  // LG: referenced, not changed

@@ -19,7 +19,7 @@
 #include "os/control_program.h"
 #include "os/run_config.h"
 #include "paging/paging.h"
-#include "paging/steal_order.h"
+#include "paging/aging_index.h"
 #include "scratch.h"
 
 using Catch::Matchers::Contains;
@@ -381,37 +381,95 @@ TEST_CASE("paging: DUMP commands that cannot be taken", "[paging][svcdump]") {
   CHECK_THROWS_WITH(PagingRun({}, "  - at: 1us\n    command: DUMP COMM=(X\n"), Contains("without its )"));
 }
 
-// The steal pass reads its candidates through paging::InOrder, which sorts only as far
-// as the pass reads: the order must be exactly a whole stable sort's (unreferenced count
-// highest first, then process, then address, ties in the order aging visited them),
-// however far a pass reads, so that the same pages go in the same order (issue 44).
-TEST_CASE("paging: the steal order read partly is a whole stable sort's, however far it is read", "[paging]") {
-  struct Candidate {
-    uint32_t uic, visit;
+// The steal pass's order without the walk (paging::AgingIndex, issue 44): a pass visits
+// only the pages whose reference bit went on or whose place in the walk changed, and the
+// counts and the order must be exactly what the walk over every page gave (the walk's
+// rules kept here as the reference): the same counts for every page, in or out of the
+// walk, and the same candidates in the same order, however the pass reads them.
+TEST_CASE("paging: the aging index gives the walk's counts and steal order on random reference patterns",
+          "[paging]") {
+  struct Walked {                // a page, as the walk saw it and as the index keeps it
     uint64_t pid, va;
+    bool in_walk = false;       // resident, owned, not fixed: the walk visits it
+    bool referenced = false;    // its reference bit
+    bool logged = false;        // the machine logged it since the last pass
+    uint32_t uic = 0;           // the walk's count
+    paging::AgingState state;   // the index's
   };
-  const auto by_age = [](const Candidate& a, const Candidate& b) {  // the steal pass's key, less the visit
-    return std::tie(b.uic, a.pid, a.va) < std::tie(a.uic, b.pid, b.va);
-  };
-  const auto total = [&](const Candidate& a, const Candidate& b) {
-    return by_age(a, b) || (!by_age(b, a) && a.visit < b.visit);
-  };
-  std::mt19937_64 random(44);
-  for (size_t size : {0, 1, 63, 64, 65, 200, 5000}) {
-    std::vector<Candidate> visited;
-    for (uint32_t k = 0; k < size; ++k)  // few counts, processes and addresses: many ties, some whole
-      visited.push_back({uint32_t(random() % 7), k, random() % 3, (random() % 40) * 4096});
-    std::vector<Candidate> sorted = visited;
-    std::stable_sort(sorted.begin(), sorted.end(), by_age);
-    for (size_t reads : {size_t(0), std::min<size_t>(1, size), size / 3, size}) {
-      std::vector<Candidate> items = visited;
-      paging::InOrder order(items, total);
-      std::vector<uint32_t> got;  // the first `reads` (where a pass stops), then on to the end
-      for (size_t k = 0; k < reads; ++k) got.push_back(order.next()->visit);
-      while (const Candidate* c = order.next()) got.push_back(c->visit);
-      INFO("size " << size << ", first reads " << reads);
-      REQUIRE(got.size() == size);
-      for (size_t k = 0; k < size; ++k) CHECK(got[k] == sorted[k].visit);
+  for (uint64_t seed : {1, 2, 3, 44}) {
+    std::mt19937_64 random(seed);
+    std::vector<Walked> pages;
+    for (uint64_t k = 0; k < 300; ++k) pages.push_back({.pid = 1 + k % 3, .va = (k / 3) * 4096});
+    paging::AgingIndex index;
+    const auto order_of_walk = [&] {  // the old pass: a stable sort of the candidates, by count
+      std::vector<size_t> c;
+      for (size_t k = 0; k < pages.size(); ++k)
+        if (pages[k].in_walk) c.push_back(k);
+      std::stable_sort(c.begin(), c.end(), [&](size_t a, size_t b) {
+        return std::tie(pages[b].uic, pages[a].pid, pages[a].va) < std::tie(pages[a].uic, pages[b].pid, pages[b].va);
+      });
+      return c;
+    };
+    const auto find = [&](const paging::AgingKey& key) {
+      return size_t((key.va / 4096) * 3 + (key.pid - 1));
+    };
+    for (int pass = 0; pass < 400; ++pass) {
+      // Between passes: references, pages coming and going (unmapped, fixed, mapped),
+      // pages put back with a count of their own (0: back from auxiliary storage; a
+      // demoted 1 MB page's), and spurious logs.
+      const int events = int(random() % (pass % 50 < 25 ? 40 : 4));  // busy stretches and quiet ones
+      for (int e = 0; e < events; ++e) {
+        Walked& p = pages[random() % pages.size()];
+        switch (random() % 6) {
+          case 0: case 1: case 2: p.referenced = true; break;
+          case 3: p.in_walk = !p.in_walk; break;
+          case 4:
+            if (!p.in_walk) {
+              const uint32_t uic = random() % 2 ? 0 : uint32_t(random() % 20);
+              p.uic = uic, index.set(p.state, p.pid, p.va, 0, uic), p.in_walk = true, p.referenced = uic == 0;
+            }
+            break;
+          default: break;  // logged, nothing changed
+        }
+        p.logged = true;
+      }
+      const bool tick = random() % 4 != 0;
+      // The walk over every page; the index's pass over the logged ones.
+      index.start_pass(tick);
+      for (Walked& p : pages) {
+        if (p.logged) {
+          if (p.in_walk) index.visit(p.state, p.pid, p.va, 0, p.referenced);
+          else index.leave(p.state, p.pid, p.va, 0);
+        }
+        if (p.in_walk) p.uic = p.referenced ? 0 : p.uic + tick, p.referenced = false;
+        p.logged = false;
+      }
+      index.end_visits();
+      INFO("seed " << seed << ", pass " << pass);
+      for (const Walked& p : pages) REQUIRE(index.uic(p.state) == p.uic);
+      // A steal pass: the candidates in order, some taken (out of the walk), some passed
+      // over (a write bound), stopping anywhere.
+      const std::vector<size_t> expected = order_of_walk();
+      const size_t reads = random() % (expected.size() + 2);
+      std::vector<size_t> got;
+      paging::AgingKey at{};
+      for (bool first = true; got.size() < reads; first = false) {
+        const paging::AgingKey* next = index.next(first ? nullptr : &at);
+        if (!next) break;
+        at = *next;
+        const size_t k = find(at);
+        REQUIRE(index.uic(at) == pages[k].uic);
+        got.push_back(k);
+        if (random() % 3) pages[k].in_walk = false, index.leave(pages[k].state, at.pid, at.va, 0);
+      }
+      REQUIRE(got.size() == std::min(reads, expected.size()));
+      for (size_t k = 0; k < got.size(); ++k) REQUIRE(got[k] == expected[k]);
+      size_t in_walk = 0;
+      for (const Walked& p : pages) {
+        in_walk += p.in_walk;
+        REQUIRE(index.uic(p.state) == p.uic);  // taken pages keep their counts
+      }
+      REQUIRE(index.size() == in_walk);
     }
   }
 }
