@@ -4,10 +4,12 @@ README.md or in docs/*.md
 
     <!-- readme-sample: run CONFIG.yaml [--set KEY=VALUE ...] [; REPORT] -->
     <!-- readme-sample: exec PROGRAM.elf [OPTIONS] -->
+    <!-- readme-sample: ipl IMAGE.elf [OPTIONS] [; REPORT] -->
 
 is checked against what that command prints now (`tpfemu run ... --no-progress` from the
 source folder into a scratch folder: its standard output, or the report file REPORT it
-wrote; `tpfemu exec`: standard output and error). Every
+wrote; `tpfemu exec` and `tpfemu ipl`: standard output and error, or for `ipl` the
+report file REPORT its --profile wrote). Every
 line of the block must appear in the output, in the same order; lines that are "..."
 (elisions), start with "$ " (the command as typed) or read "status N" are not output.
 
@@ -23,7 +25,7 @@ sys.dont_write_bytecode = True  # no tests/__pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import source_tree  # noqa: E402  (what git tracks)
 
-MARKER = re.compile(r"<!-- readme-sample: (run|exec) (.*?)(?:; (\S+))? -->")
+MARKER = re.compile(r"<!-- readme-sample: (run|exec|ipl) (.*?)(?:; (\S+))? -->")
 
 
 def samples(readme):
@@ -53,13 +55,20 @@ def output(tpfemu, source, guest, scratch, word, args, report):
             path = os.path.join(scratch, report)
             return open(path, encoding="utf-8").read() if os.path.exists(path) else f"(no {report})\n" + r.stderr
         return r.stdout
-    # The program's path as typed (argv[0] is on its stack, so its length moves the
+    # exec, ipl: the program's path as typed (argv[0] is on its stack, so its length moves the
     # stack and the cycles): run where that path leads to the guest folder.
-    os.makedirs(os.path.join(scratch, os.path.dirname(os.path.dirname(args[0])) or "."), exist_ok=True)
-    link = os.path.join(scratch, os.path.dirname(args[0]))
+    # The folder named "guest" in the path (build/guest/case_divzero.elf,
+    # build/guest/system/selftest.elf) is the guest folder.
+    parts = args[0].split("/")
+    as_typed = "/".join(parts[:parts.index("guest") + 1]) if "guest" in parts[:-1] else os.path.dirname(args[0])
+    os.makedirs(os.path.join(scratch, os.path.dirname(as_typed) or "."), exist_ok=True)
+    link = os.path.join(scratch, as_typed)
     if not os.path.islink(link):
         os.symlink(guest, link)
-    r = subprocess.run([tpfemu, "exec"] + args, capture_output=True, text=True, cwd=scratch)
+    r = subprocess.run([tpfemu, word] + args, capture_output=True, text=True, cwd=scratch)
+    if report:
+        path = os.path.join(scratch, report)
+        return open(path, encoding="utf-8").read() if os.path.exists(path) else f"(no {report})\n" + r.stderr
     return r.stdout + r.stderr
 
 
