@@ -235,6 +235,81 @@ Alu alu_form(uint16_t id) {
   return {};
 }
 
+// The relative branches a block ends with, emitted inline: the PSW address set as their
+// handlers set it (emu/isa/branch.cpp), then the block's exit or chain. None charges
+// cycles beyond its base, reads storage or can raise an exception.
+enum class BranchOp : uint8_t { None, OnCondition, OnCount, AndSave, CompareRegisters, CompareImmediate };
+struct Branch {
+  BranchOp op = BranchOp::None;
+  uint8_t bits = 64;     // operand width (on count, compare and branch)
+  bool logical = false;  // an unsigned comparison (CLRJ, CLIJ ...)
+};
+
+Branch branch_form(uint16_t id) {
+  using enum BranchOp;
+  static const std::pair<std::string_view, Branch> kForms[] = {
+      {"BRC", {OnCondition}},          {"BRCL", {OnCondition}},          {"BRCT", {OnCount, 32}},
+      {"BRCTG", {OnCount, 64}},        {"BRAS", {AndSave}},              {"BRASL", {AndSave}},
+      {"CRJ", {CompareRegisters, 32}}, {"CGRJ", {CompareRegisters, 64}}, {"CLRJ", {CompareRegisters, 32, true}},
+      {"CLGRJ", {CompareRegisters, 64, true}},                           {"CIJ", {CompareImmediate, 32}},
+      {"CGIJ", {CompareImmediate, 64}},                                  {"CLIJ", {CompareImmediate, 32, true}},
+      {"CLGIJ", {CompareImmediate, 64, true}}};
+  const std::string_view m = mnemonic(id);
+  for (const auto& [name, form] : kForms)
+    if (m == name) return form;
+  return {};
+}
+
+// Emits `in` (a Branch `form`), the last instruction of a block: the PSW address becomes
+// the target or stays at `next` (the instruction after it, already in the PSW). Uses
+// rax, rcx, rdx.
+template <class Gr>
+void emit_branch(asmjit::x86::Assembler& as, const Branch& form, const Insn& in, const CpuLayout& at, Gr gr) {
+  using namespace asmjit;
+  const x86::Mem psw_addr = x86::qword_ptr(x86::rbx, at.psw_addr);
+  Label taken = as.newLabel(), not_taken = as.newLabel();
+  switch (form.op) {
+    case BranchOp::OnCondition: {  // brc: cc_matches(c, m1): mask bit 8 >> cc
+      const unsigned mask = in.r1 & 15;
+      if (mask == 0) return;
+      if (mask == 15) break;
+      as.movzx(x86::ecx, x86::byte_ptr(x86::rbx, at.cc));
+      as.mov(x86::edx, imm(mask));
+      as.shl(x86::edx, x86::cl);
+      as.test(x86::dl, imm(8));
+      as.jz(not_taken);
+      break;
+    }
+    case BranchOp::OnCount:  // brct, brctg: R1 (bits 32-63 for BRCT) minus one, taken unless zero
+      as.sub(gr(in.r1, form.bits / 8), imm(1));
+      as.jz(not_taken);
+      break;
+    case BranchOp::AndSave:  // bras: R1 the next instruction's address
+      as.mov(x86::rax, psw_addr);
+      as.mov(gr(in.r1, 8), x86::rax);
+      break;
+    case BranchOp::CompareRegisters:  // crj ...: relation_selected(r1, r2, m3), the CC unchanged
+    case BranchOp::CompareImmediate: {  // cij ...: the immediate sign-extended, or (CL) unsigned 8-bit
+      const unsigned bytes = form.bits / 8;
+      const x86::Gp a = bytes == 8 ? x86::Gp(x86::rax) : x86::Gp(x86::eax);
+      as.mov(a, gr(in.r1, bytes));
+      if (form.op == BranchOp::CompareRegisters) as.cmp(a, gr(in.r2, bytes));
+      else as.cmp(a, imm(form.logical ? int32_t(uint8_t(in.imm)) : int32_t(in.imm)));
+      // M3: 8 equal, 4 first operand low, 2 high [Principles of Operation, "COMPARE AND BRANCH"].
+      if (in.m3 & 8) as.je(taken);
+      if (in.m3 & 4) form.logical ? as.jb(taken) : as.jl(taken);
+      if (in.m3 & 2) form.logical ? as.ja(taken) : as.jg(taken);
+      as.jmp(not_taken);
+      break;
+    }
+    case BranchOp::None: return;
+  }
+  as.bind(taken);
+  as.mov(x86::rax, imm(in.target));
+  as.mov(psw_addr, x86::rax);
+  as.bind(not_taken);
+}
+
 // Bits start..end of a 64-bit register, PoO numbering (bit 0 leftmost), wrapping when
 // start > end: selected_bits in emu/isa/logical.cpp.
 uint64_t selected_bits(unsigned start, unsigned end) {
@@ -610,6 +685,11 @@ size_t emit_block(asmjit::CodeHolder& code, const DecodedPage& page, const Block
       as.bind(path.resume);
       slow_paths.push_back(path);
       if (!last) continue;
+      break;
+    }
+    if (const Branch form = branch_form(in.id); last && form.op != BranchOp::None) {
+      store_clock_and_psw(k, in);
+      emit_branch(as, form, in, at, gr);
       break;
     }
     call_handler(k, in);
