@@ -29,9 +29,17 @@ unsigned ChannelSubsystem390::attach(std::unique_ptr<ChannelDevice> device) {
   return unsigned(subchannels_.size() - 1);
 }
 
+unsigned ChannelSubsystem390::attach_eadm(std::unique_ptr<EadmDevice> device) {
+  Subchannel s;
+  s.eadm = std::move(device);
+  subchannels_.push_back(std::move(s));
+  return unsigned(subchannels_.size() - 1);
+}
+
 namespace {
 
 constexpr unsigned kSchibBytes = 52, kIrbBytes = 64;
+constexpr uint8_t kSubchannelTypeEadm = 3;  // PMCW word 6 bits 8-10 ("ADM")
 // Host protection, not the architecture: a channel program that executes more CCWs than
 // this (a TIC loop nothing ends) is ended with a channel-control check.
 constexpr unsigned kMaxCcws = 100'000;
@@ -78,11 +86,12 @@ void put_pmcw(uint8_t* p, const Subchannel& s) {
   put32(p, s.interruption_parameter);
   p[4] = uint8_t((s.isc & 7) << 3);
   p[5] = uint8_t((s.enabled ? 0x80 : 0) | (s.limit_mode & 3) << 5 | (s.measurement_mode & 3) << 3 |
-                 (s.multipath ? 0x04 : 0) | (s.timing ? 0x02 : 0) | 0x01 /* device number valid */);
+                 (s.multipath ? 0x04 : 0) | (s.timing ? 0x02 : 0) | (s.device ? 0x01 : 0) /* device number valid */);
   put16(p + 6, s.device_number);
   p[8] = s.lpm, p[9] = 0 /* PNOM */, p[10] = s.start_in_progress() ? 0x80 : 0 /* LPUM */, p[11] = 0x80 /* PIM */;
   put16(p + 12, s.measurement_index);
   p[14] = 0x80 /* POM */, p[15] = 0x80 /* PAM */;
+  if (s.eadm) p[25] = uint8_t(kSubchannelTypeEadm << 5);
 }
 
 }  // namespace
@@ -100,9 +109,10 @@ unsigned ChannelSubsystem390::store_subchannel(SystemCpu& cpu, unsigned n, uint6
 unsigned ChannelSubsystem390::modify_subchannel(SystemCpu& cpu, unsigned n, uint64_t schib) {
   uint8_t b[kSchibBytes];
   fetch_operand(cpu.cpu(), schib, b, kSchibBytes);
-  // [Principles of Operation, "MODIFY SUBCHANNEL"]: PMCW word 1 bits 0-1 and 5-7, and
-  // word 6 bits 0-28, must be zero, and LM must not be 11: otherwise an operand exception.
-  if ((b[4] & 0xC7) || (b[5] & 0x60) == 0x60 || (get32(b + 24) & ~7u)) program_check(kOperandException);
+  // [Principles of Operation, "MODIFY SUBCHANNEL"]: PMCW word 1 bits 0-1 and 5-7 must be
+  // zero, and LM must not be 11: otherwise an operand exception. (Word 6, the subchannel
+  // type and the facilities' controls, is not modifiable here: ignored.)
+  if ((b[4] & 0xC7) || (b[5] & 0x60) == 0x60) program_check(kOperandException);
   if (n >= subchannels_.size()) return 3;
   Subchannel& s = subchannels_[n];
   if (s.status_pending()) return 1;
@@ -125,7 +135,7 @@ unsigned ChannelSubsystem390::start_subchannel(SystemCpu& cpu, unsigned n, uint6
   // zero, and word 2 bit 0 zero, or an operand exception.
   const uint32_t word1 = get32(orb + 4), program = get32(orb + 8);
   if ((word1 & 0x3F) || (word1 & (1u << (31 - 13))) || (program >> 31)) program_check(kOperandException);
-  if (n >= subchannels_.size() || !subchannels_[n].device || !subchannels_[n].enabled) return 3;
+  if (n >= subchannels_.size() || !subchannels_[n].attached() || !subchannels_[n].enabled) return 3;
   Subchannel& s = subchannels_[n];
   if (s.status_pending()) return 1;
   if (s.function) return 2;
@@ -143,9 +153,14 @@ unsigned ChannelSubsystem390::start_subchannel(SystemCpu& cpu, unsigned n, uint6
 
   Cpu& c = cpu.cpu();
   const uint64_t now_ns = uint64_t(double(c.cycles) / c.clock_ghz);
-  uint64_t ns = s.device->begin(now_ns);
-  run_channel_program(cpu, s, program, ns);
-  s.device->end();
+  uint64_t ns = 0;
+  if (s.eadm) {
+    run_aob(cpu, s, program, ns);
+  } else {
+    ns = s.device->begin(now_ns);
+    run_channel_program(cpu, s, program, ns);
+    s.device->end();
+  }
   // The status is the device's when its time has passed: an event on the machine's queue.
   const uint64_t serial = ++serial_;
   s.completion_serial = serial;
@@ -285,6 +300,87 @@ void ChannelSubsystem390::run_channel_program(SystemCpu& cpu, Subchannel& s, uin
   }
 }
 
+namespace {
+uint64_t get64(const uint8_t* p) { return uint64_t(get32(p)) << 32 | get32(p + 4); }
+void put64(uint8_t* p, uint64_t v) { put32(p, uint32_t(v >> 32)), put32(p + 4, uint32_t(v)); }
+constexpr unsigned kAobRequest = 0, kAobResponse = 64, kAobMsbs = 128, kMsbBytes = 32, kMaxMsbs = 124;
+constexpr uint16_t kArqbMove = 1;
+// Host protection: an AOB whose MSBs move more than this (blocks times their count) is
+// ended with a program check, not allocated (124 MSBs of 1 MB blocks each is 124 MB).
+constexpr uint64_t kMaxAobBytes = 256ull << 20;
+}  // namespace
+
+// An AOB on an EADM subchannel: the ARQB's move command and MSB count, each MSB's
+// operation (clear, read, write, release), block size (4 KB, 1 MB), block count, main-
+// storage and SCM addresses; the write's data fetched and the read's stored under the
+// ORB's key, as a channel program's. A device error stores the ARSB (error flags, the
+// error qualifier, the failing MSB's address and SCM address) and ends in unit check.
+// The SCSW's word 1 is the AOB's address. Not modelled: the MSBs' indirect (AIDAW) and
+// block-number modes (a program check).
+void ChannelSubsystem390::run_aob(SystemCpu& cpu, Subchannel& s, uint64_t aob, uint64_t& ns) {
+  using Access = SystemCpu::ChannelAccess;
+  s.ccw_address = uint32_t(aob);
+  auto end = [&](uint8_t dstat, uint8_t sstat) {
+    s.device_status = uint8_t(dstat | device_status::kChannelEnd | device_status::kDeviceEnd);
+    s.subchannel_status = sstat;
+  };
+  auto fail_access = [&](Access a) {
+    end(0, a == Access::Protection ? subchannel_status::kProtectionCheck : subchannel_status::kProgramCheck);
+  };
+  if (aob & 0xFFF) return end(0, subchannel_status::kProgramCheck);
+  uint8_t arqb[64];
+  if (const Access a = cpu.channel_move(aob + kAobRequest, arqb, sizeof arqb, false, s.key); a != Access::Ok)
+    return fail_access(a);
+  const unsigned msbs = get16(arqb + 14);
+  if (get16(arqb + 10) != kArqbMove || msbs == 0 || msbs > kMaxMsbs) return end(0, subchannel_status::kProgramCheck);
+  std::vector<EadmBlock> blocks;
+  std::vector<uint64_t> storage_of, msb_of;  // each block's main-storage address, its MSB's
+  uint64_t total = 0;
+  for (unsigned m = 0; m < msbs; ++m) {
+    uint8_t msb[kMsbBytes];
+    const uint64_t msb_at = aob + kAobMsbs + uint64_t(m) * kMsbBytes;
+    if (const Access a = cpu.channel_move(msb_at, msb, sizeof msb, false, s.key); a != Access::Ok) return fail_access(a);
+    const unsigned op = msb[0] & 0xF, size_code = msb[3] & 0xF, flags = msb[1];
+    const uint32_t count = get32(msb + 4);
+    const uint64_t data = get64(msb + 8), scm = get64(msb + 16);
+    const uint64_t size = size_code ? 1ull << 20 : 4096;
+    if (op > 3 || size_code > 1 || flags || count == 0 || (total += count * size) > kMaxAobBytes)
+      return end(0, subchannel_status::kProgramCheck);
+    for (uint32_t k = 0; k < count; ++k) {
+      EadmBlock b;
+      b.op = EadmBlock::Op(op), b.one_megabyte = size_code == 1, b.scm_address = scm + k * size;
+      b.data.resize(size);
+      if (b.op == EadmBlock::Op::Write)
+        if (const Access a = cpu.channel_move(data + k * size, b.data.data(), uint32_t(size), false, s.key);
+            a != Access::Ok)
+          return fail_access(a);
+      blocks.push_back(std::move(b));
+      storage_of.push_back(data + k * size), msb_of.push_back(msb_at);
+    }
+  }
+  Cpu& c = cpu.cpu();
+  const EadmAnswer answer = s.eadm->move(uint64_t(double(c.cycles) / c.clock_ghz), blocks);
+  ns = answer.ns;
+  if (!answer.ok) {
+    uint8_t arsb[64] = {};
+    arsb[4] = 0x80;  // error flags: the request failed (ours: which bit the facility sets is not in our sources)
+    arsb[11] = 1;    // the error qualifier (ours)
+    const unsigned failed = std::min<unsigned>(answer.failed_block, unsigned(blocks.size() - 1));
+    put64(arsb + 16, msb_of[failed]);
+    put64(arsb + 40, blocks[failed].scm_address);
+    if (const Access a = cpu.channel_move(aob + kAobResponse, arsb, sizeof arsb, true, s.key); a != Access::Ok)
+      return fail_access(a);
+    return end(device_status::kUnitCheck, 0);
+  }
+  for (size_t k = 0; k < blocks.size(); ++k)
+    if (blocks[k].op == EadmBlock::Op::Read)
+      if (const Access a = cpu.channel_move(storage_of[k], blocks[k].data.data(), uint32_t(blocks[k].data.size()), true,
+                                            s.key);
+          a != Access::Ok)
+        return fail_access(a);
+  end(0, 0);
+}
+
 void ChannelSubsystem390::make_status_pending(unsigned n) {
   Subchannel& s = subchannels_[n];
   s.status_control |= scsw::kStatusPending;
@@ -336,7 +432,7 @@ unsigned ChannelSubsystem390::test_subchannel(SystemCpu& cpu, unsigned n, uint64
 // CLEAR SUBCHANNEL: whatever the subchannel does ends; the clear function's status is
 // pending at once (the device's reset is not timed) [Principles of Operation, "CLEAR SUBCHANNEL"].
 unsigned ChannelSubsystem390::clear_subchannel(SystemCpu&, unsigned n) {
-  if (n >= subchannels_.size() || !subchannels_[n].device) return 3;
+  if (n >= subchannels_.size() || !subchannels_[n].attached()) return 3;
   Subchannel& s = subchannels_[n];
   withdraw_interruption(n);
   s.completion_serial = 0;
@@ -349,7 +445,7 @@ unsigned ChannelSubsystem390::clear_subchannel(SystemCpu&, unsigned n) {
 // HALT SUBCHANNEL: a start in progress ends now (its status the halt's: no device
 // status); CC 1 with status pending alone, CC 2 with a halt or clear in progress.
 unsigned ChannelSubsystem390::halt_subchannel(SystemCpu&, unsigned n) {
-  if (n >= subchannels_.size() || !subchannels_[n].device) return 3;
+  if (n >= subchannels_.size() || !subchannels_[n].attached()) return 3;
   Subchannel& s = subchannels_[n];
   if (s.status_pending() && !s.start_in_progress()) return 1;
   if (s.function & (scsw::kHalt | scsw::kClear)) return 2;
@@ -365,7 +461,7 @@ unsigned ChannelSubsystem390::halt_subchannel(SystemCpu&, unsigned n) {
 // RESUME SUBCHANNEL: no channel program is ever suspended here (CCWs with the suspend
 // flag are a program check): CC 1 with status pending, else CC 2 (not applicable).
 unsigned ChannelSubsystem390::resume_subchannel(SystemCpu&, unsigned n) {
-  if (n >= subchannels_.size() || !subchannels_[n].device || !subchannels_[n].enabled) return 3;
+  if (n >= subchannels_.size() || !subchannels_[n].attached() || !subchannels_[n].enabled) return 3;
   return subchannels_[n].status_pending() ? 1 : 2;
 }
 

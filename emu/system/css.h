@@ -75,6 +75,33 @@ class ChannelDevice {
   virtual void end() = 0;
 };
 
+// EADM [the extended asynchronous data mover facility; its layouts as Linux's
+// arch/s390/include/asm/eadm.h gives them, read for facts]: an EADM subchannel (type 3,
+// "ADM") starts an asynchronous operation block (AOB) instead of a channel program: its
+// request block (ARQB: command 1, move; the MSB count), its response block (ARSB) and
+// up to 124 move-specification blocks (MSBs), each moving a count of 4 KB or 1 MB
+// blocks between main storage and storage-class memory (Flash Express). The device is
+// the SCM behind the subchannel, given its blocks at once (each 4 KB or 1 MB; a write's
+// data gathered from storage, a read's filled by it).
+struct EadmBlock {
+  enum class Op : uint8_t { Clear = 0, Read = 1, Write = 2, Release = 3 } op = Op::Read;  // the MSB's operation code
+  bool one_megabyte = false;
+  uint64_t scm_address = 0;
+  std::vector<uint8_t> data;  // the block's bytes (a read's, after move; a write's, before)
+};
+struct EadmAnswer {
+  bool ok = true;
+  unsigned failed_block = 0;  // the index of the block that failed
+  uint64_t ns = 0;            // the request's time, from its start
+  std::string error;
+};
+class EadmDevice {
+ public:
+  virtual ~EadmDevice() = default;
+  virtual std::string name() const = 0;
+  virtual EadmAnswer move(uint64_t now_ns, std::vector<EadmBlock>& blocks) = 0;
+};
+
 // The command's direction by its low bits [Principles of Operation, "Command Code"]:
 // xxxx0100 sense, xxxxxx01 write, xxxxxx10 read, xxxxxx11 control, xxxx1100 read backward
 // (with xxxx1000 TIC).
@@ -84,6 +111,8 @@ CommandKind command_kind(uint8_t code);
 // A subchannel's state [Principles of Operation, "Subchannel-Information Block"].
 struct Subchannel {
   std::unique_ptr<ChannelDevice> device;
+  std::unique_ptr<EadmDevice> eadm;  // an EADM subchannel's (then no `device`)
+  bool attached() const { return device || eadm; }
   uint16_t device_number = 0;
   // PMCW
   uint32_t interruption_parameter = 0;
@@ -121,6 +150,8 @@ class ChannelSubsystem390 {
   explicit ChannelSubsystem390(SystemMachine& machine) : machine_(machine) {}
   // A device on the next subchannel, its device number the subchannel's number.
   unsigned attach(std::unique_ptr<ChannelDevice> device);
+  // SCM on the next subchannel, an EADM subchannel (type 3); no device number.
+  unsigned attach_eadm(std::unique_ptr<EadmDevice> device);
   unsigned subchannels() const { return unsigned(subchannels_.size()); }
   Subchannel& subchannel(unsigned n) { return subchannels_[n]; }
 
@@ -144,6 +175,7 @@ class ChannelSubsystem390 {
 
  private:
   void run_channel_program(SystemCpu& cpu, Subchannel& s, uint64_t ccw_at, uint64_t& ns);
+  void run_aob(SystemCpu& cpu, Subchannel& s, uint64_t aob, uint64_t& ns);
   void make_status_pending(unsigned n);
   void withdraw_interruption(unsigned n);
 

@@ -5,8 +5,10 @@
    ID, NOP), the I/O interruption ends an enabled wait, TPI and TSCH take the status,
    SENSE says why a bad command and a missing record ended in unit check, CSCH, HSCH,
    RSCH and STCRW, and the program-interruption conditions of a bad subsystem-
-   identification word and a misaligned operand. One line a check, PASS or FAIL; the
-   exit status is the failures. [Principles of Operation, chapters 14-16.] */
+   identification word and a misaligned operand; then, on the EADM subchannel (--scm),
+   an AOB writing and reading a 4 KB and a 1 MB block of Flash Express. One line a
+   check, PASS or FAIL; the exit status is the failures. [Principles of Operation,
+   chapters 14-16.] */
 #include "system.h"
 
 static unsigned failures;
@@ -127,12 +129,17 @@ static void locate(uint8_t op, uint8_t n, uint16_t head, uint8_t r) {
   lr[7] = (uint8_t)head, lr[11] = (uint8_t)head, lr[12] = r;
 }
 
+/* The subchannel the helpers start and test, and what its ORB designates: the CCWs, or
+   an EADM subchannel's AOB. */
+static uint32_t sid = SID0;
+static const void *program = ccws;
+
 static int start(uint32_t intparm, uint8_t key) {
   memset(&orb, 0, sizeof orb);
   orb.intparm = intparm;
   orb.ctrl = (uint32_t)key << 28 | ORB_FORMAT1 | ORB_LPM;
-  orb.cpa = addr(ccws);
-  return ssch(SID0, &orb);
+  orb.cpa = addr(program);
+  return ssch(sid, &orb);
 }
 
 /* An enabled wait (I/O and external masks on) until an I/O interruption. */
@@ -148,17 +155,18 @@ static int run(uint32_t intparm, uint8_t key) {
   unsigned before = last_io.count;
   if (start(intparm, key) != 0) return -1;
   wait_for_io(before);
-  return tsch(SID0, &irb);
+  return tsch(sid, &irb);
 }
 
 static void enumerate(void) {
   unsigned n = 0;
-  for (uint32_t sid = SID0; n < 16; ++sid, ++n) {
-    if (stsch(sid, &schib) != 0) break;
-    print("subchannel %u: device %04x, %s, path masks %02x %02x %02x\n", sid & 0xffff, schib.devno,
+  for (uint32_t id = SID0; n < 16; ++id, ++n) {
+    if (stsch(id, &schib) != 0) break;
+    print("subchannel %u: type %u, device %04x%s, %s, path masks %02x %02x %02x\n", id & 0xffff,
+          schib.word6 >> 21 & 7, schib.devno, schib.flags & 0x01 ? "" : " (not valid)",
           schib.flags & 0x80 ? "enabled" : "not enabled", schib.pim, schib.pam, schib.pom);
   }
-  check(n == 1, "STSCH: one subchannel, CC 3 past it");
+  check(n == 2, "STSCH: two subchannels (the 3390's, an EADM one), CC 3 past them");
   stsch(SID0, &schib);
   check((schib.flags & 0x01) && schib.devno == 0 && !(schib.flags & 0x80) && schib.pim == 0x80 && schib.lpm == 0x80,
         "the PMCW: device number 0000 valid, not enabled, one path");
@@ -188,7 +196,7 @@ static void modify(void) {
   uint64_t cr6 = 1ULL << (63 - 35);
   __asm__ volatile("lctlg 6,6,%0" : : "Q"(cr6));
   memset(&orb, 0, sizeof orb);
-  check(ssch(SID0 + 1, &orb) == 3, "SSCH to a subchannel not provided: CC 3");
+  check(ssch(SID0 + 2, &orb) == 3, "SSCH to a subchannel not provided: CC 3");
 }
 
 static void sense_id(void) {
@@ -367,6 +375,69 @@ static void clear_halt_resume(void) {
   check(tsch(SID0 + 5, &irb) == 3, "TSCH of a subchannel not provided: CC 3");
 }
 
+/* EADM: an AOB on the EADM subchannel moves a 4 KB and a 1 MB block to SCM and back. */
+static uint8_t aob[4096] __attribute__((aligned(4096)));
+static uint8_t big[1 << 20] __attribute__((aligned(4096)));
+
+static void put64(uint8_t *p, uint64_t v) {
+  for (int k = 0; k < 8; ++k) p[k] = (uint8_t)(v >> (56 - 8 * k));
+}
+static uint64_t get64(const uint8_t *p) {
+  uint64_t v = 0;
+  for (int k = 0; k < 8; ++k) v = v << 8 | p[k];
+  return v;
+}
+/* MSB m: operation (1 read, 2 write), size (0 4 KB, 1 1 MB), one block. */
+static void msb(unsigned m, uint8_t op, uint8_t size, const void *data, uint64_t scm) {
+  uint8_t *p = aob + 128 + 32 * m;
+  memset(p, 0, 32);
+  p[0] = op, p[3] = size, p[7] = 1;
+  put64(p + 8, addr(data));
+  put64(p + 16, scm);
+}
+static void arqb(unsigned msbs) {
+  memset(aob, 0, 128);
+  aob[11] = 1; /* move */
+  aob[15] = (uint8_t)msbs;
+}
+
+static void eadm(void) {
+  sid = SID0 + 1, program = aob;
+  stsch(sid, &schib);
+  check((schib.word6 >> 21 & 7) == 3 && !(schib.flags & 0x01), "the EADM subchannel: type 3, no device number");
+  schib.isc = 3 << 3, schib.flags |= 0x80, schib.intparm = 0xead0;
+  msch(sid, &schib);
+  for (unsigned k = 0; k < sizeof wbuf; ++k) wbuf[k] = (uint8_t)(k * 5 + 11);
+  put64(big, 0x0123456789abcdefULL), put64(big + sizeof big - 8, 0xfedcba9876543210ULL);
+  arqb(2);
+  msb(0, 2, 0, wbuf, 0x1000);
+  msb(1, 2, 1, big, 3ULL << 20);
+  uint64_t t0 = stck();
+  int cc = run(0xead00001, 0);
+  uint64_t t1 = stck();
+  check(cc == 0 && irb.scsw.dstat == 0x0c && irb.scsw.cstat == 0 && irb.scsw.cpa == addr(aob) &&
+            last_io.parameter == 0xead00001 && last_io.sid == SID0 + 1,
+        "an AOB of two MSBs writes a 4 KB and a 1 MB block to SCM: channel end, device end");
+  print("EADM write of 4 KB and 1 MB: I/O interruption after %u us\n", (unsigned)((t1 - t0) >> 12));
+  memset(rbuf, 0, sizeof rbuf);
+  put64(big, 0), put64(big + sizeof big - 8, 0);
+  arqb(2);
+  msb(0, 1, 0, rbuf, 0x1000);
+  msb(1, 1, 1, big, 3ULL << 20);
+  cc = run(0xead00002, 0);
+  int same = 1;
+  for (unsigned k = 0; k < sizeof rbuf; ++k) same &= rbuf[k] == wbuf[k];
+  check(cc == 0 && irb.scsw.dstat == 0x0c && same && get64(big) == 0x0123456789abcdefULL &&
+            get64(big + sizeof big - 8) == 0xfedcba9876543210ULL,
+        "reading them back: the same 4 KB and the 1 MB block's first and last bytes");
+  arqb(1);
+  msb(0, 1, 0, rbuf, 70ULL << 30); /* 70G: in an offline increment (64G online) */
+  cc = run(0xead00003, 0);
+  check(cc == 0 && irb.scsw.dstat == 0x0e && get64(aob + 64 + 16) == addr(aob + 128) && get64(aob + 64 + 40) == 70ULL << 30,
+        "a block beyond the online increments: unit check, the ARSB names the MSB and its SCM address");
+  sid = SID0, program = ccws;
+}
+
 int start_c(void) {
   setup_interruptions();
   sclp_setup();
@@ -379,6 +450,7 @@ int start_c(void) {
   unit_checks();
   count_key_data();
   clear_halt_resume();
+  eadm();
   print("%u failure(s)\n", failures);
   return (int)failures;
 }
