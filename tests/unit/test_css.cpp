@@ -4,6 +4,8 @@
 // status made pending at the device's time and the I/O interruption through the lowcore.
 #include <catch2/catch.hpp>
 
+#include <array>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -290,4 +292,85 @@ TEST_CASE("CLEAR SUBCHANNEL ends a start in progress: the clear's status, the st
   CHECK(!f.subchannel().status_pending());
   CHECK(f.system->css().resume_subchannel(f.system->cpu(0), 0) == 2);
   CHECK(f.system->css().store_subchannel(f.system->cpu(0), 1, kBuffer) == 3);
+}
+
+namespace {
+// SCM as a map of 4 KB blocks, 100 us a request; addresses from 1 GB on are not there.
+struct FakeScm final : emu::EadmDevice {
+  std::map<uint64_t, Bytes> blocks;
+  std::string name() const override { return "fake SCM"; }
+  emu::EadmAnswer move(uint64_t, std::vector<emu::EadmBlock>& request) override {
+    emu::EadmAnswer a;
+    a.ns = 100'000;
+    for (size_t k = 0; k < request.size(); ++k)
+      if (request[k].scm_address >= (1ull << 30)) return a.ok = false, a.failed_block = unsigned(k), a;
+    for (emu::EadmBlock& b : request) {
+      if (b.op == emu::EadmBlock::Op::Write) blocks[b.scm_address] = b.data;
+      else if (b.op == emu::EadmBlock::Op::Read) b.data = blocks.count(b.scm_address) ? blocks[b.scm_address] : Bytes(b.data.size(), 0);
+    }
+    return a;
+  }
+};
+Bytes be64(uint64_t v) {
+  Bytes b(8);
+  for (int k = 0; k < 8; ++k) b[k] = uint8_t(v >> (56 - 8 * k));
+  return b;
+}
+// An AOB at kCcws (4 KB aligned): its ARQB (move, `msbs`) and MSBs of one block each.
+void write_aob(CssFixture& f, const std::vector<std::array<uint64_t, 4>>& msbs) {  // op, size code, data, scm
+  Bytes aob(128 + 32 * msbs.size(), 0);
+  aob[11] = 1, aob[15] = uint8_t(msbs.size());
+  for (size_t m = 0; m < msbs.size(); ++m) {
+    uint8_t* p = aob.data() + 128 + 32 * m;
+    p[0] = uint8_t(msbs[m][0]), p[3] = uint8_t(msbs[m][1]), p[7] = 1;
+    const Bytes data = be64(msbs[m][2]), scm = be64(msbs[m][3]);
+    std::copy(data.begin(), data.end(), p + 8), std::copy(scm.begin(), scm.end(), p + 16);
+  }
+  f.write(kCcws, aob);
+}
+}  // namespace
+
+TEST_CASE("an EADM subchannel moves an AOB's blocks; a failing block fills the ARSB", "[css]") {
+  CssFixture f;
+  auto scm = std::make_unique<FakeScm>();
+  FakeScm& device = *scm;
+  const unsigned n = f.system->css().attach_eadm(std::move(scm));
+  REQUIRE(n == 1);
+  emu::Subchannel& s = f.system->css().subchannel(n);
+  s.enabled = true;
+  emu::SystemCpu& cpu = f.system->cpu(0);
+  // STSCH: type 3 in PMCW word 6, no valid device number.
+  CHECK(f.system->css().store_subchannel(cpu, n, kBuffer) == 0);
+  CHECK((f.peek(kBuffer + 24, 4) >> 21 & 7) == 3);
+  CHECK((f.peek(kBuffer + 5, 1) & 1) == 0);
+  Bytes data(4096);
+  for (size_t k = 0; k < data.size(); ++k) data[k] = uint8_t(k ^ 0x5A);
+  f.write(kBuffer, data);
+  write_aob(f, {{2, 0, kBuffer, 0x2000}});
+  f.write(kOrb, {0, 0, 0, 1, 0, 0, 0, 0, 0, uint8_t(kCcws >> 16), uint8_t(kCcws >> 8), uint8_t(kCcws)});
+  REQUIRE(f.system->css().start_subchannel(cpu, n, kOrb) == 0);
+  CHECK(f.machine->events().next_time() - cpu.cpu().cycles == uint64_t(100'000.0 * cpu.cpu().clock_ghz));
+  f.complete();
+  CHECK(s.device_status == 0x0C);
+  CHECK(s.ccw_address == kCcws);  // the SCSW's word 1: the AOB
+  CHECK(device.blocks[0x2000] == data);
+  CHECK(f.system->css().test_subchannel(cpu, n, kBuffer + 0x8000) == 0);
+  write_aob(f, {{1, 0, kBuffer + 4096, 0x2000}});
+  REQUIRE(f.system->css().start_subchannel(cpu, n, kOrb) == 0);
+  f.complete();
+  CHECK(f.read(kBuffer + 4096, 4096) == data);
+  f.system->css().test_subchannel(cpu, n, kBuffer + 0x8000);
+  // The second MSB's block is not there: unit check, the ARSB names it.
+  write_aob(f, {{1, 0, kBuffer + 4096, 0x2000}, {1, 0, kBuffer + 4096, 2ull << 30}});
+  REQUIRE(f.system->css().start_subchannel(cpu, n, kOrb) == 0);
+  f.complete();
+  CHECK(s.device_status == 0x0E);
+  CHECK(f.peek(kCcws + 64 + 16, 8) == kCcws + 128 + 32);
+  CHECK(f.peek(kCcws + 64 + 40, 8) == 2ull << 30);
+  f.system->css().test_subchannel(cpu, n, kBuffer + 0x8000);
+  // An MSB with a size code that is neither 4 KB nor 1 MB: program check.
+  write_aob(f, {{1, 2, kBuffer, 0}});
+  REQUIRE(f.system->css().start_subchannel(cpu, n, kOrb) == 0);
+  f.complete();
+  CHECK(s.subchannel_status == emu::subchannel_status::kProgramCheck);
 }
