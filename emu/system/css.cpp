@@ -278,7 +278,8 @@ void ChannelSubsystem390::run_channel_program(SystemCpu& cpu, Subchannel& s, uin
     // The bytes the command moved: a receiving command's data (at most the count), a
     // sending one's as the device took them (data.size() after execute).
     const uint32_t length = uint32_t(command.data.size());
-    if (!sends) {
+    // Skip: a read's data is not stored [Principles of Operation, "Skip"].
+    if (!sends && !(ccw.flags & kSkip)) {
       uint32_t at = 0;
       for (const auto& [address, count] : areas) {
         if (at >= length) break;
@@ -296,7 +297,6 @@ void ChannelSubsystem390::run_channel_program(SystemCpu& cpu, Subchannel& s, uin
     if (!(flags & kChainCommand)) return end(answer.status, 0, last_at + 8);
     // Status modifier: the device skips the next CCW [Principles of Operation, "Status Modifier"].
     ccw_at = last_at + ((answer.status & device_status::kStatusModifier) ? 16 : 8);
-    (void)kSkip;
   }
 }
 
@@ -443,11 +443,12 @@ unsigned ChannelSubsystem390::clear_subchannel(SystemCpu&, unsigned n) {
 }
 
 // HALT SUBCHANNEL: a start in progress ends now (its status the halt's: no device
-// status); CC 1 with status pending alone, CC 2 with a halt or clear in progress.
+// status); CC 1 with status pending (no intermediate status is ever made here), CC 2
+// with a halt or clear in progress.
 unsigned ChannelSubsystem390::halt_subchannel(SystemCpu&, unsigned n) {
   if (n >= subchannels_.size() || !subchannels_[n].attached()) return 3;
   Subchannel& s = subchannels_[n];
-  if (s.status_pending() && !s.start_in_progress()) return 1;
+  if (s.status_pending()) return 1;
   if (s.function & (scsw::kHalt | scsw::kClear)) return 2;
   withdraw_interruption(n);
   const bool was_active = s.activity != 0;

@@ -374,3 +374,17 @@ TEST_CASE("an EADM subchannel moves an AOB's blocks; a failing block fills the A
   f.complete();
   CHECK(s.subchannel_status == emu::subchannel_status::kProgramCheck);
 }
+
+TEST_CASE("skip: a read's data is not stored; HALT SUBCHANNEL with status pending is CC 1", "[css]") {
+  CssFixture f;
+  f.write(kBuffer, Bytes(8, 0xAA));
+  REQUIRE(f.start({CssFixture::ccw(0xE4, kSLI | 0x10, 100, kBuffer)}) == 0);
+  f.complete();
+  CHECK(f.subchannel().subchannel_status == 0);
+  CHECK(f.subchannel().residual == 93);
+  CHECK(f.read(kBuffer, 8) == Bytes(8, 0xAA));
+  CHECK(f.system->css().halt_subchannel(f.system->cpu(0), 0) == 1);  // the start's primary status
+  CHECK(f.test() == 0);
+  CHECK(f.system->css().halt_subchannel(f.system->cpu(0), 0) == 0);
+  CHECK(f.subchannel().function == emu::scsw::kHalt);
+}
