@@ -1,18 +1,24 @@
 #include "app/ipl_command.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <memory>
 
 #include "config/config.h"
 #include "config/input_file.h"
 #include "emu/elf_loader.h"
 #include "emu/machine.h"
 #include "emu/profiler.h"
+#include "emu/system/eckd.h"
 #include "emu/system/system_machine.h"
+#include "flashsim/ckd.h"
+#include "flashsim/dasd3390.h"
+#include "flashsim/scm.h"
 
 namespace app {
 
@@ -40,6 +46,62 @@ std::string end_text(const emu::SystemRunResult& r) {
   }
   return "";
 }
+
+// The 3390 model's facts (flashsim: dasd3390.h's geometry, ckd.h's seek and rotation,
+// dasd.h's channel-program overhead) for an ECKD device of emu/, which cannot see them;
+// the volume as many cylinders as the image needs (at least one), at most the model's.
+bool eckd_model(uint64_t image_bytes, emu::EckdModel& m, std::string& error) {
+  namespace d = flashsim::dasd3390;
+  const flashsim::ckd::CkdConfig ckd = flashsim::ckd::ckd_config(flashsim::DasdConfig{});
+  m.tracks_per_cylinder = d::kTracksPerCylinder;
+  m.cells_per_track = d::kCellsPerTrack;
+  m.record_bytes = flashsim::kBlock4K;
+  m.records_per_track = d::records_per_track(0, m.record_bytes);
+  const uint64_t cylinder_bytes = uint64_t(m.records_per_track) * m.record_bytes * m.tracks_per_cylinder;
+  const uint64_t cylinders = std::max<uint64_t>(1, (image_bytes + cylinder_bytes - 1) / cylinder_bytes);
+  if (cylinders > ckd.cylinders) {
+    error = fmt::format("{} bytes need {} cylinders of {} bytes; the 3390 model has {}", image_bytes, cylinders,
+                        cylinder_bytes, ckd.cylinders);
+    return false;
+  }
+  m.cylinders = uint32_t(cylinders);
+  m.record_cells = [](uint32_t key_length, uint32_t data_length) { return d::record_cells(key_length, data_length); };
+  m.seek_ns = [ckd](uint32_t distance) { return ckd.seek_ns(distance); };
+  m.revolution_ns = ckd.revolution_ns();
+  m.start_io_ns = ckd.start_io_ns;
+  return true;
+}
+
+// Flash Express behind an EADM subchannel: flashsim's SCM model (its default
+// configuration: one card pair, 80 GB defined in 16 GB increments, 64 GB online) moves
+// the AOB's blocks and gives their time, as it does for `run`'s paging.
+class ScmEadm final : public emu::EadmDevice {
+ public:
+  std::string name() const override { return "SCM"; }
+  emu::EadmAnswer move(uint64_t now_ns, std::vector<emu::EadmBlock>& blocks) override {
+    // The model takes its requests in time order; I-streams' clocks may differ.
+    now_ns = last_ns_ = std::max(now_ns, last_ns_);
+    flashsim::Request request;
+    for (emu::EadmBlock& b : blocks) {
+      using Op = emu::EadmBlock::Op;
+      const flashsim::Op op = b.op == Op::Read    ? flashsim::Op::Read
+                              : b.op == Op::Write ? flashsim::Op::Write
+                              : b.op == Op::Clear ? flashsim::Op::Clear
+                                                  : flashsim::Op::Release;
+      request.blocks.push_back({op, b.scm_address, b.one_megabyte ? flashsim::kBlock1M : flashsim::kBlock4K,
+                                b.data.data()});
+    }
+    const flashsim::Completion c = scm_.submit(now_ns, request);
+    emu::EadmAnswer a;
+    a.ok = c.ok(), a.failed_block = c.block < 0 ? 0 : unsigned(c.block), a.error = c.error;
+    a.ns = c.time_ns - now_ns;
+    return a;
+  }
+
+ private:
+  flashsim::ScmDevice scm_{flashsim::ScmConfig{}};
+  uint64_t last_ns_ = 0;
+};
 
 int status_of(const emu::SystemRunResult& r) {
   using End = emu::SystemRunResult::End;
@@ -100,6 +162,23 @@ int run_ipl(const IplOptions& opts) {
     std::fwrite(text.data(), 1, text.size(), stdout);
   });
   std::string error;
+  for (const std::string& path : opts.dasd) {
+    std::string volume;
+    try {
+      volume = cfg::read_input_file(path, cfg::kMaxImageBytes, "3390 volume image");
+    } catch (const cfg::InputFileError& e) {
+      fmt::print(stderr, "tpfemu: --dasd {}: {}\n", path, e.why);
+      return 2;
+    }
+    emu::EckdModel model;
+    if (!eckd_model(volume.size(), model, error)) {
+      fmt::print(stderr, "tpfemu: --dasd {}: {}\n", path, error);
+      return 2;
+    }
+    system.css().attach(std::make_unique<emu::EckdDevice>(std::filesystem::path(path).filename().string(), model,
+                                                          std::vector<uint8_t>(volume.begin(), volume.end())));
+  }
+  if (opts.scm) system.css().attach_eadm(std::make_unique<ScmEadm>());
   const std::vector<uint8_t> image(bytes.begin(), bytes.end());
   if (!(elf ? system.ipl_elf(img, opts.parameters, error) : system.ipl_binary(image, opts.parameters, error))) {
     fmt::print(stderr, "tpfemu: {}: {}\n", opts.image, error);
@@ -109,13 +188,14 @@ int run_ipl(const IplOptions& opts) {
   std::fflush(stdout);
 
   // The end, the wait PSW and the counts: the ETIM report's figures in one line.
-  uint64_t program = 0, svc = 0, external = 0;
+  uint64_t program = 0, svc = 0, external = 0, io = 0;
   for (unsigned i = 0; i < machine.istreams(); ++i)
     program += system.cpu(i).program_interruptions, svc += system.cpu(i).svc_interruptions,
-        external += system.cpu(i).external_interruptions;
+        external += system.cpu(i).external_interruptions, io += system.cpu(i).io_interruptions;
   fmt::print(stderr, "tpfemu: ipl {}: {}; PSW {:016X} {:016X}\n", img.name, end_text(r), r.psw.mask, r.psw.addr);
-  fmt::print(stderr, "tpfemu: instructions={} cycles={} interruptions: program={} svc={} external={} sclp_commands={}\n",
-             machine.instructions(), machine.elapsed_cycles(), program, svc, external, system.sclp().commands);
+  fmt::print(stderr, "tpfemu: instructions={} cycles={} interruptions: program={} svc={} external={} sclp_commands={}{}\n",
+             machine.instructions(), machine.elapsed_cycles(), program, svc, external, system.sclp().commands,
+             system.css().subchannels() ? fmt::format(" io={} start_subchannel={}", io, system.css().starts) : "");
   const int status = status_of(r);
   if (!opts.profile.empty()) {
     auto rows = emu::collect_profile(system.real(0).space(), img.symbols, img.name);

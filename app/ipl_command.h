@@ -16,6 +16,8 @@ struct IplOptions {
   bool timing = true;                // cache model (false: base cycles only)
   std::vector<std::string> config_files;
   std::vector<std::string> sets;
+  std::vector<std::string> dasd;     // 3390 volume images, one subchannel each (emu/system/eckd.h)
+  bool scm = false;                  // Flash Express behind an EADM subchannel, after the volumes
 };
 
 // Exit status: the low byte of the disabled-wait PSW's instruction address (the

@@ -117,7 +117,12 @@ constexpr const char* kIplHelp = R"(  ipl IMAGE [options] [-- parameters...]
       I-stream waiting for nothing (124), or what tpfemu does not model yet (125).
       The end, the PSW and the counts go to standard error.
       --max-instructions N  stop after N instructions
-      --istreams N          N I-streams (the others stay stopped: no SIGP yet)
+      --istreams N          N I-streams (the others stay stopped until SIGP)
+      --dasd FILE           a 3390 volume as an ECKD device on the next subchannel
+                            (repeatable; device numbers from 0): the file holds its
+                            4 KB records, 12 a track; writes stay in memory
+      --scm                 Flash Express (flashsim's SCM model, 64 GB online) on
+                            an EADM subchannel after the volumes
       --profile FILE        the ETIM instruction count report to FILE, JSON beside it
       --config FILE         machine configuration (YAML; repeatable)
       --set KEY=VALUE       override one key (machine.storage defaults to 128M here)
@@ -306,6 +311,11 @@ int ipl_main(Args args) {
     if (is_help(a)) return print_help("ipl");
     if (machine_run_option(args, a, {o.profile, o.timing, o.sets, o.config_files, o.max_instructions}, status)) {
       if (status) return status;
+    } else if (a == "--scm") {
+      o.scm = true;
+    } else if (a == "--dasd") {
+      if (args.done()) return args.error("--dasd needs a file (a 3390 volume's image)");
+      o.dasd.push_back(std::string(args.next()));
     } else if (a == "--") {
       while (!args.done()) {
         if (!o.parameters.empty()) o.parameters += ' ';

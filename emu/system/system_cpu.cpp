@@ -234,12 +234,59 @@ void SystemCpu::arm_timers() {
   cpu_.end_slice();
 }
 
-void SystemCpu::timer_event() {
+void SystemCpu::timer_event() { condition_arrived(); }
+
+void SystemCpu::condition_arrived() {
   if (state_ == State::Stopped) return;
   deliver_pending();
   // Woken from its wait: the machine runs it again from the event's time.
   if (state_ == State::Operating && machine_.machine().state(address()) == IStreamState::Idle)
     machine_.machine().wake(address(), cpu_.cycles);
+}
+
+// [Principles of Operation, "I/O Interruption" (chapter 16)]: the subsystem-
+// identification word at 0xB8, the subchannel's interruption parameter at 0xBC, and the
+// interruption-identification word at 0xC0 (bits 2-4 the subclass), then the I/O old
+// and new PSWs.
+void SystemCpu::io_interruption(unsigned subchannel) {
+  ++io_interruptions;
+  store_io_interruption_code(subchannel);
+  interrupt(lowcore::kIoOldPsw, lowcore::kIoNewPsw);
+}
+
+void SystemCpu::store_io_interruption_code(unsigned subchannel) {
+  const Subchannel& s = machine_.css().subchannel(subchannel);
+  store<uint32_t>(lowcore::kSubsystemId, ChannelSubsystem390::subsystem_id(subchannel));
+  store<uint32_t>(lowcore::kIoInterruptionParameter, s.interruption_parameter);
+  store<uint32_t>(lowcore::kIoInterruptionId, uint32_t(s.isc & 7) << 27);
+  select_space();  // (the stores reached the lowcore through the real view)
+}
+
+SystemCpu::ChannelAccess SystemCpu::channel_move(uint64_t absolute, uint8_t* bytes, uint32_t n, bool store,
+                                                  uint8_t orb_key) {
+  if (absolute + n > real_.size() || absolute + n < absolute) return ChannelAccess::Addressing;
+  Storage& st = cpu_.space().storage();
+  for (uint64_t page = page_down(absolute); page < absolute + n; page += kPageSize) {
+    const uint8_t block = st.access_key(RealStorage::real_frame(page / kPageSize));
+    if (!(store ? storage_key::store_permitted(orb_key, block, false)
+                : storage_key::fetch_permitted(orb_key, block, false)))
+      return ChannelAccess::Protection;
+  }
+  use_real_space();
+  interruption_access_ = true;
+  uint64_t mapped = ~0ull;
+  for (uint32_t k = 0; k < n; ++k) {
+    // Real and absolute addresses swap only the low 8 KB and the prefix area: the same
+    // swap takes absolute to real.
+    const uint64_t real = real_.absolute(absolute + k);
+    if (page_down(real) != mapped) mapped = page_down(real), real_.map(real);
+    if (store) cpu_.write<uint8_t>(real, bytes[k]);
+    else bytes[k] = cpu_.read<uint8_t>(real);
+  }
+  interruption_access_ = false;
+  if (key()) cpu_.flush_micro_tlb();
+  select_space();
+  return ChannelAccess::Ok;
 }
 
 void SystemCpu::interrupt(uint64_t old_at, uint64_t new_at) {
@@ -312,6 +359,10 @@ void SystemCpu::deliver_pending() {
       return external_interruption(kServiceSignal, service_signal_sccb_);
     }
   }
+  // I/O after external [Principles of Operation, "Priority of Interruptions"]; CR6's
+  // subclass masks choose among the pending ones.
+  if (mask_ & psw::kIo)
+    if (unsigned n; machine_.css().take_interruption(cr[6], n)) return io_interruption(n);
   arm_timers();
 }
 

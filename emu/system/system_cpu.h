@@ -31,15 +31,20 @@ constexpr uint64_t kProgramCode = 0x08E;
 constexpr uint64_t kDataExceptionCode = 0x090;
 constexpr uint64_t kExceptionAccessId = 0x0A0;
 constexpr uint64_t kTranslationExceptionId = 0x0A8;
+constexpr uint64_t kSubsystemId = 0x0B8;            // I/O interruption: the subsystem-identification word
+constexpr uint64_t kIoInterruptionParameter = 0x0BC;
+constexpr uint64_t kIoInterruptionId = 0x0C0;       // the interruption-identification word
 constexpr uint64_t kFacilityList = 0x0C8;  // STORE FACILITY LIST's word
 constexpr uint64_t kRestartOldPsw = 0x120;
 constexpr uint64_t kExternalOldPsw = 0x130;
 constexpr uint64_t kSvcOldPsw = 0x140;
 constexpr uint64_t kProgramOldPsw = 0x150;
+constexpr uint64_t kIoOldPsw = 0x170;
 constexpr uint64_t kRestartNewPsw = 0x1A0;
 constexpr uint64_t kExternalNewPsw = 0x1B0;
 constexpr uint64_t kSvcNewPsw = 0x1C0;
 constexpr uint64_t kProgramNewPsw = 0x1D0;
+constexpr uint64_t kIoNewPsw = 0x1F0;
 }  // namespace lowcore
 
 // External-interruption codes [Principles of Operation, "External Interruption"].
@@ -184,6 +189,22 @@ class SystemCpu {
 
   // Interruptions taken, by class, for the run's end line.
   uint64_t program_interruptions = 0, svc_interruptions = 0, external_interruptions = 0, restart_interruptions = 0;
+  uint64_t io_interruptions = 0;
+
+  // An interruption condition arrived from outside the I-stream (a timer's time, an I/O
+  // interruption made pending): taken now if enabled, and a wait it ends is woken.
+  void condition_arrived();
+  // An I/O interruption's code (subsystem-identification word, interruption parameter,
+  // interruption-identification word) at real 0xB8-0xC3: the interruption's, TPI's.
+  void store_io_interruption_code(unsigned subchannel);
+
+  // The channel subsystem's references (emu/system/css.h) on this I-stream's behalf:
+  // `n` bytes at absolute address `absolute`, under the ORB's `key` [Principles of
+  // Operation, "Key-Controlled Protection" applies to channel-program references too;
+  // fetch protection with it]. Charged to the cache model as the I-stream's references
+  // (their reference and change bits set), made with key 0 after the check.
+  enum class ChannelAccess : uint8_t { Ok, Addressing, Protection };
+  ChannelAccess channel_move(uint64_t absolute, uint8_t* bytes, uint32_t n, bool store, uint8_t key);
 
   // Initial CPU reset [Principles of Operation, "CPU Reset" and "Initial Values"]:
   // PSW, prefix and CPU timer zero, CR0 0xE0 and CR14 0xC2000000, the others zero.
@@ -199,6 +220,7 @@ class SystemCpu {
   template <class T> T fetch(uint64_t real);
   void enter_wait();
   void external_interruption(uint16_t code, uint32_t parameter, uint16_t from = 0);
+  void io_interruption(unsigned subchannel);
   void sync_machine_state(uint64_t now);
   // The TOD clock's time from the simulated cycles alone (what SET CLOCK does not move).
   uint64_t elapsed_tod() const { return Cpu::tod_at(cpu_.clock_ghz, cpu_.cycles); }

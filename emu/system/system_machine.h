@@ -14,6 +14,7 @@
 
 #include "emu/elf_loader.h"
 #include "emu/machine.h"
+#include "emu/system/css.h"
 #include "emu/system/sclp.h"
 #include "emu/system/system_cpu.h"
 
@@ -56,6 +57,7 @@ class SystemMachine final : public Dispatcher, public SvcHandler {
   SystemCpu& cpu(unsigned i) { return *cpus_[i]; }
   RealStorage& real(unsigned i) { return *real_[i]; }
   Sclp& sclp() { return sclp_; }
+  ChannelSubsystem390& css() { return css_; }
   // Stops the run: something the program did that tpfemu does not model (DAT on, a
   // 31-bit PSW, an interruption loop). The run ends after this instruction.
   void halt(unsigned istream, std::string reason);
@@ -78,6 +80,7 @@ class SystemMachine final : public Dispatcher, public SvcHandler {
   std::vector<std::unique_ptr<RealStorage>> real_;
   std::vector<std::unique_ptr<SystemCpu>> cpus_;
   Sclp sclp_;
+  ChannelSubsystem390 css_{*this};
   bool halted_ = false, reset_ = false;
   unsigned halted_istream_ = 0;
   std::string halt_reason_;

@@ -28,6 +28,7 @@ exit:				/* exit(code): a disabled wait PSW with the code as its address */
 	ENTRY	program_entry, program_handler, 0x150
 	ENTRY	svc_entry, svc_handler, 0x140
 	ENTRY	external_entry, external_handler, 0x130
+	ENTRY	io_entry, io_handler, 0x170
 
 /* problem_state_round_trip(): into the problem state, a privileged instruction there
    (STPX: a privileged-operation exception the handler counts), and back through SVC 1,

@@ -54,6 +54,33 @@ def main():
         fail("the self-test under machine.engine=compile differs from the interpreter's run")
     print("selftest: every check PASS, the same bytes twice and under the block compiler: OK")
 
+    # The channel subsystem (tests/system/css.c) on a 3390 volume of one cylinder whose
+    # first record begins with a label, and Flash Express on an EADM subchannel: every check PASS, the console exactly
+    # css.expected (the I/O's time included: the 3390 model's), the same bytes twice and
+    # under the block compiler (the I/O interruption taken at the same instruction).
+    volume = os.path.join(out, "volume.3390")
+    data = bytearray(15 * 12 * 4096)
+    data[0:18] = b"TPFEMU 3390 VOLUME"
+    with open(volume, "wb") as f:
+        f.write(data)
+    css_expected = open(os.path.join(source, "tests", "system", "css.expected"), encoding="utf-8").read()
+    css_outputs = []
+    for k, engine in ((1, "interpret"), (2, "interpret"), (3, "compile")):
+        profile = os.path.join(out, f"css{k}.txt")
+        status, stdout, stderr = run([tpfemu, "ipl", os.path.join(guest, "css.elf"), "--dasd", volume, "--scm",
+                                      "--profile", profile, "--set", f"machine.engine={engine}"])
+        if status != 0 or stdout != css_expected:
+            fail(f"css: exit status {status}, console differs from css.expected:\n{stdout}{stderr}")
+        if " io=" not in stderr or "start_subchannel=" not in stderr:
+            fail(f"css: no I/O counts on the end line:\n{stderr}")
+        css_outputs.append((stdout, stderr, open(profile, "rb").read()))
+    if css_outputs[0] != css_outputs[1] or css_outputs[2] != css_outputs[0]:
+        fail("runs of the channel-subsystem test differ (console, end lines or ETIM report), twice or by engine")
+    status, _, stderr = run([tpfemu, "ipl", os.path.join(guest, "css.elf"), "--dasd", os.path.join(out, "no-such-volume")])
+    if status != 2 or "--dasd" not in stderr:
+        fail(f"a missing --dasd file: status {status}\n{stderr}")
+    print("css: every check PASS, the same bytes twice and under the block compiler; a missing volume is bad input: OK")
+
     status, stdout, _ = run([tpfemu, "ipl", selftest, "--", "hello", "world"])
     one_istream = stdout
     if status != 0 or "parameters: hello world\n" not in stdout or "SKIP: SIGP (one CPU)\n" not in stdout:

@@ -4,10 +4,11 @@
 #include "system.h"
 
 volatile struct interruption last_program, last_svc, last_external;
+volatile struct io_interruption last_io;
 static volatile int sclp_busy;
 static uint8_t sccb[4096] __attribute__((aligned(4096)));
 
-void program_entry(void), svc_entry(void), external_entry(void);
+void program_entry(void), svc_entry(void), external_entry(void), io_entry(void);
 
 void *memset(void *d, int c, unsigned long n) {
   volatile uint8_t *p = d;
@@ -64,6 +65,15 @@ void external_handler(void) {
   if (last_external.code == 0x1201) LC64(LC_EXT_OLD_PSW) &= ~PSW_MASK_WAIT;
 }
 
+void io_handler(void) {
+  last_io.count++;
+  last_io.sid = LC32(LC_SUBSYSTEM_ID);
+  last_io.parameter = LC32(LC_IO_PARAM);
+  last_io.id = LC32(LC_IO_ID);
+  last_io.old_mask = LC64(LC_IO_OLD_PSW);
+  LC64(LC_IO_OLD_PSW) &= ~PSW_MASK_WAIT; /* a wait it ended goes on after the wait */
+}
+
 static void set_new_psw(uint64_t at, void (*entry)(void)) {
   LC64(at) = PSW_MASK_64;
   LC64(at + 8) = (uint64_t)(uintptr_t)entry;
@@ -73,6 +83,7 @@ void setup_interruptions(void) {
   set_new_psw(LC_PGM_NEW_PSW, program_entry);
   set_new_psw(LC_SVC_NEW_PSW, svc_entry);
   set_new_psw(LC_EXT_NEW_PSW, external_entry);
+  set_new_psw(LC_IO_NEW_PSW, io_entry);
 }
 
 /* The service-signal subclass mask (CR0 bit 54) and the PSW's external mask. */

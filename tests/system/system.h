@@ -23,7 +23,13 @@
 #define LC_EXT_NEW_PSW 0x1b0
 #define LC_SVC_NEW_PSW 0x1c0
 #define LC_PGM_NEW_PSW 0x1d0
+#define LC_SUBSYSTEM_ID 0x0b8
+#define LC_IO_PARAM 0x0bc
+#define LC_IO_ID 0x0c0
+#define LC_IO_OLD_PSW 0x170
+#define LC_IO_NEW_PSW 0x1f0
 
+#define PSW_MASK_IO 0x0200000000000000ULL
 #define PSW_MASK_EXT 0x0100000000000000ULL
 #define PSW_MASK_PROBLEM 0x0001000000000000ULL
 #define PSW_MASK_WAIT 0x0002000000000000ULL
@@ -39,6 +45,14 @@ struct interruption {
   uint64_t teid; /* program: the translation-exception identification (lowcore 0xa8) */
 };
 extern volatile struct interruption last_program, last_svc, last_external;
+/* The last I/O interruption: its subsystem-identification word, parameter and
+   interruption-identification word (lowcore 0xb8, 0xbc, 0xc0). */
+struct io_interruption {
+  unsigned count;
+  uint32_t sid, parameter, id;
+  uint64_t old_mask;
+};
+extern volatile struct io_interruption last_io;
 
 void exit(int code) __attribute__((noreturn));
 void setup_interruptions(void);
