@@ -15,7 +15,13 @@ compile and interpret write the same bytes, every count, cycle and sample includ
    must be equal.
 (reference.outputs_compiled compares the compiler with the stored references too.)
 
-usage: engines_same.py TPFEMU SOURCE_DIR GUEST_DIR SCRATCH [--only exec|run]
+--cosim (engines.cosim): the same programs and runs under machine.engine cosim instead of
+compile: every compiled block also interpreted in a copy of the process and compared
+(emu/jit/cosim.cpp), the run stopping at the first difference; and the outputs still
+the interpreter's. The benchmarks and case_spin stop at 300,000 instructions there
+(a fork per block entered).
+
+usage: engines_same.py TPFEMU SOURCE_DIR GUEST_DIR SCRATCH [--only exec|run] [--cosim]
 """
 import filecmp
 import glob
@@ -26,11 +32,13 @@ import sys
 
 tpfemu, source, guest, scratch = (os.path.abspath(a) for a in sys.argv[1:5])
 only = sys.argv[6] if sys.argv[5:6] == ["--only"] else None
+cosim = "--cosim" in sys.argv[5:]
 shutil.rmtree(scratch, ignore_errors=True)
 os.makedirs(scratch)
 failures = []
 compared = 0
-ENGINES = ("interpret", "compile")
+ENGINES = ("interpret", "cosim" if cosim else "compile")
+LIMIT = "300000" if cosim else "5000000"
 
 
 def run_exec(elf, engine, extra, out):
@@ -74,7 +82,7 @@ for elf in elves:
     name = os.path.basename(elf)[:-4]
     # The benchmarks and case_spin (a loop without end) stop at an instruction limit,
     # the same instruction under both engines.
-    extra = ["--max-instructions", "5000000"] if name.startswith(("bench_", "case_spin")) else []
+    extra = ["--max-instructions", LIMIT] if name.startswith(("bench_", "case_spin")) else []
     same_exec(elf, extra, name)
     if name.startswith("diff_") and not name.endswith(("_z13", "_z14", "_z15")):
         same_exec(elf, extra + ["--set", "machine.compile.block_length=1"], name + ".block1")
