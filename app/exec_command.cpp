@@ -161,6 +161,12 @@ int run_exec(const ExecOptions& opts) {
       fmt::print(stderr, "engine=compile blocks_compiled={} instructions_compiled={} blocks_evicted={} code_bytes={} "
                  "peak_code_bytes={} compile_seconds={:.3f}\n", c.blocks_compiled, c.instructions_compiled,
                  c.blocks_evicted, c.code_bytes, c.peak_code_bytes, c.compile_seconds);
+      if (machine.config().engine == emu::Engine::Cosim) {
+        uint64_t compared = 0, unchecked = 0;
+        for (unsigned i = 0; i < machine.istreams(); ++i)
+          compared += machine.cpu(i).cosim_compared, unchecked += machine.cpu(i).cosim_unchecked;
+        fmt::print(stderr, "cosim blocks_compared={} blocks_unchecked={}\n", compared, unchecked);
+      }
     } else {
       fmt::print(stderr, "engine=interpret\n");
     }

@@ -120,8 +120,10 @@ const Cpu::TlbEntry& Cpu::fill_tlb(uint64_t addr, bool for_write) {
   }
   // Stores to a frame holding decoded instructions take the slow path, which drops
   // the frame's decode cache before the store lands.
-  if (key_permits_store && (t.prot & kProtWrite) && !(key & kKeyCode) && (for_write || !space_->tracks_changes()))
+  if (key_permits_store && (t.prot & kProtWrite) && !(key & kKeyCode) && (for_write || !space_->tracks_changes())) {
     e.wtag = for_write || (key & kKeyStored) ? vpage : vpage | kDeferredWrite;
+    if (cosim_run_) [[unlikely]] note_write_grant(vpage, host);  // a page a store may reach now
+  }
   return e;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <memory>
 #include <optional>
 #include <string>
@@ -180,6 +181,14 @@ class Cpu final : public TlbPurgeListener {
   // machine.engine: compile: blocks from `cache` (emu/jit/), shared by the machine's
   // I-streams; nullptr: interpret. Both engines give the same results (docs/speed.md).
   void set_code_cache(std::shared_ptr<jit::CodeCache> cache) { code_cache_ = std::move(cache); }
+  // machine.engine: cosim (with a code cache): every block entered is also run by the
+  // interpreter in a forked copy of the host process, from the state before it, and the
+  // first difference is a std::runtime_error naming the block, the field and both values
+  // (emu/jit/cosim.cpp; docs/speed.md, "Differential testing").
+  void set_cosim(bool on) { cosim_ = on; }
+  // Blocks co-simulated, and blocks run unchecked because an instruction of theirs
+  // reaches the host outside the machine (SVC, EXECUTE, privileged instructions).
+  uint64_t cosim_compared = 0, cosim_unchecked = 0;
   // Where generated code finds the clock, the PSW address and leave_block_.
   static jit::CpuLayout compiled_layout();
   void request_stop() { stop_requested_ = true, leave_block_ = true; }
@@ -382,6 +391,19 @@ class Cpu final : public TlbPurgeListener {
   DecodedPage* code_ = nullptr;
   std::vector<std::unique_ptr<DecodedPage>> retired_code_;  // freed after the current insn
   std::shared_ptr<jit::CodeCache> code_cache_;  // machine.engine: compile
+  // machine.engine: cosim (emu/jit/cosim.cpp). cosim_run_: the block being compared, in
+  // either process; fill_tlb tells it of every page given the write right meanwhile.
+  bool cosim_ = false;
+  jit::CosimRun* cosim_run_ = nullptr;
+  void note_write_grant(uint64_t vpage, uint8_t* host);
+  // Before block `b` runs natively: forks the copy that interprets it (which never
+  // returns from here).
+  void cosim_enter(DecodedPage& page, uint64_t page_address, const jit::Block& b, const jit::RunState& s);
+  // After it ran (n instructions this run, `a` the last one's address, `clock` the
+  // base cycles so far; `threw` its exception): compares with the copy's run.
+  void cosim_leave(DecodedPage& page, uint64_t n, uint64_t a, uint64_t clock, std::exception_ptr threw);
+  // The copy's side: interprets what the block ran, compares, writes the verdict.
+  void cosim_copy();
 };
 
 // Fills `out` with the fields of the instruction in `bytes` (its first bytes give the

@@ -21,7 +21,7 @@ Machine::~Machine() = default;
 
 void Machine::start(AddressSpace& space) {
   cpus_.clear();
-  if (config_.engine == Engine::Compile && jit::CodeCache::available() && !code_cache_)
+  if (config_.engine != Engine::Interpret && jit::CodeCache::available() && !code_cache_)
     code_cache_ = std::make_shared<jit::CodeCache>(config_.compile_cache, config_.block_length, Cpu::compiled_layout());
   for (unsigned i = 0; i < config_.istreams; ++i) {
     auto cpu = std::make_unique<Cpu>(space);
@@ -29,6 +29,7 @@ void Machine::start(AddressSpace& space) {
     cpu->set_arch(config_.arch);
     cpu->set_group(this);
     cpu->set_code_cache(code_cache_);
+    cpu->set_cosim(config_.engine == Engine::Cosim);
     if (timing_) cpu->set_timing(CpuTiming{caches_.get(), i, config_.tlb4k, config_.tlb1m, config_.tlb_walk});
     cpus_.push_back(std::move(cpu));
   }

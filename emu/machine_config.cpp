@@ -165,17 +165,22 @@ Section<MachineConfig> make_machine_section() {
   s.key_with({.path = "machine.engine",
               .type = T::Enum,
               .default_value = kDefaultEngine,
-              .choices = {"compile", "interpret"},
+              .choices = {"compile", "cosim", "interpret"},
               .unit = "engine",
               .description = "How the I-streams execute guest code: interpret (the reference engine: one "
                              "instruction at a time through the instruction table) or compile (blocks of decoded "
                              "instructions turned into host code, emu/jit/; x86-64 hosts only, elsewhere it "
-                             "interprets). Both give the same reports byte for byte (docs/speed.md, Block compiler).",
+                             "interprets). Both give the same reports byte for byte (docs/speed.md, Block compiler). "
+                             "cosim: compile, with every compiled block also interpreted in a forked copy of the "
+                             "process and compared (registers, PSW, CC, counts, cycles, stored bytes); the first "
+                             "difference stops the run with an error naming the block (a test mode, far slower: "
+                             "docs/speed.md, Differential testing).",
               .source = "host speed only, not the model: compile, since the whole suite passes under it and the "
                         "differential tests (tests/engines_same.py, reference.outputs against both engines) show it "
                         "exact on every guest program and E1-E5's short runs; interpret is the reference."},
              [](MachineConfig& m, const cfg::ConfigValue& v) {
-               m.engine = std::get<std::string>(v) == "compile" ? Engine::Compile : Engine::Interpret;
+               const std::string& e = std::get<std::string>(v);
+               m.engine = e == "compile" ? Engine::Compile : e == "cosim" ? Engine::Cosim : Engine::Interpret;
              });
   s.key({.path = "machine.compile.block_length",
          .type = T::Integer,

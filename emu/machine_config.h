@@ -26,8 +26,9 @@ struct TlbConfig {
   unsigned ways = 0;
 };
 
-// Which engine runs guest code (machine.engine): both give the same reports.
-enum class Engine : uint8_t { Interpret, Compile };
+// Which engine runs guest code (machine.engine): both give the same reports. Cosim is
+// Compile with every block also interpreted in a copy of the process and compared.
+enum class Engine : uint8_t { Interpret, Compile, Cosim };
 
 struct MachineConfig {
   Engine engine = Engine::Interpret;  // machine.engine

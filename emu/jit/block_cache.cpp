@@ -11,6 +11,7 @@
 
 #include "emu/cpu.h"
 #include "emu/isa/table.h"
+#include "emu/jit/cosim.h"
 
 #if defined(TPFEMU_HAVE_JIT)
 #include <asmjit/x86.h>
@@ -23,6 +24,13 @@
 
 namespace emu {
 namespace jit {
+
+int g_miscompile_for_tests = 0;
+
+std::map<const Block*, uint64_t>& cosim_entries() {
+  static auto* entries = new std::map<const Block*, uint64_t>;  // never destroyed: caches drop blocks until exit
+  return *entries;
+}
 
 void PageBlocksDeleter::operator()(PageBlocks* p) const { delete p; }
 
@@ -180,7 +188,9 @@ void emit_native(asmjit::x86::Assembler& as, Native form, const Insn& in, Gr gr)
     case Native::LGFR: as.movsxd(rax, gr(in.r2, 4)), as.mov(gr(in.r1, 8), rax); break;  // lgfr
     case Native::LLGFR: as.mov(x86::eax, gr(in.r2, 4)), as.mov(gr(in.r1, 8), rax); break;  // llgfr
     case Native::LHI: as.mov(gr(in.r1, 4), imm(uint32_t(in.imm))); break;  // lhi: set_r32(r1, imm)
-    case Native::LGHI: as.mov(rax, imm(uint64_t(in.imm))), as.mov(gr(in.r1, 8), rax); break;  // lghi, lgfi
+    case Native::LGHI:  // lghi, lgfi
+      as.mov(rax, imm(uint64_t(in.imm) + (g_miscompile_for_tests == kMiscompileLghi))), as.mov(gr(in.r1, 8), rax);
+      break;
     case Native::LLILF: as.mov(x86::eax, imm(uint32_t(in.imm))), as.mov(gr(in.r1, 8), rax); break;  // llilf
     case Native::LLIHF:  // llihf
       as.mov(rax, imm(uint64_t(uint32_t(in.imm)) << 32)), as.mov(gr(in.r1, 8), rax);
@@ -536,7 +546,7 @@ void emit_access(asmjit::x86::Assembler& as, const Access& form, const Insn& in,
   }
   as.bind(hit);
   as.mov(entry, x86::qword_ptr(cpu, entry, 0, at.tlb + 16));  // host: the page's bytes
-  const x86::Mem op = x86::ptr(entry, offset, 0, 0, w);
+  const x86::Mem op = x86::ptr(entry, offset, 0, form.store && g_miscompile_for_tests == kMiscompileStore, w);
   if (form.store) {
     switch (w) {
       case 8: as.mov(x86::rax, gr(in.r1, 8)), as.bswap(x86::rax), as.mov(op, x86::rax); break;
@@ -871,6 +881,7 @@ uint8_t* CodeCache::place(size_t) { return nullptr; }
 #endif
 
 void CodeCache::drop(Block* b) {
+  cosim_entries().erase(b);
   PageBlocks& pb = *b->owner;
   for (uint16_t s : b->slots) pb.page->slot[s].count += b->pending;
   pb.at[b->slots.front()] = nullptr;

@@ -33,6 +33,14 @@ constexpr int32_t kTlbEntryBytes = 32;
 
 class CodeCache;
 struct PageBlocks;
+struct CosimRun;  // a block under co-simulation (machine.engine: cosim, emu/jit/cosim.cpp)
+
+// Test only: the code generator gets one instruction wrong, so that a test sees the
+// co-simulation report it (a check that cannot fail is no check). 0: none (always,
+// outside tests); kMiscompileLghi: LGHI and LGFI load the immediate plus one;
+// kMiscompileStore: an inline store's hit lands one byte further on.
+extern int g_miscompile_for_tests;
+constexpr int kMiscompileLghi = 1, kMiscompileStore = 2;
 
 // One block: consecutive instructions of one decoded page (slots[0] first), ending at
 // a branch, at an instruction that can leave the I-stream (SVC, EX, PSW changes), at

@@ -82,17 +82,23 @@ RunResult Cpu::run_compiled(uint64_t limit, uint64_t cycle_end) {
             cur = in;
           };
           unsigned k;
+          if (cosim_) [[unlikely]]
+            cosim_enter(*page, page_address, *b, state);
           try {
             k = b->code(this, page_address, &state);
           } catch (...) {
             // A handler's exception, unwound through the block: the interpreter's catch
             // below takes it with the state it would have had.
             left_at(state.insn);
+            if (cosim_) [[unlikely]]
+              cosim_leave(*page, n, a, 0, std::current_exception());
             throw;
           }
           left_at(k);
           clock = state.clock;
           clock += b->cycles_to[k];
+          if (cosim_) [[unlikely]]
+            cosim_leave(*page, n, a, clock, nullptr);
           len = in->len;
           next = a + len;
         } else {

@@ -4,6 +4,8 @@
 // blocks of one instruction. Registers, PSW, clock, instruction count and every
 // slot's count and cycles must be equal (engines.same does the same on whole programs).
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -27,6 +29,7 @@ struct Setup {
   uint64_t data_bytes = 0x1000;
   bool timing = false;
   bool map_on_fault = false;
+  bool cosim = false;  // machine.engine: cosim (the compiled side)
 };
 
 // Maps a missing data page when the guest touches it and retries the instruction.
@@ -72,6 +75,7 @@ struct Side {
       cache = std::make_shared<emu::jit::CodeCache>(setup.cache_bytes, setup.block_length,
                                                     emu::Cpu::compiled_layout());
       cpu.set_code_cache(cache);
+      cpu.set_cosim(setup.cosim);
     }
     cpu.psw_addr = kCode;
   }
@@ -371,4 +375,81 @@ TEST_CASE("inline branches go where their handlers go, taken and not, for every 
       if (row.address == kCode + head.size() + at && row.count > 0 && row.count < 300) ++both_ways;
   CHECK(skipped_at.size() == 116);
   CHECK(both_ways >= 70);
+}
+
+// machine.engine: cosim on the cases above: every block is also interpreted in a copy
+// of the process and compared, and no difference stops the run; the results are the
+// compiled engine's (the same as the interpreter's).
+TEST_CASE("co-simulation finds every block the same on the block compiler's cases", "[jit][cosim]") {
+  if (!emu::jit::CodeCache::available()) return;
+  const auto cosim = [](const Bytes& code, Setup setup) {
+    setup.cosim = true;
+    same(code, 1000000, setup);
+    same(code, 3, setup);
+    Side compiled(true, setup, code);
+    compiled.run(1000000, kCode + code.size());
+    CHECK(compiled.cpu.cosim_compared > 0);
+  };
+  for (bool timing : {false, true}) {
+    cosim(loop_with({}), Setup{64, 1 << 20, 0x1000, timing});
+    cosim(loop_with({}), Setup{1, 1 << 20, 0x1000, timing});
+    cosim(page_walk(), Setup{64, 1 << 20, 62 * 0x1000, timing});
+    cosim(page_walk(), Setup{64, 1 << 20, 0, timing, true});  // page faults in blocks
+  }
+  // A program check in the middle of a block (LG past the data page).
+  cosim(loop_with(RRE(0xB904, 9, 6) + RRE(0xB908, 9, 4) + RXY(0xE304, 10, 0, 9, 0) + RI(0xA7B, 11, 1)), Setup{});
+}
+
+namespace {
+// Sets emu::jit::g_miscompile_for_tests for one scope.
+struct Miscompile {
+  explicit Miscompile(int how) { emu::jit::g_miscompile_for_tests = how; }
+  ~Miscompile() { emu::jit::g_miscompile_for_tests = 0; }
+  Miscompile(const Miscompile&) = delete;
+  Miscompile& operator=(const Miscompile&) = delete;
+};
+
+// Runs `code` compiled under co-simulation; returns the error it stopped with.
+std::string cosim_error(const Bytes& code) {
+  Setup setup;
+  setup.cosim = true;
+  Side compiled(true, setup, code);
+  try {
+    compiled.run(1000000, kCode + code.size());
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("co-simulation reports a miscompiled instruction: its block, the field and both values", "[jit][cosim]") {
+  if (!emu::jit::CodeCache::available()) return;
+  // loop_with's body starts at kCode + 16 (LGHI, LLIHF, IILF before it); LGHI r8,5 at
+  // its end gives 6 when miscompiled.
+  const Bytes code = loop_with(RI(0xA79, 8, 5));
+  CHECK(cosim_error(code).empty());
+  {
+    const Miscompile wrong(emu::jit::kMiscompileLghi);
+    const std::string e = cosim_error(code);
+    CAPTURE(e);
+    CHECK(e.find("the compiled block at 0x10010 differs from the interpreter") != std::string::npos);
+    CHECK(e.find("gr8: interpreter 0x5, block 0x6") != std::string::npos);
+    CHECK(e.find("0x10010  e33030010071  LAY") != std::string::npos);  // the block, disassembled
+    CHECK(e.find("LGHI") != std::string::npos);
+  }
+  {
+    // STG r2,8(r6), nothing loading it back: its bytes land one on, so the first
+    // difference is the storage's, at the last byte of the doubleword (r2 = 3 * pass).
+    const Bytes store = RI(0xA79, 1, 50) + RIL(0xC0E, 6, 0) + RIL(0xC09, 6, int64_t(kData))  // r6 = kData
+                        + RI(0xA7B, 2, 3)                                                   // loop: AGHI r2,3
+                        + RXY(0xE324, 2, 0, 6, 8)                                           // STG r2,8(r6)
+                        + RI(0xA77, 1, -5);                                                 // BRCTG r1,loop
+    const Miscompile wrong(emu::jit::kMiscompileStore);
+    const std::string e = cosim_error(store);
+    CAPTURE(e);
+    CHECK(e.find("the compiled block at 0x10010 differs from the interpreter") != std::string::npos);
+    CHECK(e.find("the storage byte at 0x4000f: interpreter 0x") != std::string::npos);
+    CHECK(e.find(", block 0x0\n") != std::string::npos);
+  }
 }

@@ -65,7 +65,7 @@ std::vector<std::pair<std::string, std::string>> fields(const MachineConfig& m) 
       {"machine.placement_shift", fmt::format("{}", m.placement_shift)},
       {"machine.host_storage_limit", fmt::format("{}", m.host_storage_limit)},
       {"machine.quantum", fmt::format("{}", m.quantum)},
-      {"machine.engine", m.engine == emu::Engine::Compile ? "compile" : "interpret"},
+      {"machine.engine", m.engine == emu::Engine::Compile ? "compile" : m.engine == emu::Engine::Cosim ? "cosim" : "interpret"},
       {"machine.compile.block_length", fmt::format("{}", m.block_length)},
       {"machine.compile.cache", fmt::format("{}", m.compile_cache)},
   };
