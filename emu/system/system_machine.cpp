@@ -184,7 +184,11 @@ SystemRunResult SystemMachine::run(uint64_t max_instructions) {
       return out;
     }
   }
-  out.end = SystemRunResult::End::EnabledWait;
+  // Every I-stream stopped (SIGP stop, as kvm-unit-tests' exit() stops its own CPU):
+  // nothing can start one again, the program is done, as QEMU's machine shuts down.
+  bool all_stopped = true;
+  for (const auto& c : cpus_) all_stopped = all_stopped && c->state() == SystemCpu::State::Stopped;
+  out.end = all_stopped ? SystemRunResult::End::Stopped : SystemRunResult::End::EnabledWait;
   return out;
 }
 

@@ -23,6 +23,7 @@ struct SystemRunResult {
   enum class End {
     DisabledWait,   // an I-stream loaded a disabled wait PSW (the others stopped or waiting)
     EnabledWait,    // every I-stream waits for an interruption nothing will bring
+    Stopped,        // every I-stream is in the stopped state (SIGP stop): the program is done
     Reset,          // DIAGNOSE X'308' asked for a reset: the program is done
     Limit,          // --max-instructions
     Halted,         // something tpfemu does not model yet (halt_reason says what)

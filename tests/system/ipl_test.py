@@ -70,6 +70,11 @@ def main():
         fail(f"spin: status {status}, want 124\n{stderr}")
     print("--max-instructions: OK")
 
+    status, _, stderr = run([tpfemu, "ipl", os.path.join(guest, "stopall.elf"), "--max-instructions", "5000"])
+    if status != 0 or "every I-stream stopped" not in stderr:
+        fail(f"stopall: SIGP stop of its own I-stream, status {status}, want 0\n{stderr}")
+    print("SIGP stop of every I-stream ends the run, status 0: OK")
+
     status, _, stderr = run([tpfemu, "ipl", os.path.join(source, "README.md")])
     if status != 2 or "is not an ESA/390 PSW" not in stderr:
         fail(f"a text file as a binary image: status {status}\n{stderr}")
