@@ -59,6 +59,8 @@ constexpr uint64_t kCr0EnhancedDat = 1ull << (63 - 40);
 constexpr uint64_t kCr0StorageProtectionOverride = 1ull << (63 - 39);
 // CR0 bit 33, SSM-suppression control.
 constexpr uint64_t kCr0SsmSuppression = 1ull << (63 - 33);
+// CR0 bit 45, AFP-register control: a data exception's DXC also goes to the FPC.
+constexpr uint64_t kCr0AfpRegister = 1ull << (63 - 45);
 
 class SystemCpu {
  public:

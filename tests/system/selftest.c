@@ -40,6 +40,37 @@ static void specification_exception(void) {
         "specification exception: misaligned LCTLG suppressed, ILC 6");
 }
 
+/* A data exception (COMPARE AND TRAP, DXC FF): the DXC at lowcore 0x93, and in the FPC
+   only with CR0 bit 45 (AFP-register control) on [PoO "Data-Exception Code (DXC)"].
+   SFPC and EFPC run with it on (without it they are BFP instructions' data exceptions). */
+static uint32_t fpc_dxc_after_trap(int afp) {
+  const uint64_t afp_bit = 1ULL << (63 - 45);
+  uint64_t cr0, cr0_afp, cr0_trap;
+  uint32_t fpc = 0;
+  __asm__ volatile("stctg 0,0,%0" : "=Q"(cr0));
+  cr0_afp = cr0 | afp_bit;
+  cr0_trap = afp ? cr0_afp : cr0 & ~afp_bit;
+  __asm__ volatile("lctlg 0,0,%0" : : "Q"(cr0_afp));
+  __asm__ volatile("sfpc %0" : : "d"(fpc));
+  __asm__ volatile("lctlg 0,0,%0" : : "Q"(cr0_trap));
+  LC8(0x93) = 0;
+  __asm__ volatile(".insn rrf,0xb9600000,%0,%0,8,0" : : "d"(0) : "memory"); /* CGRT equal: traps */
+  __asm__ volatile("lctlg 0,0,%0" : : "Q"(cr0_afp));
+  __asm__ volatile("efpc %0" : "=d"(fpc));
+  __asm__ volatile("lctlg 0,0,%0" : : "Q"(cr0));
+  return fpc >> 8 & 0xff;
+}
+
+static void data_exception_code(void) {
+  unsigned before = last_program.count;
+  uint32_t without_afp = fpc_dxc_after_trap(0);
+  uint8_t lowcore_dxc = LC8(0x93);
+  uint32_t with_afp = fpc_dxc_after_trap(1);
+  check(last_program.count == before + 2 && last_program.code == 0x0007 && lowcore_dxc == 0xff && LC8(0x93) == 0xff &&
+            without_afp == 0 && with_afp == 0xff,
+        "data exception 0007: DXC FF at 0x93; in the FPC only with CR0's AFP-register control");
+}
+
 static void svc_interruption(void) {
   extern char after_svc[];
   unsigned before = last_svc.count;
@@ -241,6 +272,7 @@ int start_c(void) {
   check(!(epsw() & PSW_MASK_PROBLEM) && (epsw() & PSW_MASK_64) == PSW_MASK_64, "supervisor state, 64-bit mode");
   operation_exception();
   specification_exception();
+  data_exception_code();
   svc_interruption();
   problem_state();
   keys();
