@@ -26,6 +26,22 @@ std::string json_path(const std::string& path) {
   return path.size() > 4 && path.ends_with(".txt") ? path.substr(0, path.size() - 4) + ".json" : path + ".json";
 }
 
+// Console input is typed lines, not data: a bound far above that, so that /dev/zero
+// piped in is refused instead of read until memory runs out.
+constexpr uint64_t kMaxConsoleInput = 1ull << 20;
+
+std::string read_standard_input() {
+  std::string bytes;
+  char buffer[4096];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, stdin)) > 0) {
+    bytes.append(buffer, n);
+    if (bytes.size() > kMaxConsoleInput)
+      throw cfg::InputFileError("-", fmt::format("standard input holds more than {} bytes", kMaxConsoleInput));
+  }
+  return bytes;
+}
+
 bool is_elf(const std::string& bytes) { return bytes.size() >= 4 && bytes.compare(0, 4, "\x7F" "ELF") == 0; }
 
 std::string end_text(const emu::SystemRunResult& r) {
@@ -73,6 +89,16 @@ int run_ipl(const IplOptions& opts) {
     fmt::print(stderr, "tpfemu: {}: {}\n", opts.image, e.what());
     return 2;
   }
+  std::string console_input;
+  if (!opts.console_input.empty()) {
+    try {
+      console_input = opts.console_input == "-" ? read_standard_input()
+                                                : cfg::read_input_file(opts.console_input, kMaxConsoleInput, "console input");
+    } catch (const cfg::InputFileError& e) {
+      fmt::print(stderr, "tpfemu: --console-input {}: {}\n", opts.console_input, e.why);
+      return 2;
+    }
+  }
   emu::MachineConfig config;
   try {
     std::vector<std::string> sets{kIplStorage};
@@ -101,6 +127,7 @@ int run_ipl(const IplOptions& opts) {
   emu::SystemMachine system(machine, real_size, [](std::string_view text) {
     std::fwrite(text.data(), 1, text.size(), stdout);
   });
+  system.sclp().set_console_input(std::move(console_input));
   std::string error;
   const std::vector<uint8_t> image(bytes.begin(), bytes.end());
   if (!(elf ? system.ipl_elf(img, opts.parameters, error) : system.ipl_binary(image, opts.parameters, error))) {

@@ -13,6 +13,7 @@ struct IplOptions {
   std::string parameters;            // after --, joined by spaces: the kernel command line
   uint64_t max_instructions = 0;     // 0: no limit
   std::string profile;               // ETIM report path; JSON beside it (.json)
+  std::string console_input;         // a file whose bytes are the SCLP console's input ("-": stdin)
   bool timing = true;                // cache model (false: base cycles only)
   std::vector<std::string> config_files;
   std::vector<std::string> sets;

@@ -117,8 +117,10 @@ constexpr const char* kIplHelp = R"(  ipl IMAGE [options] [-- parameters...]
       I-stream waiting for nothing (124), or what tpfemu does not model yet (125).
       The end, the PSW and the counts go to standard error.
       --max-instructions N  stop after N instructions
-      --istreams N          N I-streams (the others stay stopped: no SIGP yet)
+      --istreams N          N I-streams (the others stopped until SIGP starts them)
       --profile FILE        the ETIM instruction count report to FILE, JSON beside it
+      --console-input FILE  the SCLP console's input, a line per READ EVENT DATA
+                            ("-": standard input, read to its end before the run)
       --config FILE         machine configuration (YAML; repeatable)
       --set KEY=VALUE       override one key (machine.storage defaults to 128M here)
       --timing full|base    full: caches and coherence (default); base: base cycles
@@ -306,6 +308,9 @@ int ipl_main(Args args) {
     if (is_help(a)) return print_help("ipl");
     if (machine_run_option(args, a, {o.profile, o.timing, o.sets, o.config_files, o.max_instructions}, status)) {
       if (status) return status;
+    } else if (a == "--console-input") {
+      if (args.done()) return args.error("--console-input needs a file (or - for standard input)");
+      o.console_input = std::string(args.next());
     } else if (a == "--") {
       while (!args.done()) {
         if (!o.parameters.empty()) o.parameters += ' ';

@@ -60,6 +60,20 @@ def main():
         fail(f"the parameters after -- are not at 0x10480, or one I-stream is not one (status {status}):\n{stdout}")
     print("parameters, one I-stream: OK")
 
+    # Console input: READ EVENT DATA hands the kernel the first line, from a file or
+    # standard input (read to its end before the run).
+    input_file = os.path.join(out, "console-input.txt")
+    with open(input_file, "w", encoding="utf-8") as f:
+        f.write("first line\nsecond line\n")
+    status, stdout, _ = run([tpfemu, "ipl", selftest, "--console-input", input_file])
+    if status != 0 or "console input: first line\n" not in stdout:
+        fail(f"--console-input FILE: the kernel did not read its first line (status {status}):\n{stdout}")
+    p = subprocess.run([tpfemu, "ipl", selftest, "--console-input", "-"], input=b"typed\n", capture_output=True,
+                       timeout=120)
+    if p.returncode != 0 or b"console input: typed\n" not in p.stdout:
+        fail(f"--console-input -: the kernel did not read standard input (status {p.returncode})")
+    print("console input through READ EVENT DATA: OK")
+
     status, _, stderr = run([tpfemu, "ipl", os.path.join(guest, "exit42.bin")])
     if status != 42 or "PSW 0002000180000000 000000000000002A" not in stderr:
         fail(f"exit42.bin: status {status}, want 42\n{stderr}")

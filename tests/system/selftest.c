@@ -268,6 +268,9 @@ int start_c(void) {
   /* The kernel command line, where QEMU's -append and tpfemu ipl's -- put it. */
   const volatile char *parameters = (const volatile char *)0x10480;
   if (*parameters) print("parameters: %s\n", (const char *)parameters);
+  /* Console input (tpfemu ipl --console-input): its first line, if there is one. */
+  static char input[80];
+  if (console_read_line(input, sizeof input) >= 0) print("console input: %s\n", input);
   check(last_external.count >= 1 && last_external.code == 0x2401, "service-signal external interruption 2401");
   check(!(epsw() & PSW_MASK_PROBLEM) && (epsw() & PSW_MASK_64) == PSW_MASK_64, "supervisor state, 64-bit mode");
   operation_exception();
