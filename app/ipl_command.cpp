@@ -50,7 +50,6 @@ std::string end_text(const emu::SystemRunResult& r) {
     case End::DisabledWait: return fmt::format("disabled wait on I-stream {}", r.istream);
     case End::EnabledWait: return "every I-stream waits for an interruption nothing will bring";
     case End::Stopped: return "every I-stream stopped";
-    case End::Reset: return "DIAGNOSE X'308' reset";
     case End::Limit: return "stopped by --max-instructions";
     case End::Halted: return fmt::format("stopped on I-stream {}: {}", r.istream, r.reason);
     case End::HostLimit: return "stopped at machine.host_storage_limit";
@@ -62,7 +61,6 @@ int status_of(const emu::SystemRunResult& r) {
   using End = emu::SystemRunResult::End;
   switch (r.end) {
     case End::DisabledWait: return int(r.psw.addr & 0xFF);
-    case End::Reset:
     case End::Stopped: return 0;
     case End::Halted: return 125;
     default: return 124;

@@ -20,7 +20,7 @@ struct IplOptions {
 };
 
 // Exit status: the low byte of the disabled-wait PSW's instruction address (the
-// program's own code; 0 for DIAGNOSE 308's reset); 124 when --max-instructions stopped
+// program's own code; 0 when every I-stream is stopped); 124 when --max-instructions stopped
 // it, when every I-stream waits for an interruption nothing will bring, or at the host
 // memory limit; 125 when it did something tpfemu does not model yet (stderr says what);
 // 2 for bad input.

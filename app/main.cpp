@@ -113,7 +113,7 @@ constexpr const char* kIplHelp = R"(  ipl IMAGE [options] [-- parameters...]
       bytes, in 64-bit mode, DAT off, supervisor state, every interruption disabled,
       as QEMU's -kernel starts one. Its SCLP console writes to standard output. The
       run ends on a disabled wait PSW (exit status: the low byte of its instruction
-      address), a DIAGNOSE X'308' reset (0), --max-instructions (124), every
+      address), every I-stream stopped by SIGP (0), --max-instructions (124), every
       I-stream waiting for nothing (124), or what tpfemu does not model yet (125).
       The end, the PSW and the counts go to standard error.
       --max-instructions N  stop after N instructions

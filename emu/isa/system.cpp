@@ -542,9 +542,10 @@ void sigp(Cpu& c, const Insn& i) {
 
 // DIAGNOSE: the function code is bits 48-63 of the second-operand address. 0x44
 // (voluntary time-slice end) and 0x9C (directed yield) do nothing on a machine of our
-// own; 0x308 subcodes 0 and 1 (reset and re-IPL, R3's register) end the run, as the
-// program asked to leave; anything else is a specification exception, as z/VM and KVM
-// give for a code they do not know.
+// own; 0x308 subcodes 0 and 1 (load clear and load normal, R3's register) reset the
+// configuration and IPL again from the PSW at absolute 0 (SystemMachine::reipl);
+// anything else is a specification exception, as z/VM and KVM give for a code (or a
+// subcode's operands) they do not know.
 void diag(Cpu& c, const Insn& i) {
   SystemCpu& s = system_of(c);
   const uint16_t code = uint16_t(c.ea2(i));
@@ -553,7 +554,10 @@ void diag(Cpu& c, const Insn& i) {
     case 0x9C: return;
     case 0x308: {
       const uint64_t subcode = c.gr[i.r3];
-      if (subcode == 0 || subcode == 1) return s.machine().request_reset(s.address());
+      if (subcode == 0 || subcode == 1) {
+        s.machine().reipl(s.address());
+        return c.end_slice();
+      }
       program_check(Pic::Specification);
     }
     default: program_check(Pic::Specification);

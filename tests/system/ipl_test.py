@@ -79,6 +79,12 @@ def main():
         fail(f"exit42.bin: status {status}, want 42\n{stderr}")
     print("binary image, IPL PSW at 0, disabled-wait code 42: OK")
 
+    status, _, stderr = run([tpfemu, "ipl", os.path.join(guest, "reipl.bin"), "--max-instructions", "5000"])
+    if status != 7:
+        fail(f"reipl.bin: DIAGNOSE X'308' subcode 1 should IPL again from the PSW at 0 with CR0 reset: status {status} "
+             f"(8: CR0 not reset, 9: DIAGNOSE returned), want 7\n{stderr}")
+    print("DIAGNOSE X'308' subcode 1: reset, IPL again from the PSW at 0: OK")
+
     status, _, stderr = run([tpfemu, "ipl", os.path.join(guest, "spin.elf"), "--max-instructions", "5000"])
     if status != 124 or "stopped by --max-instructions" not in stderr or "instructions=5000 " not in stderr:
         fail(f"spin: status {status}, want 124\n{stderr}")
