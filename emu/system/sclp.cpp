@@ -98,6 +98,9 @@ uint16_t Sclp::read_scp_info(SystemCpu& cpu, uint64_t sccb, uint16_t length) {
     c.write<uint32_t>(sccb + 100, 1);           // rnsize2
     c.write<uint64_t>(sccb + 104, increments);  // rnmax2
   }
+  // Byte 85 bit 6 (0x02): the enhanced suppression-on-protection facility, whose TEIDs
+  // (ESOP-2's, emu/system/system_cpu.cpp) protection exceptions store.
+  c.write<uint8_t>(sccb + 85, 0x02);
   c.write<uint16_t>(sccb + 16, uint16_t(cpus));          // CPU entries
   c.write<uint16_t>(sccb + 18, uint16_t(kScpInfoCpus));  // their offset
   c.write<uint16_t>(sccb + 120, uint16_t(cpus - 1));     // the highest CPU address

@@ -258,6 +258,9 @@ static void scp_info(void) {
   uint16_t cpus = *(uint16_t *)(block + 16);
   print("READ SCP INFO: response %04x, storage %u MB, %u CPU(s)\n", response, (unsigned)rnmax * rnsize, cpus);
   check(response == 0x0010 && rnmax * rnsize > 0 && cpus >= 1, "READ SCP INFO");
+  /* Byte 85 bit 6: the enhanced suppression-on-protection facility (its TEIDs), which
+     kvm-unit-tests' edat test needs to read DAT protection's TEID. */
+  check(block[85] & 0x02, "READ SCP INFO: enhanced suppression on protection (byte 85 bit 6)");
   scp_cpus = cpus;
 }
 
@@ -291,6 +294,8 @@ int start_c(void) {
   stsi_tests();
   sck_tests();
   storage_key_tests();
+  low_address_tests();
+  move_page_tests();
   print("%u failure(s)\n", failures);
   return (int)failures;
 }
