@@ -59,14 +59,18 @@ char ascii_of(uint8_t e) {
 
 unsigned Sclp::service_call(SystemCpu& cpu, uint32_t command, uint64_t sccb) {
   Cpu& c = cpu.cpu();
-  // The SCCB: on a doubleword boundary, inside storage, not in the low 8 KB' prefix
-  // view's page crossing; a specification exception otherwise (as QEMU checks it).
+  // The SCCB: on a doubleword boundary, not in real 0-8191 nor in the 8 KB at the
+  // prefix (the lowcore), inside storage, at least its 8-byte header long; a
+  // specification exception otherwise (as QEMU checks it).
   if (sccb & 7) program_check(Pic::Specification);
+  const uint64_t low_block = sccb & ~uint64_t(0x1FFF);
+  if (low_block == 0 || low_block == cpu.prefix()) program_check(Pic::Specification);
   if (sccb + kSccbHeader > cpu.real().size()) program_check(Pic::Addressing, sccb);
-  ++commands;
   const uint16_t length = c.read<uint16_t>(sccb);
+  if (length < kSccbHeader) program_check(Pic::Specification);
+  ++commands;
   uint16_t response;
-  if (length < kSccbHeader || ((sccb + length - 1) ^ sccb) >> 12) {
+  if (((sccb + length - 1) ^ sccb) >> 12) {
     response = kBoundaryViolation;  // it must lie in one 4 KB page
   } else {
     switch (command) {
