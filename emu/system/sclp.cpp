@@ -59,13 +59,14 @@ char ascii_of(uint8_t e) {
 
 unsigned Sclp::service_call(SystemCpu& cpu, uint32_t command, uint64_t sccb) {
   Cpu& c = cpu.cpu();
-  // The SCCB: on a doubleword boundary, not in real 0-8191 nor in the 8 KB at the
-  // prefix (the lowcore), inside storage, at least its 8-byte header long; a
-  // specification exception otherwise (as QEMU checks it).
-  if (sccb & 7) program_check(Pic::Specification);
+  // The SCCB: a 31-bit address on a doubleword boundary, not in real 0-8191 nor in the
+  // 8 KB at the prefix (the lowcore), inside storage, at least its 8-byte header long;
+  // a specification exception otherwise (as QEMU checks it).
+  // Beyond storage is an addressing exception first, as QEMU gives it.
+  if (sccb + kSccbHeader > cpu.real().size()) program_check(Pic::Addressing, sccb);
+  if (sccb & ~uint64_t(0x7FFFFFF8)) program_check(Pic::Specification);
   const uint64_t low_block = sccb & ~uint64_t(0x1FFF);
   if (low_block == 0 || low_block == cpu.prefix()) program_check(Pic::Specification);
-  if (sccb + kSccbHeader > cpu.real().size()) program_check(Pic::Addressing, sccb);
   const uint16_t length = c.read<uint16_t>(sccb);
   if (length < kSccbHeader) program_check(Pic::Specification);
   ++commands;

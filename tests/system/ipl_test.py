@@ -60,6 +60,11 @@ def main():
         fail(f"the parameters after -- are not at 0x10480, or one I-stream is not one (status {status}):\n{stdout}")
     print("parameters, one I-stream: OK")
 
+    status, stdout, _ = run([tpfemu, "ipl", selftest, "--set", "machine.storage=3G"])
+    if status != 0 or "PASS: SERVICE CALL: an SCCB above 2 GB is exception 0006\n" not in stdout:
+        fail(f"3 GB of storage: the SCCB above 2 GB (status {status}):\n{stdout}")
+    print("3 GB, an SCCB above 2 GB: OK")
+
     # Console input: READ EVENT DATA hands the kernel the first line, from a file or
     # standard input (read to its end before the run).
     input_file = os.path.join(out, "console-input.txt")

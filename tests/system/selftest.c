@@ -262,13 +262,21 @@ static void scp_info(void) {
      kvm-unit-tests' edat test needs to read DAT protection's TEID. */
   check(block[85] & 0x02, "READ SCP INFO: enhanced suppression on protection (byte 85 bit 6)");
   /* An SCCB shorter than its 8-byte header, or in the lowcore's 8 KB: a specification
-     exception, and no command (no service signal to wait for). */
+     exception, and no command (no service signal to wait for). Above 2 GB (with more
+     storage than that: beyond storage it is an addressing exception) likewise. */
   static uint8_t short_sccb[8] __attribute__((aligned(8))) = {0, 4};
   unsigned before = last_program.count;
   __asm__ volatile(".insn rre,0xb2200000,%0,%1" : : "d"(0x00020001), "a"(short_sccb) : "cc", "memory");
   __asm__ volatile(".insn rre,0xb2200000,%0,%1" : : "d"(0x00020001), "a"(0x1000UL) : "cc", "memory");
   check(last_program.count == before + 2 && last_program.code == 0x0006,
         "SERVICE CALL: an SCCB shorter than 8 bytes, or in the lowcore, is exception 0006");
+  if ((unsigned long)rnmax * rnsize > 2048) {
+    before = last_program.count;
+    *(volatile uint16_t *)0x80000000UL = 4096; /* a header that would be valid */
+    __asm__ volatile(".insn rre,0xb2200000,%0,%1" : : "d"(0x00020001), "a"(0x80000000UL) : "cc", "memory");
+    check(last_program.count == before + 1 && last_program.code == 0x0006,
+          "SERVICE CALL: an SCCB above 2 GB is exception 0006");
+  }
   scp_cpus = cpus;
 }
 
