@@ -32,6 +32,22 @@ std::string json_path(const std::string& path) {
   return path.size() > 4 && path.ends_with(".txt") ? path.substr(0, path.size() - 4) + ".json" : path + ".json";
 }
 
+// Console input is typed lines, not data: a bound far above that, so that /dev/zero
+// piped in is refused instead of read until memory runs out.
+constexpr uint64_t kMaxConsoleInput = 1ull << 20;
+
+std::string read_standard_input() {
+  std::string bytes;
+  char buffer[4096];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, stdin)) > 0) {
+    bytes.append(buffer, n);
+    if (bytes.size() > kMaxConsoleInput)
+      throw cfg::InputFileError("-", fmt::format("standard input holds more than {} bytes", kMaxConsoleInput));
+  }
+  return bytes;
+}
+
 bool is_elf(const std::string& bytes) { return bytes.size() >= 4 && bytes.compare(0, 4, "\x7F" "ELF") == 0; }
 
 std::string end_text(const emu::SystemRunResult& r) {
@@ -39,7 +55,7 @@ std::string end_text(const emu::SystemRunResult& r) {
   switch (r.end) {
     case End::DisabledWait: return fmt::format("disabled wait on I-stream {}", r.istream);
     case End::EnabledWait: return "every I-stream waits for an interruption nothing will bring";
-    case End::Reset: return "DIAGNOSE X'308' reset";
+    case End::Stopped: return "every I-stream stopped";
     case End::Limit: return "stopped by --max-instructions";
     case End::Halted: return fmt::format("stopped on I-stream {}: {}", r.istream, r.reason);
     case End::HostLimit: return "stopped at machine.host_storage_limit";
@@ -107,7 +123,7 @@ int status_of(const emu::SystemRunResult& r) {
   using End = emu::SystemRunResult::End;
   switch (r.end) {
     case End::DisabledWait: return int(r.psw.addr & 0xFF);
-    case End::Reset: return 0;
+    case End::Stopped: return 0;
     case End::Halted: return 125;
     default: return 124;
   }
@@ -132,6 +148,16 @@ int run_ipl(const IplOptions& opts) {
   } catch (const emu::ElfError& e) {
     fmt::print(stderr, "tpfemu: {}: {}\n", opts.image, e.what());
     return 2;
+  }
+  std::string console_input;
+  if (!opts.console_input.empty()) {
+    try {
+      console_input = opts.console_input == "-" ? read_standard_input()
+                                                : cfg::read_input_file(opts.console_input, kMaxConsoleInput, "console input");
+    } catch (const cfg::InputFileError& e) {
+      fmt::print(stderr, "tpfemu: --console-input {}: {}\n", opts.console_input, e.why);
+      return 2;
+    }
   }
   emu::MachineConfig config;
   try {
@@ -161,6 +187,7 @@ int run_ipl(const IplOptions& opts) {
   emu::SystemMachine system(machine, real_size, [](std::string_view text) {
     std::fwrite(text.data(), 1, text.size(), stdout);
   });
+  system.sclp().set_console_input(std::move(console_input));
   std::string error;
   for (const std::string& path : opts.dasd) {
     std::string volume;

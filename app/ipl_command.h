@@ -13,6 +13,7 @@ struct IplOptions {
   std::string parameters;            // after --, joined by spaces: the kernel command line
   uint64_t max_instructions = 0;     // 0: no limit
   std::string profile;               // ETIM report path; JSON beside it (.json)
+  std::string console_input;         // a file whose bytes are the SCLP console's input ("-": stdin)
   bool timing = true;                // cache model (false: base cycles only)
   std::vector<std::string> config_files;
   std::vector<std::string> sets;
@@ -21,7 +22,7 @@ struct IplOptions {
 };
 
 // Exit status: the low byte of the disabled-wait PSW's instruction address (the
-// program's own code; 0 for DIAGNOSE 308's reset); 124 when --max-instructions stopped
+// program's own code; 0 when every I-stream is stopped); 124 when --max-instructions stopped
 // it, when every I-stream waits for an interruption nothing will bring, or at the host
 // memory limit; 125 when it did something tpfemu does not model yet (stderr says what);
 // 2 for bad input.

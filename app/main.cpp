@@ -113,17 +113,19 @@ constexpr const char* kIplHelp = R"(  ipl IMAGE [options] [-- parameters...]
       bytes, in 64-bit mode, DAT off, supervisor state, every interruption disabled,
       as QEMU's -kernel starts one. Its SCLP console writes to standard output. The
       run ends on a disabled wait PSW (exit status: the low byte of its instruction
-      address), a DIAGNOSE X'308' reset (0), --max-instructions (124), every
+      address), every I-stream stopped by SIGP (0), --max-instructions (124), every
       I-stream waiting for nothing (124), or what tpfemu does not model yet (125).
       The end, the PSW and the counts go to standard error.
       --max-instructions N  stop after N instructions
-      --istreams N          N I-streams (the others stay stopped until SIGP)
+      --istreams N          N I-streams (the others stopped until SIGP starts them)
       --dasd FILE           a 3390 volume as an ECKD device on the next subchannel
                             (repeatable; device numbers from 0): the file holds its
                             4 KB records, 12 a track; writes stay in memory
       --scm                 Flash Express (flashsim's SCM model, 64 GB online) on
                             an EADM subchannel after the volumes
       --profile FILE        the ETIM instruction count report to FILE, JSON beside it
+      --console-input FILE  the SCLP console's input, a line per READ EVENT DATA
+                            ("-": standard input, read to its end before the run)
       --config FILE         machine configuration (YAML; repeatable)
       --set KEY=VALUE       override one key (machine.storage defaults to 128M here)
       --timing full|base    full: caches and coherence (default); base: base cycles
@@ -316,6 +318,9 @@ int ipl_main(Args args) {
     } else if (a == "--dasd") {
       if (args.done()) return args.error("--dasd needs a file (a 3390 volume's image)");
       o.dasd.push_back(std::string(args.next()));
+    } else if (a == "--console-input") {
+      if (args.done()) return args.error("--console-input needs a file (or - for standard input)");
+      o.console_input = std::string(args.next());
     } else if (a == "--") {
       while (!args.done()) {
         if (!o.parameters.empty()) o.parameters += ' ';

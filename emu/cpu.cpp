@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "emu/isa/table.h"
+#include "emu/system/system_cpu.h"
 
 namespace emu {
 
@@ -295,7 +296,12 @@ std::optional<RunResult> Cpu::take_interrupt(const ProgramInterrupt& pi, uint64_
   instructions += run.n;
   // With the AFP-register control on (as Linux runs), a data exception's code (and a
   // vector-processing exception's VXC) also lands in the FPC, where a signal handler finds it.
-  if (pi.code == Pic::Data || pi.code == Pic::VectorProcessing) fpc = (fpc & ~0xFF00u) | uint32_t(pi.dxc) << 8;
+  // In system mode that is CR0 bit 45's to say: off, the FPC's DXC is left unchanged
+  // [Principles of Operation, "Data-Exception Code (DXC)"]. A host control program's
+  // I-streams run with it on.
+  const bool afp_register_control = !system_ || (system_->cr[0] & kCr0AfpRegister);
+  if ((pi.code == Pic::Data || pi.code == Pic::VectorProcessing) && afp_register_control)
+    fpc = (fpc & ~0xFF00u) | uint32_t(pi.dxc) << 8;
   RunResult r{StopReason::ProgramCheck, {}};
   r.check.interrupt = pi;
   r.check.insn_address = a;

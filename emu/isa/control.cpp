@@ -50,7 +50,12 @@ void stckf(Cpu& c, const Insn& i) { stck(c, i); }
 // Privileged: in system mode a problem-state program gets the privileged-operation
 // exception; under a host control program (run, exec), which is the supervisor, it
 // runs as it always did (the locks' guest code reads its I-stream so).
-void stap(Cpu& c, const Insn& i) { c.write<uint16_t>(c.gr[i.b2] + i.d2, uint16_t(c.istream())); }
+// STORE CPU ADDRESS: a halfword, on a halfword boundary (specification exception).
+void stap(Cpu& c, const Insn& i) {
+  const uint64_t a = c.gr[i.b2] + i.d2;
+  if (a & 1) program_check(Pic::Specification);
+  c.write<uint16_t>(a, uint16_t(c.istream()));
+}
 void stcke(Cpu& c, const Insn& i) {
   // 16 bytes: epoch index 0, the 64 TOD bits, then zero extension and programmable field.
   uint64_t a = c.gr[i.b2] + i.d2, tod = c.tod_clock();

@@ -41,11 +41,14 @@ template <class T> void load_control(Cpu& c, const Insn& i, uint64_t a) {
     if (r == i.r3) break;
   }
   n = 0;
+  const uint64_t cr0 = s.cr[0];
   for (unsigned r = i.r1;; r = (r + 1) & 15) {
     s.cr[r] = sizeof(T) == 8 ? values[n] : (s.cr[r] & 0xFFFFFFFF00000000ull) | values[n];
     ++n;
     if (r == i.r3) break;
   }
+  // The micro-TLB's entries keep the store rights CR0's protection controls gave.
+  if ((cr0 ^ s.cr[0]) & (kCr0LowAddressProtection | kCr0StorageProtectionOverride)) c.flush_micro_tlb();
   s.control_changed();
 }
 
@@ -358,7 +361,8 @@ void tprot(Cpu& c, const Insn& i) {
   if (real >= s.real().size()) program_check(Pic::Addressing, a);
   const uint8_t block = c.space().storage().access_key(s.key_frame_of_real(real));
   const bool storage_override = s.cr[0] & kCr0StorageProtectionOverride;
-  const bool store_ok = !protect && storage_key::store_permitted(uint8_t(key), block, storage_override);
+  const bool store_ok = !protect && !s.low_address_protected(a) &&
+                        storage_key::store_permitted(uint8_t(key), block, storage_override);
   c.cc = store_ok ? 0 : storage_key::fetch_permitted(uint8_t(key), block, storage_override) ? 1 : 2;
 }
 
@@ -401,6 +405,60 @@ void clear_block(Storage& st, uint64_t frame) {
 constexpr unsigned kSskeMr = 4, kSskeMc = 2, kSskeMultipleBlock = 1;
 
 }  // namespace
+
+namespace {
+// MOVE PAGE's operand with DAT on: whether its page can be translated (a region-,
+// segment- or page-translation exception, or an ASCE-type one, means not); table
+// addressing and specification exceptions are left to the access itself.
+bool page_unavailable(SystemCpu& s, uint64_t a) {
+  if (!(s.mask() & psw::kDat)) return false;
+  AsceId id;
+  const DatWalk w = s.dat().walk(s.asce(id), a, s.dat_controls());
+  return w.code && w.code != dat_code::kAddressing && w.code != dat_code::kTranslationSpecification;
+}
+}  // namespace
+
+// MOVE PAGE: the 4 KB page at R2's address (bits 0-51) to the one at R1's, CC 0
+// [Principles of Operation, "MOVE PAGE"]. GR0: bits 49-51 (the move-page-and-set-key
+// facility's, not installed) and bits 52-53 both one are a specification exception; the
+// key controls of bits 52-53 are accepted but the accesses use the PSW key (not yet GR0
+// bits 56-59); bit 55, the condition-code option: a page that cannot be translated gives
+// CC 2 (second operand first) or 1 instead of the exception. Without it the exception is
+// taken (nullifying) with the operand-access identification at 0xA2, R1 and R2 as the
+// instruction gives them.
+void mvpg(Cpu& c, const Insn& i) {
+  SystemCpu& s = system_of(c);
+  const uint64_t r0 = c.gr[0];
+  const unsigned key_function = unsigned(r0 >> 10 & 0x1F);
+  if (key_function > 2) program_check(Pic::Specification);
+  const bool cc_option = r0 & 0x100;
+  const uint64_t to = c.gr[i.r1] & ~uint64_t(kPageSize - 1), from = c.gr[i.r2] & ~uint64_t(kPageSize - 1);
+  const bool from_unavailable = page_unavailable(s, from), to_unavailable = page_unavailable(s, to);
+  if (cc_option && (from_unavailable || to_unavailable)) {
+    c.cc = from_unavailable ? 2 : 1;
+    return;
+  }
+  if (from_unavailable || to_unavailable) {
+    const uint8_t access_id = uint8_t(i.r1 << 4 | i.r2);
+    s.real().space().write_bytes(0xA2, &access_id, 1);
+  }
+  uint8_t page[kPageSize];
+  std::copy_n(c.span(from, kPageSize, false), kPageSize, page);
+  std::copy_n(page, kPageSize, c.span(to, kPageSize, true));
+  c.cc = 0;
+}
+
+// TEST BLOCK: the 4 KB block at R2's real address (bits 0-51) is cleared to zeros and
+// found usable, CC 0 (no block is unusable here) [Principles of Operation, "TEST BLOCK"].
+// Low-address protection applies, key-controlled protection does not; an addressing
+// exception beyond storage. GR0's must-be-zero bits are not checked.
+void tb(Cpu& c, const Insn& i) {
+  SystemCpu& s = system_of(c);
+  const uint64_t real = c.gr[i.r2] & ~uint64_t(kPageSize - 1);
+  if (s.low_address_protected(real)) s.low_address_protection_exception(real);
+  clear_block(c.space().storage(), s.key_frame_of_real(real));
+  c.cc = 0;
+}
 
 // INSERT STORAGE KEY EXTENDED: the key of the 4 KB block at R2's real address (bits
 // 0-51) into R1 bits 56-62, bit 63 zero, bits 0-55 unchanged.
@@ -542,9 +600,10 @@ void sigp(Cpu& c, const Insn& i) {
 
 // DIAGNOSE: the function code is bits 48-63 of the second-operand address. 0x44
 // (voluntary time-slice end) and 0x9C (directed yield) do nothing on a machine of our
-// own; 0x308 subcodes 0 and 1 (reset and re-IPL, R3's register) end the run, as the
-// program asked to leave; anything else is a specification exception, as z/VM and KVM
-// give for a code they do not know.
+// own; 0x308 subcodes 0 and 1 (load clear and load normal, R3's register) reset the
+// configuration and IPL again from the PSW at absolute 0 (SystemMachine::reipl);
+// anything else is a specification exception, as z/VM and KVM give for a code (or a
+// subcode's operands) they do not know.
 void diag(Cpu& c, const Insn& i) {
   SystemCpu& s = system_of(c);
   const uint16_t code = uint16_t(c.ea2(i));
@@ -553,7 +612,10 @@ void diag(Cpu& c, const Insn& i) {
     case 0x9C: return;
     case 0x308: {
       const uint64_t subcode = c.gr[i.r3];
-      if (subcode == 0 || subcode == 1) return s.machine().request_reset(s.address());
+      if (subcode == 0 || subcode == 1) {
+        s.machine().reipl(s.address());
+        return c.end_slice();
+      }
       program_check(Pic::Specification);
     }
     default: program_check(Pic::Specification);

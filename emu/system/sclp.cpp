@@ -1,5 +1,6 @@
 #include "emu/system/sclp.h"
 
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -58,14 +59,19 @@ char ascii_of(uint8_t e) {
 
 unsigned Sclp::service_call(SystemCpu& cpu, uint32_t command, uint64_t sccb) {
   Cpu& c = cpu.cpu();
-  // The SCCB: on a doubleword boundary, inside storage, not in the low 8 KB' prefix
-  // view's page crossing; a specification exception otherwise (as QEMU checks it).
-  if (sccb & 7) program_check(Pic::Specification);
+  // The SCCB: a 31-bit address on a doubleword boundary, not in real 0-8191 nor in the
+  // 8 KB at the prefix (the lowcore), inside storage, at least its 8-byte header long;
+  // a specification exception otherwise (as QEMU checks it).
+  // Beyond storage is an addressing exception first, as QEMU gives it.
   if (sccb + kSccbHeader > cpu.real().size()) program_check(Pic::Addressing, sccb);
-  ++commands;
+  if (sccb & ~uint64_t(0x7FFFFFF8)) program_check(Pic::Specification);
+  const uint64_t low_block = sccb & ~uint64_t(0x1FFF);
+  if (low_block == 0 || low_block == cpu.prefix()) program_check(Pic::Specification);
   const uint16_t length = c.read<uint16_t>(sccb);
+  if (length < kSccbHeader) program_check(Pic::Specification);
+  ++commands;
   uint16_t response;
-  if (length < kSccbHeader || ((sccb + length - 1) ^ sccb) >> 12) {
+  if (((sccb + length - 1) ^ sccb) >> 12) {
     response = kBoundaryViolation;  // it must lie in one 4 KB page
   } else {
     switch (command) {
@@ -74,7 +80,7 @@ unsigned Sclp::service_call(SystemCpu& cpu, uint32_t command, uint64_t sccb) {
       case kReadCpuInfo: response = read_cpu_info(cpu, sccb, length); break;
       case kWriteEventMask: response = write_event_mask(cpu, sccb, length); break;
       case kWriteEventData: response = write_event_data(cpu, sccb, length); break;
-      case kReadEventData: response = kNoEventBuffers; break;  // no console input yet
+      case kReadEventData: response = read_event_data(cpu, sccb, length); break;
       default: response = kInvalidCommand; break;
     }
   }
@@ -97,6 +103,9 @@ uint16_t Sclp::read_scp_info(SystemCpu& cpu, uint64_t sccb, uint16_t length) {
     c.write<uint32_t>(sccb + 100, 1);           // rnsize2
     c.write<uint64_t>(sccb + 104, increments);  // rnmax2
   }
+  // Byte 85 bit 6 (0x02): the enhanced suppression-on-protection facility, whose TEIDs
+  // (ESOP-2's, emu/system/system_cpu.cpp) protection exceptions store.
+  c.write<uint8_t>(sccb + 85, 0x02);
   c.write<uint16_t>(sccb + 16, uint16_t(cpus));          // CPU entries
   c.write<uint16_t>(sccb + 18, uint16_t(kScpInfoCpus));  // their offset
   c.write<uint16_t>(sccb + 120, uint16_t(cpus - 1));     // the highest CPU address
@@ -132,9 +141,10 @@ uint16_t Sclp::write_event_mask(SystemCpu& cpu, uint64_t sccb, uint16_t length) 
   auto write_mask = [&](uint64_t at, uint32_t m) {
     for (unsigned k = 0; k < n; ++k) c.write<uint8_t>(at + k, k < 4 ? uint8_t(m >> (24 - 8 * k)) : 0);
   };
+  guest_receive_mask_ = read_mask(sccb + 12);
   guest_send_mask_ = read_mask(sccb + 12 + n);
   write_mask(sccb + 12 + 2 * n, mask_bit(kEventMessage) | mask_bit(kEventVt220));  // what the SCLP receives
-  write_mask(sccb + 12 + 3 * n, 0);                                                // what it sends: nothing yet
+  write_mask(sccb + 12 + 3 * n, mask_bit(kEventVt220));                           // what it sends: console input
   return kNormalCompletion;
 }
 
@@ -161,6 +171,33 @@ uint16_t Sclp::write_event_data(SystemCpu& cpu, uint64_t sccb, uint16_t length) 
     c.write<uint8_t>(at + 3, c.read<uint8_t>(at + 3) | kEventProcessed);
     at += n;
   }
+  return kNormalCompletion;
+}
+
+// READ EVENT DATA: the console input's next line (up to its newline, or what fits) as
+// one VT220 event buffer, when the program receives VT220 events (WRITE EVENT MASK):
+// its header, a byte 0 ("data stream follows", as QEMU's SCLP gives it), then the data.
+// With the variable-length-response control (control mask byte 2, bit 0x80) the SCCB's
+// length becomes what was stored. No input (or not received): no event buffers stored.
+uint16_t Sclp::read_event_data(SystemCpu& cpu, uint64_t sccb, uint16_t length) {
+  Cpu& c = cpu.cpu();
+  constexpr uint64_t kAsciiHeader = kEventBufferHeader + 1;
+  constexpr uint8_t kVariableLengthResponse = 0x80;
+  if (input_at_ >= input_.size() || !(guest_receive_mask_ & mask_bit(kEventVt220))) return kNoEventBuffers;
+  if (length < kSccbHeader + kAsciiHeader + 1) return kInsufficientLength;
+  const size_t line_end = input_.find('\n', input_at_);
+  const size_t line = (line_end == std::string::npos ? input_.size() : line_end + 1) - input_at_;
+  const size_t n = std::min<size_t>(line, length - kSccbHeader - kAsciiHeader);
+  const uint64_t at = sccb + kSccbHeader;
+  c.write<uint16_t>(at, uint16_t(kAsciiHeader + n));
+  c.write<uint8_t>(at + 2, kEventVt220);
+  c.write<uint8_t>(at + 3, 0);
+  c.write<uint16_t>(at + 4, 0);
+  c.write<uint8_t>(at + kEventBufferHeader, 0);
+  for (size_t k = 0; k < n; ++k) c.write<uint8_t>(at + kAsciiHeader + k, uint8_t(input_[input_at_ + k]));
+  input_at_ += n;
+  if (c.read<uint8_t>(sccb + 5) & kVariableLengthResponse)
+    c.write<uint16_t>(sccb, uint16_t(kSccbHeader + kAsciiHeader + n));
   return kNormalCompletion;
 }
 

@@ -111,13 +111,29 @@ constexpr uint64_t kTeidFetch = 0x800, kTeidStore = 0x400;
 constexpr uint64_t kTeidKeyProtection = 1ull << (63 - 60), kTeidDatProtection = 1ull << (63 - 61);
 }  // namespace
 
+void SystemCpu::low_address_protection_exception(uint64_t addr) {
+  AsceId id = AsceId::Primary;
+  if (mask_ & psw::kDat) asce(id);
+  key_teid_ = page_down(addr) | kTeidStore | (mask_ & psw::kDat ? uint64_t(id) : 0);
+  key_teid_pending_ = true;
+  program_check(Pic::Protection, addr);
+}
+
 bool SystemCpu::check_key(uint64_t addr, bool store, uint64_t number) {
+  // Low-address protection first (it does not depend on the key). Pages 0 and 1 keep no
+  // store right in the TLB entry while it is on, so that every store to them is checked
+  // here, and the first 512 bytes of each refused.
+  bool store_cacheable = true;
+  if (!interruption_access_ && (cr[0] & kCr0LowAddressProtection) && addr < 2 * kPageSize) {
+    if (store && low_address_protected(addr)) low_address_protection_exception(addr);
+    store_cacheable = false;
+  }
   const uint8_t access_key = interruption_access_ ? 0 : key();
-  if (access_key == 0) return true;
+  if (access_key == 0) return store_cacheable;
   const uint8_t block = cpu_.space().storage().access_key(number);
   const bool override = cr[0] & kCr0StorageProtectionOverride;
   const bool store_ok = storage_key::store_permitted(access_key, block, override);
-  if (store ? store_ok : storage_key::fetch_permitted(access_key, block, override)) return store_ok;
+  if (store ? store_ok : storage_key::fetch_permitted(access_key, block, override)) return store_ok && store_cacheable;
   AsceId id = AsceId::Primary;
   if (mask_ & psw::kDat) asce(id);
   key_teid_ = page_down(addr) | (store ? kTeidStore : kTeidFetch) | kTeidKeyProtection |

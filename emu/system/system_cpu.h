@@ -64,6 +64,10 @@ constexpr uint64_t kCr0EnhancedDat = 1ull << (63 - 40);
 constexpr uint64_t kCr0StorageProtectionOverride = 1ull << (63 - 39);
 // CR0 bit 33, SSM-suppression control.
 constexpr uint64_t kCr0SsmSuppression = 1ull << (63 - 33);
+// CR0 bit 35, low-address-protection control.
+constexpr uint64_t kCr0LowAddressProtection = 1ull << (63 - 35);
+// CR0 bit 45, AFP-register control: a data exception's DXC also goes to the FPC.
+constexpr uint64_t kCr0AfpRegister = 1ull << (63 - 45);
 
 class SystemCpu {
  public:
@@ -116,6 +120,16 @@ class SystemCpu {
   void load_psw(const Psw& p);
 
   uint64_t cr[16] = {};
+  // Low-address protection [Principles of Operation, "Low-Address Protection"]: with
+  // CR0 bit 35 on, effective addresses 0-511 and 4096-4607 cannot be stored into by the
+  // program (the CPU's own interruption stores can), whatever the key and DAT.
+  bool low_address_protected(uint64_t addr) const {
+    return (cr[0] & kCr0LowAddressProtection) && (addr & ~uint64_t(0x11FF)) == 0;
+  }
+  // The protection exception of a store to a low-address-protected location, with its
+  // translation-exception identification (the address's page, the store indication;
+  // bits 60 and 61 zero: neither key-controlled nor DAT protection).
+  [[noreturn]] void low_address_protection_exception(uint64_t addr);
   // A control register changed (LCTL, LCTLG): a subclass mask may have opened, and with
   // DAT on a new ASCE (CR1, CR7, CR13) selects its view (its TLB entries stay, tagged by
   // ASCE: loading a control register purges nothing [Principles of Operation, "Translation-

@@ -104,10 +104,27 @@ void SystemMachine::halt(unsigned istream, std::string reason) {
   machine_.end_run();
 }
 
-void SystemMachine::request_reset(unsigned istream) {
-  reset_ = true;
-  machine_.cpu(istream).request_stop();
-  machine_.end_run();
+void SystemMachine::reipl(unsigned istream) {
+  // The other I-streams: reset and stopped, as SIGP initial CPU reset leaves them.
+  for (unsigned i = 0; i < cpus_.size(); ++i) {
+    if (i == istream) continue;
+    cpus_[i]->initial_reset();
+    machine_.cpu(i).request_stop();
+    machine_.set_state(i, IStreamState::Stopped);
+  }
+  SystemCpu& c = *cpus_[istream];
+  c.initial_reset();  // prefix 0: real 0 is absolute 0
+  uint8_t bytes[8];
+  real_[istream]->space().read_bytes(0, bytes, sizeof bytes);
+  uint64_t short_psw = 0;
+  for (uint8_t b : bytes) short_psw = short_psw << 8 | b;
+  if (!(short_psw & psw::kShortFormat))
+    return halt(istream, fmt::format("DIAGNOSE X'308' IPL: the IPL PSW at absolute 0, {:016X}, is not an ESA/390 PSW "
+                                     "(bit 12 is zero)", short_psw));
+  Psw p = psw_from_short(short_psw);
+  p.mask |= psw::kAddressingMode;  // 64-bit, as the first IPL (and QEMU's -kernel) runs it
+  c.load_psw(p);
+  machine_.set_state(istream, c.state() == SystemCpu::State::Operating ? IStreamState::Running : IStreamState::Idle);
 }
 
 void SystemMachine::disabled_wait(unsigned) {
@@ -118,7 +135,7 @@ void SystemMachine::disabled_wait(unsigned) {
 }
 
 bool SystemMachine::dispatch(unsigned istream, Why) {
-  return cpus_[istream]->state() == SystemCpu::State::Operating && !halted_ && !reset_;
+  return cpus_[istream]->state() == SystemCpu::State::Operating && !halted_;
 }
 
 bool SystemMachine::program_check(unsigned istream, const RunResult& r) {
@@ -169,7 +186,6 @@ SystemRunResult SystemMachine::run(uint64_t max_instructions) {
     out.psw = cpus_[halted_istream_]->psw();
     return out;
   }
-  if (reset_) return out.end = SystemRunResult::End::Reset, out;
   switch (r.reason) {
     case MachineRunResult::Reason::Limit: out.end = SystemRunResult::End::Limit; return out;
     case MachineRunResult::Reason::HostLimit: out.end = SystemRunResult::End::HostLimit; return out;
@@ -184,7 +200,11 @@ SystemRunResult SystemMachine::run(uint64_t max_instructions) {
       return out;
     }
   }
-  out.end = SystemRunResult::End::EnabledWait;
+  // Every I-stream stopped (SIGP stop, as kvm-unit-tests' exit() stops its own CPU):
+  // nothing can start one again, the program is done, as QEMU's machine shuts down.
+  bool all_stopped = true;
+  for (const auto& c : cpus_) all_stopped = all_stopped && c->state() == SystemCpu::State::Stopped;
+  out.end = all_stopped ? SystemRunResult::End::Stopped : SystemRunResult::End::EnabledWait;
   return out;
 }
 

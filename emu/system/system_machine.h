@@ -24,7 +24,7 @@ struct SystemRunResult {
   enum class End {
     DisabledWait,   // an I-stream loaded a disabled wait PSW (the others stopped or waiting)
     EnabledWait,    // every I-stream waits for an interruption nothing will bring
-    Reset,          // DIAGNOSE X'308' asked for a reset: the program is done
+    Stopped,        // every I-stream is in the stopped state (SIGP stop): the program is done
     Limit,          // --max-instructions
     Halted,         // something tpfemu does not model yet (halt_reason says what)
     HostLimit,      // machine.host_storage_limit
@@ -61,8 +61,10 @@ class SystemMachine final : public Dispatcher, public SvcHandler {
   // Stops the run: something the program did that tpfemu does not model (DAT on, a
   // 31-bit PSW, an interruption loop). The run ends after this instruction.
   void halt(unsigned istream, std::string reason);
-  // DIAGNOSE X'308' reset: the run ends after this instruction.
-  void request_reset(unsigned istream);
+  // DIAGNOSE X'308' subcodes 0 and 1 (load clear, load normal): every I-stream reset,
+  // then `istream` IPLs again from what is in storage: the IPL PSW at absolute 0 (as
+  // QEMU IPLs a -kernel image again; storage is kept, it holds the image).
+  void reipl(unsigned istream);
   // An I-stream entered a disabled wait: if no other I-stream can run or be woken, the
   // run ends now (timer events still queued would only move idle clocks on).
   void disabled_wait(unsigned istream);
@@ -81,7 +83,7 @@ class SystemMachine final : public Dispatcher, public SvcHandler {
   std::vector<std::unique_ptr<SystemCpu>> cpus_;
   Sclp sclp_;
   ChannelSubsystem390 css_{*this};
-  bool halted_ = false, reset_ = false;
+  bool halted_ = false;
   unsigned halted_istream_ = 0;
   std::string halt_reason_;
 };

@@ -100,6 +100,19 @@ static int exception(unsigned code, uint64_t teid, const char *insn, unsigned be
          last_program.old_addr == (uint64_t)(uintptr_t)insn;
 }
 
+/* MOVE PAGE through DAT (R4 to, R5 from): its CC, or 3 when it took a program
+   interruption (the handler resumes after it: a page-translation exception nullifies). */
+static int move_page_dat(uint64_t r0, uint64_t to, uint64_t from) {
+  register uint64_t gr0 __asm__("0") = r0;
+  register uint64_t gr4 __asm__("4") = to;
+  register uint64_t gr5 __asm__("5") = from;
+  int cc = 3;
+  __asm__ volatile("larl 1,1f\n\tstgrl 1,resume_at\n\tmvpg 4,5\n\tipm %0\n\tsrl %0,28\n1:"
+                   : "+d"(cc) : "d"(gr0), "d"(gr4), "d"(gr5) : "1", "cc", "memory");
+  resume_at = 0;
+  return cc;
+}
+
 void dat_tests(void) {
   build_tables();
   set_cr(1, SEGMENT_TABLE | 0x3); /* a segment-table designation, TL 3 */
@@ -123,6 +136,22 @@ void dat_tests(void) {
   dat_off();
   check(exception(0x11, TEST + 0x1000 + STORE, probe_store_insn, before),
         "a store's page-translation exception: the TEID's store indication");
+
+  /* MOVE PAGE to the invalid page: the exception, with the operand-access identification
+     (R1 and R2, 0x45) at 0xA2; with the condition-code option, CC 1 (the first operand)
+     or 2 (the second) instead. */
+  before = last_program.count;
+  LC8(0xa2) = 0;
+  dat_on();
+  const int cc_exception = move_page_dat(0, TEST + 0x1000, TEST);
+  dat_off();
+  check(cc_exception == 3 && last_program.count == before + 1 && last_program.code == 0x11 && LC8(0xa2) == 0x45,
+        "MVPG to a page DAT cannot translate: exception 0011, the operand-access identification at 0xA2");
+  dat_on();
+  const int cc_to = move_page_dat(0x100, TEST + 0x1000, TEST), cc_from = move_page_dat(0x100, TEST, TEST + 0x1000);
+  dat_off();
+  check(cc_to == 1 && cc_from == 2 && last_program.count == before + 1,
+        "MVPG's condition-code option: CC 1 for the first operand's page, CC 2 for the second's");
 
   before = last_program.count;
   dat_on();

@@ -87,15 +87,45 @@ def main():
         fail(f"the parameters after -- are not at 0x10480, or one I-stream is not one (status {status}):\n{stdout}")
     print("parameters, one I-stream: OK")
 
+    status, stdout, _ = run([tpfemu, "ipl", selftest, "--set", "machine.storage=3G"])
+    if status != 0 or "PASS: SERVICE CALL: an SCCB above 2 GB is exception 0006\n" not in stdout:
+        fail(f"3 GB of storage: the SCCB above 2 GB (status {status}):\n{stdout}")
+    print("3 GB, an SCCB above 2 GB: OK")
+
+    # Console input: READ EVENT DATA hands the kernel the first line, from a file or
+    # standard input (read to its end before the run).
+    input_file = os.path.join(out, "console-input.txt")
+    with open(input_file, "w", encoding="utf-8") as f:
+        f.write("first line\nsecond line\n")
+    status, stdout, _ = run([tpfemu, "ipl", selftest, "--console-input", input_file])
+    if status != 0 or "console input: first line\n" not in stdout:
+        fail(f"--console-input FILE: the kernel did not read its first line (status {status}):\n{stdout}")
+    p = subprocess.run([tpfemu, "ipl", selftest, "--console-input", "-"], input=b"typed\n", capture_output=True,
+                       timeout=120)
+    if p.returncode != 0 or b"console input: typed\n" not in p.stdout:
+        fail(f"--console-input -: the kernel did not read standard input (status {p.returncode})")
+    print("console input through READ EVENT DATA: OK")
+
     status, _, stderr = run([tpfemu, "ipl", os.path.join(guest, "exit42.bin")])
     if status != 42 or "PSW 0002000180000000 000000000000002A" not in stderr:
         fail(f"exit42.bin: status {status}, want 42\n{stderr}")
     print("binary image, IPL PSW at 0, disabled-wait code 42: OK")
 
+    status, _, stderr = run([tpfemu, "ipl", os.path.join(guest, "reipl.bin"), "--max-instructions", "5000"])
+    if status != 7:
+        fail(f"reipl.bin: DIAGNOSE X'308' subcode 1 should IPL again from the PSW at 0 with CR0 reset: status {status} "
+             f"(8: CR0 not reset, 9: DIAGNOSE returned), want 7\n{stderr}")
+    print("DIAGNOSE X'308' subcode 1: reset, IPL again from the PSW at 0: OK")
+
     status, _, stderr = run([tpfemu, "ipl", os.path.join(guest, "spin.elf"), "--max-instructions", "5000"])
     if status != 124 or "stopped by --max-instructions" not in stderr or "instructions=5000 " not in stderr:
         fail(f"spin: status {status}, want 124\n{stderr}")
     print("--max-instructions: OK")
+
+    status, _, stderr = run([tpfemu, "ipl", os.path.join(guest, "stopall.elf"), "--max-instructions", "5000"])
+    if status != 0 or "every I-stream stopped" not in stderr:
+        fail(f"stopall: SIGP stop of its own I-stream, status {status}, want 0\n{stderr}")
+    print("SIGP stop of every I-stream ends the run, status 0: OK")
 
     status, _, stderr = run([tpfemu, "ipl", os.path.join(source, "README.md")])
     if status != 2 or "is not an ESA/390 PSW" not in stderr:

@@ -116,6 +116,26 @@ void sclp_setup(void) {
   sclp_call(0x00780005, sccb);
 }
 
+/* One line of console input (without its newline) into buf, NUL-terminated: the program
+   receives VT220 events (WRITE EVENT MASK), then READ EVENT DATA. -1 when there is none. */
+int console_read_line(char *buf, unsigned max) {
+  memset(sccb, 0, 28);
+  *(uint16_t *)sccb = 28;
+  *(uint16_t *)(sccb + 10) = 4;
+  *(uint32_t *)(sccb + 12) = 0x80000000u >> (0x1a - 1); /* we receive VT220 events */
+  *(uint32_t *)(sccb + 16) = 0x80000000u >> (0x1a - 1); /* and send them */
+  sclp_call(0x00780005, sccb);
+  memset(sccb, 0, sizeof sccb);
+  *(uint16_t *)sccb = sizeof sccb;
+  sccb[5] = 0x80; /* variable-length response */
+  int response = sclp_call(0x00770005, sccb);
+  if (response != 0x0020 || sccb[10] != 0x1a) return -1;
+  unsigned n = *(uint16_t *)(sccb + 8) - 7, k = 0; /* event buffer header, a type byte, the data */
+  for (; k < n && k + 1 < max && sccb[15 + k] != '\n'; ++k) buf[k] = (char)sccb[15 + k];
+  buf[k] = 0;
+  return (int)k;
+}
+
 void console_write(const char *s, unsigned n) {
   while (n) {
     unsigned part = n > 2000 ? 2000 : n;

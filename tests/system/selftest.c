@@ -40,6 +40,37 @@ static void specification_exception(void) {
         "specification exception: misaligned LCTLG suppressed, ILC 6");
 }
 
+/* A data exception (COMPARE AND TRAP, DXC FF): the DXC at lowcore 0x93, and in the FPC
+   only with CR0 bit 45 (AFP-register control) on [PoO "Data-Exception Code (DXC)"].
+   SFPC and EFPC run with it on (without it they are BFP instructions' data exceptions). */
+static uint32_t fpc_dxc_after_trap(int afp) {
+  const uint64_t afp_bit = 1ULL << (63 - 45);
+  uint64_t cr0, cr0_afp, cr0_trap;
+  uint32_t fpc = 0;
+  __asm__ volatile("stctg 0,0,%0" : "=Q"(cr0));
+  cr0_afp = cr0 | afp_bit;
+  cr0_trap = afp ? cr0_afp : cr0 & ~afp_bit;
+  __asm__ volatile("lctlg 0,0,%0" : : "Q"(cr0_afp));
+  __asm__ volatile("sfpc %0" : : "d"(fpc));
+  __asm__ volatile("lctlg 0,0,%0" : : "Q"(cr0_trap));
+  LC8(0x93) = 0;
+  __asm__ volatile(".insn rrf,0xb9600000,%0,%0,8,0" : : "d"(0) : "memory"); /* CGRT equal: traps */
+  __asm__ volatile("lctlg 0,0,%0" : : "Q"(cr0_afp));
+  __asm__ volatile("efpc %0" : "=d"(fpc));
+  __asm__ volatile("lctlg 0,0,%0" : : "Q"(cr0));
+  return fpc >> 8 & 0xff;
+}
+
+static void data_exception_code(void) {
+  unsigned before = last_program.count;
+  uint32_t without_afp = fpc_dxc_after_trap(0);
+  uint8_t lowcore_dxc = LC8(0x93);
+  uint32_t with_afp = fpc_dxc_after_trap(1);
+  check(last_program.count == before + 2 && last_program.code == 0x0007 && lowcore_dxc == 0xff && LC8(0x93) == 0xff &&
+            without_afp == 0 && with_afp == 0xff,
+        "data exception 0007: DXC FF at 0x93; in the FPC only with CR0's AFP-register control");
+}
+
 static void svc_interruption(void) {
   extern char after_svc[];
   unsigned before = last_svc.count;
@@ -227,6 +258,25 @@ static void scp_info(void) {
   uint16_t cpus = *(uint16_t *)(block + 16);
   print("READ SCP INFO: response %04x, storage %u MB, %u CPU(s)\n", response, (unsigned)rnmax * rnsize, cpus);
   check(response == 0x0010 && rnmax * rnsize > 0 && cpus >= 1, "READ SCP INFO");
+  /* Byte 85 bit 6: the enhanced suppression-on-protection facility (its TEIDs), which
+     kvm-unit-tests' edat test needs to read DAT protection's TEID. */
+  check(block[85] & 0x02, "READ SCP INFO: enhanced suppression on protection (byte 85 bit 6)");
+  /* An SCCB shorter than its 8-byte header, or in the lowcore's 8 KB: a specification
+     exception, and no command (no service signal to wait for). Above 2 GB (with more
+     storage than that: beyond storage it is an addressing exception) likewise. */
+  static uint8_t short_sccb[8] __attribute__((aligned(8))) = {0, 4};
+  unsigned before = last_program.count;
+  __asm__ volatile(".insn rre,0xb2200000,%0,%1" : : "d"(0x00020001), "a"(short_sccb) : "cc", "memory");
+  __asm__ volatile(".insn rre,0xb2200000,%0,%1" : : "d"(0x00020001), "a"(0x1000UL) : "cc", "memory");
+  check(last_program.count == before + 2 && last_program.code == 0x0006,
+        "SERVICE CALL: an SCCB shorter than 8 bytes, or in the lowcore, is exception 0006");
+  if ((unsigned long)rnmax * rnsize > 2048) {
+    before = last_program.count;
+    *(volatile uint16_t *)0x80000000UL = 4096; /* a header that would be valid */
+    __asm__ volatile(".insn rre,0xb2200000,%0,%1" : : "d"(0x00020001), "a"(0x80000000UL) : "cc", "memory");
+    check(last_program.count == before + 1 && last_program.code == 0x0006,
+          "SERVICE CALL: an SCCB above 2 GB is exception 0006");
+  }
   scp_cpus = cpus;
 }
 
@@ -237,10 +287,14 @@ int start_c(void) {
   /* The kernel command line, where QEMU's -append and tpfemu ipl's -- put it. */
   const volatile char *parameters = (const volatile char *)0x10480;
   if (*parameters) print("parameters: %s\n", (const char *)parameters);
+  /* Console input (tpfemu ipl --console-input): its first line, if there is one. */
+  static char input[80];
+  if (console_read_line(input, sizeof input) >= 0) print("console input: %s\n", input);
   check(last_external.count >= 1 && last_external.code == 0x2401, "service-signal external interruption 2401");
   check(!(epsw() & PSW_MASK_PROBLEM) && (epsw() & PSW_MASK_64) == PSW_MASK_64, "supervisor state, 64-bit mode");
   operation_exception();
   specification_exception();
+  data_exception_code();
   svc_interruption();
   problem_state();
   keys();
@@ -256,6 +310,8 @@ int start_c(void) {
   stsi_tests();
   sck_tests();
   storage_key_tests();
+  low_address_tests();
+  move_page_tests();
   print("%u failure(s)\n", failures);
   return (int)failures;
 }

@@ -74,10 +74,13 @@ void dat_tests(void);
 void stsi_tests(void);
 void sck_tests(void);
 void storage_key_tests(void);
+void low_address_tests(void);
+void move_page_tests(void);
 
 void sclp_setup(void);
 int sclp_call(uint32_t command, void *sccb); /* the response code; -1 if SERVICE CALL's CC was not 0 */
 void console_write(const char *s, unsigned n);
+int console_read_line(char *buf, unsigned max);
 void print(const char *fmt, ...);
 
 void *memset(void *d, int c, unsigned long n);
