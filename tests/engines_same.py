@@ -19,8 +19,8 @@ compile and interpret write the same bytes, every count, cycle and sample includ
 compile: every compiled block also interpreted in a copy of the process and compared
 (emu/jit/cosim.cpp), the run stopping at the first difference; and the outputs still
 the interpreter's. The benchmarks and case_spin stop at 300,000 instructions there, the
-diff programs do not run again with blocks of one instruction, and only every ninth
-program and two runs (E2 and E4, defaults and quantum 1) are compared (a fork per block
+diff programs do not run again with blocks of one instruction, and only every fifteenth
+program and one run (E2, defaults and quantum 1) are compared (a fork per block
 comparison).
 
 usage: engines_same.py TPFEMU SOURCE_DIR GUEST_DIR SCRATCH [--only exec|run] [--cosim]
@@ -79,10 +79,10 @@ def same_exec(elf, extra, label):
 PREFIXES = ("diff_", "vector_", "glibc_", "case_", "linux_", "le_", "process_", "bench_")
 elves = [] if only == "run" else sorted(e for e in glob.glob(os.path.join(guest, "*.elf")) if os.path.basename(e).startswith(PREFIXES))
 if cosim:
-    # A fork per block comparison: every ninth program in name order (a spread over the
+    # A fork per block comparison: every fifteenth program in name order (a spread over the
     # kinds: diff, vector, glibc, case, linux, le, process, bench), so the test stays
     # within minutes; engines.same runs them all under compile.
-    elves = elves[::9]
+    elves = elves[::15]
 if not elves and only != "run":
     sys.exit(f"FAIL: no guest programs in {guest} (build the guest_* targets)")
 for elf in elves:
@@ -116,8 +116,8 @@ STRESS = {
     "interval1": ["--set", "system.ztrap.interval=1"],
     "block1": ["--set", "machine.compile.block_length=1"],
 }
-if cosim:  # the two shortest runs (E2 on 4 I-streams, E4's heap), defaults and quantum 1
-    RUNS = {k: RUNS[k] for k in ("syslog", "e4-heap")}
+if cosim:  # the shortest run (E2 on 4 I-streams), defaults and quantum 1
+    RUNS = {k: RUNS[k] for k in ("syslog",)}
     STRESS = {k: STRESS[k] for k in ("defaults", "quantum1")}
 for name, args in ({} if only == "exec" else RUNS).items():
     if not os.path.exists(os.path.join(source, args[0])):
