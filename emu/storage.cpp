@@ -9,12 +9,13 @@
 
 namespace emu {
 
-Storage::Storage(uint64_t size, uint64_t placement_shift)
+Storage::Storage(uint64_t size, uint64_t placement_shift, uint64_t free_frame_host_bytes)
     : size_(size & ~(kSegmentSize - 1)),
       chunks_((size_ + kChunkBytes - 1) / kChunkBytes),
       shift_4k_(placement_shift / kPageSize),
       low_(1 + shift_4k_),
-      high_((size_ - std::min(size_, (placement_shift + kSegmentSize - 1) & ~(kSegmentSize - 1))) / kPageSize) {}
+      high_((size_ - std::min(size_, (placement_shift + kSegmentSize - 1) & ~(kSegmentSize - 1))) / kPageSize),
+      free_frame_host_bytes_(free_frame_host_bytes) {}
 
 Storage::~Storage() {
   frames_.clear();
@@ -51,9 +52,6 @@ Frame& Storage::touch(uint64_t number) {
   return *f;
 }
 
-// A frame never stored into holds zeros already. One that was keeps its host page for
-// its next use: giving it back (MADV_DONTNEED) made the next store fault it in again,
-// which made a loop of 64 MB mmap, stores and munmap 5.6 times slower (docs/speed.md).
 Storage::AuxiliaryCount Storage::auxiliary() const {
   AuxiliaryCount total;
   for (const auto& count : auxiliary_) {
@@ -83,6 +81,10 @@ std::vector<std::string> Storage::host_memory_lines() const {
   };
 }
 
+// A frame never stored into holds zeros already. One that was keeps its host page for
+// its next use (up to free_4k's bound): giving it back at once (MADV_DONTNEED) made the
+// next store fault it in again, which made a loop of 64 MB mmap, stores and munmap 5.6
+// times slower (docs/speed.md).
 void Storage::clear(Frame& f) {
   if (f.stored()) std::memset(f.data.get(), 0, kPageSize);
 }
@@ -98,6 +100,8 @@ std::optional<uint64_t> Storage::allocate_4k() {
   if (!free_4k_.empty()) {
     n = free_4k_.back();
     free_4k_.pop_back();
+    free_4k_given_back_ = std::min(free_4k_given_back_, free_4k_.size());
+    if (key(n) & kKeyStored) --free_4k_stored_;  // (a frame given back is not stored)
   } else if (low_ < high_) {
     n = low_++;
   } else {
@@ -141,6 +145,35 @@ std::optional<uint64_t> Storage::allocate_1m() {
 void Storage::free_4k(uint64_t number) {
   free_4k_.push_back(number);
   --allocated_4k_;
+  if ((key(number) & kKeyStored) && ++free_4k_stored_ * kPageSize > free_frame_host_bytes_) give_back_free_4k();
+}
+
+// Free frames keep their host pages for the next allocations (last in, first out), but
+// not without bound: paging's steal at full size (E3 at f = 1) frees gigabytes whose
+// contents went to auxiliary storage, and the night's end frees its 12 GB. Past the
+// bound the oldest free frames, the ones reused last, give their pages back until half
+// the bound is held: each freed frame is visited once, the frames are chosen by the
+// model's own order (the same every run), the count drops by their 4 KB, and the
+// munmap-heavy loop that giving back every page slowed 5.6 times stays under the bound.
+void Storage::give_back_free_4k() {
+  std::vector<uint64_t> given;
+  while (free_4k_stored_ * kPageSize > free_frame_host_bytes_ / 2 && free_4k_given_back_ < free_4k_.size()) {
+    const uint64_t number = free_4k_[free_4k_given_back_++];
+    uint8_t& frame_key = key(number);
+    if (!(frame_key & kKeyStored)) continue;
+    frame_key = uint8_t(frame_key & ~kKeyStored);
+    --free_4k_stored_, --stored_frames_, host_bytes_ -= kPageSize;
+    given.push_back(number);
+  }
+  // One madvise per run of adjacent frames (within one arena chunk: a chunk is a
+  // reservation of its own).
+  std::sort(given.begin(), given.end());
+  for (size_t k = 0; k < given.size();) {
+    size_t end = k + 1;
+    while (end < given.size() && given[end] == given[end - 1] + 1 && given[end] % kChunkFrames != 0) ++end;
+    ::madvise(host_page(given[k]), (end - k) * kPageSize, MADV_DONTNEED);
+    k = end;
+  }
 }
 
 // A 1 MB frame's bytes go back to the host at once (one call for its 256 pages): the

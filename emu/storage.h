@@ -102,7 +102,9 @@ class Storage {
   // first never-used 4 KB frame, and (rounded up to whole 1 MB frames) below the top
   // before the first 1 MB frame: the same run's storage at other absolute addresses,
   // so in other cache sets. 0: frame 1 and the top of storage.
-  explicit Storage(uint64_t size, uint64_t placement_shift = 0);
+  // `free_frame_host_bytes`: the host bytes free 4 KB frames may keep (free_4k; tests
+  // take a smaller bound than kFreeFrameHostBytes).
+  explicit Storage(uint64_t size, uint64_t placement_shift = 0, uint64_t free_frame_host_bytes = kFreeFrameHostBytes);
   ~Storage();
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;
@@ -127,6 +129,11 @@ class Storage {
   uint64_t code_pages() const { return code_pages_; }
   static constexpr uint64_t kFrameHostBytes = sizeof(Frame) + 64;  // a Frame and its map node
   static constexpr uint64_t kCodePageHostBytes = sizeof(DecodedPage);
+  // The host bytes that free 4 KB frames stored into keep for the next allocations
+  // (free_4k): above twice what `linux_probe munmap`'s two threads free and take again
+  // (64 MB each), and far below the gigabytes paging's steal frees at full size.
+  static constexpr uint64_t kFreeFrameHostBytes = 256ull << 20;
+  uint64_t free_4k_host_bytes() const { return free_4k_stored_ * kPageSize; }
 
   // Auxiliary storage (the layer above's devices: SCM, page data sets) in the host-memory
   // figures beside real storage: the simulated bytes it holds and the host bytes they take.
@@ -193,7 +200,8 @@ class Storage {
   // Frame allocation. 4 KB frames come from the bottom of storage, 1 MB frames
   // (256 contiguous 4 KB frames on a 1 MB boundary) from the top; freed frames are
   // reused last-in first-out (the user clears a reused frame: clear), so that the host
-  // memory of freed 4 KB frames serves the next allocations instead of growing; a freed
+  // memory of freed 4 KB frames serves the next allocations instead of growing (up to
+  // the constructor's bound: past it the oldest free frames give theirs back); a freed
   // 1 MB frame gives its bytes back to the host (it reads as zeros). nullopt when storage is exhausted (for 1 MB: when no
   // contiguous 1 MB frame is left; the caller may fall back to 4 KB frames).
   std::optional<uint64_t> allocate_4k();
@@ -261,6 +269,12 @@ class Storage {
   std::vector<bool> claimed_;     // of those, the ones taken
   uint64_t high_;      // first frame of the lowest 1 MB frame handed out so far
   std::vector<uint64_t> free_4k_, free_1m_;
+  // free_4k_[0, free_4k_given_back_) gave their host pages back (give_back_free_4k);
+  // free_4k_stored_ of the rest hold one (stored into), up to free_frame_host_bytes_.
+  size_t free_4k_given_back_ = 0;
+  uint64_t free_4k_stored_ = 0;
+  uint64_t free_frame_host_bytes_;
+  void give_back_free_4k();
   uint64_t allocated_4k_ = 0, allocated_1m_ = 0;
   std::vector<TlbPurgeListener*> tlbs_;
 };

@@ -109,3 +109,59 @@ TEST_CASE("auxiliary storage: pages compressed, zero pages as no bytes, read bac
   REQUIRE(scm.submit(2000, one(flashsim::Op::Read, 0, back.data())).ok());
   CHECK(back == other);
 }
+
+// Frames freed by paging's steal (their contents went to auxiliary storage) or by a
+// munmap keep their host pages for the next allocations, up to a bound: past it the
+// oldest free frames (the bottom of the last-in first-out list, reused last) give theirs
+// back, in the model's own order and count, so a free list of gigabytes (E3 at f = 1)
+// does not hold gigabytes of host memory.
+TEST_CASE("free 4 KB frames past the bound give their host pages back, oldest first", "[storage][host_memory]") {
+  // The bound is kFreeFrameHostBytes (256 MB); a storage of the test's own takes 1 MB.
+  const uint64_t bound = 1ull << 20, bound_frames = bound / emu::kPageSize, count = bound_frames + 2;
+  emu::Storage storage(64ull << 20, 0, bound);
+  std::vector<uint64_t> frames;
+  for (uint64_t k = 0; k < count; ++k) {
+    const uint64_t n = *storage.allocate_4k();
+    emu::Frame& f = storage.frame(n);
+    storage.note_store(f);
+    f.data.get()[7] = 0x5A;
+    frames.push_back(n);
+  }
+  const uint64_t held = storage.host_bytes();
+  CHECK(storage.stored_frames() == count);
+
+  // Up to the bound the freed frames keep their bytes and their count.
+  for (uint64_t k = 0; k < bound_frames; ++k) storage.free_4k(frames[k]);
+  CHECK(storage.host_bytes() == held);
+  CHECK(storage.free_4k_host_bytes() == bound);
+  CHECK(storage.frame(frames[0]).stored());
+
+  // One more: the oldest free frames give theirs back until half the bound is held.
+  storage.free_4k(frames[bound_frames]);
+  const uint64_t kept = bound_frames / 2;
+  const uint64_t given = bound_frames + 1 - kept;
+  CHECK(storage.free_4k_host_bytes() == kept * emu::kPageSize);
+  CHECK(storage.stored_frames() == count - given);
+  CHECK(storage.host_bytes() == held - given * emu::kPageSize);
+  CHECK(storage.host_bytes_peak() == held);
+  for (uint64_t k : {uint64_t(0), given - 1}) {
+    const emu::Frame& f = storage.frame(frames[k]);
+    CHECK_FALSE(f.stored());
+    CHECK(f.data.get()[7] == 0);  // the host's zero page again
+  }
+  CHECK(storage.frame(frames[given]).stored());
+  CHECK(storage.frame(frames[given]).data.get()[7] == 0x5A);
+
+  // Reuse is last in, first out, as before: the frames that kept their bytes come first;
+  // the ones given back are counted again at their first store.
+  CHECK(*storage.allocate_4k() == frames[bound_frames]);
+  CHECK(storage.free_4k_host_bytes() == (kept - 1) * emu::kPageSize);
+  for (uint64_t k = 1; k < kept; ++k) storage.allocate_4k();
+  CHECK(storage.free_4k_host_bytes() == 0);
+  const uint64_t n = *storage.allocate_4k();
+  CHECK(n == frames[given - 1]);
+  emu::Frame& f = storage.frame(n);
+  CHECK_FALSE(f.stored());
+  storage.note_store(f);
+  CHECK(storage.stored_frames() == count - given + 1);
+}
