@@ -394,7 +394,7 @@ TEST_CASE("paging: the aging index gives the walk's counts and steal order on ra
     bool referenced = false;    // its reference bit
     bool logged = false;        // the machine logged it since the last pass
     uint32_t uic = 0;           // the walk's count
-    paging::AgingState state;   // the index's
+    paging::AgingState state{}; // the index's
   };
   for (uint64_t seed : {1, 2, 3, 44}) {
     std::mt19937_64 random(seed);
