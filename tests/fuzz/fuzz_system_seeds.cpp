@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "emu/isa/table.h"
+#include "table_encodings.h"
 #include "fuzz_system.h"
 
 namespace {
@@ -80,15 +81,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const auto& table = emu::instruction_table();
-  std::vector<std::vector<uint8_t>> first(table.size());
-  size_t found = 0;
-  for (unsigned b0 = 0; b0 < 256 && found < table.size(); ++b0)
-    for (unsigned b1 = 0; b1 < 256 && found < table.size(); ++b1)
-      for (unsigned b5 = 0; b5 < 256; ++b5) {
-        const uint8_t bytes[6] = {uint8_t(b0), uint8_t(b1), 0, 0, 0, uint8_t(b5)};
-        const uint16_t id = emu::lookup_opcode(bytes);
-        if (id != emu::kNoInsn && id < table.size() && first[id].empty()) first[id].assign(bytes, bytes + 6), ++found;
-      }
+  const std::vector<std::vector<uint8_t>> first = fuzz::first_encodings();
   std::filesystem::create_directories(argv[1]);
   std::mt19937_64 random(46);
   size_t written = 0;
