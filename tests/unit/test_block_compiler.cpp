@@ -734,3 +734,40 @@ TEST_CASE("a page fault at each storage operand of a block stops where the inter
           same_state(interpreted, compiled, data_bytes);
         }
 }
+
+TEST_CASE("code rewritten in place by the host runs anew, with the interpreter's counts", "[jit]") {
+  // As the case above, but the subroutine's page stays mapped and the host writes the
+  // new code over the old (a loader, or a service writing into a page that holds code):
+  // the frame's decoded instructions start afresh under both engines. The old blocks go
+  // with them: their counts not folded yet land in the fresh slots, and each new
+  // instruction's first decode overwrites its slot (a decode that kept the count fails
+  // here).
+  const uint64_t sub = kCode + 0x2000;
+  const Bytes old_sub = RI(0xA7B, 13, 1) + RI(0xA7B, 13, 1) + RI(0xA7B, 13, 1) + RR(0x07, 15, 14);
+  const Bytes new_sub = RI(0xA7B, 12, 1) + RI(0xA7B, 12, 1) + RI(0xA7B, 12, 1) + RR(0x07, 15, 14);
+  const Bytes head = RI(0xA79, 1, 30);                                          // LGHI r1,30
+  Bytes body = RIL(0xC05, 14, int64_t(sub - (kCode + head.size())) / 2)         // loop: BRASL r14,sub
+               + RI(0xA7B, 5, 1);                                               // AGHI r5,1
+  body = body + RI(0xA77, 1, -int(body.size()) / 2);                            // BRCTG r1,loop
+  const Bytes code = head + body + kEndMarker;
+  for (const unsigned block_length : {64u, 1u})
+    for (uint64_t before = 40; before < 40 + 7; ++before) {
+      CAPTURE(block_length, before);
+      Side interpreted(false, Setup{block_length}, code), compiled(true, Setup{block_length}, code);
+      uint64_t r13_before = 0;
+      for (Side* side : {&interpreted, &compiled}) {
+        side->space.write_bytes(sub, old_sub.data(), old_sub.size());
+        side->cpu.run(before);
+        if (side == &interpreted) r13_before = side->cpu.gr[13];
+        side->space.write_bytes(sub, new_sub.data(), new_sub.size());
+      }
+      if (emu::jit::CodeCache::available()) CHECK(compiled.cache->stats().blocks_compiled > 0);
+      const emu::RunResult a = interpreted.run(1000000, kCode + 0x4000);
+      const emu::RunResult b = compiled.run(1000000, kCode + 0x4000);
+      CHECK(a.check.insn_address == kCode + code.size() - 2);  // the end marker
+      CHECK(b.check.insn_address == a.check.insn_address);
+      same_state(interpreted, compiled, 0);
+      CHECK(interpreted.cpu.gr[13] == r13_before);
+      CHECK(interpreted.cpu.gr[12] > 0);
+    }
+}
