@@ -771,3 +771,42 @@ TEST_CASE("code rewritten in place by the host runs anew, with the interpreter's
       CHECK(interpreted.cpu.gr[12] > 0);
     }
 }
+
+TEST_CASE("inline logical RX forms set the registers and condition codes of their handlers", "[jit]") {
+  // AL, SL, CL, N, O, X with their Y, G and GF forms, the second operand from storage:
+  // r2 (64 bits) and r3's low word run through zero from just below 2^64 and 2^32, and
+  // are stored each pass (STG r2,16; ST r3,24; STG r3,32), so the sums carry and the
+  // differences borrow some of the passes, and some results are zero. Each CC goes into
+  // a hash in r13, each result into r12.
+  const Bytes hash = RRE(0xB222, 9, 0) + RSY(0xEB1C, 13, 13, 0, 3) + RRE(0xB982, 13, 9)   // IPM; RLLG; XGR r13
+                     + RSY(0xEB1C, 12, 12, 0, 7) + RRE(0xB982, 12, 4) + RRE(0xB982, 12, 5);  // r12 ^= r4, r5
+  const Bytes r4_r2 = RRE(0xB904, 4, 2), r5_r3 = RR(0x18, 5, 3);  // LGR r4,r2; LR r5,r3
+  const Bytes ops[] = {
+      r4_r2 + RXY(0xE30A, 4, 0, 6, 32),  r4_r2 + RXY(0xE30A, 4, 0, 6, 16),  // ALG: r2 + r3, r2 + r2
+      r4_r2 + RXY(0xE31A, 4, 0, 6, 24),  r5_r3 + RX(0x5E, 5, 0, 6, 24),     // ALGF, AL: r3 + r3
+      r5_r3 + RXY(0xE35E, 5, 0, 6, 4),   r4_r2 + RXY(0xE30B, 4, 0, 6, 32),  // ALY, SLG
+      r4_r2 + RXY(0xE31B, 4, 0, 6, 24),  r5_r3 + RX(0x5F, 5, 0, 6, 4),      // SLGF, SL
+      r5_r3 + RXY(0xE35F, 5, 0, 6, 24),  r4_r2 + RXY(0xE30B, 4, 0, 6, 16),  // SLY, SLG: zero results
+      RX(0x55, 3, 0, 6, 24),             RXY(0xE355, 3, 0, 6, 4),           // CL (equal), CLY
+      RXY(0xE321, 2, 0, 6, 32),          RXY(0xE331, 2, 0, 6, 24),          // CLG, CLGF
+      r5_r3 + RX(0x54, 5, 0, 6, 4),      r5_r3 + RXY(0xE354, 5, 0, 6, 24),  // N, NY
+      r4_r2 + RXY(0xE380, 4, 0, 6, 32),  r5_r3 + RX(0x56, 5, 0, 6, 4),      // NG, O
+      r5_r3 + RXY(0xE356, 5, 0, 6, 28),  r4_r2 + RXY(0xE381, 4, 0, 6, 32),  // OY, OG
+      r5_r3 + RX(0x57, 5, 0, 6, 24),     r5_r3 + RXY(0xE357, 5, 0, 6, 4),   // X (zero), XY
+      r4_r2 + RXY(0xE382, 4, 0, 6, 16),  r4_r2 + RXY(0xE382, 4, 0, 6, 32)};  // XG (zero), XG
+  Bytes body = RXY(0xE324, 2, 0, 6, 16) + RX(0x50, 3, 0, 6, 24) + RXY(0xE324, 3, 0, 6, 32);  // STG; ST; STG
+  for (const Bytes& op : ops) body = body + op + hash;
+  body = body + RI(0xA7B, 2, 0x7000) + RI(0xA7A, 3, 0x7000);  // AGHI r2; AHI r3
+  const int back = -int(body.size()) / 2;
+  const Bytes code = RI(0xA79, 1, 300) + RIL(0xC0E, 6, 0) + RIL(0xC09, 6, int64_t(kData))  // r6 = kData
+                     + RIL(0xC01, 2, -0x400000)                      // LGFI r2: 2^64 - 0x400000
+                     + RIL(0xC09, 3, -0x400000)                      // IILF r3: low word 2^32 - 0x400000
+                     + body + RI(0xA77, 1, back);                    // BRCTG r1,loop
+  for (uint64_t chunk : {1, 3, 1000000}) same(code, chunk);
+  same(code, 1000000, 1);  // blocks of one instruction
+  same(code, 1000000, Setup{64, 1 << 20, 0x1000, true});  // the full timing model
+  Side interpreted(false, 64, code);
+  interpreted.run(1000000, kCode + code.size());
+  CHECK(interpreted.cpu.gr[13] != 0);
+  CHECK(interpreted.cpu.gr[2] == uint64_t(-0x400000 + 300 * 0x7000));
+}
