@@ -643,10 +643,11 @@ struct StorageOperand {
 }  // namespace
 
 TEST_CASE("a page fault at each storage operand of a block stops where the interpreter stops, then resumes", "[jit]") {
-  // One block of loads, stores, RX ALU forms, MVC, CLC, STM and LM: each operand
-  // instruction on data pages of its own (r6 moves on a page after each; MVC and CLC
-  // have their second operand on the next page, the last MVC's first operand crosses into
-  // it). For each data page in turn, after a few passes (the block compiled and run),
+  // A loop of loads, stores, RX ALU forms (logical ones too), MVC, CLC, STM and LM (blocks
+  // of 64 and of 5 instructions): each operand instruction on data pages of its own (r6
+  // moves on a page after each; MVC and CLC have their second operand on the next page,
+  // the last MVC's first operand crosses into it). For each data page in turn, after
+  // three passes (the blocks compiled and run),
   // the page is unmapped (a page-translation exception; the fault handler waits), or,
   // for a store's page, made read-only (a protection exception, a program check): the
   // run must stop at that page's instruction with the interpreter's registers, counts,
@@ -664,6 +665,10 @@ TEST_CASE("a page fault at each storage operand of a block stops where the inter
       {RXY(0xE324, 3, 0, 6, 32), 1, "STG", 1},        // STG r3,32(r6)
       {RXY(0xE308, 5, 0, 6, 40), 1, "AG", 0},        // AG r5,40(r6)
       {RX(0x42, 2, 0, 6, 7), 1, "STC", 1},            // STC r2,7(r6)
+      {RX(0x5E, 3, 0, 6, 48), 1, "AL", 0},            // AL r3,48(r6)
+      {RXY(0xE31B, 4, 0, 6, 56), 1, "SLGF", 0},       // SLGF r4,56(r6)
+      {RXY(0xE382, 5, 0, 6, 64), 1, "XG", 0},         // XG r5,64(r6)
+      {RX(0x55, 2, 0, 6, 72), 1, "CL", 0},            // CL r2,72(r6)
       {SS(0xD2, 11, 6, 4090, 7, 100), 2, "MVC", 3}};  // MVC 4090(12,r6),100(r7): crosses
   const Bytes cc_hash = RRE(0xB222, 9, 0) + RRE(0xB982, 11, 9);  // IPM r9; XGR r11,r9
   const Bytes head = RI(0xA79, 1, 12) + RIL(0xC0E, 6, 0) + RIL(0xC09, 6, int64_t(kData));  // LGHI r1,12; r6 = kData
