@@ -220,7 +220,7 @@ void emit_native(asmjit::x86::Assembler& as, Native form, const Insn& in, Gr gr)
 // (CC 3, and the fixed-point-overflow interruption if the program mask enables it)
 // before anything changed.
 enum class AluOp : uint8_t { None, Add, Sub, Compare, CompareLogical, And, Or, Xor, LoadTest,
-                             Risbg, Risbgn, Rnsbg, Rosbg, Rxsbg, Tmll };
+                             Risbg, Risbgn, Rnsbg, Rosbg, Rxsbg, Tmll, AddLogical, SubLogical };
 struct Alu {
   AluOp op = AluOp::None;
   uint8_t bits = 64;       // operand width
@@ -441,6 +441,8 @@ void emit_alu(asmjit::x86::Assembler& as, const Alu& form, const Insn& in, const
       as.mov(cc, x86::cl);
       break;
     }
+    case AluOp::AddLogical:  // only with a storage operand (emit_access)
+    case AluOp::SubLogical:
     case AluOp::None: break;
   }
 }
@@ -454,8 +456,10 @@ struct Access {
   bool store = false, sign = false;
   Into into = Into::Full64;
   bool test = false;  // LOAD AND TEST: CC by the loaded value's sign (cc_signed)
-  // Add, Sub or Compare: R1 with the loaded value (as `into` extends it) instead of
-  // the load into R1: add_reg, sub_reg, cc_compare of emu/isa/fixed_point.cpp.
+  // R1 with the loaded value (as `into` extends it) instead of the load into R1: Add,
+  // Sub, Compare (add_reg, sub_reg, cc_compare of emu/isa/fixed_point.cpp), AddLogical,
+  // SubLogical, CompareLogical (add_logical, sub_logical, cc_compare unsigned, common.h),
+  // And, Or, Xor (op32 / op64 of emu/isa/logical.cpp).
   AluOp op = AluOp::None;
 };
 
@@ -485,7 +489,28 @@ Access access_form(uint16_t id) {
       {"C", {4, false, false, Into::Low32, false, AluOp::Compare}},
       {"CY", {4, false, false, Into::Low32, false, AluOp::Compare}},
       {"CG", {8, false, false, Into::Full64, false, AluOp::Compare}},
-      {"CGF", {4, false, true, Into::Full64, false, AluOp::Compare}}};
+      {"CGF", {4, false, true, Into::Full64, false, AluOp::Compare}},
+      {"AL", {4, false, false, Into::Low32, false, AluOp::AddLogical}},
+      {"ALY", {4, false, false, Into::Low32, false, AluOp::AddLogical}},
+      {"ALG", {8, false, false, Into::Full64, false, AluOp::AddLogical}},
+      {"ALGF", {4, false, false, Into::Full64, false, AluOp::AddLogical}},
+      {"SL", {4, false, false, Into::Low32, false, AluOp::SubLogical}},
+      {"SLY", {4, false, false, Into::Low32, false, AluOp::SubLogical}},
+      {"SLG", {8, false, false, Into::Full64, false, AluOp::SubLogical}},
+      {"SLGF", {4, false, false, Into::Full64, false, AluOp::SubLogical}},
+      {"CL", {4, false, false, Into::Low32, false, AluOp::CompareLogical}},
+      {"CLY", {4, false, false, Into::Low32, false, AluOp::CompareLogical}},
+      {"CLG", {8, false, false, Into::Full64, false, AluOp::CompareLogical}},
+      {"CLGF", {4, false, false, Into::Full64, false, AluOp::CompareLogical}},
+      {"N", {4, false, false, Into::Low32, false, AluOp::And}},
+      {"NY", {4, false, false, Into::Low32, false, AluOp::And}},
+      {"NG", {8, false, false, Into::Full64, false, AluOp::And}},
+      {"O", {4, false, false, Into::Low32, false, AluOp::Or}},
+      {"OY", {4, false, false, Into::Low32, false, AluOp::Or}},
+      {"OG", {8, false, false, Into::Full64, false, AluOp::Or}},
+      {"X", {4, false, false, Into::Low32, false, AluOp::Xor}},
+      {"XY", {4, false, false, Into::Low32, false, AluOp::Xor}},
+      {"XG", {8, false, false, Into::Full64, false, AluOp::Xor}}};
   const std::string_view m = mnemonic(id);
   for (const auto& [name, form] : kForms)
     if (m == name) return form;
@@ -572,17 +597,43 @@ void emit_access(asmjit::x86::Assembler& as, const Access& form, const Insn& in,
     const bool wide = form.into == Into::Full64;
     const x86::Gp value = wide ? x86::Gp(x86::rax) : x86::Gp(x86::eax);
     const x86::Gp r1 = wide ? x86::Gp(x86::rcx) : x86::Gp(x86::ecx);
+    const x86::Mem cc = x86::byte_ptr(x86::rbx, at.cc);
     as.mov(r1, gr(in.r1, wide ? 8 : 4));
-    if (form.op == AluOp::Compare) {
-      as.cmp(r1, value);
-    } else {
-      if (form.op == AluOp::Add) as.add(r1, value);
-      else as.sub(r1, value);
-      as.jo(slow);
-      as.mov(gr(in.r1, wide ? 8 : 4), r1);
+    switch (form.op) {
+      case AluOp::Compare:
+      case AluOp::CompareLogical:
+        as.cmp(r1, value);
+        emit_cc_of_flags(as, at, form.op == AluOp::CompareLogical);
+        return;
+      case AluOp::And:
+      case AluOp::Or:
+      case AluOp::Xor:  // logical_cc: 0 zero, 1 not zero
+        if (form.op == AluOp::And) as.and_(r1, value);
+        else if (form.op == AluOp::Or) as.or_(r1, value);
+        else as.xor_(r1, value);
+        as.mov(gr(in.r1, wide ? 8 : 4), r1);
+        as.setnz(cc);
+        return;
+      case AluOp::AddLogical:
+      case AluOp::SubLogical:
+        // add_logical: CC = (result != 0) | carry << 1; sub_logical: CC = (result != 0)
+        // | (no borrow) << 1. x86's CF is the carry of an add and the borrow of a sub.
+        if (form.op == AluOp::AddLogical) as.add(r1, value), as.setc(x86::dl);
+        else as.sub(r1, value), as.setnc(x86::dl);
+        as.setnz(x86::al);
+        as.mov(gr(in.r1, wide ? 8 : 4), r1);
+        as.add(x86::dl, x86::dl);
+        as.or_(x86::dl, x86::al);
+        as.mov(cc, x86::dl);
+        return;
+      default:  // Add, Sub: a signed overflow (CC 3, maybe an interruption) is the handler's
+        if (form.op == AluOp::Add) as.add(r1, value);
+        else as.sub(r1, value);
+        as.jo(slow);
+        as.mov(gr(in.r1, wide ? 8 : 4), r1);
+        emit_cc_of_flags(as, at, false);
+        return;
     }
-    emit_cc_of_flags(as, at, false);
-    return;
   }
   switch (form.into) {
     case Into::Low32: as.mov(gr(in.r1, 4), x86::eax); break;

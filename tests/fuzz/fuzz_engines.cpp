@@ -58,7 +58,9 @@ constexpr std::string_view kCompiled[] = {
     "LTR", "LTGR", "RISBG", "RISBGN", "RNSBG", "ROSBG", "RXSBG", "TMLL", "L",    "LY",   "LG",   "LGF",
     "LLGF", "LH",  "LGH",  "LLH",   "LLGH",  "LB",    "LGB",   "LLC",   "LLGC",  "IC",   "ST",   "STY",
     "STG", "STH",  "STHY", "STC",   "STCY",  "LT",    "LTG",   "LTGF",  "A",     "AY",   "AG",   "AGF",
-    "S",   "SY",   "SG",   "C",     "CY",    "CG",    "CGF"};
+    "S",   "SY",   "SG",   "C",     "CY",    "CG",    "CGF",   "AL",    "ALY",   "ALG",  "ALGF", "SL",
+    "SLY", "SLG",  "SLGF", "CL",    "CLY",   "CLG",   "CLGF",  "N",     "NY",    "NG",   "O",    "OY",
+    "OG",  "X",    "XY",   "XG"};
 
 // The table's lines a sequence may hold: problem state, and not the ones that hand the
 // I-stream to a control program this target does not have (PR, the traps).

@@ -91,16 +91,10 @@ struct Side {
   }
 };
 
-void same(const Bytes& code, uint64_t chunk, const Setup& setup) {
-  Side interpreted(false, setup, code), compiled(true, setup, code);
-  const emu::RunResult a = interpreted.run(chunk, kCode + code.size());
-  const emu::RunResult b = compiled.run(chunk, kCode + code.size());
-  const unsigned block_length = setup.block_length;
-  const uint64_t cache_bytes = setup.cache_bytes;
-  CAPTURE(chunk, block_length, setup.timing, setup.map_on_fault);
-  CHECK(a.reason == b.reason);
-  CHECK(a.check.insn_address == b.check.insn_address);
-  CHECK(a.check.mnemonic == b.check.mnemonic);
+// Both sides' state as the run left it: registers, PSW, CC, clock, cycles by cause,
+// instruction and page-fault totals, every slot's count and cycles, and the data's
+// `data_bytes` from kData (0: none) as stored.
+void same_state(Side& interpreted, Side& compiled, uint64_t data_bytes) {
   for (unsigned r = 0; r < 16; ++r) CHECK(interpreted.cpu.gr[r] == compiled.cpu.gr[r]);
   CHECK(interpreted.cpu.psw_addr == compiled.cpu.psw_addr);
   CHECK(interpreted.cpu.cc == compiled.cpu.cc);
@@ -115,13 +109,29 @@ void same(const Bytes& code, uint64_t chunk, const Setup& setup) {
     CHECK(std::tie(sa[k].address, sa[k].count, sa[k].spent, sa[k].id) ==
           std::tie(sb[k].address, sb[k].count, sb[k].spent, sb[k].id));
   }
-  // The data as stored: every store landed in both, and only those.
-  if (!setup.map_on_fault) {
-    std::vector<uint8_t> da(setup.data_bytes), db(setup.data_bytes);
-    interpreted.space.read_bytes(kData, da.data(), da.size());
-    compiled.space.read_bytes(kData, db.data(), db.size());
+  // The data as stored, page by page (a page one side lacks reads as missing on both):
+  // every store landed in both, and only those.
+  for (uint64_t page = kData; page < kData + data_bytes; page += emu::kPageSize) {
+    CAPTURE(page);
+    std::vector<uint8_t> da(emu::kPageSize), db(emu::kPageSize);
+    const bool ra = interpreted.space.read_bytes(page, da.data(), da.size());
+    const bool rb = compiled.space.read_bytes(page, db.data(), db.size());
+    CHECK(ra == rb);
     CHECK(da == db);
   }
+}
+
+void same(const Bytes& code, uint64_t chunk, const Setup& setup) {
+  Side interpreted(false, setup, code), compiled(true, setup, code);
+  const emu::RunResult a = interpreted.run(chunk, kCode + code.size());
+  const emu::RunResult b = compiled.run(chunk, kCode + code.size());
+  const unsigned block_length = setup.block_length;
+  const uint64_t cache_bytes = setup.cache_bytes;
+  CAPTURE(chunk, block_length, setup.timing, setup.map_on_fault);
+  CHECK(a.reason == b.reason);
+  CHECK(a.check.insn_address == b.check.insn_address);
+  CHECK(a.check.mnemonic == b.check.mnemonic);
+  same_state(interpreted, compiled, setup.map_on_fault ? 0 : setup.data_bytes);
   // Blocks ran (a run limit below a block's length only lets the shortest in).
   if (emu::jit::CodeCache::available() && chunk >= 7) CHECK(compiled.cache->stats().blocks_compiled > 0);
   // A cache too small for two blocks drops one for each it compiles; counts stay exact.
@@ -452,4 +462,356 @@ TEST_CASE("co-simulation reports a miscompiled instruction: its block, the field
     CHECK(e.find("the storage byte at 0x4000f: interpreter 0x") != std::string::npos);
     CHECK(e.find(", block 0x0\n") != std::string::npos);
   }
+}
+
+namespace {
+// A program in pieces, each written at its address (kCode's four pages), run by both
+// engines in chunks until it leaves [kCode, kCode + 0x4000) or stops at a program check
+// (the end marker 0000, an invalid opcode). `check` then sees both sides.
+using Pieces = std::vector<std::pair<uint64_t, Bytes>>;
+template <class Check>
+void same_pieces(const Pieces& program, uint64_t chunk, const Setup& setup, Check check) {
+  Side interpreted(false, setup, program.front().second), compiled(true, setup, program.front().second);
+  for (Side* side : {&interpreted, &compiled})
+    for (const auto& [address, bytes] : program) side->space.write_bytes(address, bytes.data(), bytes.size());
+  const emu::RunResult a = interpreted.run(chunk, kCode + 0x4000);
+  const emu::RunResult b = compiled.run(chunk, kCode + 0x4000);
+  const unsigned block_length = setup.block_length;
+  CAPTURE(chunk, block_length, setup.timing, setup.cosim);
+  CHECK(a.reason == b.reason);
+  CHECK(a.check.insn_address == b.check.insn_address);
+  CHECK(a.check.mnemonic == b.check.mnemonic);
+  same_state(interpreted, compiled, setup.data_bytes);
+  check(interpreted, compiled);
+}
+
+const Bytes kEndMarker = {0x00, 0x00};  // an invalid opcode: the operation exception ends the run
+}  // namespace
+
+TEST_CASE("EXECUTE of a target stored into between executions runs the stored target", "[jit]") {
+  // The target, AHI r13,<i2>, gets the loop counter as its immediate (STH r1) on every
+  // fourth pass: the store's base rotates through r12 = T, r10, r11, r9 = the data page.
+  // EX or EXRL then runs it, with R1 0 or r7 (0x20, ORed into the R1 field: AHI r15).
+  // The target stands in the loop's block after the EX (run directly too), after the
+  // program's end on the same page (only executed), or on the next code page, called
+  // there as a block of its own by BRASL or only executed. The store is in the EX's
+  // block or, after a BRC to the next instruction, in the block before it. Between two
+  // stores, blocks compile (at their second arrival) and run with the target as stored.
+  enum Target { kInLoopBlock, kSamePageNotRun, kOtherPageRun, kOtherPageNotRun };
+  const uint64_t other_page = kCode + 0x1000 + 0x40;
+  const Bytes target = RI(0xA7A, 13, 0);  // AHI r13,0
+  for (const bool exrl : {false, true})
+    for (const bool store_in_other_block : {false, true})
+      for (const Target where : {kInLoopBlock, kSamePageNotRun, kOtherPageRun, kOtherPageNotRun})
+        for (const unsigned ex_reg : {0u, 7u}) {
+          Bytes head = RI(0xA79, 1, 40) + RI(0xA79, 7, 0x20)                           // LGHI r1,40; LGHI r7,0x20
+                       + RIL(0xC0E, 10, 0) + RIL(0xC09, 10, int64_t(kData))             // r10, r11, r9 = kData
+                       + RRE(0xB904, 11, 10) + RRE(0xB904, 9, 10)
+                       + RIL(0xC0E, 12, 0) + RIL(0xC0E, 6, 0);                           // r12, r6 = T (below)
+          const size_t t_high = head.size();                                             // IILF r12 and r6 follow
+          head = head + RIL(0xC09, 12, 0) + RIL(0xC09, 6, 0);
+          const uint64_t loop_at = kCode + head.size();
+          Bytes body = RX(0x40, 1, 0, 12, 2)                                             // STH r1,2(r12)
+                       + RRE(0xB904, 8, 12) + RRE(0xB904, 12, 10) + RRE(0xB904, 10, 11)  // rotate r12, r10, r11, r9
+                       + RRE(0xB904, 11, 9) + RRE(0xB904, 9, 8);
+          if (store_in_other_block) body = body + RI(0xA74, 15, 2);                      // BRC 15,next: the block ends
+          const uint64_t ex_at = loop_at + body.size();
+          body = body + (exrl ? RIL(0xC60, ex_reg, 0) : RX(0x44, ex_reg, 0, 6, 0));     // EXRL or EX r,0(r6)
+          uint64_t t_at = 0;
+          if (where == kInLoopBlock) t_at = loop_at + body.size(), body = body + target;
+          if (where == kOtherPageRun) body = body + RIL(0xC05, 14, int64_t(other_page - (loop_at + body.size())) / 2);
+          body = body + RI(0xA7B, 5, 1);                                                 // AGHI r5,1
+          body = body + RI(0xA77, 1, -int(body.size()) / 2) + kEndMarker;                // BRCTG r1,loop
+          if (where == kSamePageNotRun) t_at = loop_at + body.size() + 2, body = body + Bytes{0x07, 0x00} + target;
+          if (where == kOtherPageRun || where == kOtherPageNotRun) t_at = other_page;
+          // Patch in T: IILF's immediates and EXRL's halfwords.
+          Bytes code = head + body;
+          for (size_t at : {t_high + 2, t_high + 8})
+            for (unsigned k = 0; k < 4; ++k) code[at + k] = uint8_t(uint32_t(t_at) >> (24 - 8 * k));
+          if (exrl) {
+            const uint32_t halfwords = uint32_t(int64_t(t_at - ex_at) / 2);
+            for (unsigned k = 0; k < 4; ++k) code[ex_at - kCode + 2 + k] = uint8_t(halfwords >> (24 - 8 * k));
+          }
+          Pieces program{{kCode, code}};
+          if (t_at == other_page) program.push_back({other_page, target + RR(0x07, 15, 14)});  // AHI; BR r14
+          CAPTURE(exrl, store_in_other_block, int(where), ex_reg);
+          const auto stored_and_compiled = [&](Side& interpreted, Side& compiled) {
+            // The stored immediates ran: r13 (or r15 through R1's OR) sums loop counters.
+            CHECK(interpreted.cpu.gr[ex_reg ? 15 : 13] > 40);
+            CHECK(interpreted.cpu.gr[5] == 40);
+            if (emu::jit::CodeCache::available()) CHECK(compiled.cache->stats().blocks_compiled > 0);
+          };
+          for (uint64_t chunk : {1, 3, 7, 1000000}) same_pieces(program, chunk, Setup{}, stored_and_compiled);
+          same_pieces(program, 1000000, Setup{1}, stored_and_compiled);  // blocks of one instruction
+          if (emu::jit::CodeCache::available()) {
+            Setup cosim;
+            cosim.cosim = true;
+            same_pieces(program, 1000000, cosim, [&](Side& interpreted, Side& compiled) {
+              stored_and_compiled(interpreted, compiled);
+              CHECK(compiled.cpu.cosim_compared + compiled.cpu.cosim_unchecked > 0);
+            });
+          }
+        }
+}
+
+TEST_CASE("a code page unmapped faults where the interpreter faults, and remapped runs its new code", "[jit]") {
+  // The loop calls a subroutine on the third code page (BRASL r14): three AGHI r13,1 and
+  // BR r14, compiled into blocks after its second call. The run stops after `before`
+  // instructions (in the loop or inside the subroutine), the page is unmapped, and the
+  // run goes on: the next fetch from it is a page-translation exception, at the same
+  // instruction with the same counts under both engines. Then the page is mapped again
+  // with other code at the same addresses (AGHI r12,1: r13 must not move again, so no
+  // block of the old code runs), either at once (`remap_at_once`: no fault between) or
+  // after the fault, and the run goes on to the end.
+  const uint64_t sub = kCode + 0x2000;
+  const Bytes old_sub = RI(0xA7B, 13, 1) + RI(0xA7B, 13, 1) + RI(0xA7B, 13, 1) + RR(0x07, 15, 14);
+  const Bytes new_sub = RI(0xA7B, 12, 1) + RI(0xA7B, 12, 1) + RI(0xA7B, 12, 1) + RR(0x07, 15, 14);
+  const Bytes head = RI(0xA79, 1, 30);                                          // LGHI r1,30
+  Bytes body = RIL(0xC05, 14, int64_t(sub - (kCode + head.size())) / 2)         // loop: BRASL r14,sub
+               + RI(0xA7B, 5, 1);                                               // AGHI r5,1
+  body = body + RI(0xA77, 1, -int(body.size()) / 2);                            // BRCTG r1,loop
+  const Bytes code = head + body + kEndMarker;
+  const auto remap = [&](Side& side) {
+    side.space.map(sub & ~emu::kPageMask, emu::kPageSize, emu::kProtRead | emu::kProtExec);
+    side.space.write_bytes(sub, new_sub.data(), new_sub.size());
+  };
+  for (const bool timing : {false, true})
+    for (const unsigned block_length : {64u, 1u})
+      for (const bool remap_at_once : {false, true})
+        for (uint64_t before = 40; before < 40 + 7; ++before) {  // 7 instructions a pass
+          Setup setup{block_length};
+          setup.timing = timing;
+          CAPTURE(timing, block_length, remap_at_once, before);
+          Side interpreted(false, setup, code), compiled(true, setup, code);
+          uint64_t r13_before = 0;
+          for (Side* side : {&interpreted, &compiled}) {
+            side->space.write_bytes(sub, old_sub.data(), old_sub.size());
+            side->cpu.run(before);
+            if (side == &interpreted) r13_before = side->cpu.gr[13];
+            side->space.unmap(sub & ~emu::kPageMask, emu::kPageSize);
+          }
+          same_state(interpreted, compiled, 0);
+          if (emu::jit::CodeCache::available()) CHECK(compiled.cache->stats().blocks_compiled > 0);
+          if (!remap_at_once) {
+            const emu::RunResult a = interpreted.run(1000000, kCode + 0x4000);
+            const emu::RunResult b = compiled.run(1000000, kCode + 0x4000);
+            REQUIRE(a.reason == emu::StopReason::ProgramCheck);
+            CHECK(a.check.interrupt.code == emu::Pic::PageTranslation);
+            CHECK(b.reason == a.reason);
+            CHECK(b.check.interrupt.code == a.check.interrupt.code);
+            CHECK(b.check.insn_address == a.check.insn_address);
+            same_state(interpreted, compiled, 0);
+            // Nullified: the instruction is fetched again from the PSW at it.
+            interpreted.cpu.psw_addr = a.check.insn_address;
+            compiled.cpu.psw_addr = b.check.insn_address;
+          }
+          remap(interpreted);
+          remap(compiled);
+          const emu::RunResult a = interpreted.run(1000000, kCode + 0x4000);
+          const emu::RunResult b = compiled.run(1000000, kCode + 0x4000);
+          CHECK(a.reason == b.reason);
+          CHECK(a.check.insn_address == kCode + code.size() - 2);  // the end marker
+          CHECK(b.check.insn_address == a.check.insn_address);
+          same_state(interpreted, compiled, 0);
+          // The old code never ran again, the new code did.
+          CHECK(interpreted.cpu.gr[13] == r13_before);
+          CHECK(interpreted.cpu.gr[12] > 0);
+          CHECK(compiled.cpu.gr[5] == 30);
+        }
+}
+
+namespace {
+// Stops the run at a page fault (Action::Wait, as the control program makes an ECB wait
+// for a page-in) and remembers where: the PSW at the faulting instruction, the address.
+struct WaitOnFault : emu::PageFaultHandler {
+  uint64_t insn_address = 0, address = 0;
+  Action page_fault(emu::Cpu& cpu, uint64_t a) override {
+    insn_address = cpu.psw_addr, address = a;
+    return Action::Wait;
+  }
+};
+
+// One storage operand instruction of the block below: its bytes (r6 the base of its
+// first page, r7 the page after), how many data pages its operands touch from r6's on,
+// and which of them it stores into (bit k: page k).
+struct StorageOperand {
+  Bytes insn;
+  unsigned pages;
+  const char* mnemonic;
+  unsigned stored_pages;
+};
+}  // namespace
+
+TEST_CASE("a page fault at each storage operand of a block stops where the interpreter stops, then resumes", "[jit]") {
+  // A loop of loads, stores, RX ALU forms (logical ones too), MVC, CLC, STM and LM (blocks
+  // of 64 and of 5 instructions): each operand instruction on data pages of its own (r6
+  // moves on a page after each; MVC and CLC have their second operand on the next page,
+  // the last MVC's first operand crosses into it). For each data page in turn, after
+  // three passes (the blocks compiled and run),
+  // the page is unmapped (a page-translation exception; the fault handler waits), or,
+  // for a store's page, made read-only (a protection exception, a program check): the
+  // run must stop at that page's instruction with the interpreter's registers, counts,
+  // cycles and stores done before it; then the page comes back and the run goes on
+  // to the same end. A new operand in the list is covered without another case.
+  const std::vector<StorageOperand> operands = {
+      {RX(0x58, 2, 0, 6, 0), 1, "L", 0},             // L r2,0(r6)
+      {RX(0x50, 2, 0, 6, 8), 1, "ST", 1},             // ST r2,8(r6)
+      {RX(0x5A, 3, 0, 6, 16), 1, "A", 0},            // A r3,16(r6)
+      {SS(0xD2, 7, 6, 32, 7, 40), 2, "MVC", 1},       // MVC 32(8,r6),40(r7)
+      {SS(0xD5, 7, 6, 0, 7, 8), 2, "CLC", 0},        // CLC 0(8,r6),8(r7)
+      {RS(0x90, 2, 5, 6, 64), 1, "STM", 1},           // STM r2,r5,64(r6)
+      {RS(0x98, 8, 10, 6, 200), 1, "LM", 0},         // LM r8,r10,200(r6)
+      {RXY(0xE304, 4, 0, 6, 24), 1, "LG", 0},        // LG r4,24(r6)
+      {RXY(0xE324, 3, 0, 6, 32), 1, "STG", 1},        // STG r3,32(r6)
+      {RXY(0xE308, 5, 0, 6, 40), 1, "AG", 0},        // AG r5,40(r6)
+      {RX(0x42, 2, 0, 6, 7), 1, "STC", 1},            // STC r2,7(r6)
+      {RX(0x5E, 3, 0, 6, 48), 1, "AL", 0},            // AL r3,48(r6)
+      {RXY(0xE31B, 4, 0, 6, 56), 1, "SLGF", 0},       // SLGF r4,56(r6)
+      {RXY(0xE382, 5, 0, 6, 64), 1, "XG", 0},         // XG r5,64(r6)
+      {RX(0x55, 2, 0, 6, 72), 1, "CL", 0},            // CL r2,72(r6)
+      {SS(0xD2, 11, 6, 4090, 7, 100), 2, "MVC", 3}};  // MVC 4090(12,r6),100(r7): crosses
+  const Bytes cc_hash = RRE(0xB222, 9, 0) + RRE(0xB982, 11, 9);  // IPM r9; XGR r11,r9
+  const Bytes head = RI(0xA79, 1, 12) + RIL(0xC0E, 6, 0) + RIL(0xC09, 6, int64_t(kData));  // LGHI r1,12; r6 = kData
+  Bytes body;
+  struct Page {
+    uint64_t insn_address;
+    const char* mnemonic;
+    bool stores;
+  };
+  std::vector<Page> pages;  // data page k's instruction
+  for (const StorageOperand& op : operands) {
+    body = body + RXY(0xE371, 7, 0, 6, 4096);  // LAY r7,4096(r6)
+    for (unsigned k = 0; k < op.pages; ++k)
+      pages.push_back({kCode + head.size() + body.size(), op.mnemonic, (op.stored_pages >> k & 1) != 0});
+    body = body + op.insn + cc_hash + RI(0xA7B, 2, 7) + RXY(0xE371, 6, 0, 6, int(4096 * op.pages));  // AGHI r2,7; LAY
+  }
+  body = body + RXY(0xE371, 6, 0, 6, -int(4096 * pages.size()));  // back to the first page
+  const unsigned body_insns = 6 * unsigned(operands.size()) + 1 + 1;  // and the BRCTG
+  body = body + RI(0xA77, 1, -int(body.size()) / 2);                // BRCTG r1,loop
+  const Bytes code = head + body + kEndMarker;
+  const uint64_t data_bytes = pages.size() * emu::kPageSize;
+  for (const bool timing : {false, true})
+    for (const unsigned block_length : {64u, 5u})
+      for (size_t page = 0; page < pages.size(); ++page)
+        for (const bool protect : {false, true}) {
+          if (protect && !pages[page].stores) continue;
+          Setup setup{block_length, 1 << 20, data_bytes, timing};
+          CAPTURE(timing, block_length, page, pages[page].mnemonic, protect);
+          Side interpreted(false, setup, code), compiled(true, setup, code);
+          WaitOnFault waits[2];
+          const uint64_t page_at = kData + page * emu::kPageSize;
+          emu::RunResult stopped[2];
+          int s = 0;
+          for (Side* side : {&interpreted, &compiled}) {
+            side->cpu.set_page_fault_handler(&waits[s]);
+            side->cpu.run(3 * body_insns + 3 + 3);  // the head, three passes and a bit
+            if (protect) side->space.map(page_at, emu::kPageSize, emu::kProtRead);
+            else side->space.unmap(page_at, emu::kPageSize);
+            stopped[s++] = side->cpu.run(1000000);
+          }
+          if (emu::jit::CodeCache::available()) CHECK(compiled.cache->stats().blocks_compiled > 0);
+          CHECK(stopped[0].reason == (protect ? emu::StopReason::ProgramCheck : emu::StopReason::Requested));
+          CHECK(stopped[1].reason == stopped[0].reason);
+          if (protect) {
+            CHECK(stopped[0].check.interrupt.code == emu::Pic::Protection);
+            CHECK(stopped[0].check.insn_address == pages[page].insn_address);
+            CHECK(stopped[0].check.mnemonic == pages[page].mnemonic);
+            CHECK(stopped[1].check.insn_address == stopped[0].check.insn_address);
+            CHECK(stopped[1].check.mnemonic == stopped[0].check.mnemonic);
+          } else {
+            CHECK(waits[0].insn_address == pages[page].insn_address);
+            CHECK(waits[0].address >> 12 == page_at >> 12);
+            CHECK(waits[1].insn_address == waits[0].insn_address);
+            CHECK(waits[1].address == waits[0].address);
+          }
+          same_state(interpreted, compiled, data_bytes);  // the partial stores too
+          // The page comes back (unmapped: zero, as a new frame; protected: writable)
+          // and the run resumes at the instruction.
+          for (Side* side : {&interpreted, &compiled}) {
+            side->space.map(page_at, emu::kPageSize, emu::kProtRead | emu::kProtWrite);
+            if (protect) side->cpu.psw_addr = stopped[0].check.insn_address;
+          }
+          const emu::RunResult a = interpreted.run(1000000, kCode + 0x4000);
+          const emu::RunResult b = compiled.run(1000000, kCode + 0x4000);
+          CHECK(a.check.insn_address == kCode + code.size() - 2);  // the end marker
+          CHECK(b.check.insn_address == a.check.insn_address);
+          CHECK(interpreted.cpu.gr[1] == 0);
+          same_state(interpreted, compiled, data_bytes);
+        }
+}
+
+TEST_CASE("code rewritten in place by the host runs anew, with the interpreter's counts", "[jit]") {
+  // As the case above, but the subroutine's page stays mapped and the host writes the
+  // new code over the old (a loader, or a service writing into a page that holds code):
+  // the frame's decoded instructions start afresh under both engines. The old blocks go
+  // with them: their counts not folded yet land in the fresh slots, and each new
+  // instruction's first decode overwrites its slot (a decode that kept the count fails
+  // here).
+  const uint64_t sub = kCode + 0x2000;
+  const Bytes old_sub = RI(0xA7B, 13, 1) + RI(0xA7B, 13, 1) + RI(0xA7B, 13, 1) + RR(0x07, 15, 14);
+  const Bytes new_sub = RI(0xA7B, 12, 1) + RI(0xA7B, 12, 1) + RI(0xA7B, 12, 1) + RR(0x07, 15, 14);
+  const Bytes head = RI(0xA79, 1, 30);                                          // LGHI r1,30
+  Bytes body = RIL(0xC05, 14, int64_t(sub - (kCode + head.size())) / 2)         // loop: BRASL r14,sub
+               + RI(0xA7B, 5, 1);                                               // AGHI r5,1
+  body = body + RI(0xA77, 1, -int(body.size()) / 2);                            // BRCTG r1,loop
+  const Bytes code = head + body + kEndMarker;
+  for (const unsigned block_length : {64u, 1u})
+    for (uint64_t before = 40; before < 40 + 7; ++before) {
+      CAPTURE(block_length, before);
+      Side interpreted(false, Setup{block_length}, code), compiled(true, Setup{block_length}, code);
+      uint64_t r13_before = 0;
+      for (Side* side : {&interpreted, &compiled}) {
+        side->space.write_bytes(sub, old_sub.data(), old_sub.size());
+        side->cpu.run(before);
+        if (side == &interpreted) r13_before = side->cpu.gr[13];
+        side->space.write_bytes(sub, new_sub.data(), new_sub.size());
+      }
+      if (emu::jit::CodeCache::available()) CHECK(compiled.cache->stats().blocks_compiled > 0);
+      const emu::RunResult a = interpreted.run(1000000, kCode + 0x4000);
+      const emu::RunResult b = compiled.run(1000000, kCode + 0x4000);
+      CHECK(a.check.insn_address == kCode + code.size() - 2);  // the end marker
+      CHECK(b.check.insn_address == a.check.insn_address);
+      same_state(interpreted, compiled, 0);
+      CHECK(interpreted.cpu.gr[13] == r13_before);
+      CHECK(interpreted.cpu.gr[12] > 0);
+    }
+}
+
+TEST_CASE("inline logical RX forms set the registers and condition codes of their handlers", "[jit]") {
+  // AL, SL, CL, N, O, X with their Y, G and GF forms, the second operand from storage:
+  // r2 (64 bits) and r3's low word run through zero from just below 2^64 and 2^32, and
+  // are stored each pass (STG r2,16; ST r3,24; STG r3,32), so the sums carry and the
+  // differences borrow some of the passes, and some results are zero. Each CC goes into
+  // a hash in r13, each result into r12.
+  const Bytes hash = RRE(0xB222, 9, 0) + RSY(0xEB1C, 13, 13, 0, 3) + RRE(0xB982, 13, 9)   // IPM; RLLG; XGR r13
+                     + RSY(0xEB1C, 12, 12, 0, 7) + RRE(0xB982, 12, 4) + RRE(0xB982, 12, 5);  // r12 ^= r4, r5
+  const Bytes r4_r2 = RRE(0xB904, 4, 2), r5_r3 = RR(0x18, 5, 3);  // LGR r4,r2; LR r5,r3
+  const Bytes ops[] = {
+      r4_r2 + RXY(0xE30A, 4, 0, 6, 32),  r4_r2 + RXY(0xE30A, 4, 0, 6, 16),  // ALG: r2 + r3, r2 + r2
+      r4_r2 + RXY(0xE31A, 4, 0, 6, 24),  r5_r3 + RX(0x5E, 5, 0, 6, 24),     // ALGF, AL: r3 + r3
+      r5_r3 + RXY(0xE35E, 5, 0, 6, 4),   r4_r2 + RXY(0xE30B, 4, 0, 6, 32),  // ALY, SLG
+      r4_r2 + RXY(0xE31B, 4, 0, 6, 24),  r5_r3 + RX(0x5F, 5, 0, 6, 4),      // SLGF, SL
+      r5_r3 + RXY(0xE35F, 5, 0, 6, 24),  r4_r2 + RXY(0xE30B, 4, 0, 6, 16),  // SLY, SLG: zero results
+      RX(0x55, 3, 0, 6, 24),             RXY(0xE355, 3, 0, 6, 4),           // CL (equal), CLY
+      RXY(0xE321, 2, 0, 6, 32),          RXY(0xE331, 2, 0, 6, 24),          // CLG, CLGF
+      r5_r3 + RX(0x54, 5, 0, 6, 4),      r5_r3 + RXY(0xE354, 5, 0, 6, 24),  // N, NY
+      r4_r2 + RXY(0xE380, 4, 0, 6, 32),  r5_r3 + RX(0x56, 5, 0, 6, 4),      // NG, O
+      r5_r3 + RXY(0xE356, 5, 0, 6, 28),  r4_r2 + RXY(0xE381, 4, 0, 6, 32),  // OY, OG
+      r5_r3 + RX(0x57, 5, 0, 6, 24),     r5_r3 + RXY(0xE357, 5, 0, 6, 4),   // X (zero), XY
+      r4_r2 + RXY(0xE382, 4, 0, 6, 16),  r4_r2 + RXY(0xE382, 4, 0, 6, 32)};  // XG (zero), XG
+  Bytes body = RXY(0xE324, 2, 0, 6, 16) + RX(0x50, 3, 0, 6, 24) + RXY(0xE324, 3, 0, 6, 32);  // STG; ST; STG
+  for (const Bytes& op : ops) body = body + op + hash;
+  body = body + RI(0xA7B, 2, 0x7000) + RI(0xA7A, 3, 0x7000);  // AGHI r2; AHI r3
+  const int back = -int(body.size()) / 2;
+  const Bytes code = RI(0xA79, 1, 300) + RIL(0xC0E, 6, 0) + RIL(0xC09, 6, int64_t(kData))  // r6 = kData
+                     + RIL(0xC01, 2, -0x400000)                      // LGFI r2: 2^64 - 0x400000
+                     + RIL(0xC09, 3, -0x400000)                      // IILF r3: low word 2^32 - 0x400000
+                     + body + RI(0xA77, 1, back);                    // BRCTG r1,loop
+  for (uint64_t chunk : {1, 3, 1000000}) same(code, chunk);
+  same(code, 1000000, 1);  // blocks of one instruction
+  same(code, 1000000, Setup{64, 1 << 20, 0x1000, true});  // the full timing model
+  Side interpreted(false, 64, code);
+  interpreted.run(1000000, kCode + code.size());
+  CHECK(interpreted.cpu.gr[13] != 0);
+  CHECK(interpreted.cpu.gr[2] == uint64_t(-0x400000 + 300 * 0x7000));
 }
