@@ -55,9 +55,10 @@ def main():
     print("selftest: every check PASS, the same bytes twice and under the block compiler: OK")
 
     # The channel subsystem (tests/system/css.c) on a 3390 volume of one cylinder whose
-    # first record begins with a label, and Flash Express on an EADM subchannel: every check PASS, the console exactly
-    # css.expected (the I/O's time included: the 3390 model's), the same bytes twice and
-    # under the block compiler (the I/O interruption taken at the same instruction).
+    # first record begins with a label, Flash Express on an EADM subchannel and a
+    # virtio-net-ccw device: every check PASS, the console exactly css.expected (the
+    # I/O's time included: the 3390 model's), the same bytes twice and under the block
+    # compiler (the I/O interruption taken at the same instruction).
     volume = os.path.join(out, "volume.3390")
     data = bytearray(15 * 12 * 4096)
     data[0:18] = b"TPFEMU 3390 VOLUME"
@@ -68,6 +69,7 @@ def main():
     for k, engine in ((1, "interpret"), (2, "interpret"), (3, "compile")):
         profile = os.path.join(out, f"css{k}.txt")
         status, stdout, stderr = run([tpfemu, "ipl", os.path.join(guest, "css.elf"), "--dasd", volume, "--scm",
+                                      "--device", "virtio-net-ccw",
                                       "--profile", profile, "--set", f"machine.engine={engine}"])
         if status != 0 or stdout != css_expected:
             fail(f"css: exit status {status}, console differs from css.expected:\n{stdout}{stderr}")
