@@ -162,7 +162,8 @@ static int run(uint32_t intparm, uint8_t key) {
   return tsch(sid, &irb);
 }
 
-static void enumerate(void) {
+/* The subchannels STSCH finds (CC 3 past them), printed. */
+static unsigned subchannels(void) {
   unsigned n = 0;
   for (uint32_t id = SID0; n < 16; ++id, ++n) {
     if (stsch(id, &schib) != 0) break;
@@ -170,6 +171,10 @@ static void enumerate(void) {
           schib.word6 >> 21 & 7, schib.devno, schib.flags & 0x01 ? "" : " (not valid)",
           schib.flags & 0x80 ? "enabled" : "not enabled", schib.pim, schib.pam, schib.pom);
   }
+  return n;
+}
+
+static void enumerate(unsigned n) {
   check(n == 3, "STSCH: three subchannels (the 3390's, an EADM one, a virtio-net-ccw), CC 3 past them");
   stsch(SID0, &schib);
   check((schib.flags & 0x01) && schib.devno == 0 && !(schib.flags & 0x80) && schib.pim == 0x80 && schib.lpm == 0x80,
@@ -180,6 +185,12 @@ static void enumerate(void) {
         "STSCH with a bad subsystem-identification word: operand exception 0015");
   stsch(SID0, (char *)&schib + 2);
   check(last_program.count == before + 2 && last_program.code == 0x0006, "STSCH of a misaligned SCHIB: specification exception");
+}
+
+/* CR6: I/O-interruption subclass 3 (bit 35). */
+static void subclass_3(void) {
+  uint64_t cr6 = 1ULL << (63 - 35);
+  __asm__ volatile("lctlg 6,6,%0" : : "Q"(cr6));
 }
 
 static void modify(void) {
@@ -196,9 +207,7 @@ static void modify(void) {
   schib.isc |= 0x01;
   msch(SID0, &schib);
   check(last_program.count == before + 1 && last_program.code == 0x0015, "MSCH with a reserved PMCW bit: operand exception");
-  /* CR6: I/O-interruption subclass 3 (bit 35). */
-  uint64_t cr6 = 1ULL << (63 - 35);
-  __asm__ volatile("lctlg 6,6,%0" : : "Q"(cr6));
+  subclass_3();
   memset(&orb, 0, sizeof orb);
   check(ssch(SID0 + 2, &orb) == 3, "SSCH to a subchannel not provided: CC 3");
 }
@@ -470,48 +479,49 @@ static int chsc(void *block) {
 static unsigned get16(const uint8_t *p) { return (unsigned)p[0] << 8 | p[1]; }
 static uint32_t get32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
 
-static void virtio_net(void) {
-  sid = SID0 + 2, program = ccws;
+/* The checks below hold for QEMU's virtio-net-ccw as for ours (ipl_test.py runs them
+   under qemu-system-s390x with -device virtio-net-ccw alone): what the two devices offer
+   beyond them (more features, a control queue, revision 1 before other commands) is
+   test_css.cpp's to check on ours. */
+static void virtio_net(uint32_t device_sid) {
+  sid = device_sid, program = ccws;
   stsch(sid, &schib);
-  check((schib.word6 >> 21 & 7) == 0 && (schib.flags & 0x01) && schib.devno == 2,
-        "the virtio-net-ccw subchannel: type 0, device number 0002 valid");
+  check((schib.word6 >> 21 & 7) == 0 && (schib.flags & 0x01) && schib.devno == (sid & 0xffff),
+        "the virtio-net-ccw subchannel: type 0, its device number valid");
   schib.isc = 3 << 3, schib.flags |= 0x80, schib.intparm = 0x7e77;
   msch(sid, &schib);
   memset(rbuf, 0, 16);
   int cc = one_ccw(0xe4, SLI, 256, rbuf);
   check(cc == 0 && irb.scsw.dstat == 0x0c && rbuf[0] == 0xff && rbuf[1] == 0x38 && rbuf[2] == 0x32 && rbuf[3] == 1 &&
-            rbuf[4] == 0 && rbuf[5] == 0 && rbuf[6] == 0 && irb.scsw.count == 256 - 8,
-        "SENSE ID: FF, control unit 3832 model 01 (virtio, network), 8 bytes");
+            rbuf[4] == 0 && rbuf[5] == 0 && rbuf[6] == 0 && irb.scsw.count <= 256 - 8,
+        "SENSE ID: FF, control unit 3832 model 01 (virtio, network), at least 8 bytes");
   memset(rbuf, 0, 16);
   cc = one_ccw(0x12, 0, 5, rbuf); /* READ FEAT, index 0 */
-  check(cc == 0 && irb.scsw.dstat == 0x0c && irb.scsw.count == 0 && rbuf[0] == 0x20 && rbuf[1] == 0 && rbuf[4] == 0,
+  check(cc == 0 && irb.scsw.dstat == 0x0c && irb.scsw.count == 0 && (rbuf[0] & 0x20) && rbuf[4] == 0,
         "READ FEAT index 0: the MAC feature (bit 5), little-endian");
-  rbuf[4] = 1;
-  cc = one_ccw(0x12, 0, 5, rbuf);
-  check(cc == 0 && rbuf[0] == 0 && rbuf[4] == 1, "READ FEAT index 1: none");
   wbuf[0] = 0x20, wbuf[1] = wbuf[2] = wbuf[3] = wbuf[4] = 0;
   check(one_ccw(0x11, 0, 5, wbuf) == 0 && irb.scsw.dstat == 0x0c, "WRITE FEAT: accepted");
   memset(rbuf, 0xee, 16);
   cc = one_ccw(0x22, SLI, 16, rbuf);
-  check(cc == 0 && irb.scsw.count == 10 && rbuf[0] == 0x02 && rbuf[4] == 0 && rbuf[5] == 2 && rbuf[6] == 0xee,
-        "READ CONF: the MAC address 02:00:00:00:00:02, 6 bytes");
+  check(cc == 0 && irb.scsw.count <= 10 && !(rbuf[0] & 1) && (rbuf[0] | rbuf[1] | rbuf[2] | rbuf[3] | rbuf[4] | rbuf[5]),
+        "READ CONF: a unicast MAC address, at least 6 bytes");
   rbuf[0] = 0, rbuf[1] = 1, rbuf[2] = rbuf[3] = 0;
   cc = one_ccw(0x32, 0, 4, rbuf);
-  int tx = cc == 0 && get16(rbuf) == 1 && get16(rbuf + 2) == 256;
-  rbuf[0] = 0, rbuf[1] = 2, rbuf[2] = rbuf[3] = 0xff;
-  cc = one_ccw(0x32, 0, 4, rbuf);
-  check(tx && cc == 0 && get16(rbuf + 2) == 0, "READ VQ CONF: queue 1 holds 256, no queue 2");
+  check(cc == 0 && get16(rbuf) == 1 && get16(rbuf + 2) == 256, "READ VQ CONF: queue 1 holds 256");
   memset(wbuf, 0, 16);
   /* The legacy block: address, alignment 4 KB, queue 1, 256 entries. */
   put64(wbuf, 0x200000), wbuf[10] = 0x10, wbuf[13] = 1, wbuf[14] = 1;
   check(one_ccw(0x13, 0, 16, wbuf) == 0 && irb.scsw.dstat == 0x0c, "SET VQ: queue 1 at 2 MB");
-  wbuf[0] = 0x07; /* acknowledge, driver, driver OK */
-  check(one_ccw(0x31, 0, 1, wbuf) == 0 && irb.scsw.dstat == 0x0c, "WRITE STATUS: driver OK");
+  wbuf[0] = 0x03; /* acknowledge, driver */
+  check(one_ccw(0x31, 0, 1, wbuf) == 0 && irb.scsw.dstat == 0x0c, "WRITE STATUS: acknowledge, driver");
   wbuf[0] = 0, wbuf[1] = 1, wbuf[2] = wbuf[3] = 0; /* revision 1 */
-  cc = one_ccw(0x83, 0, 8, wbuf);
-  int rejected = cc == 0 && irb.scsw.dstat == 0x0e;
+  cc = one_ccw(0x83, 0, 4, wbuf); /* revision 1, no data: 4 bytes */
+  /* Unit check: ours ends the command with channel end and device end too (0E), QEMU's
+     presents it alone (02); either ends the chain. */
+  int rejected = cc == 0 && (irb.scsw.dstat & 0x02);
   cc = one_ccw(0x04, SLI, 32, rbuf);
-  check(rejected && cc == 0 && rbuf[0] == 0x80, "SET VIRTIO REV: unit check, SENSE command reject (revision 0 only)");
+  check(rejected && cc == 0 && rbuf[0] == 0x80,
+        "SET VIRTIO REV after other commands (revision 0 in use): unit check, SENSE command reject");
 }
 
 static void monitoring(void) {
@@ -557,7 +567,7 @@ static void channel_subsystem_calls(void) {
   chsc_block[0] = 0, chsc_block[1] = 0x10, chsc_block[2] = 0, chsc_block[3] = 0x10;
   memset(chsc_block + 4, 0, 12);
   cc = chsc(chsc_block);
-  check(cc == 0 && get16(chsc_block + 18) == 1 && (chsc_block + 24)[6] == 0x80,
+  check(cc == 0 && get16(chsc_block + 18) == 1 && ((chsc_block + 24)[6] & 0x80),
         "CHSC store channel-subsystem characteristics: response code 1, bit 48 (extended measurement blocks)");
   chsc_block[3] = 0x99;
   cc = chsc(chsc_block);
@@ -581,7 +591,19 @@ int start_c(void) {
   setup_interruptions();
   sclp_setup();
   print("tpfemu channel-subsystem test\n");
-  enumerate();
+  unsigned n = subchannels();
+  if (n == 1) {
+    /* A virtio-net-ccw device alone (tpfemu ipl --device virtio-net-ccw, or QEMU's
+       -device virtio-net-ccw): the checks that hold on both. */
+    check(1, "STSCH: one subchannel, CC 3 past it");
+    subclass_3();
+    virtio_net(SID0);
+    monitoring();
+    channel_subsystem_calls();
+    print("%u failure(s)\n", failures);
+    return (int)failures;
+  }
+  enumerate(n);
   modify();
   sense_id();
   write_record();
@@ -590,7 +612,7 @@ int start_c(void) {
   count_key_data();
   clear_halt_resume();
   eadm();
-  virtio_net();
+  virtio_net(SID0 + 2);
   monitoring();
   channel_subsystem_calls();
   print("%u failure(s)\n", failures);
