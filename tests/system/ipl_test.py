@@ -81,7 +81,11 @@ def main():
     status, _, stderr = run([tpfemu, "ipl", os.path.join(guest, "css.elf"), "--dasd", os.path.join(out, "no-such-volume")])
     if status != 2 or "--dasd" not in stderr:
         fail(f"a missing --dasd file: status {status}\n{stderr}")
-    print("css: every check PASS, the same bytes twice and under the block compiler; a missing volume is bad input: OK")
+    status, _, stderr = run([tpfemu, "ipl", os.path.join(guest, "css.elf"), "--device", "virtio-blk-ccw"])
+    if status != 2 or "--device virtio-blk-ccw: not a device tpfemu models" not in stderr:
+        fail(f"a --device tpfemu does not model: status {status}\n{stderr}")
+    print("css: every check PASS, the same bytes twice and under the block compiler; a missing volume and a device "
+          "not modelled are bad input: OK")
 
     status, stdout, _ = run([tpfemu, "ipl", selftest, "--", "hello", "world"])
     one_istream = stdout
