@@ -1,6 +1,7 @@
 #include "app/ipl_command.h"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -16,6 +17,7 @@
 #include "emu/profiler.h"
 #include "emu/system/eckd.h"
 #include "emu/system/system_machine.h"
+#include "emu/system/virtio_ccw.h"
 #include "flashsim/ckd.h"
 #include "flashsim/dasd3390.h"
 #include "flashsim/scm.h"
@@ -23,6 +25,9 @@
 namespace app {
 
 namespace {
+
+// The devices --device names (one so far).
+constexpr const char* kVirtioNet = "virtio-net-ccw";
 
 // QEMU's default for s390x: 128 MB. A configuration's machine.storage (1 TB, for
 // TPF's runs) would be far more than a bare-metal program wants to be told of.
@@ -206,6 +211,16 @@ int run_ipl(const IplOptions& opts) {
                                                           std::vector<uint8_t>(volume.begin(), volume.end())));
   }
   if (opts.scm) system.css().attach_eadm(std::make_unique<ScmEadm>());
+  for (const std::string& device : opts.devices) {
+    if (device != kVirtioNet) {
+      fmt::print(stderr, "tpfemu: --device {}: not a device tpfemu models (it has {})\n", device, kVirtioNet);
+      return 2;
+    }
+    // A locally administered MAC address (bit 1 of the first byte), the last byte the
+    // subchannel's number: two devices, two addresses.
+    const uint8_t last = uint8_t(system.css().subchannels());
+    system.css().attach(std::make_unique<emu::VirtioNetCcw>(device, std::array<uint8_t, 6>{0x02, 0, 0, 0, 0, last}));
+  }
   const std::vector<uint8_t> image(bytes.begin(), bytes.end());
   if (!(elf ? system.ipl_elf(img, opts.parameters, error) : system.ipl_binary(image, opts.parameters, error))) {
     fmt::print(stderr, "tpfemu: {}: {}\n", opts.image, error);

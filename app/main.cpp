@@ -123,6 +123,10 @@ constexpr const char* kIplHelp = R"(  ipl IMAGE [options] [-- parameters...]
                             4 KB records, 12 a track; writes stay in memory
       --scm                 Flash Express (flashsim's SCM model, 64 GB online) on
                             an EADM subchannel after the volumes
+      --device virtio-net-ccw
+                            a virtio network device (virtio-ccw transport, SENSE
+                            ID 3832, no packets flow) on the next subchannel
+                            after the volumes and SCM (repeatable)
       --profile FILE        the ETIM instruction count report to FILE, JSON beside it
       --console-input FILE  the SCLP console's input, a line per READ EVENT DATA
                             ("-": standard input, read to its end before the run)
@@ -315,6 +319,9 @@ int ipl_main(Args args) {
       if (status) return status;
     } else if (a == "--scm") {
       o.scm = true;
+    } else if (a == "--device") {
+      if (args.done()) return args.error("--device needs a device's name (virtio-net-ccw)");
+      o.devices.push_back(std::string(args.next()));
     } else if (a == "--dasd") {
       if (args.done()) return args.error("--dasd needs a file (a 3390 volume's image)");
       o.dasd.push_back(std::string(args.next()));

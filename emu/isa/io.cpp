@@ -94,11 +94,47 @@ void tpi(Cpu& c, const Insn& i) {
   c.cc = 1;
 }
 
-// STORE CHANNEL REPORT WORD: no channel report is ever pending here; zeros stored, CC 1.
+// STORE CHANNEL REPORT WORD [Principles of Operation, "STORE CHANNEL REPORT WORD"]: the
+// oldest pending channel report stored, CC 0; with none, zeros stored, CC 1. (A pending
+// report is not offered as a channel-report-pending machine check: the program asks.)
 void stcrw(Cpu& c, const Insn& i) {
-  system_of(c);
-  c.write<uint32_t>(word_aligned(c.ea2(i)), 0);
-  c.cc = 1;
+  SystemCpu& s = system_of(c);
+  const uint64_t at = word_aligned(c.ea2(i));
+  c.read<uint32_t>(at);  // the store's access exceptions before the report is taken
+  uint32_t crw = 0;
+  c.cc = css_of(s).take_channel_report(crw) ? 0 : 1;
+  c.write<uint32_t>(at, crw);
+}
+
+// RESET CHANNEL PATH [Principles of Operation, "RESET CHANNEL PATH"]: GR1 bits 56-63 the
+// CHPID, bits 32-55 zero or an operand exception.
+void rchp(Cpu& c, const Insn&) {
+  SystemCpu& s = system_of(c);
+  const uint32_t r1 = c.r32(1);
+  if (r1 & 0xFFFFFF00u) program_check(kOperandException);
+  c.cc = uint8_t(css_of(s).reset_channel_path(r1 & 0xFF));
+}
+
+// SET CHANNEL MONITOR [Principles of Operation, "SET CHANNEL MONITOR"]: GR1 bits 32-35
+// the measurement-block key, bits 36-61 zero, bit 62 M (measurement-block update), bit
+// 63 D (device-connect-time measurement); with M, GR2 the format-0 measurement-block
+// area's origin, on a 32-byte boundary (bits 59-63 zero). Otherwise an operand exception.
+void schm(Cpu& c, const Insn&) {
+  SystemCpu& s = system_of(c);
+  const uint32_t r1 = c.r32(1);
+  const bool update = r1 & 2;
+  const uint64_t origin = c.gr[2];
+  if ((r1 & 0x0FFFFFFCu) || (update && (origin & 0x1F))) program_check(kOperandException);
+  css_of(s).set_channel_monitor(uint8_t(r1 >> 28), update, origin);
+}
+
+// CHANNEL SUBSYSTEM CALL [Principles of Operation, "CHANNEL SUBSYSTEM CALL"]: R1 holds
+// the command-request block's address, on a 4 KB boundary or a specification exception.
+void chsc(Cpu& c, const Insn& i) {
+  SystemCpu& s = system_of(c);
+  const uint64_t block = c.gr[i.r1];
+  if (block & 0xFFF) program_check(Pic::Specification);
+  c.cc = uint8_t(css_of(s).call(s, block));
 }
 
 }  // namespace emu::isa

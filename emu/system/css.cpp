@@ -40,6 +40,8 @@ namespace {
 
 constexpr unsigned kSchibBytes = 52, kIrbBytes = 64;
 constexpr uint8_t kSubchannelTypeEadm = 3;  // PMCW word 6 bits 8-10 ("ADM")
+constexpr uint8_t kMeasurementFormat1 = 0x04;  // PMCW word 6 bit 29 (MBFC), in byte 27
+constexpr unsigned kMeasurementOrigin = 40;    // the SCHIB's words 10-11 (format-1 block origin)
 // Host protection, not the architecture: a channel program that executes more CCWs than
 // this (a TIC loop nothing ends) is ended with a channel-control check.
 constexpr unsigned kMaxCcws = 100'000;
@@ -54,6 +56,7 @@ void put32(uint8_t* p, uint32_t v) {
 }
 void put16(uint8_t* p, uint16_t v) { p[0] = uint8_t(v >> 8), p[1] = uint8_t(v); }
 uint32_t get32(const uint8_t* p);
+void put64(uint8_t* p, uint64_t v) { put32(p, uint32_t(v >> 32)), put32(p + 4, uint32_t(v)); }
 
 // An instruction's operand (SCHIB, ORB, IRB: word aligned, checked by the instruction)
 // moved by the CPU at its logical address, with its key and access exceptions, a word
@@ -68,6 +71,7 @@ void fetch_operand(Cpu& c, uint64_t at, uint8_t* b, unsigned n) {
 }
 uint32_t get32(const uint8_t* p) { return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3]; }
 uint16_t get16(const uint8_t* p) { return uint16_t(p[0] << 8 | p[1]); }
+uint64_t get64(const uint8_t* p) { return uint64_t(get32(p)) << 32 | get32(p + 4); }
 
 // The subchannel-status word's 12 bytes [Principles of Operation, "Subchannel-Status Word"].
 void put_scsw(uint8_t* p, const Subchannel& s) {
@@ -92,6 +96,7 @@ void put_pmcw(uint8_t* p, const Subchannel& s) {
   put16(p + 12, s.measurement_index);
   p[14] = 0x80 /* POM */, p[15] = 0x80 /* PAM */;
   if (s.eadm) p[25] = uint8_t(kSubchannelTypeEadm << 5);
+  if (s.measurement_format1) p[27] |= kMeasurementFormat1;
 }
 
 }  // namespace
@@ -101,6 +106,7 @@ unsigned ChannelSubsystem390::store_subchannel(SystemCpu& cpu, unsigned n, uint6
   uint8_t b[kSchibBytes] = {};
   put_pmcw(b, subchannels_[n]);
   put_scsw(b + 28, subchannels_[n]);
+  put64(b + kMeasurementOrigin, subchannels_[n].measurement_block_origin);
   // A CPU's store of the operand: its own key, its own access exceptions.
   store_operand(cpu.cpu(), schib, b, kSchibBytes);
   return 0;
@@ -109,10 +115,14 @@ unsigned ChannelSubsystem390::store_subchannel(SystemCpu& cpu, unsigned n, uint6
 unsigned ChannelSubsystem390::modify_subchannel(SystemCpu& cpu, unsigned n, uint64_t schib) {
   uint8_t b[kSchibBytes];
   fetch_operand(cpu.cpu(), schib, b, kSchibBytes);
-  // [Principles of Operation, "MODIFY SUBCHANNEL"]: PMCW word 1 bits 0-1 and 5-7 must be
-  // zero, and LM must not be 11: otherwise an operand exception. (Word 6, the subchannel
-  // type and the facilities' controls, is not modifiable here: ignored.)
-  if ((b[4] & 0xC7) || (b[5] & 0x60) == 0x60) program_check(kOperandException);
+  // [Principles of Operation, "MODIFY SUBCHANNEL"]: PMCW word 1 bits 0-1 and 6-7 must be
+  // zero (bit 5 is ignored, and stored as zero), and LM must not be 11: otherwise an
+  // operand exception. Word 6 is the subchannel type's, but for bit 29, the format-1
+  // measurement block of the extended measurement-block facility, whose origin (SCHIB
+  // words 10-11) must then be on a 64-byte boundary.
+  const bool format1 = b[27] & kMeasurementFormat1;
+  const uint64_t origin = get64(b + kMeasurementOrigin);
+  if ((b[4] & 0xC3) || (b[5] & 0x60) == 0x60 || (format1 && (origin & 0x3F))) program_check(kOperandException);
   if (n >= subchannels_.size()) return 3;
   Subchannel& s = subchannels_[n];
   if (s.status_pending()) return 1;
@@ -124,6 +134,8 @@ unsigned ChannelSubsystem390::modify_subchannel(SystemCpu& cpu, unsigned n, uint
   s.multipath = b[5] & 0x04, s.timing = b[5] & 0x02;
   s.lpm = b[8];
   s.measurement_index = get16(b + 12);
+  s.measurement_format1 = format1;
+  s.measurement_block_origin = format1 ? origin : 0;
   return 0;
 }
 
@@ -150,6 +162,7 @@ unsigned ChannelSubsystem390::start_subchannel(SystemCpu& cpu, unsigned n, uint6
   s.activity = scsw::kSubchannelActive | scsw::kDeviceActive;
   s.status_control = 0;
   s.device_status = s.subchannel_status = 0, s.residual = 0, s.deferred_cc = 0, s.zero_cc = false;
+  count_start(cpu, s);
 
   Cpu& c = cpu.cpu();
   const uint64_t now_ns = uint64_t(double(c.cycles) / c.clock_ghz);
@@ -264,7 +277,7 @@ void ChannelSubsystem390::run_channel_program(SystemCpu& cpu, Subchannel& s, uin
     command.code = ccw.code;
     command.count = total;
     const bool sends = kind == CommandKind::Write || kind == CommandKind::Control;
-    if (sends) {
+    if (sends || s.device->reads_its_area(ccw.code)) {
       command.data.resize(total);
       uint32_t at = 0;
       for (const auto& [address, count] : areas) {
@@ -301,8 +314,6 @@ void ChannelSubsystem390::run_channel_program(SystemCpu& cpu, Subchannel& s, uin
 }
 
 namespace {
-uint64_t get64(const uint8_t* p) { return uint64_t(get32(p)) << 32 | get32(p + 4); }
-void put64(uint8_t* p, uint64_t v) { put32(p, uint32_t(v >> 32)), put32(p + 4, uint32_t(v)); }
 constexpr unsigned kAobRequest = 0, kAobResponse = 64, kAobMsbs = 128, kMsbBytes = 32, kMaxMsbs = 124;
 constexpr uint16_t kArqbMove = 1;
 // Host protection: an AOB whose MSBs move more than this (blocks times their count) is
@@ -379,6 +390,88 @@ void ChannelSubsystem390::run_aob(SystemCpu& cpu, Subchannel& s, uint64_t aob, u
           a != Access::Ok)
         return fail_access(a);
   end(0, 0);
+}
+
+// Channel-subsystem monitoring [Principles of Operation, chapter 17, "Measurement-Block
+// Update"]: with SET CHANNEL MONITOR's M bit on and the subchannel's measurement-block
+// update enabled (PMCW MM bit 0), each start function counts in the subchannel's
+// measurement block, stored under the measurement-block key: format 0 (32 bytes, a
+// halfword count) in SCHM's area at 32 times the PMCW's measurement-block index, format
+// 1 (64 bytes, a word count) at the subchannel's own origin. SIMPLIFICATION: only the
+// SSCH/RSCH count is kept (no sample count or times: those words stay as the program
+// left them); a block the channel cannot reach is not stored.
+void ChannelSubsystem390::count_start(SystemCpu& cpu, const Subchannel& s) {
+  using Access = SystemCpu::ChannelAccess;
+  if (!measurement_update_ || !(s.measurement_mode & 2)) return;
+  const unsigned width = s.measurement_format1 ? 4 : 2;
+  const uint64_t at = s.measurement_format1 ? s.measurement_block_origin
+                                            : measurement_area_ + 32ull * s.measurement_index;
+  uint8_t count[4] = {};
+  if (cpu.channel_move(at, count, width, false, measurement_key_) != Access::Ok) return;
+  uint32_t value = width == 4 ? get32(count) : get16(count);
+  ++value;
+  if (width == 4) put32(count, value);
+  else put16(count, uint16_t(value));
+  cpu.channel_move(at, count, width, true, measurement_key_);
+}
+
+void ChannelSubsystem390::set_channel_monitor(uint8_t key, bool update, uint64_t origin) {
+  measurement_key_ = key, measurement_update_ = update;
+  if (update) measurement_area_ = origin;
+}
+
+// Only CHPID 0 is installed (every subchannel's one path). The report: [Principles of
+// Operation, "Channel-Report Word"] solicited (bit 1), reporting-source code 4 (channel
+// path), error-recovery code 2 (initialized), the CHPID as the reporting-source ID.
+unsigned ChannelSubsystem390::reset_channel_path(unsigned chpid) {
+  if (chpid != 0 || subchannels_.empty()) return 3;
+  constexpr uint32_t kSolicited = 1u << 30, kChannelPath = 4u << 24, kInitialized = 2u << 16;
+  // The channel subsystem holds a bounded number of reports: past it, the newest one
+  // kept has the overflow bit (R, bit 2) on and further reports are lost [Principles of
+  // Operation, "Channel-Report Word"]. (It also keeps a loop of RCHPs from growing the host.)
+  constexpr uint32_t kOverflow = 1u << 29;
+  constexpr size_t kMaxReports = 64;
+  if (channel_reports_.size() >= kMaxReports) {
+    channel_reports_.back() |= kOverflow;
+    return 0;
+  }
+  channel_reports_.push_back(kSolicited | kChannelPath | kInitialized | chpid);
+  return 0;
+}
+
+bool ChannelSubsystem390::take_channel_report(uint32_t& crw) {
+  if (channel_reports_.empty()) return false;
+  crw = channel_reports_.front();
+  channel_reports_.pop_front();
+  return true;
+}
+
+// CHANNEL SUBSYSTEM CALL [Principles of Operation, "CHANNEL SUBSYSTEM CALL"; the
+// commands' layouts as Linux's arch/s390 CHSC code and kvm-unit-tests use them, read for
+// facts]: the request block's halfword length and command code, the response after it.
+// One command: store channel-subsystem characteristics (code X'0010', a request of 16
+// bytes), whose response lists the general characteristics the channel subsystem has:
+// bit 48, the extended measurement-block facility (format-1 blocks). Any other command:
+// response code 4 (not installed); a wrong length: 3 (request error). CC 0.
+unsigned ChannelSubsystem390::call(SystemCpu& cpu, uint64_t block) {
+  constexpr uint16_t kStoreCharacteristics = 0x0010, kRequestBytes = 0x0010;
+  constexpr uint16_t kResponseOk = 1, kRequestError = 3, kNotInstalled = 4;
+  constexpr unsigned kExtendedMeasurementBlock = 48;
+  Cpu& c = cpu.cpu();
+  const uint16_t length = c.read<uint16_t>(block), command = c.read<uint16_t>(block + 2);
+  const uint64_t response = block + (length >= 16 && length <= 4088 && !(length & 7) ? length : 16);
+  uint16_t code = kResponseOk;
+  if (command != kStoreCharacteristics) code = kNotInstalled;
+  else if (length != kRequestBytes) code = kRequestError;
+  if (code != kResponseOk) {
+    c.write<uint16_t>(response, 8), c.write<uint16_t>(response + 2, code), c.write<uint32_t>(response + 4, 0);
+    return 0;
+  }
+  uint8_t answer[4096 - kRequestBytes] = {};
+  put16(answer, uint16_t(sizeof answer)), put16(answer + 2, kResponseOk);
+  answer[8 + kExtendedMeasurementBlock / 8] |= uint8_t(0x80 >> (kExtendedMeasurementBlock % 8));
+  store_operand(c, response, answer, sizeof answer);
+  return 0;
 }
 
 void ChannelSubsystem390::make_status_pending(unsigned n) {

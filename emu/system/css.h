@@ -73,6 +73,9 @@ class ChannelDevice {
   virtual DeviceAnswer execute(DeviceCommand& command) = 0;
   // The chain ended (normally or not): the device's state for the next one.
   virtual void end() = 0;
+  // A receiving command whose data area also holds what the device is asked (virtio-
+  // ccw's READ FEAT index): the channel hands the device the area's bytes first.
+  virtual bool reads_its_area(uint8_t) const { return false; }
 };
 
 // EADM [the extended asynchronous data mover facility; its layouts as Linux's
@@ -122,6 +125,10 @@ struct Subchannel {
   uint8_t limit_mode = 0, measurement_mode = 0;
   uint8_t lpm = 0x80;  // one path, CHPID 0
   uint16_t measurement_index = 0;
+  // The extended measurement-block facility: a format-1 block of its own (PMCW word 6
+  // bit 29, the SCHIB's measurement-block origin) instead of the format-0 area's.
+  bool measurement_format1 = false;
+  uint64_t measurement_block_origin = 0;
   // SCSW
   uint8_t key = 0;
   bool format1 = false, suppress_incorrect_length_mode = false, zero_cc = false, prefetch = false, initial_status = false;
@@ -164,6 +171,18 @@ class ChannelSubsystem390 {
   unsigned clear_subchannel(SystemCpu& cpu, unsigned n);
   unsigned halt_subchannel(SystemCpu& cpu, unsigned n);
   unsigned resume_subchannel(SystemCpu& cpu, unsigned n);
+  // SET CHANNEL MONITOR: GR1's measurement-block key and M bit (D, the device-connect-
+  // time measurement, is accepted but not measured) and GR2's format-0
+  // area origin, checked by the caller.
+  void set_channel_monitor(uint8_t key, bool update, uint64_t origin);
+  // RESET CHANNEL PATH: CC 0 and a channel report (solicited, channel path initialized)
+  // for an installed CHPID; CC 3 for any other.
+  unsigned reset_channel_path(unsigned chpid);
+  // STORE CHANNEL REPORT WORD's report: false when none is pending.
+  bool take_channel_report(uint32_t& crw);
+  // CHANNEL SUBSYSTEM CALL's command at `block` (4 KB aligned, checked by the caller):
+  // the response stored after the request; the CC.
+  unsigned call(SystemCpu& cpu, uint64_t block);
 
   // The pending I/O interruption of the lowest enabled subclass (CR6 bits 32-39), taken:
   // its subchannel; false when none is enabled and pending.
@@ -177,12 +196,18 @@ class ChannelSubsystem390 {
   void run_channel_program(SystemCpu& cpu, Subchannel& s, uint64_t ccw_at, uint64_t& ns);
   void run_aob(SystemCpu& cpu, Subchannel& s, uint64_t aob, uint64_t& ns);
   void make_status_pending(unsigned n);
+  void count_start(SystemCpu& cpu, const Subchannel& s);
   void withdraw_interruption(unsigned n);
 
   SystemMachine& machine_;
   std::vector<Subchannel> subchannels_;
   std::deque<unsigned> pending_[8];  // subchannels with an I/O interruption pending, by ISC
   uint64_t serial_ = 0;
+  // SET CHANNEL MONITOR's state [Principles of Operation, "SET CHANNEL MONITOR"].
+  uint8_t measurement_key_ = 0;
+  bool measurement_update_ = false;
+  uint64_t measurement_area_ = 0;
+  std::deque<uint32_t> channel_reports_;  // pending CRWs, oldest first
 };
 
 }  // namespace emu

@@ -55,9 +55,10 @@ def main():
     print("selftest: every check PASS, the same bytes twice and under the block compiler: OK")
 
     # The channel subsystem (tests/system/css.c) on a 3390 volume of one cylinder whose
-    # first record begins with a label, and Flash Express on an EADM subchannel: every check PASS, the console exactly
-    # css.expected (the I/O's time included: the 3390 model's), the same bytes twice and
-    # under the block compiler (the I/O interruption taken at the same instruction).
+    # first record begins with a label, Flash Express on an EADM subchannel and a
+    # virtio-net-ccw device: every check PASS, the console exactly css.expected (the
+    # I/O's time included: the 3390 model's), the same bytes twice and under the block
+    # compiler (the I/O interruption taken at the same instruction).
     volume = os.path.join(out, "volume.3390")
     data = bytearray(15 * 12 * 4096)
     data[0:18] = b"TPFEMU 3390 VOLUME"
@@ -68,6 +69,7 @@ def main():
     for k, engine in ((1, "interpret"), (2, "interpret"), (3, "compile")):
         profile = os.path.join(out, f"css{k}.txt")
         status, stdout, stderr = run([tpfemu, "ipl", os.path.join(guest, "css.elf"), "--dasd", volume, "--scm",
+                                      "--device", "virtio-net-ccw",
                                       "--profile", profile, "--set", f"machine.engine={engine}"])
         if status != 0 or stdout != css_expected:
             fail(f"css: exit status {status}, console differs from css.expected:\n{stdout}{stderr}")
@@ -79,7 +81,11 @@ def main():
     status, _, stderr = run([tpfemu, "ipl", os.path.join(guest, "css.elf"), "--dasd", os.path.join(out, "no-such-volume")])
     if status != 2 or "--dasd" not in stderr:
         fail(f"a missing --dasd file: status {status}\n{stderr}")
-    print("css: every check PASS, the same bytes twice and under the block compiler; a missing volume is bad input: OK")
+    status, _, stderr = run([tpfemu, "ipl", os.path.join(guest, "css.elf"), "--device", "virtio-blk-ccw"])
+    if status != 2 or "--device virtio-blk-ccw: not a device tpfemu models" not in stderr:
+        fail(f"a --device tpfemu does not model: status {status}\n{stderr}")
+    print("css: every check PASS, the same bytes twice and under the block compiler; a missing volume and a device "
+          "not modelled are bad input: OK")
 
     status, stdout, _ = run([tpfemu, "ipl", selftest, "--", "hello", "world"])
     one_istream = stdout
@@ -131,6 +137,16 @@ def main():
     if status != 2 or "is not an ESA/390 PSW" not in stderr:
         fail(f"a text file as a binary image: status {status}\n{stderr}")
     print("bad input: OK")
+
+    # The channel-subsystem kernel with a virtio-net-ccw device alone runs the checks that
+    # hold for QEMU's device as for ours (SENSE ID, the transport's commands, SCHM and
+    # measurement blocks, CHSC, RCHP and STCRW): every one PASS.
+    css_elf = os.path.join(guest, "css.elf")
+    status, ours_alone, stderr = run([tpfemu, "ipl", css_elf, "--device", "virtio-net-ccw"])
+    css_alone = [l for l in ours_alone.splitlines() if l.startswith(("PASS", "FAIL"))]
+    if status != 0 or len(css_alone) < 20 or any(l.startswith("FAIL") for l in css_alone):
+        fail(f"css with a virtio-net-ccw device alone: status {status}\n{ours_alone}{stderr}")
+    print("css with a virtio-net-ccw device alone: every check PASS: OK")
 
     qemu = shutil.which("qemu-system-s390x")
     if not qemu:
@@ -185,6 +201,20 @@ def main():
         if strip(qemu_lines) != strip(ours):
             fail("QEMU's PASS/FAIL lines differ:\n" + "\n".join(qemu_lines))
         print("the same PASS lines as qemu-system-s390x: OK")
+
+        # The channel-subsystem kernel with a virtio-net-ccw device alone (above): the
+        # same PASS lines under QEMU's device.
+        try:
+            p = subprocess.run([qemu, "-machine", "s390-ccw-virtio", "-accel", "tcg", "-smp", "1", "-nographic", "-nodefaults",
+                                "-serial", "stdio", "-no-reboot", "-action", "panic=shutdown",
+                                "-device", "virtio-net-ccw", "-kernel", css_elf], capture_output=True, timeout=60)
+            theirs = p.stdout.decode(errors="replace")
+        except subprocess.TimeoutExpired as e:
+            theirs = (e.stdout or b"").decode(errors="replace")
+        qemu_lines = [l.strip() for l in theirs.splitlines() if l.strip().startswith(("PASS", "FAIL"))]
+        if qemu_lines != css_alone:
+            fail("css with virtio-net-ccw: QEMU's PASS/FAIL lines differ:\n" + "\n".join(qemu_lines))
+        print("css with a virtio-net-ccw device alone: the same PASS lines as qemu-system-s390x: OK")
     print("tpfemu ipl: OK")
 
 

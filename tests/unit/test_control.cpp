@@ -162,10 +162,10 @@ TEST_CASE("STFLE stores the facility list of the machine's level, as much as GR0
   auto bit = [](unsigned b) { return 1ull << (63 - b); };
   // z196: N3, z/Architecture installed and active, STFLE, ETF2, long displacement (and
   // its high performance), extended immediate, ETF3, store-clock-fast, CSST, GIE,
-  // execute-extensions, floating-point extension, bit 41's FP facilities, bit 45's z196
-  // facilities.
+  // execute-extensions, bit 41's FP facilities, bit 45's z196 facilities. Not bit 37,
+  // the floating-point extension: its DFP instructions are not in the table.
   const uint64_t z196 = bit(0) | bit(1) | bit(2) | bit(7) | bit(16) | bit(18) | bit(19) | bit(21) | bit(22) |
-                        bit(25) | bit(32) | bit(34) | bit(35) | bit(37) | bit(41) | bit(45);
+                        bit(25) | bit(32) | bit(34) | bit(35) | bit(41) | bit(45);
   TestMachine m;
   m.cpu.set_arch(emu::Generation::Z196);
   m.cpu.gr[0] = 0;  // room for one doubleword
@@ -176,11 +176,11 @@ TEST_CASE("STFLE stores the facility list of the machine's level, as much as GR0
   CHECK(m.cpu.gr[0] == 0);  // the list is one doubleword
   CHECK(m.cpu.cc == 0);
 
-  // z10 has neither bit 37 nor bit 45; zEC12 adds bit 49; z13 load/store-on-condition 2
+  // z10 has no bit 45; zEC12 adds bit 49; z13 load/store-on-condition 2
   // (53) and the vector facility (129, so the list is three doublewords); z14
   // miscellaneous-instruction-extensions 2 (58) and vector enhancements 1 (135); z15
   // miscellaneous-instruction-extensions 3 (61) and vector enhancements 2 (148).
-  CHECK(emu::facility_list(emu::Generation::Z10) == std::vector<uint64_t>{z196 & ~bit(37) & ~bit(45)});
+  CHECK(emu::facility_list(emu::Generation::Z10) == std::vector<uint64_t>{z196 & ~bit(45)});
   CHECK(emu::facility_list(emu::Generation::ZEC12) == std::vector<uint64_t>{z196 | bit(49)});
   const uint64_t zec12 = z196 | bit(49);
   auto bit2 = [&](unsigned b) { return 1ull << (63 - (b - 128)); };

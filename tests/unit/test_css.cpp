@@ -1,7 +1,8 @@
 // The channel subsystem of system mode (emu/system/css.h) and the ECKD 3390 behind it
 // (emu/system/eckd.h): the CCW interpreter's chaining, TIC, data chaining, its checks
 // (program, protection, incorrect length), the device's commands and unit checks, the
-// status made pending at the device's time and the I/O interruption through the lowcore.
+// status made pending at the device's time and the I/O interruption through the lowcore;
+// the virtio-net-ccw device's commands (emu/system/virtio_ccw.h).
 #include <catch2/catch.hpp>
 
 #include <array>
@@ -14,6 +15,7 @@
 #include "emu/system/eckd.h"
 #include "emu/system/storage_key.h"
 #include "emu/system/system_machine.h"
+#include "emu/system/virtio_ccw.h"
 
 namespace {
 
@@ -387,4 +389,63 @@ TEST_CASE("skip: a read's data is not stored; HALT SUBCHANNEL with status pendin
   CHECK(f.test() == 0);
   CHECK(f.system->css().halt_subchannel(f.system->cpu(0), 0) == 0);
   CHECK(f.subchannel().function == emu::scsw::kHalt);
+}
+
+TEST_CASE("virtio-net-ccw: SENSE ID, the transport's commands, command reject and its sense byte", "[css]") {
+  namespace v = emu::virtio_ccw;
+  emu::VirtioNetCcw device("virtio-net-ccw", {0x02, 0, 0, 0, 0, 7});
+  auto run = [&](uint8_t code, uint32_t count, Bytes data = {}) {
+    emu::DeviceCommand c;
+    c.code = code, c.count = count, c.data = std::move(data);
+    const emu::DeviceAnswer a = device.execute(c);
+    return std::make_pair(a.status, c.data);
+  };
+  CHECK(run(v::kSenseId, 256) == std::make_pair(uint8_t(0), Bytes{0xFF, 0x38, 0x32, 0x01, 0, 0, 0, 0}));
+  CHECK(run(v::kSenseId, 4).second == Bytes{0xFF, 0x38, 0x32, 0x01});  // at most the count
+  // READ FEAT reads its area's index: index 0 offers the MAC feature (bit 5, little-endian).
+  CHECK(device.reads_its_area(v::kReadFeat));
+  CHECK_FALSE(device.reads_its_area(v::kReadConf));
+  CHECK(run(v::kReadFeat, 5, {0xAA, 0xAA, 0xAA, 0xAA, 0}).second == Bytes{0x20, 0, 0, 0, 0});
+  CHECK(run(v::kReadFeat, 5, {0xAA, 0xAA, 0xAA, 0xAA, 1}).second == Bytes{0, 0, 0, 0, 1});
+  // WRITE FEAT keeps only what was offered.
+  run(v::kWriteFeat, 5, {0xFF, 0xFF, 0xFF, 0xFF, 0});
+  CHECK(device.driver_features() == 0x20);
+  CHECK(run(v::kReadConf, 16).second == Bytes{0x02, 0, 0, 0, 0, 7});
+  CHECK(run(v::kReadVqConf, 4, {0, 1, 0, 0}).second == Bytes{0, 1, 1, 0});
+  CHECK(run(v::kReadVqConf, 4, {0, 2, 0xFF, 0xFF}).second == Bytes{0, 2, 0, 0});
+  // SET VQ: the legacy block (address, alignment, index, size); a queue not there is rejected.
+  CHECK(run(v::kSetVq, 16, {0, 0, 0, 0, 0, 0x20, 0, 0, 0, 0, 0x10, 0, 0, 1, 1, 0}).first == 0);
+  CHECK(device.queue(1).address == 0x200000);
+  CHECK(device.queue(1).size == 256);
+  CHECK(run(v::kSetVq, 16, {0, 0, 0, 0, 0, 0x20, 0, 0, 0, 0, 0x10, 0, 0, 2, 1, 0}).first == emu::device_status::kUnitCheck);
+  run(v::kSetInd, 8, {0, 0, 0, 0, 0, 0x30, 0, 0});
+  CHECK(device.indicators() == 0x300000);
+  run(v::kWriteStatus, 1, {0x07});
+  CHECK(device.status() == 0x07);
+  // Status zero resets the device: features, queues and indicators forgotten.
+  run(v::kWriteStatus, 1, {0});
+  CHECK(device.driver_features() == 0);
+  CHECK(device.queue(1).size == 0);
+  CHECK(device.indicators() == 0);
+  // Revision 1 is not offered: command reject, which SENSE then gives (once).
+  CHECK(run(v::kSetVirtioRev, 8, {0, 1, 0, 0, 0, 0, 0, 0}).first == emu::device_status::kUnitCheck);
+  CHECK(run(v::kSense, 32).second[0] == 0x80);
+  CHECK(run(v::kSense, 32).second[0] == 0);
+}
+
+TEST_CASE("RESET CHANNEL PATH: one report each, oldest first; past the bound the last has the overflow bit", "[css]") {
+  CssFixture f;
+  emu::ChannelSubsystem390& css = f.system->css();
+  uint32_t crw = 0;
+  CHECK_FALSE(css.take_channel_report(crw));
+  CHECK(css.reset_channel_path(1) == 3);  // only CHPID 0 is installed
+  CHECK(css.reset_channel_path(0) == 0);
+  REQUIRE(css.take_channel_report(crw));
+  CHECK(crw == 0x44020000u);  // solicited, channel path, initialized, CHPID 00
+  CHECK_FALSE(css.take_channel_report(crw));
+  for (int k = 0; k < 1000; ++k) CHECK(css.reset_channel_path(0) == 0);
+  unsigned reports = 0;
+  while (css.take_channel_report(crw)) ++reports;
+  CHECK(reports == 64);
+  CHECK(crw == 0x64020000u);  // the last kept: overflow
 }
