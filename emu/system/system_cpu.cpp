@@ -63,16 +63,19 @@ uint64_t SystemCpu::asce(AsceId& id) const {
 }
 
 // [Principles of Operation, "Address-Space Control"]: primary-space mode translates
-// instructions and data through CR1, home-space mode through CR13. Secondary-space mode
-// (instructions through CR1, data through CR7) and access-register mode need two spaces
-// at once, which the CPU's one space does not give yet: the run stops.
+// instructions and data through CR1, secondary-space mode data through CR7, home-space
+// mode both through CR13. In secondary-space mode the CPU's one space is CR7's, so its
+// instructions are fetched through CR7 too: the same bytes as through CR1 when the code's
+// pages translate alike in both spaces (what the PoO's programs keep; a fetch through CR1
+// needs a second space in the Cpu, not done). Access-register mode needs an ASCE per
+// access register: the run stops.
 void SystemCpu::select_space() {
   if (!(mask_ & psw::kDat)) return use_real_space();
   const unsigned asc = unsigned((mask_ & psw::kAsc) >> psw::kAscShift);
-  if (asc == 1 || asc == 2)
-    return machine_.halt(address(), fmt::format("PSW {:016X} {:016X} is in {} mode with DAT on; tpfemu translates "
-                                                "primary- and home-space mode only (docs/system-mode.md)",
-                                                psw().mask, psw().addr, asc == 1 ? "access-register" : "secondary-space"));
+  if (asc == 1)
+    return machine_.halt(address(), fmt::format("PSW {:016X} {:016X} is in access-register mode with DAT on; tpfemu "
+                                                "translates primary-, secondary- and home-space mode only "
+                                                "(docs/system-mode.md)", psw().mask, psw().addr));
   AsceId id;
   const uint64_t designation = asce(id);
   cpu_.switch_address_space(dat_.select(designation, id, dat_controls()));
