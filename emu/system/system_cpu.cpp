@@ -29,6 +29,7 @@ SystemCpu::SystemCpu(SystemMachine& machine, Cpu& cpu, RealStorage& real)
 }
 
 void SystemCpu::initial_reset() {
+  if (mask_ & psw::kProblem) machine_.problem_state_changing(address());
   mask_ = 0;
   cpu_.cc = 0, cpu_.prog_mask = 0, cpu_.psw_addr = 0;
   for (uint64_t& r : cr) r = 0;
@@ -177,12 +178,14 @@ void SystemCpu::store_translation_exception_id(uint64_t teid) {
 
 void SystemCpu::load_psw(const Psw& p) {
   const uint8_t old_key = key();
+  if ((p.mask ^ mask_) & psw::kProblem) machine_.problem_state_changing(address());
   mask_ = p.mask & ~psw::kCcAndProgramMask;
   if (key() != old_key) cpu_.flush_micro_tlb();  // its rights were the old key's
   cpu_.cc = uint8_t(p.mask >> psw::kCcShift & 3);
   cpu_.prog_mask = uint8_t(p.mask >> psw::kProgramMaskShift & 0xF);
   cpu_.psw_addr = p.addr;
   state_ = State::Operating;
+  machine_.running_in(problem_state());
   if (!p.valid()) {
     // An early exception: the invalid PSW is the program old PSW, ILC 0.
     if (loading_program_new_)  // the next one would load it again, and again

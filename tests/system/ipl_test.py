@@ -23,6 +23,33 @@ def fail(msg):
     sys.exit(1)
 
 
+def etim_rows(report, prog):
+    """The (state, instruction) of each ETIM row of `prog`, in the listing's order."""
+    rows, inside = [], False
+    for line in report.splitlines():
+        if line.startswith("BSS  "):
+            inside = line.split()[1] == prog
+        elif inside and len(line) > 2 and line[1] == " " and line[0] in "SPB":
+            fields = line.split()
+            rows.append((fields[0], fields[3]))
+    return rows
+
+
+def check_states(report):
+    """The ETIM report's state column under ipl: the self-test's problem_state_round_trip
+    (head.S) runs LPSWE in the supervisor state, STPX and SVC 1 in the problem state, and
+    start_c only in the supervisor state."""
+    if "S = supervisor state, P = problem state" not in report:
+        fail("the ETIM report's legend does not give the states")
+    trip = etim_rows(report, "problem_state_round_trip")
+    want = {"LPSWE": "S", "STPX": "P", "SVC": "P", "BR": "S"}
+    if not trip or any(inst in want and state != want[inst] for state, inst in trip):
+        fail(f"problem_state_round_trip's rows are not marked with the states they ran in: {trip}")
+    start = etim_rows(report, "start_c")
+    if not start or any(state != "S" for state, _ in start):
+        fail(f"start_c ran in the supervisor state only, but its rows say otherwise: {start[:5]}")
+
+
 def main():
     tpfemu, guest, source, out = sys.argv[1:5]
     os.makedirs(out, exist_ok=True)
@@ -48,6 +75,7 @@ def main():
         if b"start_c" not in etim or b"program_handler" not in etim:
             fail("the ETIM report does not name the kernel's functions")
         outputs.append((stdout, stderr, etim))
+    check_states(open(os.path.join(out, "etim1.txt"), encoding="utf-8").read())
     if outputs[0] != outputs[1]:
         fail("two runs of the self-test differ (console, end lines or ETIM report)")
     if outputs[2] != outputs[0]:
