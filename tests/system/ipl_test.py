@@ -125,6 +125,35 @@ def main():
         fail("runs of the move-with-key test differ (console, end lines or ETIM report), twice or by engine")
     print("movekey: every check PASS, the same bytes twice and under the block compiler: OK")
 
+    # The all-in-one multi-I-stream kernel (tests/system/allinone.c): SIGP starts the
+    # other I-streams, each takes a clock-comparator interruption with DAT on and writes
+    # the 3390 (SSCH) and SCM (EADM), I-stream 0 reads it all back. The console is
+    # allinone.expected on 2 and 4 I-streams; each twice, on a fresh volume, the same
+    # bytes (console, end lines, ETIM report); every ETIM row supervisor state.
+    allinone = os.path.join(guest, "allinone.elf")
+    allinone_expected = open(os.path.join(source, "tests", "system", "allinone.expected"), encoding="utf-8").read()
+    for istreams in (2, 4):
+        runs = []
+        for k in (1, 2):
+            fresh = os.path.join(out, f"allinone-{istreams}-{k}.3390")
+            shutil.copyfile(volume, fresh)
+            profile = os.path.join(out, f"allinone-{istreams}-{k}.txt")
+            status, stdout, stderr = run([tpfemu, "ipl", allinone, "--istreams", str(istreams), "--dasd", fresh, "--scm",
+                                          "--profile", profile, "--max-instructions", "1000000000"], timeout=600)
+            if status != 0 or stdout != allinone_expected:
+                fail(f"allinone on {istreams} I-streams: exit status {status}, console differs from "
+                     f"allinone.expected:\n{stdout}{stderr}")
+            report = open(profile, encoding="utf-8").read()
+            if any(line[:2] in ("P ", "B ") and line[2:5].isdigit() for line in report.splitlines()):
+                fail(f"allinone on {istreams} I-streams: an ETIM row not in the supervisor state")
+            runs.append((stdout, stderr, report))
+        if runs[0] != runs[1]:
+            fail(f"two runs of allinone on {istreams} I-streams differ (console, end lines or ETIM report)")
+    print("allinone: SIGP, clock comparators, DAT, 3390 and SCM on 2 and 4 I-streams, the same bytes twice: OK")
+    status, allinone_alone, _ = run([tpfemu, "ipl", allinone])
+    if status != 0 or "SKIP: no 3390" not in allinone_alone:
+        fail(f"allinone without devices: status {status}\n{allinone_alone}")
+
     status, stdout, _ = run([tpfemu, "ipl", selftest, "--", "hello", "world"])
     one_istream = stdout
     if status != 0 or "parameters: hello world\n" not in stdout or "SKIP: SIGP (one CPU)\n" not in stdout:
@@ -252,6 +281,17 @@ def main():
         if strip(qemu_lines) != strip(ours):
             fail("QEMU's PASS/FAIL lines of movekey differ:\n" + "\n".join(qemu_lines))
         print("movekey: the same PASS lines as qemu-system-s390x: OK")
+        # allinone on one CPU and no devices (QEMU has no 3390 or EADM): the same console.
+        try:
+            p = subprocess.run([qemu, "-machine", "s390-ccw-virtio", "-accel", "tcg", "-smp", "1", "-nographic", "-nodefaults",
+                                "-serial", "stdio", "-no-reboot", "-action", "panic=shutdown", "-kernel", allinone],
+                               capture_output=True, timeout=60)
+            theirs = p.stdout.decode(errors="replace")
+        except subprocess.TimeoutExpired as e:
+            theirs = (e.stdout or b"").decode(errors="replace")
+        if theirs.replace("\r", "") != allinone_alone:
+            fail("QEMU's console of allinone differs:\n" + theirs)
+        print("allinone: the same console as qemu-system-s390x (one CPU, no devices): OK")
     print("tpfemu ipl: OK")
 
 
