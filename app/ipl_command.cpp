@@ -241,7 +241,11 @@ int run_ipl(const IplOptions& opts) {
   const int status = status_of(r);
   if (!opts.profile.empty()) {
     auto rows = emu::collect_profile(system.real(0).space(), img.symbols, img.name);
+    // Each row's state, supervisor or problem (or both), as it ran.
+    const emu::ExecutionStates& states = system.execution_states();
+    for (auto& row : rows) row.state = emu::ExecutionStates::mark(states.of(row.address));
     emu::EtimHeader h;
+    h.states = true;
     h.object = std::filesystem::path(opts.image).filename().string();
     for (const auto& row : rows) h.instructions += row.count, h.cycles += row.cycles;
     h.elapsed_cycles = machine.elapsed_cycles();

@@ -123,10 +123,13 @@ void write_etim_text(std::ostream& out, const EtimHeader& h, const std::vector<P
   } else {
     fmt::print(out,
                "COUNT is exact executions; CYCLES the simulated cycles they took (storage references included).\n"
-               "{}P = problem state, then the I-stream number.\n\n",
+               "{}{}, then the I-stream number.\n\n",
                h.elapsed_cycles ? "The header's CYCLES is the rows' sum, the CPU cycles of all I-streams; ELAPSED the "
                                   "simulated time\nfrom start to end (on one I-stream that never waits, the two are the same).\n"
-                                : "");
+                                : "",
+               h.states ? "S = supervisor state, P = problem state, B = both (or run while I-streams were in different\n"
+                          "states)"
+                        : "P = problem state");
   }
 
   const std::vector<ProgramRows> programs = by_program(h, rows);
@@ -145,7 +148,7 @@ void write_etim_text(std::ostream& out, const EtimHeader& h, const std::vector<P
     for (auto* r : p.rows) {
       const std::string is = !h.sampled ? fmt::format("{:03}", h.istream)
                              : r->istream >= 0 ? fmt::format("{:03}", r->istream) : std::string("***");
-      fmt::print(out, "P {} {:016X} {:<8} {:>14}{} {:>18}\n", is, r->disp, r->inst, grouped(etim_count(h, *r)),
+      fmt::print(out, "{} {} {:016X} {:<8} {:>14}{} {:>18}\n", r->state, is, r->disp, r->inst, grouped(etim_count(h, *r)),
                  executions(grouped(r->count)), grouped(r->cycles));
     }
   }
@@ -191,6 +194,8 @@ report_json::Json etim_json(const EtimHeader& h, const std::vector<ProfileRow>& 
                    {"count", etim_count(h, r)},
                    {"executions", r.count},
                    {"cycles", r.cycles}});
+  if (h.states)  // (only then: run's and exec's reports keep their bytes)
+    for (size_t k = 0; k < rows.size(); ++k) out[k]["state"] = std::string(1, rows[k].state);
   return j;
 }
 

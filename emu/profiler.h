@@ -36,6 +36,9 @@ struct ProfileRow {
   uint64_t cycles = 0;  // cycles those executions took (storage references included)
   uint64_t samples = 0; // ZTRAP EI samples that found it executing (time-weighted)
   int istream = -1;     // the one I-stream its samples came from; -1: several, or none known
+  // The state it ran in: P problem (all of run's and exec's programs), or under tpfemu ipl
+  // S supervisor, P problem, B both (EtimHeader::states).
+  char state = 'P';
 };
 
 // Rows for the given slots (address order kept), named from the symbols.
@@ -61,6 +64,9 @@ struct EtimHeader {
   uint64_t interval = 0;    // cycles between samples, per I-stream
   std::string window;       // what the report covers, e.g. "2ms..10ms", for people
   std::string filter;       // PROG= of the collection ("" : every program)
+  // tpfemu ipl: the rows' states are their own (S, P or B), said so in the legend and
+  // given in the JSON; else every row is P (problem state), as run's and exec's programs.
+  bool states = false;
 };
 
 // COUNT of a row: samples when sampled, executions otherwise.

@@ -702,4 +702,125 @@ void stsi(Cpu& c, const Insn& i) {
   c.cc = 0;
 }
 
+// --- Moves across keys and spaces [Principles of Operation, chapter 10, "MOVE WITH KEY",
+// "MOVE TO PRIMARY", "MOVE TO SECONDARY"] -----------------------------------------------
+
+namespace {
+
+// The address-space control (PSW bits 16-17) of the primary and secondary spaces.
+constexpr unsigned kAscPrimary = 0, kAscSecondary = 2, kAscAccessRegister = 1, kAscHome = 3;
+// CR0 bit 37, the secondary-space control.
+constexpr uint64_t kCr0SecondarySpace = 1ull << (63 - 37);
+
+// One operand's references are made in the space and with the access key the
+// instruction gives it: the PSW's address-space control and key are set for the while
+// (so DAT, key-controlled and fetch protection, reference and change recording, the
+// TEID's ASCE id and the TLBs serve it as any access), and put back however the
+// instruction ends, an access exception included.
+class OperandAccess {
+ public:
+  explicit OperandAccess(SystemCpu& s)
+      : s_(s), asc_(unsigned((s.mask() & psw::kAsc) >> psw::kAscShift)), key_(s.key()) {}
+  OperandAccess(const OperandAccess&) = delete;
+  OperandAccess& operator=(const OperandAccess&) = delete;
+  ~OperandAccess() {
+    s_.set_key(key_);
+    s_.set_address_space_control(asc_);
+  }
+  void use(unsigned asc, uint8_t key) {
+    s_.set_address_space_control(asc);
+    s_.set_key(key);
+  }
+
+ private:
+  SystemCpu& s_;
+  unsigned asc_;
+  uint8_t key_;
+};
+
+// The true length in R1 (64-bit addressing mode: all 64 bits): more than 256 moves 256
+// and gives CC 3, else CC 0 (set once the move is done: an access exception nullifies or
+// suppresses, the old PSW's CC unchanged).
+unsigned moved_length(const Cpu& c, const Insn& i) { return unsigned(std::min<uint64_t>(c.gr[i.r1], 256)); }
+uint8_t length_cc(const Cpu& c, const Insn& i) { return c.gr[i.r1] > 256 ? 3 : 0; }
+
+// The access key in R3 bits 56-59. In the problem state its bit of the PSW-key mask
+// (CR3 bits 32-47) must be one, else a privileged-operation exception.
+uint8_t authorized_key(SystemCpu& s, const Insn& i) {
+  const uint8_t key = uint8_t(s.cpu().gr[i.r3] >> 4 & 0xF);
+  if (s.problem_state() && !(s.cr[3] >> (31 - key) & 1)) program_check(Pic::PrivilegedOperation);
+  return key;
+}
+
+// With DAT on, an operand's pages are translated in its space before it is accessed: a
+// page fault is otherwise resolved after the instruction ends (to run it again), when
+// the CPU is back in its own space. A failed translation is the instruction's exception.
+void map_operand(Cpu& c, SystemCpu& s, uint64_t a, unsigned n, bool store) {
+  if (!(s.mask() & psw::kDat)) return;
+  for (uint64_t page = page_down(a); page <= page_down(a + n - 1); page += kPageSize) {
+    Translation t;
+    if (c.space().translate(page, t) != Translate::NotPresent) continue;
+    if (!s.dat().map_now(page, store)) program_check(Pic::PageTranslation, page);
+  }
+}
+
+// `n` bytes from `from` (space `from_asc`, key `from_key`) to `to` (`to_asc`,
+// `to_key`): the second operand is fetched whole before the first is stored, and both
+// of the first operand's pages are translated before a byte is stored.
+void move_across(Cpu& c, SystemCpu& s, uint64_t to, unsigned to_asc, uint8_t to_key, uint64_t from,
+                 unsigned from_asc, uint8_t from_key, unsigned n) {
+  if (n == 0) return;
+  uint8_t bytes[256];
+  OperandAccess access(s);
+  access.use(from_asc, from_key);
+  map_operand(c, s, from, n, false);
+  const HostBytes source = host_bytes(c, from, n, false);
+  for (unsigned k = 0; k < n; ++k) bytes[k] = source[k];
+  access.use(to_asc, to_key);
+  map_operand(c, s, to, n, true);
+  const HostBytes target = host_bytes(c, to, n, true);
+  for (unsigned k = 0; k < n; ++k) target[k] = bytes[k];
+}
+
+// MOVE TO PRIMARY and MOVE TO SECONDARY need DAT on, CR0's secondary-space control, and
+// the primary- or secondary-space mode: else a special-operation exception, recognized
+// before the key's privileged-operation exception.
+void check_cross_space(SystemCpu& s) {
+  const unsigned asc = unsigned((s.mask() & psw::kAsc) >> psw::kAscShift);
+  if (!(s.mask() & psw::kDat) || !(s.cr[0] & kCr0SecondarySpace) || asc == kAscAccessRegister || asc == kAscHome)
+    program_check(Pic(0x0013));
+}
+
+}  // namespace
+
+// MOVE WITH KEY: the first operand (PSW key) gets the second's bytes fetched with R3's key,
+// both in the current space.
+void mvck(Cpu& c, const Insn& i) {
+  SystemCpu& s = system_of(c);
+  const uint8_t key = authorized_key(s, i);
+  const unsigned asc = unsigned((s.mask() & psw::kAsc) >> psw::kAscShift);
+  move_across(c, s, c.ea1(i), asc, s.key(), c.ea2(i), asc, key, moved_length(c, i));
+  c.cc = length_cc(c, i);
+}
+
+// MOVE TO PRIMARY: the first operand in the primary space (PSW key), the second in the
+// secondary space (R3's key).
+void mvcp(Cpu& c, const Insn& i) {
+  SystemCpu& s = system_of(c);
+  check_cross_space(s);
+  const uint8_t key = authorized_key(s, i);
+  move_across(c, s, c.ea1(i), kAscPrimary, s.key(), c.ea2(i), kAscSecondary, key, moved_length(c, i));
+  c.cc = length_cc(c, i);
+}
+
+// MOVE TO SECONDARY: the first operand in the secondary space (R3's key), the second in
+// the primary space (PSW key).
+void mvcs(Cpu& c, const Insn& i) {
+  SystemCpu& s = system_of(c);
+  check_cross_space(s);
+  const uint8_t key = authorized_key(s, i);
+  move_across(c, s, c.ea1(i), kAscSecondary, key, c.ea2(i), kAscPrimary, s.key(), moved_length(c, i));
+  c.cc = length_cc(c, i);
+}
+
 }  // namespace emu::isa

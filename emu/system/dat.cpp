@@ -98,8 +98,22 @@ AddressSpace& GuestDat::select(uint64_t asce, AsceId id, const DatControls& cont
 }
 
 PageFaultHandler::Action GuestDat::page_fault(Cpu& cpu, uint64_t address) {
+  if (held_ && page_down(address) == held_page_) {
+    held_ = false;
+    return Action::Fail;
+  }
+  return map_page(address, cpu.fault_was_store()) ? Action::Retry : Action::Fail;
+}
+
+bool GuestDat::map_now(uint64_t address, bool store) {
+  if (map_page(address, store)) return true;
+  held_ = true, held_page_ = page_down(address);
+  return false;
+}
+
+bool GuestDat::map_page(uint64_t address, bool store) {
   has_exception_ = true, exception_teid_ = 0;
-  if (!selected_) return exception_code_ = dat_code::kPageTranslation, Action::Fail;
+  if (!selected_) return exception_code_ = dat_code::kPageTranslation, false;
   const DatWalk w = dat_walk(selected_asce_, address, controls_, *this);
   if (w.code) {
     exception_code_ = w.code;
@@ -109,17 +123,17 @@ PageFaultHandler::Action GuestDat::page_fault(Cpu& cpu, uint64_t address) {
     // 62-63) [Principles of Operation, "Translation-Exception Identification"].
     constexpr uint64_t kFetch = 0x800, kStore = 0x400;
     if (w.code != dat_code::kAddressing && w.code != dat_code::kTranslationSpecification)
-      exception_teid_ = (address & ~kPageMask) | (cpu.fault_was_store() ? kStore : kFetch) | uint64_t(selected_id_);
-    return Action::Fail;
+      exception_teid_ = (address & ~kPageMask) | (store ? kStore : kFetch) | uint64_t(selected_id_);
+    return false;
   }
-  if (w.real >= real_.size()) return exception_code_ = dat_code::kAddressing, Action::Fail;
+  if (w.real >= real_.size()) return exception_code_ = dat_code::kAddressing, false;
   has_exception_ = false;
   // After DAT, the real address is prefixed [Principles of Operation, "Address Types"].
   const uint64_t absolute = real_.absolute(w.real & ~kPageMask);
   const uint8_t prot = kProtRead | kProtExec | (w.protect ? 0 : kProtWrite);
   selected_->space->map_shared(address & ~kPageMask, RealStorage::real_frame(absolute / kPageSize), prot);
   selected_->pages_by_entry.emplace(w.entry, address / kPageSize);
-  return Action::Retry;
+  return true;
 }
 
 bool GuestDat::take_exception(uint16_t& code, uint64_t& teid) {

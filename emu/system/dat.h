@@ -79,6 +79,12 @@ class GuestDat final : public PageFaultHandler, private AbsoluteReader {
   // The exception of the last failed translation: its code and the translation-exception
   // identification (0 when the PoO stores none for it). False if there is none.
   bool take_exception(uint16_t& code, uint64_t& teid);
+  // Translates and maps the page of `address` in the selected view now, for an operand
+  // in a space the CPU does not run in (MVCP, MVCS: the secondary while it runs in the
+  // primary). False when the translation failed: the exception is kept, and the page
+  // fault the instruction then raises at `address` reports it without walking again
+  // (by then the CPU is back in its own space, whose tables may map the address).
+  bool map_now(uint64_t address, bool store);
 
   // Walks `asce`'s tables for LRA, LRAG and TPROT (no view changes).
   DatWalk walk(uint64_t asce, uint64_t vaddr, const DatControls& controls) {
@@ -94,6 +100,9 @@ class GuestDat final : public PageFaultHandler, private AbsoluteReader {
   bool write64(uint64_t absolute, uint64_t value);
 
  private:
+  // Walks the selected view's tables for `address` and maps its page; false with the
+  // exception kept (take_exception).
+  bool map_page(uint64_t address, bool store);
   struct View {
     std::unique_ptr<AddressSpace> space;
     // The pages mapped through each table entry (absolute address), for purge_entry.
@@ -106,6 +115,8 @@ class GuestDat final : public PageFaultHandler, private AbsoluteReader {
   AsceId selected_id_ = AsceId::Primary;
   DatControls controls_;
   bool has_exception_ = false;
+  bool held_ = false;  // map_now failed: the next page fault at held_page_ is its exception
+  uint64_t held_page_ = 0;
   uint16_t exception_code_ = 0;
   uint64_t exception_teid_ = 0;
 };

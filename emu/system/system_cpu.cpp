@@ -29,6 +29,7 @@ SystemCpu::SystemCpu(SystemMachine& machine, Cpu& cpu, RealStorage& real)
 }
 
 void SystemCpu::initial_reset() {
+  if (mask_ & psw::kProblem) machine_.problem_state_changing(address());
   mask_ = 0;
   cpu_.cc = 0, cpu_.prog_mask = 0, cpu_.psw_addr = 0;
   for (uint64_t& r : cr) r = 0;
@@ -63,16 +64,19 @@ uint64_t SystemCpu::asce(AsceId& id) const {
 }
 
 // [Principles of Operation, "Address-Space Control"]: primary-space mode translates
-// instructions and data through CR1, home-space mode through CR13. Secondary-space mode
-// (instructions through CR1, data through CR7) and access-register mode need two spaces
-// at once, which the CPU's one space does not give yet: the run stops.
+// instructions and data through CR1, secondary-space mode data through CR7, home-space
+// mode both through CR13. In secondary-space mode the CPU's one space is CR7's, so its
+// instructions are fetched through CR7 too: the same bytes as through CR1 when the code's
+// pages translate alike in both spaces (what the PoO's programs keep; a fetch through CR1
+// needs a second space in the Cpu, not done). Access-register mode needs an ASCE per
+// access register: the run stops.
 void SystemCpu::select_space() {
   if (!(mask_ & psw::kDat)) return use_real_space();
   const unsigned asc = unsigned((mask_ & psw::kAsc) >> psw::kAscShift);
-  if (asc == 1 || asc == 2)
-    return machine_.halt(address(), fmt::format("PSW {:016X} {:016X} is in {} mode with DAT on; tpfemu translates "
-                                                "primary- and home-space mode only (docs/system-mode.md)",
-                                                psw().mask, psw().addr, asc == 1 ? "access-register" : "secondary-space"));
+  if (asc == 1)
+    return machine_.halt(address(), fmt::format("PSW {:016X} {:016X} is in access-register mode with DAT on; tpfemu "
+                                                "translates primary-, secondary- and home-space mode only "
+                                                "(docs/system-mode.md)", psw().mask, psw().addr));
   AsceId id;
   const uint64_t designation = asce(id);
   cpu_.switch_address_space(dat_.select(designation, id, dat_controls()));
@@ -174,12 +178,14 @@ void SystemCpu::store_translation_exception_id(uint64_t teid) {
 
 void SystemCpu::load_psw(const Psw& p) {
   const uint8_t old_key = key();
+  if ((p.mask ^ mask_) & psw::kProblem) machine_.problem_state_changing(address());
   mask_ = p.mask & ~psw::kCcAndProgramMask;
   if (key() != old_key) cpu_.flush_micro_tlb();  // its rights were the old key's
   cpu_.cc = uint8_t(p.mask >> psw::kCcShift & 3);
   cpu_.prog_mask = uint8_t(p.mask >> psw::kProgramMaskShift & 0xF);
   cpu_.psw_addr = p.addr;
   state_ = State::Operating;
+  machine_.running_in(problem_state());
   if (!p.valid()) {
     // An early exception: the invalid PSW is the program old PSW, ILC 0.
     if (loading_program_new_)  // the next one would load it again, and again

@@ -127,6 +127,18 @@ void SystemMachine::reipl(unsigned istream) {
   machine_.set_state(istream, c.state() == SystemCpu::State::Operating ? IStreamState::Running : IStreamState::Idle);
 }
 
+void SystemMachine::problem_state_changing(unsigned istream) {
+  execution_states_.attribute(real_[0]->space(), interval_states_);
+  interval_states_ = 0;
+  for (unsigned i = 0; i < cpus_.size(); ++i)
+    if (i != istream && cpus_[i]->state() == SystemCpu::State::Operating) running_in(cpus_[i]->problem_state());
+}
+
+const ExecutionStates& SystemMachine::execution_states() {
+  execution_states_.attribute(real_[0]->space(), interval_states_);
+  return execution_states_;
+}
+
 void SystemMachine::disabled_wait(unsigned) {
   for (const auto& c : cpus_)
     if (c->state() == SystemCpu::State::Operating || (c->state() == SystemCpu::State::Waiting && !c->psw().disabled_wait()))

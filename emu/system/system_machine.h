@@ -14,6 +14,7 @@
 
 #include "emu/elf_loader.h"
 #include "emu/machine.h"
+#include "emu/system/execution_states.h"
 #include "emu/system/css.h"
 #include "emu/system/sclp.h"
 #include "emu/system/system_cpu.h"
@@ -69,6 +70,17 @@ class SystemMachine final : public Dispatcher, public SvcHandler {
   // run ends now (timer events still queued would only move idle clocks on).
   void disabled_wait(unsigned istream);
 
+  // The ETIM report's state column (emu/system/execution_states.h). An I-stream's
+  // problem-state bit is about to change: the executions counted since the last change
+  // get the states the I-streams ran in meanwhile. And an I-stream runs (on) in `problem`.
+  void problem_state_changing(unsigned istream);
+  void running_in(bool problem) {
+    interval_states_ |= problem ? ExecutionStates::kProblem : ExecutionStates::kSupervisor;
+  }
+  // After the run: the states each executed address (I-stream 0's real addresses, as the
+  // profile's) ran in.
+  const ExecutionStates& execution_states();
+
   // Dispatcher: an I-stream runs while its SystemCpu is operating.
   bool dispatch(unsigned istream, Why why) override;
   bool program_check(unsigned istream, const RunResult& r) override;
@@ -84,6 +96,8 @@ class SystemMachine final : public Dispatcher, public SvcHandler {
   Sclp sclp_;
   ChannelSubsystem390 css_{*this};
   bool halted_ = false;
+  ExecutionStates execution_states_;
+  uint8_t interval_states_ = 0;  // the states I-streams ran in since the last attribution
   unsigned halted_istream_ = 0;
   std::string halt_reason_;
 };

@@ -99,6 +99,36 @@ size_t column_of(const std::string& text, const std::string& heading, const std:
 }
 }  // namespace
 
+TEST_CASE("ETIM report under ipl: each row's state (S, P, B), the legend and the JSON say so; else P and no state",
+          "[exec][profile]") {
+  std::vector<emu::ProfileRow> rows = {{"main", 0x10, 0x1010, "LPSWE", 1, 30, 0},
+                                       {"main", 0x14, 0x1014, "STPX", 1, 5, 0},
+                                       {"main", 0x18, 0x1018, "BR", 2, 2, 0}};
+  rows[0].state = 'S', rows[1].state = 'P', rows[2].state = 'B';
+  emu::EtimHeader h;
+  h.object = "k.elf", h.states = true;
+  std::ostringstream out, json;
+  emu::write_etim_text(out, h, rows);
+  emu::write_etim_json(json, h, rows);
+  const std::string t = out.str();
+  INFO(t);
+  CHECK_THAT(t, Contains("S = supervisor state, P = problem state, B = both"));
+  CHECK_THAT(t, Contains("S 000 0000000000000010 LPSWE"));
+  CHECK_THAT(t, Contains("P 000 0000000000000014 STPX"));
+  CHECK_THAT(t, Contains("B 000 0000000000000018 BR"));
+  CHECK_THAT(json.str(), Contains("\"cycles\": 30, \"state\": \"S\"}"));
+  // run and exec: every row P (their programs' state), the legend as before, no state in the JSON.
+  emu::EtimHeader plain;
+  plain.object = "k.elf";
+  std::ostringstream out2, json2;
+  std::vector<emu::ProfileRow> problem = {{"main", 0x10, 0x1010, "LGR", 1, 1, 0}};
+  emu::write_etim_text(out2, plain, problem);
+  emu::write_etim_json(json2, plain, problem);
+  CHECK_THAT(out2.str(), Contains("P = problem state, then the I-stream number."));
+  CHECK_THAT(out2.str(), Contains("P 000 0000000000000010 LGR"));
+  CHECK_THAT(json2.str(), !Contains("state"));
+}
+
 TEST_CASE("ETIM report: a per-program table with cycles, and long program names keep the columns aligned",
           "[exec][profile]") {
   const std::string long_name = "_ZN6server7session14handle_requestERKNS_7requestE";  // 49 characters

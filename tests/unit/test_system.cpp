@@ -433,3 +433,79 @@ TEST_CASE("LURA and STURA are subject to key-controlled protection", "[system][k
   CHECK(h.peek(kData, 4) == 0x12345678);
   CHECK(key_of(h, kData) == 0x26);  // referenced and changed
 }
+
+// --- MOVE WITH KEY, MOVE TO PRIMARY, MOVE TO SECONDARY [Principles of Operation, chapter
+// 10]: their exceptions; the moves themselves are tests/system/movekey.c's ----------------
+
+namespace {
+// MVCK/MVCP/MVCS 0(R1,R2),0(R4),R3: R1 the true length, R3 the key.
+std::vector<uint8_t> move_insn(uint8_t opcode) { return {opcode, 0x13, 0x20, 0x00, 0x40, 0x00}; }
+constexpr uint8_t kMvck = 0xD9, kMvcp = 0xDA, kMvcs = 0xDB;
+constexpr uint64_t kCr0SecondarySpace = 1ull << (63 - 37);
+}  // namespace
+
+TEST_CASE("MVCK in the problem state: a key outside the PSW-key mask is a privileged-operation exception",
+          "[system][movekey]") {
+  SystemFixture f;
+  auto& gr = f.system->cpu(0).cpu().gr;
+  f.poke64(kData, 0x1122334455667788ull);
+  gr[1] = 8, gr[2] = kData + 0x100, gr[4] = kData, gr[3] = 0x30;
+  run(f, program({move_insn(kMvck)}), kProblem);
+  CHECK(f.peek(0x8E, 2) == 0x0002);
+  CHECK(f.peek(0x158, 8) == kCode + 6);  // suppressed
+  CHECK(f.peek(kData + 0x100, 8) == 0);
+  SystemFixture g;
+  auto& gg = g.system->cpu(0).cpu().gr;
+  g.poke64(kData, 0x1122334455667788ull);
+  gg[1] = 8, gg[2] = kData + 0x100, gg[4] = kData, gg[3] = 0x30;
+  g.system->cpu(0).cr[3] = 1ull << (31 - 3);  // key 3's bit of the PSW-key mask
+  run(g, program({move_insn(kMvck)}), kProblem);
+  CHECK(g.peek(0x8E, 2) == 0x0001);  // MVCK ran; the end's operation exception
+  CHECK(g.peek(kData + 0x100, 8) == 0x1122334455667788ull);
+}
+
+TEST_CASE("MVCK: more than 256 bytes moves 256 with CC 3; a fetch-protected source under another key moves nothing",
+          "[system][movekey]") {
+  SystemFixture f;
+  auto& gr = f.system->cpu(0).cpu().gr;
+  for (uint64_t a = 0; a < 512; a += 8) f.poke64(kData + a, 0x4141414141414141ull);
+  gr[1] = 300, gr[2] = kData + 0x1000, gr[4] = kData, gr[3] = 0;
+  run(f, program({move_insn(kMvck)}), kSupervisor);
+  CHECK((f.peek(0x150, 8) >> 44 & 3) == 3);
+  CHECK(f.peek(kData + 0x1000 + 248, 8) == 0x4141414141414141ull);
+  CHECK(f.peek(kData + 0x1000 + 256, 8) == 0);
+  SystemFixture g;
+  auto& gg = g.system->cpu(0).cpu().gr;
+  set_key(g, kData, 0x18);  // ACC 1, fetch-protected
+  g.poke64(kData, 0x4141414141414141ull);
+  gg[1] = 8, gg[2] = kData + 0x1000, gg[4] = kData, gg[3] = 0x20;  // key 2
+  run(g, program({move_insn(kMvck)}), kSupervisor);
+  CHECK(g.peek(0x8E, 2) == 0x0004);
+  CHECK(g.peek(kData + 0x1000, 8) == 0);
+  CHECK(g.peek(0xA8, 8) == (kData | 0x800 | 0x8));  // the source's fetch, key-controlled
+  CHECK(g.system->cpu(0).key() == 0);               // the PSW key as it was
+}
+
+TEST_CASE("MVCP and MVCS need DAT on and CR0's secondary-space control: special-operation exceptions first",
+          "[system][movekey]") {
+  for (const uint8_t opcode : {kMvcp, kMvcs}) {
+    INFO(int(opcode));
+    SystemFixture f;
+    f.system->cpu(0).cr[0] |= kCr0SecondarySpace;
+    f.system->cpu(0).cpu().gr[3] = 0x30;  // a key the problem state may not use
+    run(f, program({move_insn(opcode)}), kProblem);  // DAT off
+    CHECK(f.peek(0x8E, 2) == 0x0013);  // before the key's privileged-operation exception
+    SystemFixture g;
+    run(g, program({move_insn(opcode)}), kSupervisor);  // no secondary-space control
+    CHECK(g.peek(0x8E, 2) == 0x0013);
+  }
+}
+
+TEST_CASE("under a host control program MVCK, MVCP and MVCS are privileged operations", "[system][movekey]") {
+  for (const uint8_t opcode : {kMvck, kMvcp, kMvcs}) {
+    test::TestMachine m;
+    const auto r = m.run(move_insn(opcode));
+    REQUIRE(r.reason == emu::StopReason::ProgramCheck);
+    CHECK(r.check.interrupt.code == emu::Pic::PrivilegedOperation);
+  }
+}
