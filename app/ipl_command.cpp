@@ -206,6 +206,10 @@ int run_ipl(const IplOptions& opts) {
                                                           std::vector<uint8_t>(volume.begin(), volume.end())));
   }
   if (opts.scm) system.css().attach_eadm(std::make_unique<ScmEadm>());
+  if (!opts.watchdog.empty())
+    system.set_watchdog(opts.watchdog == "inject-nmi" ? emu::SystemMachine::WatchdogAction::InjectNmi
+                        : opts.watchdog == "reset"    ? emu::SystemMachine::WatchdogAction::Reset
+                                                      : emu::SystemMachine::WatchdogAction::None);
   const std::vector<uint8_t> image(bytes.begin(), bytes.end());
   if (!(elf ? system.ipl_elf(img, opts.parameters, error) : system.ipl_binary(image, opts.parameters, error))) {
     fmt::print(stderr, "tpfemu: {}: {}\n", opts.image, error);

@@ -123,6 +123,10 @@ constexpr const char* kIplHelp = R"(  ipl IMAGE [options] [-- parameters...]
                             4 KB records, 12 a track; writes stay in memory
       --scm                 Flash Express (flashsim's SCM model, 64 GB online) on
                             an EADM subchannel after the volumes
+      --watchdog ACTION     the diag288 watchdog (DIAGNOSE X'288', QEMU's -device
+                            diag288 --watchdog-action ACTION); its expiry does
+                            ACTION: inject-nmi (the restart interruption on
+                            I-stream 0), reset (IPL again) or none
       --profile FILE        the ETIM instruction count report to FILE, JSON beside it
       --console-input FILE  the SCLP console's input, a line per READ EVENT DATA
                             ("-": standard input, read to its end before the run)
@@ -315,6 +319,11 @@ int ipl_main(Args args) {
       if (status) return status;
     } else if (a == "--scm") {
       o.scm = true;
+    } else if (a == "--watchdog") {
+      if (args.done()) return args.error("--watchdog needs an action (inject-nmi, reset or none)");
+      o.watchdog = std::string(args.next());
+      if (o.watchdog != "inject-nmi" && o.watchdog != "reset" && o.watchdog != "none")
+        return args.error(fmt::format("--watchdog {}: the action is inject-nmi, reset or none", o.watchdog));
     } else if (a == "--dasd") {
       if (args.done()) return args.error("--dasd needs a file (a 3390 volume's image)");
       o.dasd.push_back(std::string(args.next()));
