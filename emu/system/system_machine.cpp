@@ -120,8 +120,8 @@ void SystemMachine::reipl(unsigned istream) {
   uint64_t short_psw = 0;
   for (uint8_t b : bytes) short_psw = short_psw << 8 | b;
   if (!(short_psw & psw::kShortFormat))
-    return halt(istream, fmt::format("DIAGNOSE X'308' IPL: the IPL PSW at absolute 0, {:016X}, is not an ESA/390 PSW "
-                                     "(bit 12 is zero)", short_psw));
+    return halt(istream, fmt::format("IPL again (DIAGNOSE X'308', the watchdog's reset): the IPL PSW at absolute "
+                                     "0, {:016X}, is not an ESA/390 PSW (bit 12 is zero)", short_psw));
   Psw p = psw_from_short(short_psw);
   p.mask |= psw::kAddressingMode;  // 64-bit, as the first IPL (and QEMU's -kernel) runs it
   c.load_psw(p);
