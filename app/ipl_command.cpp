@@ -221,6 +221,10 @@ int run_ipl(const IplOptions& opts) {
     const uint8_t last = uint8_t(system.css().subchannels());
     system.css().attach(std::make_unique<emu::VirtioNetCcw>(device, std::array<uint8_t, 6>{0x02, 0, 0, 0, 0, last}));
   }
+  if (!opts.watchdog.empty())
+    system.set_watchdog(opts.watchdog == "inject-nmi" ? emu::SystemMachine::WatchdogAction::InjectNmi
+                        : opts.watchdog == "reset"    ? emu::SystemMachine::WatchdogAction::Reset
+                                                      : emu::SystemMachine::WatchdogAction::None);
   const std::vector<uint8_t> image(bytes.begin(), bytes.end());
   if (!(elf ? system.ipl_elf(img, opts.parameters, error) : system.ipl_binary(image, opts.parameters, error))) {
     fmt::print(stderr, "tpfemu: {}: {}\n", opts.image, error);

@@ -20,6 +20,7 @@ struct IplOptions {
   std::vector<std::string> dasd;     // 3390 volume images, one subchannel each (emu/system/eckd.h)
   bool scm = false;                  // Flash Express behind an EADM subchannel, after the volumes
   std::vector<std::string> devices;  // --device NAME: virtio-net-ccw (emu/system/virtio_ccw.h), after SCM
+  std::string watchdog;              // the diag288 watchdog's expiry action; empty: no watchdog
 };
 
 // Exit status: the low byte of the disabled-wait PSW's instruction address (the

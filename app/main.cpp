@@ -127,6 +127,10 @@ constexpr const char* kIplHelp = R"(  ipl IMAGE [options] [-- parameters...]
                             a virtio network device (virtio-ccw transport, SENSE
                             ID 3832, no packets flow) on the next subchannel
                             after the volumes and SCM (repeatable)
+      --watchdog ACTION     the diag288 watchdog (DIAGNOSE X'288', QEMU's -device
+                            diag288 --watchdog-action ACTION); its expiry does
+                            ACTION: inject-nmi (the restart interruption on
+                            I-stream 0), reset (IPL again) or none
       --profile FILE        the ETIM instruction count report to FILE, JSON beside it
       --console-input FILE  the SCLP console's input, a line per READ EVENT DATA
                             ("-": standard input, read to its end before the run)
@@ -322,6 +326,11 @@ int ipl_main(Args args) {
     } else if (a == "--device") {
       if (args.done()) return args.error("--device needs a device's name (virtio-net-ccw)");
       o.devices.push_back(std::string(args.next()));
+    } else if (a == "--watchdog") {
+      if (args.done()) return args.error("--watchdog needs an action (inject-nmi, reset or none)");
+      o.watchdog = std::string(args.next());
+      if (o.watchdog != "inject-nmi" && o.watchdog != "reset" && o.watchdog != "none")
+        return args.error(fmt::format("--watchdog {}: the action is inject-nmi, reset or none", o.watchdog));
     } else if (a == "--dasd") {
       if (args.done()) return args.error("--dasd needs a file (a 3390 volume's image)");
       o.dasd.push_back(std::string(args.next()));

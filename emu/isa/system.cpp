@@ -574,7 +574,9 @@ void stfl(Cpu& c, const Insn&) {
 void servc(Cpu& c, const Insn& i) {
   SystemCpu& s = system_of(c);
   c.cc = uint8_t(s.machine().sclp().service_call(s, c.r32(i.r1), c.gr[i.r2]));
-  s.deliver_pending();
+  // The service signal floats: an I-stream it wakes runs at the next scheduling step.
+  s.machine().offer_service_signal(c.cycles);
+  c.end_slice();
 }
 
 // SIGNAL PROCESSOR: the order is bits 56-63 of the second-operand address, the addressed
@@ -595,6 +597,7 @@ void sigp(Cpu& c, const Insn& i) {
   uint32_t status = 0;
   c.cc = uint8_t(m.cpu(unsigned(target)).signal(order, parameter, s, status));
   if (c.cc == 1) c.set_r32(i.r1, status);
+  s.deliver_pending();  // an order to this I-stream itself (an emergency signal) after its CC
   c.end_slice();
 }
 
@@ -602,6 +605,7 @@ void sigp(Cpu& c, const Insn& i) {
 // (voluntary time-slice end) and 0x9C (directed yield) do nothing on a machine of our
 // own; 0x308 subcodes 0 and 1 (load clear and load normal, R3's register) reset the
 // configuration and IPL again from the PSW at absolute 0 (SystemMachine::reipl);
+// 0x288, the watchdog timer (SystemMachine::diagnose_288, with `ipl --watchdog`);
 // anything else is a specification exception, as z/VM and KVM give for a code (or a
 // subcode's operands) they do not know.
 void diag(Cpu& c, const Insn& i) {
@@ -617,6 +621,11 @@ void diag(Cpu& c, const Insn& i) {
         return c.end_slice();
       }
       program_check(Pic::Specification);
+    }
+    case 0x288: {  // the watchdog timer: R1 even, function in R1, seconds in R1+1, action in R3
+      if ((i.r1 & 1) || !s.machine().diagnose_288(c.gr[i.r1], c.gr[i.r1 + 1], c.gr[i.r3], c.cycles))
+        program_check(Pic::Specification);
+      return;
     }
     default: program_check(Pic::Specification);
   }

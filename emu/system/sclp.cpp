@@ -85,7 +85,7 @@ unsigned Sclp::service_call(SystemCpu& cpu, uint32_t command, uint64_t sccb) {
     }
   }
   c.write<uint16_t>(sccb + 6, response);
-  cpu.make_service_signal_pending(uint32_t(sccb));
+  cpu.machine().make_service_signal_pending(uint32_t(sccb));  // offered to the I-streams after SERVC (isa)
   return 0;
 }
 

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "emu/isa/facility.h"
 #include "emu/system/storage_key.h"
 #include "emu/system/system_machine.h"
 
@@ -31,14 +32,19 @@ SystemCpu::SystemCpu(SystemMachine& machine, Cpu& cpu, RealStorage& real)
 void SystemCpu::initial_reset() {
   if (mask_ & psw::kProblem) machine_.problem_state_changing(address());
   mask_ = 0;
-  cpu_.cc = 0, cpu_.prog_mask = 0, cpu_.psw_addr = 0;
+  cpu_.cc = 0, cpu_.prog_mask = 0, cpu_.psw_addr = 0, cpu_.fpc = 0;
   for (uint64_t& r : cr) r = 0;
   cr[0] = 0xE0;
   cr[14] = 0xC2000000;
   set_prefix(0);
   cpu_timer_set_ = 0, cpu_timer_since_ = elapsed_tod();
   clock_comparator_ = 0;  // as the PoO's initial CPU reset gives it
-  service_signal_pending_ = false;
+  reset();
+}
+
+void SystemCpu::reset() {
+  external_call_pending_ = false;
+  emergency_from_.assign(emergency_from_.size(), false);
   state_ = State::Stopped;
 }
 
@@ -376,10 +382,9 @@ void SystemCpu::deliver_pending() {
     if ((cr[0] & kCr0ClockComparator) && cpu_.tod_clock() > clock_comparator_)
       return external_interruption(kClockComparator, 0);
     if ((cr[0] & kCr0CpuTimer) && (cpu_timer() >> 63)) return external_interruption(kCpuTimer, 0);
-    if (service_signal_pending_ && (cr[0] & kCr0ServiceSignal)) {
-      service_signal_pending_ = false;
-      return external_interruption(kServiceSignal, service_signal_sccb_);
-    }
+    // The service signal floats: the configuration's, the first enabled I-stream's.
+    if (uint32_t parameter; (cr[0] & kCr0ServiceSignal) && machine_.take_service_signal(parameter))
+      return external_interruption(kServiceSignal, parameter);
   }
   // I/O after external [Principles of Operation, "Priority of Interruptions"]; CR6's
   // subclass masks choose among the pending ones.
@@ -425,10 +430,115 @@ constexpr uint32_t kStatusExternalCallPending = 0x80, kStatusStopped = 0x40, kSt
 constexpr uint32_t kStatusInvalidOrder = 0x2;
 enum Order : unsigned {
   kSense = 0x01, kExternalCallOrder = 0x02, kEmergencySignalOrder = 0x03, kStart = 0x04, kStop = 0x05,
-  kRestart = 0x06, kInitialCpuReset = 0x0B, kCpuReset = 0x0C, kSetPrefix = 0x0D, kSetArchitecture = 0x12,
-  kSenseRunningStatus = 0x15,
+  kRestart = 0x06, kStopAndStoreStatus = 0x09, kInitialCpuReset = 0x0B, kCpuReset = 0x0C, kSetPrefix = 0x0D,
+  kStoreStatusAtAddress = 0x0E, kSetArchitecture = 0x12, kConditionalEmergencySignal = 0x13,
+  kSenseRunningStatus = 0x15, kStoreAdditionalStatus = 0x17,
 };
+unsigned status_stored(uint32_t& status, uint32_t bits) {
+  status = bits;
+  return 1;
+}
+void put_be(uint8_t* at, uint64_t v, unsigned bytes) {
+  for (unsigned k = 0; k < bytes; ++k) at[k] = uint8_t(v >> 8 * (bytes - 1 - k));
+}
 }  // namespace
+
+void SystemCpu::restart(uint64_t now) {
+  if (state_ == State::Stopped) cpu_.idle_until(now), state_ = State::Operating;
+  restart_interruption();
+  sync_machine_state(now);
+}
+
+void SystemCpu::offer_floating(uint64_t now) {
+  if (state_ == State::Stopped) return;
+  deliver_pending();
+  sync_machine_state(now);
+}
+
+void SystemCpu::make_emergency_signal_pending(unsigned from) {
+  if (emergency_from_.size() <= from) emergency_from_.resize(from + 1);
+  emergency_from_[from] = true;
+}
+
+// The save area's 512 bytes, from this I-stream's registers, stored as the CPU stores
+// them: absolute addresses, key 0, charged as this I-stream's references.
+bool SystemCpu::store_status(uint64_t absolute, bool mode_id) {
+  namespace at = lowcore::status;
+  uint8_t area[at::kBytes] = {};
+  for (unsigned r = 0; r < 16; ++r) {
+    put_be(area + at::kFloatingPointRegisters + 8 * r, cpu_.fpr(r), 8);
+    put_be(area + at::kGeneralRegisters + 8 * r, cpu_.gr[r], 8);
+    put_be(area + at::kAccessRegisters + 4 * r, cpu_.ar[r], 4);
+    put_be(area + at::kControlRegisters + 8 * r, cr[r], 8);
+  }
+  const Psw p = psw();
+  put_be(area + at::kPsw, p.mask, 8), put_be(area + at::kPsw + 8, p.addr, 8);
+  put_be(area + at::kPrefix, prefix(), 4);
+  put_be(area + at::kFpc, cpu_.fpc, 4);
+  // (the TOD programmable register is not modelled: SET CLOCK PROGRAMMABLE FIELD is not
+  // in the table, so it is zero, as after reset)
+  put_be(area + at::kCpuTimer, cpu_timer(), 8);
+  put_be(area + at::kClockComparator, clock_comparator_ >> 8, 8);  // bits 0-55 at 0x131
+  if (channel_move(absolute, area, sizeof area, true, 0) != ChannelAccess::Ok) return false;
+  uint8_t z_architecture = 1;
+  if (mode_id) channel_move(lowcore::kArchitecturalModeId, &z_architecture, 1, true, 0);
+  return true;
+}
+
+// Stop and store status: the stop function, then the status stored at absolute 4608
+// (and an I-stream already stopped just stores it) [Principles of Operation, "Stop and
+// Store Status"].
+unsigned SystemCpu::stop_and_store_status(uint32_t&) {
+  if (state_ != State::Stopped) stop();
+  store_status(lowcore::kStoreStatusArea, true);
+  return 0;
+}
+
+// Store status at address: the I-stream must be stopped (incorrect state); the
+// parameter's bits 33-54 give a 512-byte-aligned absolute address, which must be in
+// storage (invalid parameter) [Principles of Operation, "Store Status at Address"].
+unsigned SystemCpu::store_status_at_address(uint64_t parameter, uint32_t& status) {
+  if (state_ != State::Stopped) return status_stored(status, kStatusIncorrectState);
+  const uint64_t address = parameter & 0x7FFFFE00u;
+  if (!store_status(address, false)) return status_stored(status, kStatusInvalidParameter);
+  return 0;
+}
+
+// Store additional status at address: the vector registers (bytes 0-511 of the area;
+// the guarded-storage registers, bytes 1024-1055, need the guarded-storage facility,
+// which the machine does not have). Bits 60-63 of the parameter are the length
+// characteristic: 0 (1 KB; the only one without guarded storage), the area aligned on
+// its length [Principles of Operation, "Store Additional Status at Address"]. An order
+// the machine does not have without the vector facility.
+unsigned SystemCpu::store_additional_status(uint64_t parameter, uint32_t& status) {
+  if (!facility_installed(Facility::Vector, cpu_.arch())) return status_stored(status, kStatusInvalidOrder);
+  if (state_ != State::Stopped) return status_stored(status, kStatusIncorrectState);
+  const unsigned length_characteristic = unsigned(parameter & 0xF);
+  const uint64_t address = parameter & ~uint64_t(0xF);
+  constexpr uint64_t kLength = 1024;  // length characteristic 0
+  if (length_characteristic != 0 || (address & (kLength - 1))) return status_stored(status, kStatusInvalidParameter);
+  uint8_t vectors[32 * 16];
+  for (unsigned r = 0; r < 32; ++r) put_be(vectors + 16 * r, cpu_.vr[r].hi, 8), put_be(vectors + 16 * r + 8, cpu_.vr[r].lo, 8);
+  if (address + kLength > real_.size() || channel_move(address, vectors, sizeof vectors, true, 0) != ChannelAccess::Ok)
+    return status_stored(status, kStatusInvalidParameter);
+  return 0;
+}
+
+// Conditional emergency signal: the emergency signal, unless the addressed I-stream is
+// stopped, enabled for I/O and external interruptions, and either waiting at
+// instruction address 0 or not waiting with an ASN other than the parameter's (bits
+// 48-63) as its primary (CR4) and secondary (CR3) ASN; then incorrect state
+// [Principles of Operation, "Conditional Emergency Signal"].
+unsigned SystemCpu::conditional_emergency_signal(uint64_t parameter, SystemCpu& from, uint32_t& status) {
+  const bool enabled = (mask_ & psw::kIo) && (mask_ & psw::kExternal);
+  const bool waiting = mask_ & psw::kWait;
+  const uint16_t asn = uint16_t(parameter);
+  const bool generate = state_ != State::Stopped || !enabled || (waiting && cpu_.psw_addr != 0) ||
+                        (!waiting && (asn == uint16_t(cr[4]) || asn == uint16_t(cr[3])));
+  if (!generate) return status_stored(status, kStatusIncorrectState);
+  make_emergency_signal_pending(from.address());
+  return 0;
+}
 
 unsigned SystemCpu::signal(unsigned order, uint64_t parameter, SystemCpu& from, uint32_t& status) {
   const uint64_t now = from.cpu().cycles;
@@ -444,21 +554,21 @@ unsigned SystemCpu::signal(unsigned order, uint64_t parameter, SystemCpu& from, 
       }
       external_call_pending_ = true, external_call_from_ = uint16_t(from.address());
       break;
-    case kEmergencySignalOrder:
-      if (emergency_from_.size() <= from.address()) emergency_from_.resize(from.address() + 1);
-      emergency_from_[from.address()] = true;
+    case kEmergencySignalOrder: make_emergency_signal_pending(from.address()); break;
+    case kConditionalEmergencySignal:
+      if (conditional_emergency_signal(parameter, from, status)) return 1;
       break;
     case kStart: start(now); return 0;
     case kStop: stop(); return 0;
-    case kRestart:
-      if (state_ == State::Stopped) cpu_.idle_until(now), state_ = State::Operating;
-      restart_interruption();
-      sync_machine_state(now);
-      return 0;
+    case kRestart: restart(now); return 0;
+    case kStopAndStoreStatus: return stop_and_store_status(status);
+    case kStoreStatusAtAddress: return store_status_at_address(parameter, status);
+    case kStoreAdditionalStatus: return store_additional_status(parameter, status);
     case kInitialCpuReset:
     case kCpuReset:
       if (order == kInitialCpuReset) initial_reset();
-      else state_ = State::Stopped;
+      else reset();
+      cpu_.request_stop();
       machine_.machine().set_state(address(), IStreamState::Stopped);
       return 0;
     case kSetPrefix: {
@@ -485,8 +595,9 @@ unsigned SystemCpu::signal(unsigned order, uint64_t parameter, SystemCpu& from, 
       status = kStatusInvalidOrder;
       return 1;
   }
-  // A signal made pending: taken now if this I-stream is enabled (woken from its wait).
-  if (state_ != State::Stopped) {
+  // A signal made pending: taken now if this I-stream is enabled (woken from its wait);
+  // a signal to itself after SIGP completes (its CC set), by SIGP's handler.
+  if (state_ != State::Stopped && &from != this) {
     deliver_pending();
     sync_machine_state(now);
   }

@@ -24,6 +24,7 @@ constexpr uint64_t kIplPsw = 0x000;
 constexpr uint64_t kExternalParameter = 0x080;
 constexpr uint64_t kExternalCpuAddress = 0x084;
 constexpr uint64_t kExternalCode = 0x086;
+constexpr uint64_t kArchitecturalModeId = 0x0A3;  // SIGP stop and store status: 1, z/Architecture
 constexpr uint64_t kSvcIlc = 0x089;
 constexpr uint64_t kSvcCode = 0x08A;
 constexpr uint64_t kProgramIlc = 0x08D;
@@ -45,6 +46,15 @@ constexpr uint64_t kExternalNewPsw = 0x1B0;
 constexpr uint64_t kSvcNewPsw = 0x1C0;
 constexpr uint64_t kProgramNewPsw = 0x1D0;
 constexpr uint64_t kIoNewPsw = 0x1F0;
+// The store-status save area [Principles of Operation, "Store Status" in chapter 4]:
+// absolute 4608-5119 for SIGP stop and store status; SIGP store status at address
+// stores the same 512 bytes, at the same offsets, from its parameter's address on.
+constexpr uint64_t kStoreStatusArea = 0x1200;
+namespace status {
+constexpr uint64_t kFloatingPointRegisters = 0x000, kGeneralRegisters = 0x080, kPsw = 0x100, kPrefix = 0x118;
+constexpr uint64_t kFpc = 0x11C, kTodProgrammableRegister = 0x124, kCpuTimer = 0x128, kClockComparator = 0x130;
+constexpr uint64_t kAccessRegisters = 0x140, kControlRegisters = 0x180, kBytes = 0x200;
+}  // namespace status
 }  // namespace lowcore
 
 // External-interruption codes [Principles of Operation, "External Interruption"].
@@ -162,9 +172,12 @@ class SystemCpu {
   void program_interruption(uint16_t code, unsigned ilc, uint8_t dxc = 0);
   void svc_interruption(uint8_t number, unsigned ilc);
   void restart_interruption();
-  // The service signal of a SERVICE CALL that completed: pending until the external
-  // mask and CR0's service-signal subclass mask let it in.
-  void make_service_signal_pending(uint32_t sccb) { service_signal_pending_ = true, service_signal_sccb_ = sccb; }
+  // A floating interruption (the service signal, SystemMachine) was made pending at
+  // `now`: taken here if this I-stream is enabled for it, woken from its wait then.
+  void offer_floating(uint64_t now);
+  // The restart interruption from outside the program's SIGP (the diag288 watchdog's
+  // inject-nmi): a stopped I-stream becomes operating at `now` first.
+  void restart(uint64_t now);
   // SIGNAL PROCESSOR's orders to this I-stream from `from` (emu/isa/system.cpp): the
   // returned value is the CC, `status` what a CC 1 stores [Principles of Operation,
   // "Signal-Processor Orders"].
@@ -173,6 +186,10 @@ class SystemCpu {
   void start(uint64_t now);
   void stop();
   void deliver_pending();
+  // The 512 bytes of the store-status save area at absolute `absolute` (false: beyond
+  // storage), and with `mode_id` the architectural-mode identification at absolute 163
+  // [Principles of Operation, "Store Status"].
+  bool store_status(uint64_t absolute, bool mode_id);
   // A program check by the first instruction at the program-new PSW's address since it
   // was loaded (the Cpu's count up to date, as after a run; an instruction that could not
   // be decoded is not counted): each interruption would bring it back there, a loop no
@@ -223,6 +240,9 @@ class SystemCpu {
   // Initial CPU reset [Principles of Operation, "CPU Reset" and "Initial Values"]:
   // PSW, prefix and CPU timer zero, CR0 0xE0 and CR14 0xC2000000, the others zero.
   void initial_reset();
+  // CPU reset [Principles of Operation, "CPU Reset"]: the I-stream stopped, its pending
+  // local interruptions (emergency signals, external call) cleared.
+  void reset();
 
  private:
   void interrupt(uint64_t old_at, uint64_t new_at);
@@ -241,6 +261,13 @@ class SystemCpu {
   // Schedules the event for the first cycle an enabled timer condition holds, if any.
   void arm_timers();
   void timer_event();
+  // SIGNAL PROCESSOR's orders that store (stop and store status, store status at
+  // address, store additional status) and conditional emergency signal.
+  unsigned stop_and_store_status(uint32_t& status);
+  unsigned store_status_at_address(uint64_t parameter, uint32_t& status);
+  unsigned store_additional_status(uint64_t parameter, uint32_t& status);
+  unsigned conditional_emergency_signal(uint64_t parameter, SystemCpu& from, uint32_t& status);
+  void make_emergency_signal_pending(unsigned from);
 
   SystemMachine& machine_;
   Cpu& cpu_;
@@ -251,8 +278,6 @@ class SystemCpu {
   GuestDat dat_{real_};
   uint64_t mask_ = psw::kAddressingMode;
   State state_ = State::Stopped;
-  bool service_signal_pending_ = false;
-  uint32_t service_signal_sccb_ = 0;
   uint64_t clock_comparator_ = ~0ull;
   uint64_t cpu_timer_set_ = 0, cpu_timer_since_ = 0;
   uint64_t armed_cycle_ = ~0ull;  // the cycle of the timer event scheduled last

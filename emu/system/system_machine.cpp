@@ -105,6 +105,7 @@ void SystemMachine::halt(unsigned istream, std::string reason) {
 }
 
 void SystemMachine::reipl(unsigned istream) {
+  service_signal_pending_ = false;  // (a subsystem reset clears floating interruptions)
   // The other I-streams: reset and stopped, as SIGP initial CPU reset leaves them.
   for (unsigned i = 0; i < cpus_.size(); ++i) {
     if (i == istream) continue;
@@ -119,8 +120,8 @@ void SystemMachine::reipl(unsigned istream) {
   uint64_t short_psw = 0;
   for (uint8_t b : bytes) short_psw = short_psw << 8 | b;
   if (!(short_psw & psw::kShortFormat))
-    return halt(istream, fmt::format("DIAGNOSE X'308' IPL: the IPL PSW at absolute 0, {:016X}, is not an ESA/390 PSW "
-                                     "(bit 12 is zero)", short_psw));
+    return halt(istream, fmt::format("IPL again (DIAGNOSE X'308', the watchdog's reset): the IPL PSW at absolute "
+                                     "0, {:016X}, is not an ESA/390 PSW (bit 12 is zero)", short_psw));
   Psw p = psw_from_short(short_psw);
   p.mask |= psw::kAddressingMode;  // 64-bit, as the first IPL (and QEMU's -kernel) runs it
   c.load_psw(p);
@@ -137,6 +138,45 @@ void SystemMachine::problem_state_changing(unsigned istream) {
 const ExecutionStates& SystemMachine::execution_states() {
   execution_states_.attribute(real_[0]->space(), interval_states_);
   return execution_states_;
+void SystemMachine::offer_service_signal(uint64_t now) {
+  for (unsigned i = 0; i < cpus_.size() && service_signal_pending_; ++i) cpus_[i]->offer_floating(now);
+}
+
+bool SystemMachine::take_service_signal(uint32_t& parameter) {
+  if (!service_signal_pending_) return false;
+  service_signal_pending_ = false, parameter = service_signal_parameter_;
+  return true;
+}
+
+// DIAGNOSE X'288' as z/VM and QEMU give it: the timer runs `seconds` (at least 15) of
+// TOD-clock time, then its action; change restarts it, cancel stops it; change or cancel
+// of a timer not initialized, another function or action code, or no watchdog device,
+// is a specification exception.
+bool SystemMachine::diagnose_288(uint64_t function, uint64_t seconds, uint64_t action, uint64_t now) {
+  constexpr uint64_t kInit = 0, kCancel = 2, kMinimumSeconds = 15;  // (1: change)
+  if (watchdog_action_ == WatchdogAction::Absent || action != 0) return false;
+  if (function != kCancel && seconds < kMinimumSeconds) return false;
+  if (function > kCancel || (function != kInit && !watchdog_armed_)) return false;
+  const uint64_t generation = ++watchdog_generation_;
+  watchdog_armed_ = function != kCancel;
+  if (!watchdog_armed_) return true;
+  const double cycles = double(seconds) * machine_.cpu(0).clock_ghz * 1e9;
+  if (cycles >= 0x1p62) return true;  // later than any run reaches
+  const uint64_t at = now + uint64_t(cycles);
+  machine_.events().schedule(at, [this, generation, at] { watchdog_expired(generation, at); });
+  return true;
+}
+
+// The expiry: inject-nmi is the restart interruption on I-stream 0 (QEMU's NMI on
+// s390x); reset IPLs again, as DIAGNOSE X'308' load normal does.
+void SystemMachine::watchdog_expired(uint64_t generation, uint64_t now) {
+  if (generation != watchdog_generation_ || !watchdog_armed_) return;
+  watchdog_armed_ = false;
+  switch (watchdog_action_) {
+    case WatchdogAction::InjectNmi: cpus_[0]->restart(now); break;
+    case WatchdogAction::Reset: reipl(0); break;
+    default: break;
+  }
 }
 
 void SystemMachine::disabled_wait(unsigned) {

@@ -80,6 +80,24 @@ class SystemMachine final : public Dispatcher, public SvcHandler {
   // After the run: the states each executed address (I-stream 0's real addresses, as the
   // profile's) ran in.
   const ExecutionStates& execution_states();
+  // The service signal is a floating interruption [Principles of Operation, "Service
+  // Signal" and "Interruption Action"]: pending for the configuration, not for the
+  // I-stream that issued the SERVICE CALL, and taken once, by an I-stream enabled for
+  // it (the external mask and CR0 bit 54). The rule that picks one is fixed: when it
+  // becomes pending (offer_service_signal, after the SERVICE CALL completes) the enabled
+  // I-stream with the lowest CPU address takes it, waking from its wait if it waits;
+  // when none is enabled, the first to enable itself later takes it.
+  void make_service_signal_pending(uint32_t parameter) { service_signal_pending_ = true, service_signal_parameter_ = parameter; }
+  void offer_service_signal(uint64_t now);
+  bool take_service_signal(uint32_t& parameter);
+
+  // The diag288 watchdog timer (DIAGNOSE X'288', QEMU's `-device diag288`): what its
+  // expiry does [QEMU's --watchdog-action]; None: the device is not there.
+  enum class WatchdogAction : uint8_t { Absent, None, InjectNmi, Reset };
+  void set_watchdog(WatchdogAction action) { watchdog_action_ = action; }
+  // DIAGNOSE X'288' function `function` (0 init, 1 change, 2 cancel) with `seconds` and
+  // the action code (0, restart) at `now`: false for what is a specification exception.
+  bool diagnose_288(uint64_t function, uint64_t seconds, uint64_t action, uint64_t now);
 
   // Dispatcher: an I-stream runs while its SystemCpu is operating.
   bool dispatch(unsigned istream, Why why) override;
@@ -95,6 +113,12 @@ class SystemMachine final : public Dispatcher, public SvcHandler {
   std::vector<std::unique_ptr<SystemCpu>> cpus_;
   Sclp sclp_;
   ChannelSubsystem390 css_{*this};
+  void watchdog_expired(uint64_t generation, uint64_t now);
+  bool service_signal_pending_ = false;
+  uint32_t service_signal_parameter_ = 0;
+  WatchdogAction watchdog_action_ = WatchdogAction::Absent;
+  bool watchdog_armed_ = false;
+  uint64_t watchdog_generation_ = 0;  // an expiry event of an older arming does nothing
   bool halted_ = false;
   ExecutionStates execution_states_;
   uint8_t interval_states_ = 0;  // the states I-streams ran in since the last attribution

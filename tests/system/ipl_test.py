@@ -160,6 +160,19 @@ def main():
     if status != 0 or "SKIP: no 3390" not in allinone_alone:
         fail(f"allinone without devices: status {status}\n{allinone_alone}")
 
+    # The diag288 watchdog (tests/system/watchdog.c) with --watchdog inject-nmi: every
+    # check PASS, the console exactly watchdog.expected, its expiry's restart 15 seconds
+    # of TOD-clock time on (an enabled wait: the machine moves the clock on to the event).
+    watchdog = os.path.join(guest, "watchdog.elf")
+    watchdog_expected = open(os.path.join(source, "tests", "system", "watchdog.expected"), encoding="utf-8").read()
+    status, stdout, stderr = run([tpfemu, "ipl", watchdog, "--watchdog", "inject-nmi"])
+    if status != 0 or stdout != watchdog_expected:
+        fail(f"watchdog: exit status {status}, console differs from watchdog.expected:\n{stdout}{stderr}")
+    status, _, stderr = run([tpfemu, "ipl", watchdog, "--watchdog", "bite"])
+    if status != 2 or "--watchdog bite" not in stderr:
+        fail(f"an unknown --watchdog action: status {status}\n{stderr}")
+    print("watchdog: every check PASS; an unknown action is bad input: OK")
+
     status, stdout, _ = run([tpfemu, "ipl", selftest, "--", "hello", "world"])
     one_istream = stdout
     if status != 0 or "parameters: hello world\n" not in stdout or "SKIP: SIGP (one CPU)\n" not in stdout:
@@ -326,6 +339,19 @@ def main():
             if status != 0 or theirs.replace("\r", "") != ours:
                 fail(f"allinone on {cpus} CPUs without devices: QEMU's console differs from tpfemu's:\n{theirs}\n{ours}")
         print("allinone: the same console as qemu-system-s390x on 1, 2 and 4 CPUs (no devices): OK")
+        # The watchdog kernel under QEMU's diag288 device (its expiry takes 15 seconds
+        # of host time there): the same console.
+        try:
+            p = subprocess.run([qemu, "-machine", "s390-ccw-virtio", "-accel", "tcg", "-nographic", "-nodefaults",
+                                "-serial", "stdio", "-no-reboot", "-action", "panic=shutdown", "-device", "diag288,id=watchdog0",
+                                "--watchdog-action", "inject-nmi", "-kernel", watchdog],
+                               capture_output=True, timeout=90)
+            theirs = p.stdout.decode(errors="replace")
+        except subprocess.TimeoutExpired as e:
+            theirs = (e.stdout or b"").decode(errors="replace")
+        if theirs.replace("\r", "") != watchdog_expected:
+            fail("QEMU's watchdog console differs:\n" + theirs)
+        print("the watchdog's console under qemu-system-s390x: the same: OK")
     print("tpfemu ipl: OK")
 
 

@@ -247,6 +247,7 @@ static void signal_processor(unsigned cpus) {
 }
 
 static unsigned scp_cpus;
+static uint64_t scp_storage;
 
 static void scp_info(void) {
   static uint8_t block[4096] __attribute__((aligned(4096)));
@@ -278,6 +279,7 @@ static void scp_info(void) {
           "SERVICE CALL: an SCCB above 2 GB is exception 0006");
   }
   scp_cpus = cpus;
+  scp_storage = (uint64_t)rnmax * rnsize << 20;
 }
 
 int start_c(void) {
@@ -306,6 +308,7 @@ int start_c(void) {
   cpu_timer();
   scp_info();
   signal_processor(scp_cpus);
+  sigp_status_tests(scp_cpus, scp_storage);
   dat_tests();
   stsi_tests();
   sck_tests();

@@ -76,6 +76,7 @@ void sck_tests(void);
 void storage_key_tests(void);
 void low_address_tests(void);
 void move_page_tests(void);
+void sigp_status_tests(unsigned cpus, uint64_t storage_bytes);
 
 void sclp_setup(void);
 int sclp_call(uint32_t command, void *sccb); /* the response code; -1 if SERVICE CALL's CC was not 0 */
