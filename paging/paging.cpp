@@ -625,7 +625,7 @@ emu::PageFaultHandler::Action Paging::page_fault(emu::Cpu& cpu, os::Ecb& e, uint
   }
   ++stats_.fault_waits;
   if (pg.state == State::Reading) {  // another thread's page-in is on its way
-    system_->park(cpu, e, pg.waiters);
+    system_->park(cpu, e, waiting_list(pg));
     return Action::Wait;
   }
   ++stats_.page_ins;
@@ -662,12 +662,11 @@ emu::PageFaultHandler::Action Paging::page_fault(emu::Cpu& cpu, os::Ecb& e, uint
       if (g == p->second.pages.end()) continue;
       Page& q = g->second;
       if (q.state == State::Reading && q.buffer == buffer) put_back(p->second, r, q, buffer->data());  // else a host access did
-      os::WaitList waiters;
-      waiters.swap(q.waiters);
-      for (os::Ecb* w : waiters) system_->make_ready(*w, i.time);
+      if (const auto waiters = std::move(q.waiters))
+        for (os::Ecb* w : *waiters) system_->make_ready(*w, i.time);
     }
   });
-  system_->park(cpu, e, pg.waiters);
+  system_->park(cpu, e, waiting_list(pg));
   return Action::Wait;
 }
 // A first reference takes the demand-zero fault's path (its handling, system.service_cost)
