@@ -165,3 +165,36 @@ TEST_CASE("free 4 KB frames past the bound give their host pages back, oldest fi
   storage.note_store(f);
   CHECK(storage.stored_frames() == count - given + 1);
 }
+
+// Issue 44: a frame's Frame is made in its slot of the arena chunk's flat table at the
+// first touch (no heap object and map node a frame): found again without touching, the
+// count of touched frames exact, a freed 1 MB frame's stored frames out of the count.
+TEST_CASE("storage: frames are made in place at their first touch and found without touching",
+          "[storage][host_memory]") {
+  emu::Storage storage(64ull << 20);
+  CHECK_FALSE(storage.is_touched(5));
+  CHECK(storage.touched_frame(5) == nullptr);
+  CHECK(storage.touched_frame(storage.frames() + 1) == nullptr);  // past the end: not touched, no throw
+  emu::Frame& f = storage.frame(5);
+  CHECK(f.number == 5);
+  CHECK(&storage.frame(5) == &f);
+  CHECK(storage.touched_frame(5) == &f);
+  CHECK(storage.touched_frames() == 1);
+  CHECK(storage.host_bytes() == emu::Storage::kFrameHostBytes);
+  f.set_code(std::make_unique<emu::DecodedPage>());  // destroyed with the storage
+
+  const auto first = storage.allocate_1m();
+  REQUIRE(first);
+  for (uint64_t k = 0; k < emu::kPagesPerSegment; k += 2) {
+    emu::Frame& g = storage.frame(*first + k);
+    storage.note_store(g);
+    g.data[0] = 0xAB;
+  }
+  CHECK(storage.touched_frames() == 1 + emu::kPagesPerSegment / 2);
+  CHECK(storage.stored_frames() == emu::kPagesPerSegment / 2);
+  storage.free_1m(*first);
+  CHECK(storage.stored_frames() == 0);
+  CHECK(storage.host_bytes() == (1 + emu::kPagesPerSegment / 2) * emu::Storage::kFrameHostBytes);
+  CHECK(storage.frame(*first).data[0] == 0);  // its bytes went back to the host: zeros
+  CHECK(storage.touched_frames() == 1 + emu::kPagesPerSegment / 2);
+}
