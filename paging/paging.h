@@ -33,6 +33,7 @@
 
 #include "devices/devices.h"
 #include "paging/aging_index.h"
+#include "paging/page_table.h"
 #include "os/subsystem.h"
 #include "paging/paging_config.h"
 #include "paging/standalone_dump.h"
@@ -163,13 +164,14 @@ class Paging : public os::Subsystem {
     std::unique_ptr<os::WaitList> waiters;
     uint64_t group = 0;                            // Out / Writing: the page-out request it went in
   };
+  static_assert(sizeof(Page) <= 72, "a page record is kept small: there are millions at full size");
   static os::WaitList& waiting_list(Page& pg) {
     if (!pg.waiters) pg.waiters = std::make_unique<os::WaitList>();
     return *pg.waiters;
   }
   struct ProcessPages {
     os::Process* process = nullptr;
-    std::map<uint64_t, Page> pages;  // by virtual address; pages paging has seen
+    PageTable<Page> pages;           // by virtual address; pages paging has seen
     std::map<uint64_t, Page> large;  // pageable 1 MB pages (large segments), by virtual address
     std::set<uint64_t> fixed;        // page-fixed 1 MB segments (System::fix_pages), by virtual address
     bool is_fixed(uint64_t va) const { return !fixed.empty() && fixed.count(va & ~(kSegment - 1)); }
