@@ -67,11 +67,11 @@ void AddressSpace::forget_code_running_into(uint64_t vpage) {
   auto it = segments_.find(prev / kPagesPerSegment);
   if (it == segments_.end()) return;
   const uint64_t number = it->second->page[prev % kPagesPerSegment].frame;
-  auto f = storage_.touched().find(number);
-  if (!number || f == storage_.touched().end() || !f->second->code) return;
+  const Frame* f = number ? storage_.touched_frame(number) : nullptr;
+  if (!f || !f->code) return;
   constexpr unsigned kSlots = kPageSize / 2;
   for (unsigned k = kSlots - 3; k < kSlots; ++k) {
-    Insn& in = f->second->code->slot[k];
+    Insn& in = f->code->slot[k];
     if (in.fn && 2 * k + in.len > kPageSize) in = Insn{};
   }
 }
@@ -114,14 +114,14 @@ bool AddressSpace::copy_segment_into(AddressSpace& child, uint64_t vseg, const s
 
 // A frame never touched holds zeros, as the child's new frame does: it is not copied.
 void AddressSpace::copy_frame(uint64_t from, uint64_t to_vaddr, AddressSpace& child) {
-  auto f = storage_.touched().find(from);
-  if (f == storage_.touched().end()) return;
+  const Frame* f = storage_.touched_frame(from);
+  if (!f) return;
   Translation t;
   child.translate(to_vaddr, t);
-  storage_.write_page(*t.frame, f->second->data.get());
+  storage_.write_page(*t.frame, f->data.get());
   if (t.frame->code) *t.frame->code = DecodedPage{};  // a reused frame's decoded instructions are not these
-  t.frame->set_changed(f->second->changed());
-  if (f->second->referenced()) storage_.reference(*t.frame);
+  t.frame->set_changed(f->changed());
+  if (f->referenced()) storage_.reference(*t.frame);
   else t.frame->clear_referenced();
 }
 

@@ -18,9 +18,20 @@ Storage::Storage(uint64_t size, uint64_t placement_shift, uint64_t free_frame_ho
       free_frame_host_bytes_(free_frame_host_bytes) {}
 
 Storage::~Storage() {
-  frames_.clear();
-  for (uint8_t* c : chunks_)
-    if (c) ::munmap(c, kChunkReservation);
+  for (uint8_t* c : chunks_) {
+    if (!c) continue;
+    Frame* table = reinterpret_cast<Frame*>(c + kChunkBytes);
+    for (uint64_t k = 0; k < kChunkFrames; ++k)
+      if (table[k].data.bytes) table[k].~Frame();  // (its decoded code)
+    ::munmap(c, kChunkReservation);
+  }
+}
+
+Frame* Storage::touched_frame(uint64_t number) const {
+  const uint64_t index = number / kChunkFrames;
+  if (index >= chunks_.size() || !chunks_[index]) return nullptr;
+  Frame& f = reinterpret_cast<Frame*>(chunks_[index] + kChunkBytes)[number % kChunkFrames];
+  return f.data.bytes ? &f : nullptr;
 }
 
 // The host maps a page never written to its shared zero page (with huge pages, its
@@ -41,13 +52,14 @@ uint8_t* Storage::map_chunk(uint64_t index) {
   return chunk;
 }
 
+// The frame's slot of its chunk's Frame table reads as zeros (never touched) until the
+// Frame is made in it here.
 Frame& Storage::touch(uint64_t number) {
-  auto& f = frames_[number];
-  f = std::make_unique<Frame>();
+  Frame* f = new (&frame_table(number)[number % kChunkFrames]) Frame{};
   f->number = number;
   f->data.bytes = arena_page(number);
   f->key = &key(number);
-  frame_table(number)[number % kChunkFrames] = f.get();
+  ++touched_frames_;
   add_host_bytes(kFrameHostBytes);
   return *f;
 }
@@ -181,9 +193,9 @@ void Storage::give_back_free_4k() {
 // frames that serve meanwhile (E3's region: host memory for both at the same time).
 void Storage::free_1m(uint64_t first) {
   bool any = false;
-  for (auto f = frames_.lower_bound(first); f != frames_.end() && f->first < first + kPagesPerSegment; ++f)
-    if (f->second->stored()) {
-      f->second->set_key(kKeyStored, false), --stored_frames_, host_bytes_ -= kPageSize;
+  for (uint64_t number = first; number < first + kPagesPerSegment; ++number)
+    if (Frame* f = touched_frame(number); f && f->stored()) {
+      f->set_key(kKeyStored, false), --stored_frames_, host_bytes_ -= kPageSize;
       any = true;
     }
   if (any) ::madvise(arena_page(first), kSegmentSize, MADV_DONTNEED);

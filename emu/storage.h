@@ -127,7 +127,7 @@ class Storage {
   // The parts of host_bytes(): frames holding bytes, touched frames, live code pages.
   uint64_t stored_frames() const { return stored_frames_; }
   uint64_t code_pages() const { return code_pages_; }
-  static constexpr uint64_t kFrameHostBytes = sizeof(Frame) + 64;  // a Frame and its map node
+  static constexpr uint64_t kFrameHostBytes = sizeof(Frame);  // its place in the chunk's Frame table
   static constexpr uint64_t kCodePageHostBytes = sizeof(DecodedPage);
   // The host bytes that free 4 KB frames stored into keep for the next allocations
   // (free_4k): above twice what `linux_probe munmap`'s two threads free and take again
@@ -189,13 +189,13 @@ class Storage {
   // The frame with this number, zero-filled on first touch (found through the arena
   // chunk's table of Frame pointers: no search).
   Frame& frame(uint64_t number) {
-    Frame* f = frame_table(number)[number % kChunkFrames];
-    return f ? *f : touch(number);
+    Frame& f = frame_table(number)[number % kChunkFrames];
+    return f.data.bytes ? f : touch(number);
   }
-  uint64_t touched_frames() const { return frames_.size(); }
-  bool is_touched(uint64_t number) const { return frames_.count(number) != 0; }
-  // Frames in address order, for reports (deterministic).
-  const std::map<uint64_t, std::unique_ptr<Frame>>& touched() const { return frames_; }
+  uint64_t touched_frames() const { return touched_frames_; }
+  bool is_touched(uint64_t number) const { return touched_frame(number) != nullptr; }
+  // Frame `number` if it was touched, else null (without touching it).
+  Frame* touched_frame(uint64_t number) const;
 
   // Frame allocation. 4 KB frames come from the bottom of storage, 1 MB frames
   // (256 contiguous 4 KB frames on a 1 MB boundary) from the top; freed frames are
@@ -235,7 +235,7 @@ class Storage {
     return map_chunk(index);  // (throws past the end of storage, as frame() did)
   }
   uint8_t* map_chunk(uint64_t index);
-  Frame** frame_table(uint64_t number) { return reinterpret_cast<Frame**>(chunk(number) + kChunkBytes); }
+  Frame* frame_table(uint64_t number) { return reinterpret_cast<Frame*>(chunk(number) + kChunkBytes); }
   Frame& touch(uint64_t number);  // frame()'s first touch
   void add_host_bytes(uint64_t n) {
     const bool was_over = over_host_limit();
@@ -249,12 +249,15 @@ class Storage {
   uint64_t stored_frames_ = 0, code_pages_ = 0;
   // The host arena: a reservation of address space per GB of absolute storage, made at
   // the first touch of a frame in it; pages never stored into take no host memory. The
-  // GB's table of Frame pointers (8 bytes a frame), its key bytes and its access-key
-  // bytes (one each a frame) follow its pages in the same reservation (host memory only
-  // where touched).
+  // GB's table of Frames (32 bytes a frame, each made at the frame's first touch: a
+  // slot whose data pointer is null is a frame never touched), its key bytes and its
+  // access-key bytes (one each a frame) follow its pages in the same reservation (host
+  // memory only where touched). A Frame in a flat table, not a node of its own: at full
+  // size (4 million frames) a heap object and a map node each took about 110 host bytes
+  // a frame (issue 44).
   static constexpr uint64_t kChunkBytes = 1ull << 30;
   static constexpr uint64_t kChunkFrames = kChunkBytes / kPageSize;
-  static constexpr uint64_t kKeysAt = kChunkBytes + kChunkFrames * sizeof(Frame*);
+  static constexpr uint64_t kKeysAt = kChunkBytes + kChunkFrames * sizeof(Frame);
   static constexpr uint64_t kAccessKeysAt = kKeysAt + kChunkFrames;
   static constexpr uint64_t kChunkReservation = kAccessKeysAt + kChunkFrames;
   std::vector<uint8_t*> chunks_;
@@ -262,7 +265,7 @@ class Storage {
   std::vector<uint64_t> reference_log_;
   std::vector<std::function<AuxiliaryCount()>> auxiliary_;
   std::function<void()> on_over_limit_;
-  std::map<uint64_t, std::unique_ptr<Frame>> frames_;
+  uint64_t touched_frames_ = 0;
   uint64_t shift_4k_;  // 4 KB frames skipped above frame 0 and the range set apart (placement_shift)
   uint64_t low_;       // next never-used 4 KB frame (frame 0 holds the prefix area)
   uint64_t apart_end_ = 1;        // frames [1, apart_end_) are set apart (set_apart)

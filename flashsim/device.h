@@ -120,7 +120,9 @@ struct DeviceStats {
 };
 
 // Sparse contents in 4 KB units: memory only for what is written, compressed (zstd; a
-// unit that does not compress is kept as it is). A write without data, of zeroes, or of
+// unit that does not compress is kept as it is; a unit of evenly spaced 8-byte words,
+// such as pointers or words holding their own addresses, as the differences of its
+// words first, which zstd then takes to less than half the bytes: E3's region pages). A write without data, of zeroes, or of
 // a unit that was never written costs one map entry. Unwritten, cleared and released
 // units read as zeroes. What it holds depends on the data alone: bytes_allocated() is
 // the same on every host with the same zstd level (the reports show it).
@@ -138,6 +140,7 @@ class SparseStore {
   struct Unit {
     std::unique_ptr<uint8_t[]> bytes;  // null: zeroes
     uint32_t size = 0;                 // kBlock4K: kept as it is; less: zstd's frame
+    bool differences = false;          // the frame holds the words' differences (delta_words)
   };
   void set(Unit& u, const uint8_t* data);  // data: kBlock4K bytes, or nullptr for zeroes
   std::unordered_map<uint64_t, Unit> units_;   // 4 KB unit number -> its contents

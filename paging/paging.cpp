@@ -205,7 +205,7 @@ void Paging::age(bool tick) {
   for (uint64_t pid : live_)
     if (!live.count(pid))
       if (auto p = processes_.find(pid); p != processes_.end()) {
-        for (auto& [va, pg] : p->second.pages) aging_.leave(pg.aging, pid, va, uint8_t(Kind::Small));
+        for (auto [va, pg] : p->second.pages) aging_.leave(pg.aging, pid, va, uint8_t(Kind::Small));
         for (auto& [va, sg] : p->second.large) aging_.leave(sg.aging, pid, va, uint8_t(Kind::Large));
       }
   live_.swap(live);
@@ -277,13 +277,11 @@ void Paging::visit_small(ProcessPages& pp, uint64_t va) {
   emu::AddressSpace& space = *pp.process->space;
   const uint64_t pid = pp.process->id;
   uint8_t* key = space.own_page_key(va);
-  auto at = pp.pages.find(va);
   if (!key || pp.is_fixed(va)) {  // not a page the walk visits
-    if (at != pp.pages.end()) aging_.leave(at->second.aging, pid, va, uint8_t(Kind::Small));
+    if (Page* at = pp.pages.find(va)) aging_.leave(at->aging, pid, va, uint8_t(Kind::Small));
     return;
   }
-  if (at == pp.pages.end()) at = pp.pages.emplace(va, Page{}).first;
-  Page& pg = at->second;
+  Page& pg = pp.pages[va];
   if (pg.state != State::Resident) return aging_.leave(pg.aging, pid, va, uint8_t(Kind::Small));
   if (!pg.prot) pg.prot = space.prot_of(va);
   const bool referenced = *key & emu::kKeyReferenced;
@@ -429,11 +427,11 @@ void Paging::write_out(std::vector<std::pair<ProcessPages*, uint64_t>>& batch, u
       for (const auto& [pid, va] : who) {
         auto p = processes_.find(pid);
         if (p == processes_.end()) continue;  // the process ended meanwhile
-        auto g = p->second.pages.find(va);
+        Page* g = p->second.pages.find(va);
         // Taken back meanwhile, or taken back and now in a later request (whose slot and
         // completion are its own).
-        if (g == p->second.pages.end() || g->second.state != State::Writing || g->second.group != group) continue;
-        Page& pg = g->second;
+        if (!g || g->state != State::Writing || g->group != group) continue;
+        Page& pg = *g;
         if (i.status) {  // not written: the page goes back to storage, nothing is lost
           system_->log(fmt::format("{:>12} PAGING: page-out of {:#x} failed: {}", i.time, va, i.detail));
           const auto keep = pg.buffer;
@@ -578,9 +576,9 @@ bool Paging::restore(ProcessPages& pp, uint64_t va) {
     }
     return pp.process->space->is_mapped(va);
   }
-  auto g = pp.pages.find(va);
-  if (g == pp.pages.end() || g->second.state == State::Resident) return false;
-  Page& pg = g->second;
+  Page* g = pp.pages.find(va);
+  if (!g || g->state == State::Resident) return false;
+  Page& pg = *g;
   ++stats_.host_restores;
   if (pg.state == State::Writing) {
     const auto keep = pg.buffer;
@@ -607,10 +605,10 @@ emu::PageFaultHandler::Action Paging::page_fault(emu::Cpu& cpu, os::Ecb& e, uint
   if (auto l = pp.large.find(address & ~(kSegment - 1)); l != pp.large.end() && l->second.state != State::Resident)
     return large_fault(cpu, e, pp, l->first, l->second);
   const uint64_t va = emu::page_down(address);
-  auto g = pp.pages.find(va);
-  if (g == pp.pages.end()) return first_reference(cpu, e, address);
-  if (g->second.state == State::Resident) return Action::Fail;
-  Page& pg = g->second;
+  Page* g = pp.pages.find(va);
+  if (!g) return first_reference(cpu, e, address);
+  if (g->state == State::Resident) return Action::Fail;
+  Page& pg = *g;
   cpu.charge(emu::Cause::Service, system_->config().system.service_cost);  // the fault's handling
   if (pg.state == State::Zero) {  // a fresh zero page, no I/O
     put_back(pp, va, pg, kZeroPage.data());
@@ -625,7 +623,7 @@ emu::PageFaultHandler::Action Paging::page_fault(emu::Cpu& cpu, os::Ecb& e, uint
   }
   ++stats_.fault_waits;
   if (pg.state == State::Reading) {  // another thread's page-in is on its way
-    system_->park(cpu, e, pg.waiters);
+    system_->park(cpu, e, waiting_list(pg));
     return Action::Wait;
   }
   ++stats_.page_ins;
@@ -658,16 +656,15 @@ emu::PageFaultHandler::Action Paging::page_fault(emu::Cpu& cpu, os::Ecb& e, uint
     if (p == processes_.end()) return;
     p->second.pages_in += landing.size();
     for (const auto& [r, buffer] : landing) {
-      auto g = p->second.pages.find(r);
-      if (g == p->second.pages.end()) continue;
-      Page& q = g->second;
+      Page* g = p->second.pages.find(r);
+      if (!g) continue;
+      Page& q = *g;
       if (q.state == State::Reading && q.buffer == buffer) put_back(p->second, r, q, buffer->data());  // else a host access did
-      os::WaitList waiters;
-      waiters.swap(q.waiters);
-      for (os::Ecb* w : waiters) system_->make_ready(*w, i.time);
+      if (const auto waiters = std::move(q.waiters))
+        for (os::Ecb* w : *waiters) system_->make_ready(*w, i.time);
     }
   });
-  system_->park(cpu, e, pg.waiters);
+  system_->park(cpu, e, waiting_list(pg));
   return Action::Wait;
 }
 // A first reference takes the demand-zero fault's path (its handling, system.service_cost)
@@ -705,7 +702,7 @@ void Paging::leave_group(uint64_t pid, uint64_t va, Page& pg) {
 void Paging::process_ending(os::Process& p) {
   auto it = processes_.find(p.id);
   if (it == processes_.end()) return;
-  for (auto& [va, pg] : it->second.pages) {
+  for (auto [va, pg] : it->second.pages) {
     aging_.leave(pg.aging, p.id, va, uint8_t(Kind::Small));
     free_slot(pg.slot), leave_group(p.id, va, pg);
     if (pg.state == State::Writing) --writing_frames_;

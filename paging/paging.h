@@ -33,6 +33,7 @@
 
 #include "devices/devices.h"
 #include "paging/aging_index.h"
+#include "paging/page_table.h"
 #include "os/subsystem.h"
 #include "paging/paging_config.h"
 #include "paging/standalone_dump.h"
@@ -149,19 +150,28 @@ class Paging : public os::Subsystem {
     int device = -1;       // 0: SCM, 1 + k: page volume k; -1: none
     uint64_t address = 0;  // its 4 KB block on the device
   };
+  // One for every page paging has seen (millions at full size), so kept small: 72 bytes,
+  // and nothing on the heap beside it but while the page is on its way in or out.
   struct Page {
     State state = State::Resident;
     uint8_t prot = 0;
+    bool vio_kept = false;                         // a VIO page once passed over: no page data set room
     AgingState aging;                              // its unreferenced interval count (aging_)
     Slot slot;                                     // the copy on auxiliary storage (valid unless Writing)
     std::shared_ptr<std::vector<uint8_t>> buffer;  // Writing / Reading: the contents on their way
-    os::WaitList waiters;                          // Reading: ECBs waiting for it
+    // Reading: ECBs waiting for it, made when the first parks (waiting_list): an empty
+    // std::deque takes about 690 host bytes, which every page used to carry (issue 44).
+    std::unique_ptr<os::WaitList> waiters;
     uint64_t group = 0;                            // Out / Writing: the page-out request it went in
-    bool vio_kept = false;                         // a VIO page once passed over: no page data set room
   };
+  static_assert(sizeof(Page) <= 72, "a page record is kept small: there are millions at full size");
+  static os::WaitList& waiting_list(Page& pg) {
+    if (!pg.waiters) pg.waiters = std::make_unique<os::WaitList>();
+    return *pg.waiters;
+  }
   struct ProcessPages {
     os::Process* process = nullptr;
-    std::map<uint64_t, Page> pages;  // by virtual address; pages paging has seen
+    PageTable<Page> pages;           // by virtual address; pages paging has seen
     std::map<uint64_t, Page> large;  // pageable 1 MB pages (large segments), by virtual address
     std::set<uint64_t> fixed;        // page-fixed 1 MB segments (System::fix_pages), by virtual address
     bool is_fixed(uint64_t va) const { return !fixed.empty() && fixed.count(va & ~(kSegment - 1)); }

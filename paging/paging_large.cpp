@@ -144,7 +144,7 @@ emu::PageFaultHandler::Action Paging::large_fault(emu::Cpu& cpu, os::Ecb& e, Pro
   }
   ++stats_.fault_waits;
   if (sg.state == State::Reading) {
-    system_->park(cpu, e, sg.waiters);
+    system_->park(cpu, e, waiting_list(sg));
     return Action::Wait;
   }
   ++stats_.page_ins, ++stats_.large_in;
@@ -155,7 +155,7 @@ emu::PageFaultHandler::Action Paging::large_fault(emu::Cpu& cpu, os::Ecb& e, Pro
   const uint64_t pid = pp.process->id;
   const auto buffer = sg.buffer;
   started(0, kPagesPerSegment);
-  system_->park(cpu, e, sg.waiters);
+  system_->park(cpu, e, waiting_list(sg));
   system_->start_io(subchannel(sg.slot), cpu.cycles, t, [this, pid, va, buffer](const emu::IoInterruption& i) {
     const uint64_t took = i.time - i.started;
     completed(0, took, kPagesPerSegment);
@@ -167,11 +167,11 @@ emu::PageFaultHandler::Action Paging::large_fault(emu::Cpu& cpu, os::Ecb& e, Pro
     p->second.pages_in += kPagesPerSegment;
     auto g = p->second.large.find(va);
     if (g == p->second.large.end()) return;
-    os::WaitList waiters;
-    waiters.swap(g->second.waiters);
+    const auto waiters = std::move(g->second.waiters);
     if (g->second.state == State::Reading && g->second.buffer == buffer)
       put_back_large(p->second, va, g->second, buffer->data());
-    for (os::Ecb* w : waiters) system_->make_ready(*w, i.time);
+    if (waiters)
+      for (os::Ecb* w : *waiters) system_->make_ready(*w, i.time);
   });
   return Action::Wait;
 }

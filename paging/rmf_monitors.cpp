@@ -128,7 +128,7 @@ Paging::RmfMonitors::Job Paging::RmfMonitors::job(const Paging& pg, os::Process&
   const auto it = pg.processes_.find(p.id);  // paging adopts every process at its start
   const ProcessPages& pp = it == pg.processes_.end() ? kNone : it->second;
   j.fixed = pp.fixed.size() * kPagesPerSegment;  // the heap fixes whole segments, mapped as it fixes them
-  for (const auto& [va, page] : pp.pages) {
+  for (const auto [va, page] : pp.pages) {
     j.aux_slots += page.slot.device >= 0;
     if (page.state == State::Resident) uic = std::max(uic, pg.aging_.uic(page.aging));
   }

@@ -117,7 +117,7 @@ void Paging::sadmp_paged_out(SadmpRun& d) {
     auto it = processes_.find(p.id);
     if (it == processes_.end()) return;
     space(fmt::format("AMD010I PROCESSING ASID={:04X} JOBNAME={}", p.id, p.name));
-    for (const auto& [va, pg] : it->second.pages) {
+    for (const auto [va, pg] : it->second.pages) {
       if (pg.state == State::Out || pg.state == State::Reading) d.aux.push_back({pg.slot, false});
       if (pg.state == State::Zero) ++d.record.zero_pages;
     }

@@ -119,7 +119,7 @@ void Paging::capture_next(uint64_t now) {
   d.reads.clear(), d.next_read = 0;
   if (auto it = processes_.find(p->id); it != processes_.end()) {
     std::map<int, DumpRun::Read> open;  // per device: the group being filled
-    for (auto& [va, pg] : it->second.pages) {
+    for (auto [va, pg] : it->second.pages) {
       if (pg.state == State::Resident) continue;
       if (pg.state == State::Zero || pg.state == State::Writing) {
         ++copies;

@@ -964,3 +964,31 @@ TEST_CASE("paging: a stand-alone dump the run's end cuts short says it is not co
   CHECK(r.s.ended_early.empty());
 }
 
+
+// Issue 44: paging's page records sit in a flat array a segment (PageTable), not a map
+// node each; the map's behaviour is what the callers rely on: a page is there once seen,
+// and the walk is in address order, across segments and whatever the order seen.
+TEST_CASE("paging: the page table finds only the pages seen and walks them in address order", "[paging]") {
+  struct Record {
+    int value = 0;
+    std::unique_ptr<int> owned;  // records hold owning members (a page's wait list)
+  };
+  paging::PageTable<Record> table;
+  const uint64_t seg = emu::kSegmentSize, page = emu::kPageSize;
+  const std::vector<uint64_t> seen = {5 * seg + 255 * page, 3 * seg, 5 * seg, 3 * seg + 7 * page, 900 * seg + page};
+  for (size_t k = 0; k < seen.size(); ++k) table[seen[k]].value = int(k + 1);
+  CHECK(table.find(3 * seg + page) == nullptr);  // in a segment with pages seen, not seen itself
+  CHECK(table.find(4 * seg) == nullptr);         // in a segment never seen
+  CHECK_THROWS_AS(table.at(4 * seg), std::out_of_range);
+  REQUIRE(table.find(3 * seg + 7 * page) != nullptr);
+  CHECK(table.at(3 * seg + 7 * page).value == 4);
+  table[3 * seg].owned = std::make_unique<int>(7);  // seen again: the same record
+  CHECK(table.at(3 * seg).value == 2);
+  std::vector<std::pair<uint64_t, int>> walked;
+  for (auto [va, r] : table) walked.emplace_back(va, r.value);
+  const std::vector<std::pair<uint64_t, int>> expected = {
+      {3 * seg, 2}, {3 * seg + 7 * page, 4}, {5 * seg, 3}, {5 * seg + 255 * page, 1}, {900 * seg + page, 5}};
+  CHECK(walked == expected);
+  paging::PageTable<Record> empty;
+  CHECK(empty.begin() == empty.end());
+}
