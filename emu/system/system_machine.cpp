@@ -138,6 +138,8 @@ void SystemMachine::problem_state_changing(unsigned istream) {
 const ExecutionStates& SystemMachine::execution_states() {
   execution_states_.attribute(real_[0]->space(), interval_states_);
   return execution_states_;
+}
+
 void SystemMachine::offer_service_signal(uint64_t now) {
   for (unsigned i = 0; i < cpus_.size() && service_signal_pending_; ++i) cpus_[i]->offer_floating(now);
 }
