@@ -11,6 +11,7 @@
    four; without the devices (QEMU) the I/O is skipped with a line that says so.
    [Principles of Operation: "Signal-Processor Orders", "Clock Comparator", "Dynamic
    Address Translation", chapters 14-16.] */
+#include "channel.h"
 #include "system.h"
 
 static unsigned failures;
@@ -54,7 +55,7 @@ static uint64_t stck(void) {
   __asm__ volatile("stck %0" : "=Q"(t) : : "cc");
   return t;
 }
-static int sigp(unsigned cpu, unsigned order, uint64_t parameter) {
+static int signal_processor(unsigned cpu, unsigned order, uint64_t parameter) {
   register uint64_t r1 __asm__("1") = parameter;
   int cc;
   __asm__ volatile("sigp %1,%2,0(%3)\n\tipm %0\n\tsrl %0,28" : "=d"(cc), "+d"(r1) : "d"((uint64_t)cpu), "a"((uint64_t)order)
@@ -62,47 +63,8 @@ static int sigp(unsigned cpu, unsigned order, uint64_t parameter) {
   return cc;
 }
 
-/* --- The channel subsystem, as css.c drives it ------------------------------------- */
+/* --- The channel subsystem (its control blocks: channel.h) -------------------------- */
 
-struct scsw {
-  uint8_t key_cc, flags;
-  uint16_t ctrl;
-  uint32_t cpa;
-  uint8_t dstat, cstat;
-  uint16_t count;
-};
-struct schib {
-  uint32_t intparm;
-  uint8_t isc, flags;
-  uint16_t devno;
-  uint8_t lpm, pnom, lpum, pim;
-  uint16_t mbi;
-  uint8_t pom, pam;
-  uint8_t chpid[8];
-  uint32_t word6;
-  struct scsw scsw;
-  uint8_t model[12];
-} __attribute__((aligned(4)));
-struct orb {
-  uint32_t intparm, ctrl, cpa, reserved[5];
-} __attribute__((aligned(4)));
-struct ccw {
-  uint8_t cmd, flags;
-  uint16_t count;
-  uint32_t cda;
-} __attribute__((aligned(8)));
-struct irb {
-  struct scsw scsw;
-  uint8_t esw[20], ecw[32];
-} __attribute__((aligned(4)));
-
-#define IO_SID(name)                                                                          \
-  static int name(uint32_t sid, void *a) {                                                    \
-    register unsigned long r1 __asm__("1") = sid;                                             \
-    int cc;                                                                                   \
-    __asm__ volatile(#name " 0(%2)\n\tipm %0\n\tsrl %0,28" : "=d"(cc) : "d"(r1), "a"(a) : "cc", "memory"); \
-    return cc;                                                                                \
-  }
 IO_SID(stsch)
 IO_SID(msch)
 IO_SID(ssch)
@@ -245,7 +207,7 @@ void cpu_main(unsigned cpu) {
     unlock();
   }
   done[cpu] = 1;
-  if (cpu) sigp(cpu, 0x05, 0); /* SIGP stop, itself: the run ends when I-stream 0 is done */
+  if (cpu) signal_processor(cpu, 0x05, 0); /* SIGP stop, itself: the run ends when I-stream 0 is done */
 }
 
 /* Starts I-stream `cpu`: its prefix area gets the new PSWs, the restart new PSW its
@@ -260,8 +222,8 @@ static int start_cpu(unsigned cpu) {
   *(volatile uint64_t *)(area + 0x1b8) = (uint64_t)(uintptr_t)cpu_external;
   *(volatile uint64_t *)(area + 0x1d0) = 0x0002000180000000ULL; /* a program check: wait 0x66 */
   *(volatile uint64_t *)(area + 0x1d8) = 0x66;
-  if (sigp(cpu, 0x0d, PREFIXES + cpu * 0x2000) != 0) return 0;
-  return sigp(cpu, 0x06, 0) == 0;
+  if (signal_processor(cpu, 0x0d, PREFIXES + cpu * 0x2000) != 0) return 0;
+  return signal_processor(cpu, 0x06, 0) == 0;
 }
 
 static void wait_io(unsigned before) {
@@ -322,7 +284,7 @@ int start_c(void) {
   __asm__ volatile("lctlg 1,1,%0" : : "Q"(asce) : "memory");
   with_devices = find_devices();
   if (!with_devices) print("SKIP: no 3390 on subchannel 0 and EADM subchannel on 1 (tpfemu ipl --dasd FILE --scm)\n");
-  while (cpus < MAX_CPUS && sigp(cpus, 0x01, 0) != 3) ++cpus; /* SIGP sense: CC 3 past the last */
+  while (cpus < MAX_CPUS && signal_processor(cpus, 0x01, 0) != 3) ++cpus; /* SIGP sense: CC 3 past the last */
   int all_started = 1;
   for (unsigned k = 1; k < cpus; ++k) all_started &= start_cpu(k);
   check(all_started, "SIGP set prefix and restart: every other I-stream started");

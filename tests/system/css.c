@@ -13,6 +13,7 @@
    PATH's channel report and MSCH ignoring PMCW word 1 bit 5. One line a
    check, PASS or FAIL; the exit status is the failures. [Principles of Operation,
    chapters 14-16.] */
+#include "channel.h"
 #include "system.h"
 
 static unsigned failures;
@@ -22,38 +23,6 @@ void check(int ok, const char *what) {
   failures += !ok;
 }
 
-struct scsw {
-  uint8_t key_cc, flags;
-  uint16_t ctrl; /* function (bits 17-19), activity (20-26), status (27-31) control */
-  uint32_t cpa;
-  uint8_t dstat, cstat;
-  uint16_t count;
-};
-struct schib {
-  uint32_t intparm;
-  uint8_t isc, flags; /* ISC in bits 2-4; E V and the rest */
-  uint16_t devno;
-  uint8_t lpm, pnom, lpum, pim;
-  uint16_t mbi;
-  uint8_t pom, pam;
-  uint8_t chpid[8];
-  uint32_t word6;
-  struct scsw scsw;
-  uint8_t model[12];
-} __attribute__((aligned(4)));
-struct orb {
-  uint32_t intparm, ctrl, cpa, reserved[5];
-} __attribute__((aligned(4)));
-struct ccw {
-  uint8_t cmd, flags;
-  uint16_t count;
-  uint32_t cda;
-} __attribute__((aligned(8)));
-struct irb {
-  struct scsw scsw;
-  uint8_t esw[20], ecw[32];
-} __attribute__((aligned(4)));
-
 #define SID0 0x00010000u
 #define CD 0x80
 #define CC 0x40
@@ -61,13 +30,6 @@ struct irb {
 #define ORB_FORMAT1 0x00800000u /* bit 8 */
 #define ORB_LPM 0x0000ff00u
 
-#define IO_SID(name)                                                                          \
-  static int name(uint32_t sid, void *a) {                                                    \
-    register unsigned long r1 __asm__("1") = sid;                                             \
-    int cc;                                                                                   \
-    __asm__ volatile(#name " 0(%2)\n\tipm %0\n\tsrl %0,28" : "=d"(cc) : "d"(r1), "a"(a) : "cc", "memory"); \
-    return cc;                                                                                \
-  }
 IO_SID(stsch)
 IO_SID(msch)
 IO_SID(ssch)

@@ -40,15 +40,6 @@ static uint64_t get_cr0(void) {
   return v;
 }
 
-static void dat_on(void) {
-  uint8_t old;
-  __asm__ volatile("stosm %0,0x04" : "=Q"(old) : : "memory");
-}
-static void dat_off(void) {
-  uint8_t old;
-  __asm__ volatile("stnsm %0,0xfb" : "=Q"(old) : : "memory");
-}
-
 static void build_tables(void) {
   for (unsigned k = 0; k < 2048; ++k) TABLE(SEGMENT_TABLE)[k] = STE_INVALID;
   for (unsigned s = 0; s < 16; ++s) {

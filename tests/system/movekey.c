@@ -46,15 +46,6 @@ static void set_cr0(uint64_t v) { __asm__ volatile("lctlg 0,0,%0" : : "Q"(v) : "
 static void set_cr1(uint64_t v) { __asm__ volatile("lctlg 1,1,%0" : : "Q"(v) : "memory"); }
 static void set_cr3(uint64_t v) { __asm__ volatile("lctlg 3,3,%0" : : "Q"(v) : "memory"); }
 static void set_cr7(uint64_t v) { __asm__ volatile("lctlg 7,7,%0" : : "Q"(v) : "memory"); }
-static void dat_on(void) {
-  uint8_t old;
-  __asm__ volatile("stosm %0,0x04" : "=Q"(old) : : "memory");
-}
-static void dat_off(void) {
-  uint8_t old;
-  __asm__ volatile("stnsm %0,0xfb" : "=Q"(old) : : "memory");
-}
-
 static void build_tables(void) {
   for (unsigned k = 0; k < 2048; ++k) TABLE(PRIMARY_SEGMENTS)[k] = TABLE(SECONDARY_SEGMENTS)[k] = STE_INVALID;
   for (unsigned s = 0; s < 16; ++s) {

@@ -198,16 +198,6 @@ static void cpu_timer(void) {
         "SPT/STPT; the CPU-timer interruption 1005 when it goes negative");
 }
 
-static int sigp(unsigned cpu, unsigned order, uint64_t parameter, uint32_t *status) {
-  register uint64_t r4 __asm__("r4") = 0;
-  register uint64_t r5 __asm__("r5") = parameter;
-  int cc;
-  __asm__ volatile("sigp %%r4,%3,0(%4)\n\tipm %0\n\tsrl %0,28"
-                   : "=d"(cc), "+d"(r4) : "d"(r5), "d"((uint64_t)cpu), "a"((uint64_t)order) : "cc", "memory");
-  *status = (uint32_t)r4;
-  return cc;
-}
-
 /* I-stream 1: stopped until this one gives it a prefix and a restart new PSW and
    restarts it; it counts itself and sends an emergency signal back. */
 static void signal_processor(unsigned cpus) {

@@ -12,16 +12,6 @@ extern volatile uint16_t cpu1_ext_code;
 extern char cpu1_mark_spin[], cpu1_mark_spin_loop[], cpu1_vectors[], cpu1_service_wait[], cpu1_external[];
 uint8_t vector_pattern[512] __attribute__((aligned(8)));
 
-static int sigp(unsigned cpu, unsigned order, uint64_t parameter, uint32_t *status) {
-  register uint64_t r4 __asm__("r4") = 0;
-  register uint64_t r5 __asm__("r5") = parameter;
-  int cc;
-  __asm__ volatile("sigp %%r4,%3,0(%4)\n\tipm %0\n\tsrl %0,28"
-                   : "=d"(cc), "+d"(r4) : "d"(r5), "d"((uint64_t)cpu), "a"((uint64_t)order) : "cc", "memory");
-  *status = (uint32_t)r4;
-  return cc;
-}
-
 enum { SENSE = 0x01, STOP = 0x05, RESTART = 0x06, STOP_AND_STORE_STATUS = 0x09, INITIAL_CPU_RESET = 0x0b,
        SET_PREFIX = 0x0d, STORE_STATUS_AT_ADDRESS = 0x0e, CONDITIONAL_EMERGENCY_SIGNAL = 0x13,
        SENSE_RUNNING_STATUS = 0x15, STORE_ADDITIONAL_STATUS = 0x17 };

@@ -87,4 +87,27 @@ void print(const char *fmt, ...);
 void *memset(void *d, int c, unsigned long n);
 void *memcpy(void *d, const void *s, unsigned long n);
 
+/* SIGNAL PROCESSOR order `order` to CPU `cpu` with `parameter` (R1+1): the condition
+   code, and the status R1 gets for CC 1 [Principles of Operation, "Signal Processor"].
+   (unused: not every kernel signals; static, so each keeps its own copy as before.) */
+__attribute__((unused)) static int sigp(unsigned cpu, unsigned order, uint64_t parameter, uint32_t *status) {
+  register uint64_t r4 __asm__("r4") = 0;
+  register uint64_t r5 __asm__("r5") = parameter;
+  int cc;
+  __asm__ volatile("sigp %%r4,%3,0(%4)\n\tipm %0\n\tsrl %0,28"
+                   : "=d"(cc), "+d"(r4) : "d"(r5), "d"((uint64_t)cpu), "a"((uint64_t)order) : "cc", "memory");
+  *status = (uint32_t)r4;
+  return cc;
+}
+
+/* DAT on and off: STOSM/STNSM of the PSW's bit 5. */
+__attribute__((unused)) static void dat_on(void) {
+  uint8_t old;
+  __asm__ volatile("stosm %0,0x04" : "=Q"(old) : : "memory");
+}
+__attribute__((unused)) static void dat_off(void) {
+  uint8_t old;
+  __asm__ volatile("stnsm %0,0xfb" : "=Q"(old) : : "memory");
+}
+
 #endif
