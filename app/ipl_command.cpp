@@ -221,6 +221,7 @@ int run_ipl(const IplOptions& opts) {
     const uint8_t last = uint8_t(system.css().subchannels());
     system.css().attach(std::make_unique<emu::VirtioNetCcw>(device, std::array<uint8_t, 6>{0x02, 0, 0, 0, 0, last}));
   }
+  system.set_vm_description(opts.vm);
   if (!opts.watchdog.empty())
     system.set_watchdog(opts.watchdog == "inject-nmi" ? emu::SystemMachine::WatchdogAction::InjectNmi
                         : opts.watchdog == "reset"    ? emu::SystemMachine::WatchdogAction::Reset

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "emu/system/vm_description.h"
+
 namespace app {
 
 struct IplOptions {
@@ -21,6 +23,7 @@ struct IplOptions {
   bool scm = false;                  // Flash Express behind an EADM subchannel, after the volumes
   std::vector<std::string> devices;  // --device NAME: virtio-net-ccw (emu/system/virtio_ccw.h), after SCM
   std::string watchdog;              // the diag288 watchdog's expiry action; empty: no watchdog
+  emu::VirtualMachineDescription vm;  // STSI 3.2.2: --vm-name, --vm-uuid, --control-program
 };
 
 // Exit status: the low byte of the disabled-wait PSW's instruction address (the

@@ -131,6 +131,12 @@ constexpr const char* kIplHelp = R"(  ipl IMAGE [options] [-- parameters...]
                             diag288 --watchdog-action ACTION); its expiry does
                             ACTION: inject-nmi (the restart interruption on
                             I-stream 0), reset (IPL again) or none
+      --vm-name NAME        the virtual machine's name STSI 3.2.2 gives (QEMU's
+                            -name; default TPFEMU), and its extended name
+      --vm-uuid UUID        the virtual machine's UUID in STSI 3.2.2 (QEMU's -uuid)
+      --control-program NAME
+                            STSI 3.2.2's control-program identifier (default
+                            TPFEMU; a KVM guest sees KVM/Linux, z/VM's z/VM)
       --profile FILE        the ETIM instruction count report to FILE, JSON beside it
       --console-input FILE  the SCLP console's input, a line per READ EVENT DATA
                             ("-": standard input, read to its end before the run)
@@ -331,6 +337,21 @@ int ipl_main(Args args) {
       o.watchdog = std::string(args.next());
       if (o.watchdog != "inject-nmi" && o.watchdog != "reset" && o.watchdog != "none")
         return args.error(fmt::format("--watchdog {}: the action is inject-nmi, reset or none", o.watchdog));
+    } else if (a == "--vm-name" || a == "--control-program") {
+      if (args.done()) return args.error(fmt::format("{} needs a name", a));
+      const std::string name(args.next());
+      const size_t bad = emu::first_unencodable(name);
+      if (name.empty() || bad != std::string::npos)
+        return args.error(fmt::format("{} {}: a name of letters, digits, space and . - / _ (STSI stores it in EBCDIC){}", a,
+                                      name, name.empty() ? "" : fmt::format("; '{}' at {} is not one", name[bad], bad + 1)));
+      if (name.size() > 256) return args.error(fmt::format("{}: at most 256 characters (STSI's extended name)", a));
+      if (a == "--vm-name") o.vm.name = name, o.vm.extended_name = true;
+      else o.vm.control_program = name;
+    } else if (a == "--vm-uuid") {
+      if (args.done()) return args.error("--vm-uuid needs a UUID (32 hexadecimal digits)");
+      const std::string text(args.next());
+      if (!emu::parse_uuid(text, o.vm.uuid))
+        return args.error(fmt::format("--vm-uuid {}: not a UUID (32 hexadecimal digits, dashes allowed)", text));
     } else if (a == "--dasd") {
       if (args.done()) return args.error("--dasd needs a file (a 3390 volume's image)");
       o.dasd.push_back(std::string(args.next()));

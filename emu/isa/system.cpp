@@ -633,29 +633,17 @@ void diag(Cpu& c, const Insn& i) {
 
 namespace {
 
-// A field of a SYSIB: `text` in EBCDIC (capital letters, digits, spaces), padded with
-// EBCDIC spaces to `width` bytes.
-void put_ebcdic(uint8_t* at, unsigned width, const char* text) {
-  for (unsigned k = 0; k < width; ++k) {
-    const char ch = *text ? *text++ : ' ';
-    uint8_t e = 0x40;
-    if (ch >= '0' && ch <= '9') e = uint8_t(0xF0 + (ch - '0'));
-    else if (ch >= 'A' && ch <= 'I') e = uint8_t(0xC1 + (ch - 'A'));
-    else if (ch >= 'J' && ch <= 'R') e = uint8_t(0xD1 + (ch - 'J'));
-    else if (ch >= 'S' && ch <= 'Z') e = uint8_t(0xE2 + (ch - 'S'));
-    at[k] = e;
-  }
-}
 void put16(uint8_t* at, uint16_t v) { at[0] = uint8_t(v >> 8), at[1] = uint8_t(v); }
 
-// The machine describes itself as QEMU and KVM describe theirs: configuration level 3,
-// a virtual machine (3.2.2) in a logical partition (2.2.2) of a z15 (1.1.1).
+// Configuration level 3: a virtual machine (3.2.2) in a logical partition (2.2.2) of a
+// z15 (1.1.1), as emu/system/vm_description.h says.
 constexpr unsigned kCurrentLevel = 3;
 
 // The system-information block of (fc, sel1, sel2), or false when the machine has none
 // [Principles of Operation, "STORE SYSTEM INFORMATION"]: 1.1.1 basic-machine
 // configuration, 2.2.2 the logical partition's CPUs, 3.2.2 the virtual machine's.
-bool sysib(unsigned fc, unsigned sel1, unsigned sel2, unsigned cpus, uint8_t (&block)[4096]) {
+bool sysib(unsigned fc, unsigned sel1, unsigned sel2, unsigned cpus, const VirtualMachineDescription& vm_description,
+           uint8_t (&block)[4096]) {
   if (fc == 1 && sel1 == 1 && sel2 == 1) {
     put_ebcdic(block + 32, 16, "IBM");      // manufacturer
     put_ebcdic(block + 48, 4, "8561");      // type: the z15, as STIDP says
@@ -676,8 +664,16 @@ bool sysib(unsigned fc, unsigned sel1, unsigned sel2, unsigned cpus, uint8_t (&b
     block[31] = 1;                                      // one virtual-machine description
     uint8_t* vm = block + 32;
     put16(vm + 4, uint16_t(cpus)), put16(vm + 6, uint16_t(cpus));  // total, configured CPUs
-    put_ebcdic(vm + 12, 8, "TPFEMU");                   // the virtual machine's name
-    put_ebcdic(vm + 24, 16, "TPFEMU");                  // control-program identifier
+    put_ebcdic(vm + 12, 8, vm_description.name);       // the virtual machine's name
+    put_ebcdic(vm + 24, 16, vm_description.control_program);  // control-program identifier
+    std::copy(vm_description.uuid.begin(), vm_description.uuid.end(), vm + 48);
+    if (vm_description.extended_name) {
+      // The extended name, UTF-8 (encoding 2), in the block's second 2 KB: one 256-byte
+      // name per description.
+      vm[43] = 2;
+      const std::string& name = vm_description.name;
+      std::copy(name.begin(), name.begin() + std::min<size_t>(name.size(), 256), block + 2048);
+    }
     return true;
   }
   return false;
@@ -700,7 +696,7 @@ void stsi(Cpu& c, const Insn& i) {
     return;
   }
   uint8_t block[4096] = {};
-  if (fc > kCurrentLevel || !sysib(fc, sel1, sel2, s.machine().machine().istreams(), block)) {
+  if (fc > kCurrentLevel || !sysib(fc, sel1, sel2, s.machine().machine().istreams(), s.machine().vm_description(), block)) {
     c.cc = 3;
     return;
   }

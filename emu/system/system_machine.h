@@ -18,6 +18,7 @@
 #include "emu/system/css.h"
 #include "emu/system/sclp.h"
 #include "emu/system/system_cpu.h"
+#include "emu/system/vm_description.h"
 
 namespace emu {
 
@@ -99,6 +100,10 @@ class SystemMachine final : public Dispatcher, public SvcHandler {
   // the action code (0, restart) at `now`: false for what is a specification exception.
   bool diagnose_288(uint64_t function, uint64_t seconds, uint64_t action, uint64_t now);
 
+  // What STSI's level 3 says of the virtual machine (emu/system/vm_description.h).
+  void set_vm_description(VirtualMachineDescription d) { vm_description_ = std::move(d); }
+  const VirtualMachineDescription& vm_description() const { return vm_description_; }
+
   // Dispatcher: an I-stream runs while its SystemCpu is operating.
   bool dispatch(unsigned istream, Why why) override;
   bool program_check(unsigned istream, const RunResult& r) override;
@@ -117,6 +122,7 @@ class SystemMachine final : public Dispatcher, public SvcHandler {
   bool service_signal_pending_ = false;
   uint32_t service_signal_parameter_ = 0;
   WatchdogAction watchdog_action_ = WatchdogAction::Absent;
+  VirtualMachineDescription vm_description_;
   bool watchdog_armed_ = false;
   uint64_t watchdog_generation_ = 0;  // an expiry event of an older arming does nothing
   bool halted_ = false;

@@ -173,6 +173,29 @@ def main():
         fail(f"an unknown --watchdog action: status {status}\n{stderr}")
     print("watchdog: every check PASS; an unknown action is bad input: OK")
 
+    # The virtual machine STSI 3.2.2 describes (tests/system/vmdesc.c): TPFEMU's by
+    # default; the name, UUID and control program given (as QEMU's -name and -uuid give
+    # them, its control program KVM/Linux: compared with QEMU's console below); names
+    # STSI cannot hold in EBCDIC and UUIDs that are not are bad input.
+    vmdesc = os.path.join(guest, "vmdesc.elf")
+    vmdesc_expected = open(os.path.join(source, "tests", "system", "vmdesc.expected"), encoding="utf-8").read()
+    vm_options = ["--vm-name", "kvm-unit-test", "--vm-uuid", "0fb84a86-727c-11ea-bc55-0242ac130003",
+                  "--control-program", "KVM/Linux"]
+    status, stdout, stderr = run([tpfemu, "ipl", vmdesc] + vm_options)
+    if status != 0 or stdout != vmdesc_expected:
+        fail(f"vmdesc: exit status {status}, console differs from vmdesc.expected:\n{stdout}{stderr}")
+    status, stdout, _ = run([tpfemu, "ipl", vmdesc])
+    if status != 0 or "name: 'TPFEMU  '\ncontrol program: 'TPFEMU          '\nuuid: " + "0" * 32 not in stdout \
+            or "extended name encoding: 0\n" not in stdout:
+        fail(f"vmdesc without options: not TPFEMU's own description (status {status}):\n{stdout}")
+    for bad, what in ((["--vm-uuid", "0fb84a86"], "--vm-uuid 0fb84a86: not a UUID"),
+                      (["--vm-name", "a*b"], "'*' at 2 is not one"),
+                      (["--control-program"], "--control-program needs a name")):
+        status, _, stderr = run([tpfemu, "ipl", vmdesc] + bad)
+        if status != 2 or what not in stderr:
+            fail(f"vmdesc {bad}: status {status}\n{stderr}")
+    print("vmdesc: STSI 3.2.2's name, UUID and control program as given, TPFEMU's without; bad input: OK")
+
     status, stdout, _ = run([tpfemu, "ipl", selftest, "--", "hello", "world"])
     one_istream = stdout
     if status != 0 or "parameters: hello world\n" not in stdout or "SKIP: SIGP (one CPU)\n" not in stdout:
@@ -352,6 +375,18 @@ def main():
         if theirs.replace("\r", "") != watchdog_expected:
             fail("QEMU's watchdog console differs:\n" + theirs)
         print("the watchdog's console under qemu-system-s390x: the same: OK")
+        # STSI 3.2.2 under QEMU's -name and -uuid: the same console as tpfemu's options.
+        try:
+            p = subprocess.run([qemu, "-machine", "s390-ccw-virtio", "-accel", "tcg", "-nographic", "-nodefaults",
+                                "-serial", "stdio", "-no-reboot", "-action", "panic=shutdown", "-name", "kvm-unit-test",
+                                "-uuid", "0fb84a86-727c-11ea-bc55-0242ac130003", "-kernel", vmdesc],
+                               capture_output=True, timeout=60)
+            theirs = p.stdout.decode(errors="replace")
+        except subprocess.TimeoutExpired as e:
+            theirs = (e.stdout or b"").decode(errors="replace")
+        if theirs.replace("\r", "") != vmdesc_expected:
+            fail("QEMU's STSI 3.2.2 console differs:\n" + theirs)
+        print("vmdesc: the same console as qemu-system-s390x -name -uuid: OK")
     print("tpfemu ipl: OK")
 
 
