@@ -178,6 +178,7 @@ void Cpu::invalidate_code(Frame& f) {
 void Cpu::on_code_invalidated(const DecodedPage* old) {
   if (code_ == old) code_vpage_ = ~0ull, code_ = nullptr;
   leave_block_ = true;
+  if (spin_skip_) not_spin_.clear();  // (its pages' addresses may hold other code next)
 }
 
 void Cpu::on_code_created(const Frame& f) {
@@ -340,6 +341,7 @@ RunResult Cpu::interpret(uint64_t limit, uint64_t cycle_end) {
       DecodedPage* const page = code_;  // `in` stays on this page below
       Insn* in = &page->slot[(a & kPageMask) >> 1];
       leave_block_ = false;
+      spin_watch_.page = nullptr;  // a pass of a loop is seen whole inside the loop below
       // Straight-line code steps from slot to slot, and a branch to the same page goes
       // to its slot without leaving this loop. Nothing the next instruction's lookup
       // needs waits for the handler through host memory: the clock is kept in `clock`,
@@ -379,6 +381,8 @@ RunResult Cpu::interpret(uint64_t limit, uint64_t cycle_end) {
           a = next;
         } else {
           if (((to >> 12) != code_vpage_) | (to & 1)) break;
+          if (spin_skip_ & (to <= a)) [[unlikely]]
+            skip_spin(*page, to, a, n, limit, stop_cycle, clock);
           in = &page->slot[(to & kPageMask) >> 1];
           a = to;
         }

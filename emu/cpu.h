@@ -16,6 +16,7 @@
 #include "emu/jit/block_cache.h"
 #include "emu/machine_config.h"
 #include "emu/program_check.h"
+#include "emu/spin_loop.h"
 #include "emu/tlb.h"
 
 namespace emu {
@@ -186,6 +187,11 @@ class Cpu final : public TlbPurgeListener {
   // first difference is a std::runtime_error naming the block, the field and both values
   // (emu/jit/cosim.cpp; docs/speed.md, "Differential testing").
   void set_cosim(bool on) { cosim_ = on; }
+  // machine.skip_spin_loops: a loop that waits without effect is done up to the run's
+  // stop in one step, with the counts and cycles its passes would have added
+  // (emu/spin_loop.h). spin_skipped: the instructions done so (host speed, not the model).
+  void set_spin_skip(bool on) { spin_skip_ = on; }
+  uint64_t spin_skipped = 0;
   // Blocks co-simulated, and blocks run unchecked because an instruction of theirs
   // reaches the host outside the machine (SVC, EXECUTE, privileged instructions).
   uint64_t cosim_compared = 0, cosim_unchecked = 0;
@@ -352,6 +358,9 @@ class Cpu final : public TlbPurgeListener {
   void decode_into(Insn& in, uint64_t a);
   void fetch_bytes(uint64_t a, uint8_t* out, unsigned& len);
   uint64_t charged_more(Insn& in, uint64_t clock);
+  // At a taken branch from `branch` back to `head` in `page` (emu/spin_loop.cpp).
+  [[gnu::noinline]] void skip_spin(DecodedPage& page, uint64_t head, uint64_t branch, uint64_t& n, uint64_t limit,
+                                   uint64_t stop_cycle, uint64_t& clock);
   void invalidate_code(Frame& f);
   uint64_t system_psw_mask() const;  // emu/system/system_cpu.cpp
   // System mode's key-controlled and fetch protection of an access at `addr` to Storage
@@ -379,6 +388,9 @@ class Cpu final : public TlbPurgeListener {
   bool stop_requested_ = false;
   bool fault_was_store_ = false;
   bool leave_block_ = false;  // leave the straight-line loop: a stop or a code change
+  bool spin_skip_ = false;    // machine.skip_spin_loops
+  SpinWatch spin_watch_;      // reset whenever the straight-line loop is left
+  NotSpinLoops not_spin_;
   TlbEntry tlb_[kTlbSize];
   // The entries filled since the micro-TLB was last flushed (with repeats), so that a
   // flush, which every switch of address space does, clears a few dozen entries and

@@ -30,6 +30,7 @@ void Machine::start(AddressSpace& space) {
     cpu->set_group(this);
     cpu->set_code_cache(code_cache_);
     cpu->set_cosim(config_.engine == Engine::Cosim);
+    cpu->set_spin_skip(config_.skip_spin_loops);
     if (timing_) cpu->set_timing(CpuTiming{caches_.get(), i, config_.tlb4k, config_.tlb1m, config_.tlb_walk});
     cpus_.push_back(std::move(cpu));
   }

@@ -83,6 +83,14 @@ class Machine : public CpuGroup, public CacheListener {
   Storage& storage() { return storage_; }
   MemoryHierarchy* caches() { return caches_.get(); }
   EventQueue& events() { return events_; }
+  // An event an instruction starts (a device's completion, a timer, a watchdog): the
+  // running I-stream's turn ends after that instruction, so that its next run stops at
+  // the event (a run's end is chosen from the events there when it starts; one that
+  // runs alone would otherwise go past it to the next one, or to its limit).
+  void schedule_from_instruction(uint64_t at, std::function<void()> fn) {
+    events_.schedule(at, std::move(fn));
+    if (running_ >= 0) cpus_[unsigned(running_)]->end_slice();
+  }
   ChannelSubsystem& io() { return io_; }
 
   // Creates the I-streams, all in `space` (each can switch later).

@@ -204,6 +204,18 @@ Section<MachineConfig> make_machine_section() {
          .source = "host limit only: far above the largest run of the project's configurations (a few MB), "
                    "well inside machine.host_storage_limit."},
         &MachineConfig::compile_cache);
+  s.key({.path = "machine.skip_spin_loops",
+         .type = T::Bool,
+         .default_value = "true",
+         .unit = "on/off",
+         .description = "A loop of register-only instructions that comes back to its head with the registers and "
+                        "the CC as it left them (an operating system's `j .` or `nop; j` while it waits for a "
+                        "timer) is done up to the I-stream's next stop (the end of its turn, the next event, "
+                        "sample point or instruction limit) in one step, adding exactly the counts and cycles "
+                        "its passes would have (emu/spin_loop.h). false: every pass is executed.",
+         .source = "host speed only, not the model: the reports are the same byte for byte either way "
+                   "(tests/system/waitloop.c and tests/unit/test_spin_loop.cpp under both settings and both engines; the whole suite runs with it on)."},
+        &MachineConfig::skip_spin_loops);
   s.key({.path = "machine.cache.l1.size",
          .type = T::Size,
          .default_value = "128K",

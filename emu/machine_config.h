@@ -34,6 +34,7 @@ struct MachineConfig {
   Engine engine = Engine::Interpret;  // machine.engine
   unsigned block_length = 0;       // most instructions in one compiled block
   uint64_t compile_cache = 0;      // host bytes of compiled code kept
+  bool skip_spin_loops = true;     // loops that wait without effect done in one step
   Generation arch = Generation::Z196;  // the instructions it decodes (machine.arch)
   unsigned istreams = 0;
   double clock_ghz = 0;

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "emu/ebcdic.h"
+
 namespace fetch {
 
 namespace d3390 = flashsim::dasd3390;
@@ -111,36 +113,17 @@ Ttr TrackWriter::write(std::vector<uint8_t> key, std::vector<uint8_t> data) {
 }
 
 namespace {
-// EBCDIC (code page 037) of the characters names use; 0 for any other.
-uint8_t to_ebcdic(char c) {
-  if (c >= 'A' && c <= 'I') return uint8_t(0xC1 + (c - 'A'));
-  if (c >= 'J' && c <= 'R') return uint8_t(0xD1 + (c - 'J'));
-  if (c >= 'S' && c <= 'Z') return uint8_t(0xE2 + (c - 'S'));
-  if (c >= '0' && c <= '9') return uint8_t(0xF0 + (c - '0'));
-  switch (c) {
-    case '@': return 0x7C;
-    case '#': return 0x7B;
-    case '$': return 0x5B;
-    case ' ': return 0x40;
-    case '.': return 0x4B;
-    case '-': return 0x60;
-  }
-  return 0;
+// The characters names use (A-Z, 0-9, the national @ # $, and the blank, point and
+// hyphen of data set names): code page 037's bytes for them (emu/ebcdic.h); 0 for any
+// other, '?' for any other byte.
+bool name_character(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '@' || c == '#' || c == '$' || c == ' ' || c == '.' ||
+         c == '-';
 }
+uint8_t to_ebcdic(char c) { return name_character(c) ? emu::ebcdic::from_ascii(c) : 0; }
 char from_ebcdic(uint8_t b) {
-  if (b >= 0xC1 && b <= 0xC9) return char('A' + (b - 0xC1));
-  if (b >= 0xD1 && b <= 0xD9) return char('J' + (b - 0xD1));
-  if (b >= 0xE2 && b <= 0xE9) return char('S' + (b - 0xE2));
-  if (b >= 0xF0 && b <= 0xF9) return char('0' + (b - 0xF0));
-  switch (b) {
-    case 0x7C: return '@';
-    case 0x7B: return '#';
-    case 0x5B: return '$';
-    case 0x40: return ' ';
-    case 0x4B: return '.';
-    case 0x60: return '-';
-  }
-  return '?';
+  const char c = emu::ebcdic::to_ascii(b);
+  return name_character(c) ? c : '?';
 }
 }  // namespace
 

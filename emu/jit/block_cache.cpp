@@ -11,6 +11,7 @@
 
 #include "emu/cpu.h"
 #include "emu/isa/table.h"
+#include "emu/spin_loop.h"
 #include "emu/jit/cosim.h"
 
 #if defined(TPFEMU_HAVE_JIT)
@@ -760,7 +761,7 @@ size_t emit_block(asmjit::CodeHolder& code, const DecodedPage& page, const Block
   // page, a block starts there, and that block passes the run loop's entry test with
   // this block counted: n + length <= limit, clock + base cycles < stop cycle (which
   // also says that the run loop would not have stopped after this instruction).
-  {
+  if (b.chains) {
     const x86::Gp to = x86::rax, next = x86::rcx, n = x86::rdx, t = x86::rsi;
     as.mov(to, x86::qword_ptr(cpu, at.psw_addr));
     as.mov(t, to);
@@ -862,6 +863,7 @@ Block* CodeCache::compile(PageBlocks& pb, unsigned slot) {
     s += in.len / 2;
   }
   if (b->slots.empty()) return nullptr;
+  b->chains = !closes_spin_loop(*pb.page, b->slots.back());
   b->entry.base_cycles = cycles;
   b->entry.length = b->slots.size();
   b->owner = &pb;

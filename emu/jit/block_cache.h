@@ -80,6 +80,9 @@ struct Block {
   std::vector<uint64_t> cycles_to;   // base cycles of instructions 0..k together
   PageBlocks* owner = nullptr;
   size_t code_bytes = 0;
+  // Whether its code goes on into the next block itself (not when its branch closes a
+  // loop that may be skipped: emu/spin_loop.h).
+  bool chains = true;
   Block *older = nullptr, *newer = nullptr;  // the cache's eviction order
   unsigned length() const { return unsigned(slots.size()); }
 };

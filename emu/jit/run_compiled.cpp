@@ -58,6 +58,7 @@ RunResult Cpu::run_compiled(uint64_t limit, uint64_t cycle_end) {
       const uint64_t page_address = a & ~kPageMask;
       Insn* in = &page->slot[(a & kPageMask) >> 1];
       leave_block_ = false;
+      spin_watch_.page = nullptr;  // a pass of a loop is seen whole inside the loop below
       uint64_t clock = cycles;
       bool block_start = true;  // `in` may start a block
       for (;;) {
@@ -134,6 +135,8 @@ RunResult Cpu::run_compiled(uint64_t limit, uint64_t cycle_end) {
           block_start = b != nullptr;  // the instruction after a block that ran starts one
         } else {
           if (((to >> 12) != code_vpage_) | (to & 1)) break;
+          if (spin_skip_ & (to <= a)) [[unlikely]]
+            skip_spin(*page, to, a, n, limit, stop_cycle, clock);
           in = &page->slot[(to & kPageMask) >> 1];
           a = to;
           block_start = true;

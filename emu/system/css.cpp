@@ -185,7 +185,7 @@ unsigned ChannelSubsystem390::start_subchannel(SystemCpu& cpu, unsigned n, uint6
   const Ending done{s.ccw_address, s.device_status, s.subchannel_status, s.residual};
   s.device_status = s.subchannel_status = 0, s.residual = 0;
   const uint64_t at = c.cycles + uint64_t(double(ns) * c.clock_ghz);
-  machine_.machine().events().schedule(at, [this, n, serial, done] {
+  machine_.machine().schedule_from_instruction(at, [this, n, serial, done] {
     Subchannel& t = subchannels_[n];
     if (t.completion_serial != serial) return;  // cleared or halted since
     t.ccw_address = done.ccw_address, t.device_status = done.device_status;

@@ -4,6 +4,7 @@
 #include <array>
 #include <string>
 
+#include "emu/ebcdic.h"
 #include "emu/program_check.h"
 #include "emu/system/system_cpu.h"
 #include "emu/system/system_machine.h"
@@ -26,34 +27,6 @@ constexpr uint8_t kEventProcessed = 0x80;  // an event buffer's flag once the SC
 // An event type's bit in a 32-bit event mask: type 1 is the leftmost.
 constexpr uint32_t mask_bit(uint8_t type) { return 0x80000000u >> (type - 1); }
 
-// EBCDIC (code page 037) to ASCII for a line-mode message's text; '?' for what has no
-// ASCII form.
-char ascii_of(uint8_t e) {
-  static const auto table = [] {
-    std::array<char, 256> t;
-    t.fill('?');
-    auto run = [&](uint8_t from, const char* chars) {
-      for (unsigned k = 0; chars[k]; ++k) t[from + k] = chars[k];
-    };
-    t[0x05] = '\t', t[0x15] = '\n', t[0x25] = '\n';
-    run(0x40, " ");
-    run(0x4B, ".<(+|&");
-    run(0x5A, "!$*);^-/");
-    run(0x6A, "|,%_>?");
-    run(0x79, "`:#@'=\"");
-    run(0x81, "abcdefghi");
-    run(0x91, "jklmnopqr");
-    run(0xA1, "~stuvwxyz");
-    run(0xBA, "[]");
-    run(0xC0, "{ABCDEFGHI");
-    run(0xD0, "}JKLMNOPQR");
-    run(0xE0, "\\");
-    run(0xE2, "STUVWXYZ");
-    run(0xF0, "0123456789");
-    return t;
-  }();
-  return table[e];
-}
 
 }  // namespace
 
@@ -213,7 +186,7 @@ void Sclp::line_mode_message(SystemCpu& cpu, uint64_t at, uint64_t end) {
     const uint16_t n = c.read<uint16_t>(o);
     if (n < kObjectHeader || o + n > end) break;
     if (c.read<uint16_t>(o + 2) == kMessageText && n >= kMtoHeader) {
-      for (uint64_t k = o + kMtoHeader; k < o + n; ++k) out.push_back(ascii_of(c.read<uint8_t>(k)));
+      for (uint64_t k = o + kMtoHeader; k < o + n; ++k) out.push_back(ebcdic::to_ascii(c.read<uint8_t>(k)));
       out.push_back('\n');
     }
     o += n;

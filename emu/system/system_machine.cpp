@@ -165,7 +165,7 @@ bool SystemMachine::diagnose_288(uint64_t function, uint64_t seconds, uint64_t a
   const double cycles = double(seconds) * machine_.cpu(0).clock_ghz * 1e9;
   if (cycles >= 0x1p62) return true;  // later than any run reaches
   const uint64_t at = now + uint64_t(cycles);
-  machine_.events().schedule(at, [this, generation, at] { watchdog_expired(generation, at); });
+  machine_.schedule_from_instruction(at, [this, generation, at] { watchdog_expired(generation, at); });
   return true;
 }
 

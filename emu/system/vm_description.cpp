@@ -1,23 +1,13 @@
 #include "emu/system/vm_description.h"
 
+#include "emu/ebcdic.h"
+
 namespace emu {
 
 uint8_t ebcdic_of(char ch) {
-  if (ch >= '0' && ch <= '9') return uint8_t(0xF0 + (ch - '0'));
-  if (ch >= 'A' && ch <= 'I') return uint8_t(0xC1 + (ch - 'A'));
-  if (ch >= 'J' && ch <= 'R') return uint8_t(0xD1 + (ch - 'J'));
-  if (ch >= 'S' && ch <= 'Z') return uint8_t(0xE2 + (ch - 'S'));
-  if (ch >= 'a' && ch <= 'i') return uint8_t(0x81 + (ch - 'a'));
-  if (ch >= 'j' && ch <= 'r') return uint8_t(0x91 + (ch - 'j'));
-  if (ch >= 's' && ch <= 'z') return uint8_t(0xA2 + (ch - 's'));
-  switch (ch) {
-    case ' ': return 0x40;
-    case '.': return 0x4B;
-    case '-': return 0x60;
-    case '/': return 0x61;
-    case '_': return 0x6D;
-    default: return 0;
-  }
+  const bool allowed = (ch >= '0' && ch <= '9') || (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || ch == ' ' ||
+                       ch == '.' || ch == '-' || ch == '/' || ch == '_';
+  return allowed ? ebcdic::from_ascii(ch) : 0;
 }
 
 void put_ebcdic(uint8_t* at, unsigned width, std::string_view text) {

@@ -18,6 +18,17 @@ def run(cmd, timeout=120):
     return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
 
 
+def qemu_console(qemu, kernel, *options, cpus=1, timeout=60):
+    """The console of `kernel` under qemu-system-s390x (TCG, -kernel, the SCLP console on
+    standard output, `options` added): what it printed before it ended or the timeout."""
+    cmd = [qemu, "-machine", "s390-ccw-virtio", "-accel", "tcg", "-smp", str(cpus), "-nographic", "-nodefaults",
+           "-serial", "stdio", "-no-reboot", "-action", "panic=shutdown", *options, "-kernel", kernel]
+    try:
+        return subprocess.run(cmd, capture_output=True, timeout=timeout).stdout.decode(errors="replace")
+    except subprocess.TimeoutExpired as e:
+        return (e.stdout or b"").decode(errors="replace")
+
+
 def fail(msg):
     print(f"FAILED: {msg}")
     sys.exit(1)
@@ -173,6 +184,26 @@ def main():
         fail(f"an unknown --watchdog action: status {status}\n{stderr}")
     print("watchdog: every check PASS; an unknown action is bad input: OK")
 
+    # Waiting loops (tests/system/waitloop.c): a CPU that waits for the clock comparator in
+    # a loop of register-only instructions. machine.skip_spin_loops on (the default) and
+    # off, each under both engines: the console exactly waitloop.expected, and the end
+    # lines (counts and cycles), the ETIM report and its JSON the same bytes in all four.
+    waitloop = os.path.join(guest, "waitloop.elf")
+    waitloop_expected = open(os.path.join(source, "tests", "system", "waitloop.expected"), encoding="utf-8").read()
+    runs = []
+    for skip in ("true", "false"):
+        for engine in ("interpret", "compile"):
+            profile = os.path.join(out, f"waitloop-{skip}-{engine}.txt")
+            status, stdout, stderr = run([tpfemu, "ipl", waitloop, "--profile", profile, "--set",
+                                          f"machine.skip_spin_loops={skip}", "--set", f"machine.engine={engine}"])
+            if status != 0 or stdout != waitloop_expected:
+                fail(f"waitloop (skip {skip}, {engine}): status {status}, console differs from waitloop.expected:\n"
+                     f"{stdout}{stderr}")
+            runs.append((stderr, open(profile, "rb").read(), open(profile[:-4] + ".json", "rb").read()))
+    if any(r != runs[0] for r in runs):
+        fail("waitloop: the end lines or the ETIM report differ between skip_spin_loops on and off or the engines")
+    print("waitloop: every check PASS; the same counts and ETIM report with loops skipped and executed: OK")
+
     # The virtual machine STSI 3.2.2 describes (tests/system/vmdesc.c): TPFEMU's by
     # default; the name, UUID and control program given (as QEMU's -name and -uuid give
     # them, its control program KVM/Linux: compared with QEMU's console below); names
@@ -261,15 +292,9 @@ def main():
     if not qemu:
         print("qemu-system-s390x: not installed, comparison skipped")
     else:
-        try:
-            # One CPU: with -smp 2 QEMU's runs of the SIGP checks were not the same twice
-            # (some hung, some lost console lines), so they are tpfemu's alone.
-            p = subprocess.run([qemu, "-machine", "s390-ccw-virtio", "-accel", "tcg", "-smp", "1", "-nographic", "-nodefaults",
-                                "-serial", "stdio", "-no-reboot", "-action", "panic=shutdown", "-kernel", selftest],
-                               capture_output=True, timeout=60)
-            theirs = p.stdout.decode(errors="replace")
-        except subprocess.TimeoutExpired as e:
-            theirs = (e.stdout or b"").decode(errors="replace")
+        # One CPU: with -smp 2 QEMU's runs of the SIGP checks were not the same twice
+        # (some hung, some lost console lines), so they are tpfemu's alone.
+        theirs = qemu_console(qemu, selftest)
         ours = [l for l in one_istream.splitlines() if l.startswith(("PASS", "FAIL"))]
         qemu_lines = [l.strip() for l in theirs.splitlines() if l.strip().startswith(("PASS", "FAIL"))]
         # Where QEMU 7.2's TCG departs from the Principles of Operation (seen with
@@ -313,24 +338,12 @@ def main():
 
         # The channel-subsystem kernel with a virtio-net-ccw device alone (above): the
         # same PASS lines under QEMU's device.
-        try:
-            p = subprocess.run([qemu, "-machine", "s390-ccw-virtio", "-accel", "tcg", "-smp", "1", "-nographic", "-nodefaults",
-                                "-serial", "stdio", "-no-reboot", "-action", "panic=shutdown",
-                                "-device", "virtio-net-ccw", "-kernel", css_elf], capture_output=True, timeout=60)
-            theirs = p.stdout.decode(errors="replace")
-        except subprocess.TimeoutExpired as e:
-            theirs = (e.stdout or b"").decode(errors="replace")
+        theirs = qemu_console(qemu, css_elf, "-device", "virtio-net-ccw")
         qemu_lines = [l.strip() for l in theirs.splitlines() if l.strip().startswith(("PASS", "FAIL"))]
         if qemu_lines != css_alone:
             fail("css with virtio-net-ccw: QEMU's PASS/FAIL lines differ:\n" + "\n".join(qemu_lines))
         print("css with a virtio-net-ccw device alone: the same PASS lines as qemu-system-s390x: OK")
-        try:
-            p = subprocess.run([qemu, "-machine", "s390-ccw-virtio", "-accel", "tcg", "-smp", "1", "-nographic", "-nodefaults",
-                                "-serial", "stdio", "-no-reboot", "-action", "panic=shutdown", "-kernel", movekey],
-                               capture_output=True, timeout=60)
-            theirs = p.stdout.decode(errors="replace")
-        except subprocess.TimeoutExpired as e:
-            theirs = (e.stdout or b"").decode(errors="replace")
+        theirs = qemu_console(qemu, movekey)
         # Where QEMU 7.2's TCG (Debian's 1:7.2+dfsg-7+deb12u18) departs: it has no MVCK and
         # no SAC (operation exceptions: "unimplemented opcode 0xd900", "0xb219" under -d
         # unimp), takes MVCP in the problem state as privileged whatever CR3's PSW-key mask,
@@ -351,39 +364,22 @@ def main():
         # console as tpfemu's (its SIGP, clock-comparator and DAT checks; unlike the
         # self-test's SIGP checks, the same under QEMU on several CPUs in every run seen).
         for cpus in (1, 2, 4):
-            try:
-                p = subprocess.run([qemu, "-machine", "s390-ccw-virtio", "-accel", "tcg", "-smp", str(cpus), "-nographic",
-                                    "-nodefaults", "-serial", "stdio", "-no-reboot", "-action", "panic=shutdown",
-                                    "-kernel", allinone], capture_output=True, timeout=60)
-                theirs = p.stdout.decode(errors="replace")
-            except subprocess.TimeoutExpired as e:
-                theirs = (e.stdout or b"").decode(errors="replace")
+            theirs = qemu_console(qemu, allinone, cpus=cpus)
             status, ours, _ = run([tpfemu, "ipl", allinone, "--istreams", str(cpus)])
             if status != 0 or theirs.replace("\r", "") != ours:
                 fail(f"allinone on {cpus} CPUs without devices: QEMU's console differs from tpfemu's:\n{theirs}\n{ours}")
         print("allinone: the same console as qemu-system-s390x on 1, 2 and 4 CPUs (no devices): OK")
         # The watchdog kernel under QEMU's diag288 device (its expiry takes 15 seconds
         # of host time there): the same console.
-        try:
-            p = subprocess.run([qemu, "-machine", "s390-ccw-virtio", "-accel", "tcg", "-nographic", "-nodefaults",
-                                "-serial", "stdio", "-no-reboot", "-action", "panic=shutdown", "-device", "diag288,id=watchdog0",
-                                "--watchdog-action", "inject-nmi", "-kernel", watchdog],
-                               capture_output=True, timeout=90)
-            theirs = p.stdout.decode(errors="replace")
-        except subprocess.TimeoutExpired as e:
-            theirs = (e.stdout or b"").decode(errors="replace")
+        theirs = qemu_console(qemu, watchdog, "-device", "diag288,id=watchdog0", "--watchdog-action", "inject-nmi", timeout=90)
         if theirs.replace("\r", "") != watchdog_expected:
             fail("QEMU's watchdog console differs:\n" + theirs)
         print("the watchdog's console under qemu-system-s390x: the same: OK")
+        if qemu_console(qemu, waitloop).replace("\r", "") != waitloop_expected:
+            fail("QEMU's waitloop console differs:\n" + qemu_console(qemu, waitloop))
+        print("the waiting loops' console under qemu-system-s390x: the same: OK")
         # STSI 3.2.2 under QEMU's -name and -uuid: the same console as tpfemu's options.
-        try:
-            p = subprocess.run([qemu, "-machine", "s390-ccw-virtio", "-accel", "tcg", "-nographic", "-nodefaults",
-                                "-serial", "stdio", "-no-reboot", "-action", "panic=shutdown", "-name", "kvm-unit-test",
-                                "-uuid", "0fb84a86-727c-11ea-bc55-0242ac130003", "-kernel", vmdesc],
-                               capture_output=True, timeout=60)
-            theirs = p.stdout.decode(errors="replace")
-        except subprocess.TimeoutExpired as e:
-            theirs = (e.stdout or b"").decode(errors="replace")
+        theirs = qemu_console(qemu, vmdesc, "-name", "kvm-unit-test", "-uuid", "0fb84a86-727c-11ea-bc55-0242ac130003")
         if theirs.replace("\r", "") != vmdesc_expected:
             fail("QEMU's STSI 3.2.2 console differs:\n" + theirs)
         print("vmdesc: the same console as qemu-system-s390x -name -uuid: OK")

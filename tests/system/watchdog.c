@@ -62,6 +62,18 @@ int start_c(void) {
   __asm__ volatile("stosm %0,0x01" : "=Q"(old) : : "memory"); /* external interruptions again: the console */
   check((LC64(0x120) & PSW_MASK_WAIT) && waited >= (15ULL * 1000000 << 12) && waited < (16ULL * 1000000 << 12),
         "the watchdog's expiry 15 seconds later: the restart interruption ends the enabled wait");
+
+  /* The expiry while the CPU spins (nop; j, as kvm-unit-tests' diag288 waits), external
+     interruptions off: the restart interruption 15 seconds on leaves the loop through the
+     restart new PSW. (tpfemu once let a lone I-stream that spun run past the expiry, which
+     DIAGNOSE had put on the machine's event queue after the run's end was chosen.) */
+  const uint64_t spin_start = stck();
+  diag288(INIT, 15, RESTART);
+  __asm__ volatile("stnsm %0,0xfe\n\tlarl %%r1,1f\n\tstg %%r1,0x1a8\n0:\tnop\n\tj 0b\n1:" : "=Q"(old) : : "r1", "memory");
+  const uint64_t spun = stck() - spin_start;
+  __asm__ volatile("stosm %0,0x01" : "=Q"(old) : : "memory");
+  check(spun >= (15ULL * 1000000 << 12) && spun < (16ULL * 1000000 << 12),
+        "the watchdog's expiry 15 seconds later: the restart interruption ends a spin (nop; j)");
   print("%u failure(s)\n", failures);
   return (int)failures;
 }

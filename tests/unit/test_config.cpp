@@ -68,6 +68,7 @@ std::vector<std::pair<std::string, std::string>> fields(const MachineConfig& m) 
       {"machine.engine", m.engine == emu::Engine::Compile ? "compile" : m.engine == emu::Engine::Cosim ? "cosim" : "interpret"},
       {"machine.compile.block_length", fmt::format("{}", m.block_length)},
       {"machine.compile.cache", fmt::format("{}", m.compile_cache)},
+      {"machine.skip_spin_loops", m.skip_spin_loops ? "true" : "false"},
   };
   for (auto [name, l] : {std::pair{"l1", m.l1}, std::pair{"l2", m.l2}, std::pair{"l3", m.l3}}) {
     f.emplace_back(fmt::format("machine.cache.{}.size", name), fmt::format("{}", l.size));
@@ -104,6 +105,7 @@ const char* const kDefaults =
     "machine.engine=compile\n"
     "machine.compile.block_length=64\n"
     "machine.compile.cache=67108864\n"
+    "machine.skip_spin_loops=true\n"
     "machine.cache.l1.size=131072\n"
     "machine.cache.l1.ways=8\n"
     "machine.cache.l1.latency=4\n"
@@ -260,7 +262,7 @@ TEST_CASE("an unknown key names its line and path and suggests the near miss", "
   CHECK(yaml_error("machine:\n  cache:\n    l4: {size: 1G}\n") ==
         "configs/x.yaml:3: machine.cache.l4: unknown key (known here: l1, l2, l3)");
   CHECK(yaml_error("machine:\n  frobnicate: 1\n") ==
-        "configs/x.yaml:2: machine.frobnicate: unknown key (known here: arch, istreams, clock, storage, placement_shift, host_storage_limit, quantum, engine, compile, cache, "
+        "configs/x.yaml:2: machine.frobnicate: unknown key (known here: arch, istreams, clock, storage, placement_shift, host_storage_limit, quantum, engine, compile, skip_spin_loops, cache, "
         "memory_latency, coherence, tlb)");
 }
 
@@ -312,7 +314,7 @@ TEST_CASE("a map or a sequence where a value belongs, and a value where a sectio
   CHECK(yaml_error("machine:\n  tlb:\n    - 4k\n") ==
         "configs/x.yaml:3: machine.tlb: expected a map of keys (4k, 1m, walk), got a sequence");
   CHECK(yaml_error("machine: 4\n") ==
-        "configs/x.yaml:1: machine: expected a map of keys (arch, istreams, clock, storage, placement_shift, host_storage_limit, quantum, engine, compile, cache, "
+        "configs/x.yaml:1: machine: expected a map of keys (arch, istreams, clock, storage, placement_shift, host_storage_limit, quantum, engine, compile, skip_spin_loops, cache, "
         "memory_latency, "
         "coherence, tlb), got a scalar");
   CHECK(yaml_error("- machine\n") == "configs/x.yaml:1: the top level must be a map of sections (machine:), got a sequence");
@@ -472,7 +474,7 @@ TEST_CASE("every key has a description, a default, a unit and a source, and the 
   std::ostringstream listing;
   schema.write_listing(listing);
   const std::string text = listing.str();
-  REQUIRE(schema.keys().size() == 28);
+  REQUIRE(schema.keys().size() == 29);
   for (const auto& k : schema.keys()) {
     INFO(k.path);
     CHECK(!k.description.empty());
