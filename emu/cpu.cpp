@@ -87,7 +87,8 @@ const Cpu::TlbEntry& Cpu::fill_tlb(uint64_t addr, bool for_write) {
   }
   // A page without the read right is invalid to DAT, as Linux marks PROT_NONE pages.
   if (!(t.prot & kProtRead)) program_check(Pic::PageTranslation, addr);
-  if (for_write && !(t.prot & kProtWrite)) program_check(Pic::Protection, addr);
+  // (fault_was_store_ tells system mode's TEID DAT protection from IEP's, a fetch.)
+  if (for_write && !(t.prot & kProtWrite)) fault_was_store_ = true, program_check(Pic::Protection, addr);
   // System mode's storage keys (tpfemu ipl): the access key against the frame's. Under a
   // host control program (run, exec) this predicted branch of the slow path is all they
   // cost; the entry keeps what the check permitted until the PSW key or a storage key
@@ -194,7 +195,8 @@ Frame& Cpu::frame_for_fetch(uint64_t a) {
       // IEP: the fetch is a protection exception (Principles of Operation,
       // "Instruction-Execution Protection"). Checked here, when a code page is entered
       // or an instruction decoded, so the interpreter's loop pays nothing for it.
-      if (!(t.prot & kProtExec) && space_->execute_protection()) program_check(Pic::Protection, a);
+      if (!(t.prot & kProtExec) && space_->execute_protection())
+        fault_was_store_ = false, program_check(Pic::Protection, a);
       // Fetch protection applies to instruction fetches too [Principles of Operation,
       // "Fetch Protection"] (system mode only, as in fill_tlb).
       if (system_) [[unlikely]] system_key_permits_store(a, false, t.frame->number);

@@ -168,7 +168,8 @@ class Cpu final : public TlbPurgeListener {
     sample_sink_ = interval ? sink : nullptr;
   }
   uint64_t page_faults = 0;  // resolved by the handler
-  // Whether the last page not present was met by a store (else a fetch): the
+  // Whether the last page not present, or the last page DAT protected (a store) or
+  // execute protected (an instruction fetch), was met by a store (else a fetch): the
   // translation-exception identification's fetch/store indication (system mode).
   bool fault_was_store() const { return fault_was_store_; }
   SvcHandler* svc_handler() const { return svc_; }

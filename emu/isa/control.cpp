@@ -74,7 +74,8 @@ void stcke(Cpu& c, const Insn& i) {
 void stfle(Cpu& c, const Insn& i) {
   const uint64_t a = c.gr[i.b2] + i.d2;
   if (a & 7) program_check(Pic::Specification);
-  const std::vector<uint64_t> list = facility_list(c.arch());
+  // System mode announces what only its DAT models (instruction-execution protection).
+  const std::vector<uint64_t> list = facility_list(c.arch(), c.system() != nullptr);
   const size_t given = (c.gr[0] & 0xFF) + 1;
   for (size_t k = 0; k < std::min(given, list.size()); ++k) c.write<uint64_t>(a + 8 * k, list[k]);
   c.gr[0] = (c.gr[0] & ~0xFFull) | (list.size() - 1);

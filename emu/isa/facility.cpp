@@ -6,7 +6,7 @@ namespace emu {
 namespace {
 
 constexpr FacilityDef kFacilities[] = {
-#define FACILITY(id, name, bit, generation, listed) {name, bit, Generation::generation, listed},
+#define FACILITY(id, name, bit, generation, listed) {name, bit, Generation::generation, Listing::listed},
 #include "emu/isa/facilities.def"
 #undef FACILITY
 };
@@ -18,10 +18,11 @@ constexpr std::array<std::string_view, 9> kGenerationNames = {"z900", "z990", "z
 
 const FacilityDef& facility_def(Facility f) { return kFacilities[size_t(f)]; }
 
-std::vector<uint64_t> facility_list(Generation arch) {
+std::vector<uint64_t> facility_list(Generation arch, bool system_mode) {
   std::vector<unsigned> bits = {0, 2};  // N3 installed; z/Architecture architectural mode active
   for (const FacilityDef& f : kFacilities)
-    if (f.listed && f.first <= arch) bits.push_back(f.stfle_bit);
+    if ((f.listing == Listing::Listed || (system_mode && f.listing == Listing::SystemMode)) && f.first <= arch)
+      bits.push_back(f.stfle_bit);
   unsigned highest = 0;
   for (unsigned b : bits) highest = b > highest ? b : highest;
   std::vector<uint64_t> list(highest / 64 + 1, 0);

@@ -22,11 +22,18 @@ enum class Facility : uint8_t {
 #undef FACILITY
 };
 
+// Whether STORE FACILITY LIST EXTENDED reports a facility (facilities.def's last column).
+enum class Listing : uint8_t {
+  Unlisted,    // never: the table holds only part of it
+  Listed,      // at the levels that have it
+  SystemMode,  // in system mode only (tpfemu ipl), never under a host control program
+};
+
 struct FacilityDef {
   std::string_view name;
   unsigned stfle_bit;
   Generation first;
-  bool listed;  // STFLE reports it (false while the table holds only part of it)
+  Listing listing;
 };
 
 const FacilityDef& facility_def(Facility f);
@@ -37,8 +44,9 @@ inline bool facility_installed(Facility f, Generation arch) { return facility_de
 // The facility list STORE FACILITY LIST EXTENDED stores on a machine of `arch`, as
 // doublewords (bit 0 the leftmost bit of the first), as long as its highest bit needs:
 // the architectural bits (0: N3 installed, 2: z/Architecture active) and each listed
-// facility the level has [Principles of Operation, "Facility Indications"].
-std::vector<uint64_t> facility_list(Generation arch);
+// facility the level has (with `system_mode`, the system-mode ones too) [Principles of
+// Operation, "Facility Indications"].
+std::vector<uint64_t> facility_list(Generation arch, bool system_mode = false);
 
 // "z196" <-> Generation::Z196 (the spelling of machine.arch and of IBM's names).
 std::string_view generation_name(Generation g);

@@ -47,8 +47,12 @@ template <class T> void load_control(Cpu& c, const Insn& i, uint64_t a) {
     ++n;
     if (r == i.r3) break;
   }
-  // The micro-TLB's entries keep the store rights CR0's protection controls gave.
-  if ((cr0 ^ s.cr[0]) & (kCr0LowAddressProtection | kCr0StorageProtectionOverride)) c.flush_micro_tlb();
+  // The micro-TLB's entries keep the store rights CR0's protection controls gave; and
+  // the code page the CPU runs in was entered under the old IEP control: the next
+  // instruction fetch enters it again (Cpu::frame_for_fetch checks the execute right).
+  constexpr uint64_t kRightsControls =
+      kCr0LowAddressProtection | kCr0StorageProtectionOverride | kCr0InstructionExecutionProtection;
+  if ((cr0 ^ s.cr[0]) & kRightsControls) c.flush_micro_tlb();
   s.control_changed();
 }
 
@@ -566,7 +570,7 @@ void pfmf(Cpu& c, const Insn& i) {
 // STORE FACILITY LIST: the first word of STFLE's list at real location 200.
 void stfl(Cpu& c, const Insn&) {
   system_of(c);
-  const std::vector<uint64_t> list = facility_list(c.arch());
+  const std::vector<uint64_t> list = facility_list(c.arch(), true);
   c.write<uint32_t>(lowcore::kFacilityList, uint32_t(list.empty() ? 0 : list[0] >> 32));
 }
 

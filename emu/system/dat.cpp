@@ -11,6 +11,8 @@ constexpr uint64_t kAsceRealSpace = bit(58);      // R: the addresses are real
 constexpr uint64_t kEntryInvalid = bit(58);       // I of region- and segment-table entries
 constexpr uint64_t kFormatControl = bit(53);      // FC: the entry designates a frame (EDAT)
 constexpr uint64_t kEntryProtection = bit(54);    // P of region (EDAT-1), segment and page entries
+constexpr uint64_t kEntryIep = bit(55);           // IEP of page entries and of frame-designating
+                                                  // segment (EDAT-1) and region-third (EDAT-2) entries
 constexpr uint64_t kPageInvalid = bit(53);        // I of a page-table entry
 constexpr uint64_t kPageReserved = bit(52);       // must be zero in a page-table entry
 constexpr uint64_t kTableOrigin = ~0xFFFull;      // region and segment tables: 4 KB aligned
@@ -64,6 +66,7 @@ DatWalk dat_walk(uint64_t asce, uint64_t vaddr, const DatControls& controls, Abs
     // EDAT-2: a region-third-table entry with FC designates a 2 GB frame.
     if (level == 1 && controls.edat2 && (e & kFormatControl)) {
       w.frame_size = 1ull << 31;
+      w.no_execute = e & kEntryIep;
       w.real = (e & ~(w.frame_size - 1)) | (vaddr & (w.frame_size - 1));
       return w;
     }
@@ -74,6 +77,7 @@ DatWalk dat_walk(uint64_t asce, uint64_t vaddr, const DatControls& controls, Abs
   // EDAT-1: a segment-table entry with FC designates a 1 MB frame.
   if (controls.edat1 && (ste & kFormatControl)) {
     w.frame_size = kSegmentSize;
+    w.no_execute = ste & kEntryIep;
     w.real = (ste & ~(kSegmentSize - 1)) | (vaddr & (kSegmentSize - 1));
     return w;
   }
@@ -83,6 +87,7 @@ DatWalk dat_walk(uint64_t asce, uint64_t vaddr, const DatControls& controls, Abs
   if (pte & kPageInvalid) return w.invalid_entry = true, fail(dat_code::kPageTranslation);
   if (pte & kPageReserved) return fail(dat_code::kTranslationSpecification);
   if (pte & kEntryProtection) w.protect = true;
+  w.no_execute = pte & kEntryIep;
   w.real = (pte & kTableOrigin) | (vaddr & kPageMask);
   return w;
 }
@@ -93,6 +98,10 @@ AddressSpace& GuestDat::select(uint64_t asce, AsceId id, const DatControls& cont
     v.space = std::make_unique<AddressSpace>(real_.space().storage(), ~0ull);
     v.space->set_track_changes(true);  // change recording, as the real view (real_storage.cpp)
   }
+  // Instruction-execution protection [Principles of Operation, "Instruction-Execution
+  // Protection"]: under CR0's control, a page mapped without the execute right (its
+  // entry's IEP bit) refuses instruction fetches.
+  v.space->set_execute_protection(controls.iep);
   selected_ = &v, selected_asce_ = asce, selected_id_ = id, controls_ = controls;
   return *v.space;
 }
@@ -130,7 +139,7 @@ bool GuestDat::map_page(uint64_t address, bool store) {
   has_exception_ = false;
   // After DAT, the real address is prefixed [Principles of Operation, "Address Types"].
   const uint64_t absolute = real_.absolute(w.real & ~kPageMask);
-  const uint8_t prot = kProtRead | kProtExec | (w.protect ? 0 : kProtWrite);
+  const uint8_t prot = kProtRead | (w.no_execute ? 0 : kProtExec) | (w.protect ? 0 : kProtWrite);
   selected_->space->map_shared(address & ~kPageMask, RealStorage::real_frame(absolute / kPageSize), prot);
   selected_->pages_by_entry.emplace(w.entry, address / kPageSize);
   return true;

@@ -10,7 +10,10 @@
 // class resolves by walking), to the absolute frame the real address prefixes to, so the
 // CPU's micro-TLB and the modelled TLBs (tagged by the view, as z's are by the ASCE)
 // serve guest DAT exactly as they serve the control program's spaces. A view holds
-// what the TLB may hold: IPTE, IDTE, PTLB and CSP(G) purge it.
+// what the TLB may hold: IPTE, IDTE, PTLB and CSP(G) purge it. A page whose leaf entry
+// has the IEP bit is mapped without the execute right, and the view's execute protection
+// follows CR0's IEP control, so the CPU's code fetch (Cpu::frame_for_fetch, where the
+// interpreter and the block compiler enter a code page) refuses it.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -37,10 +40,15 @@ constexpr uint16_t kRegionThirdTranslation = 0x003B;
 }  // namespace dat_code
 
 // What DAT controls besides the ASCE: CR0 bit 40 (EDAT-1; with EDAT-2 installed it also
-// enables the 2 GB frames of region-third entries).
+// enables the 2 GB frames of region-third entries), and CR0 bit 43 (instruction-execution
+// protection: a leaf entry's IEP bit forbids instruction fetches from its frame). The
+// walk reports the IEP bit whatever the control; the control applies where an
+// instruction is fetched (the view's execute protection), so a change of CR0 is seen
+// by the next fetch without a purge.
 struct DatControls {
   bool edat1 = false;
   bool edat2 = false;
+  bool iep = false;
 };
 
 // One translation's result.
@@ -48,6 +56,7 @@ struct DatWalk {
   uint16_t code = 0;          // 0: translated; else the exception's code
   uint64_t real = 0;          // the real address (code 0)
   bool protect = false;       // DAT protection: a store is a protection exception
+  bool no_execute = false;    // the leaf entry's IEP bit: with CR0's IEP control, no instruction fetch
   uint64_t entry = 0;         // absolute address of the last table entry used (or found invalid)
   uint64_t frame_size = 4096; // 4 KB, 1 MB (EDAT-1) or 2 GB (EDAT-2)
   bool invalid_entry = false; // the exception is an entry's invalid bit (not a length or type)

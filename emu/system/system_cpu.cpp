@@ -116,9 +116,10 @@ namespace {
 // enhanced-suppression-on-protection facility 2 [Principles of Operation, "Suppression
 // on Protection"]: bits 0-51 the page's address, 52-53 the fetch (10) or store (01)
 // indication, bits 56, 60, 61 the kind (001 DAT protection, 010 key-controlled
-// protection), 62-63 the ASCE's id when DAT is on.
+// protection, 101 instruction-execution protection), 62-63 the ASCE's id when DAT is on.
 constexpr uint64_t kTeidFetch = 0x800, kTeidStore = 0x400;
 constexpr uint64_t kTeidKeyProtection = 1ull << (63 - 60), kTeidDatProtection = 1ull << (63 - 61);
+constexpr uint64_t kTeidExecuteProtection = 1ull << (63 - 56) | 1ull << (63 - 61);
 }  // namespace
 
 void SystemCpu::low_address_protection_exception(uint64_t addr) {
@@ -152,7 +153,7 @@ bool SystemCpu::check_key(uint64_t addr, bool store, uint64_t number) {
   program_check(Pic::Protection, addr);
 }
 
-bool SystemCpu::take_protection_teid(uint64_t addr, uint64_t& teid) {
+bool SystemCpu::take_protection_teid(uint64_t addr, bool store, uint64_t& teid) {
   if (key_teid_pending_) {
     key_teid_pending_ = false;
     teid = key_teid_;
@@ -161,7 +162,10 @@ bool SystemCpu::take_protection_teid(uint64_t addr, uint64_t& teid) {
   if (!(mask_ & psw::kDat)) return false;  // (low-address protection: not modelled)
   AsceId id;
   asce(id);
-  teid = page_down(addr) | kTeidStore | kTeidDatProtection | uint64_t(id);
+  // DAT's two: a store to a DAT-protected page, or an instruction fetched from a page
+  // its IEP bit protects (the only fetch DAT refuses).
+  teid = page_down(addr) | (store ? kTeidStore | kTeidDatProtection : kTeidFetch | kTeidExecuteProtection) |
+         uint64_t(id);
   return true;
 }
 

@@ -70,6 +70,9 @@ constexpr uint64_t kCr0ServiceSignal = 1ull << (63 - 54);
 constexpr uint64_t kCr0ExtractionAuthority = 1ull << (63 - 36);
 // CR0 bit 40, the enhanced-DAT enablement control (EDAT-1; EDAT-2 with it).
 constexpr uint64_t kCr0EnhancedDat = 1ull << (63 - 40);
+// CR0 bit 43, instruction-execution-protection control: the IEP bit of DAT's leaf table
+// entries applies [Principles of Operation, "Instruction-Execution Protection"].
+constexpr uint64_t kCr0InstructionExecutionProtection = 1ull << (63 - 43);
 // CR0 bit 39, storage-protection-override control.
 constexpr uint64_t kCr0StorageProtectionOverride = 1ull << (63 - 39);
 // CR0 bit 33, SSM-suppression control.
@@ -110,8 +113,9 @@ class SystemCpu {
   // else whether a store would be permitted.
   bool check_key(uint64_t addr, bool store, uint64_t number);
   // The translation-exception identification of the protection exception being taken
-  // (the key's, or DAT protection's for `addr`), or false when the PoO stores none.
-  bool take_protection_teid(uint64_t addr, uint64_t& teid);
+  // (the key's; else DAT protection's for a store to `addr`, instruction-execution
+  // protection's for an instruction fetched there), or false when the PoO stores none.
+  bool take_protection_teid(uint64_t addr, bool store, uint64_t& teid);
   // The absolute storage key of real address `real` (for ISKE, SSKE, RRBE, PFMF): its
   // Storage frame number; an addressing exception beyond storage.
   uint64_t key_frame_of_real(uint64_t real) const;
@@ -156,7 +160,11 @@ class SystemCpu {
   }
   // DAT from the program's tables (emu/system/dat.h): this I-stream's views, by ASCE.
   GuestDat& dat() { return dat_; }
-  DatControls dat_controls() const { return DatControls{bool(cr[0] & kCr0EnhancedDat), bool(cr[0] & kCr0EnhancedDat)}; }
+  DatControls dat_controls() const {
+    const bool iep_installed = facility_installed(Facility::InstructionExecutionProtection, cpu_.arch());
+    return DatControls{bool(cr[0] & kCr0EnhancedDat), bool(cr[0] & kCr0EnhancedDat),
+                       iep_installed && (cr[0] & kCr0InstructionExecutionProtection)};
+  }
   // The ASCE the PSW's address-space control designates (primary CR1, secondary CR7,
   // home CR13; access-register mode uses the primary here) and its id for the TEID.
   uint64_t asce(AsceId& id) const;

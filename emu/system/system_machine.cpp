@@ -219,7 +219,7 @@ bool SystemMachine::program_check(unsigned istream, const RunResult& r) {
   else if (c.psw_addr == r.check.insn_address) c.psw_addr += ilc;
   if (translation && nullifies(code)) s.store_translation_exception_id(teid);
   // A protection exception's TEID: key-controlled or DAT protection (ESOP-2's form).
-  if (code == uint16_t(Pic::Protection) && s.take_protection_teid(pi.address, teid))
+  if (code == uint16_t(Pic::Protection) && s.take_protection_teid(pi.address, c.fault_was_store(), teid))
     s.store_translation_exception_id(teid);
   s.program_interruption(code, ilc, pi.dxc);
   return !halted_;

@@ -241,6 +241,23 @@ def main():
             fail(f"vmdesc {bad}: status {status}\n{stderr}")
     print("vmdesc: STSI 3.2.2's name, UUID and control program as given, TPFEMU's without; bad input: OK")
 
+    # Instruction-execution protection (tests/system/iep.c): every check PASS, the console
+    # exactly iep.expected, the same bytes twice and under the block compiler (and the
+    # same PASS lines under QEMU below).
+    iep = os.path.join(guest, "iep.elf")
+    iep_expected = open(os.path.join(source, "tests", "system", "iep.expected"), encoding="utf-8").read()
+    iep_outputs = []
+    for k, engine in ((1, "interpret"), (2, "interpret"), (3, "compile")):
+        profile = os.path.join(out, f"iep{k}.txt")
+        status, stdout, stderr = run([tpfemu, "ipl", iep, "--profile", profile, "--set", f"machine.engine={engine}"])
+        if status != 0 or stdout != iep_expected:
+            fail(f"iep ({engine}): exit status {status}, console differs from iep.expected:\n{stdout}{stderr}")
+        iep_outputs.append((stdout, stderr, open(profile, "rb").read()))
+    if iep_outputs[0] != iep_outputs[1] or iep_outputs[2] != iep_outputs[0]:
+        fail("runs of the instruction-execution-protection test differ (console, end lines or ETIM report), twice or "
+             "by engine")
+    print("iep: every check PASS, the same bytes twice and under the block compiler: OK")
+
     status, stdout, _ = run([tpfemu, "ipl", selftest, "--", "hello", "world"])
     one_istream = stdout
     if status != 0 or "parameters: hello world\n" not in stdout or "SKIP: SIGP (one CPU)\n" not in stdout:
@@ -397,6 +414,20 @@ def main():
         if theirs.replace("\r", "") != vmdesc_expected:
             fail("QEMU's STSI 3.2.2 console differs:\n" + theirs)
         print("vmdesc: the same console as qemu-system-s390x -name -uuid: OK")
+        # Instruction-execution protection: QEMU 7.2's TCG implements it (facility 130 in
+        # its default CPU model): the same PASS lines but two, where its EDAT frames depart
+        # (as the self-test's DAT checks found): a branch into an EDAT-1 1 MB frame with the
+        # IEP bit is an addressing exception 0005 there, into an EDAT-2 2 GB frame with the
+        # IEP bit it runs (an operation exception 0001 at the frame's zeros: neither the
+        # region-third entry's IEP bit nor its frame address applied).
+        theirs = qemu_console(qemu, iep)
+        known = {"EDAT-1: a branch into a segment-table entry's 1 MB frame with the IEP bit is 0004, its TEID",
+                 "EDAT-2: a branch into a region-third-table entry's 2 GB frame with the IEP bit is 0004, its TEID"}
+        qemu_lines = [l.strip() for l in theirs.splitlines() if l.strip().startswith(("PASS", "FAIL"))]
+        ours = [l for l in iep_expected.splitlines() if l.startswith(("PASS", "FAIL"))]
+        if strip(qemu_lines) != strip(ours):
+            fail("QEMU's PASS/FAIL lines of iep differ:\n" + "\n".join(qemu_lines))
+        print("iep: the same PASS lines as qemu-system-s390x but its two EDAT departures: OK")
     print("tpfemu ipl: OK")
 
 

@@ -189,6 +189,11 @@ TEST_CASE("STFLE stores the facility list of the machine's level, as much as GR0
         std::vector<uint64_t>{zec12 | bit(53) | bit(58), 0, bit2(129) | bit2(135)});
   CHECK(emu::facility_list(emu::Generation::Z15) ==
         std::vector<uint64_t>{zec12 | bit(53) | bit(58) | bit(61), 0, bit2(129) | bit2(135) | bit2(148)});
+  // Instruction-execution protection (130, z14 on) is system mode's only: its DAT has
+  // the IEP bit, run's and exec's spaces do not (the lists above stay theirs).
+  CHECK(emu::facility_list(emu::Generation::Z15, true) ==
+        std::vector<uint64_t>{zec12 | bit(53) | bit(58) | bit(61), 0, bit2(129) | bit2(130) | bit2(135) | bit2(148)});
+  CHECK(emu::facility_list(emu::Generation::Z13, true) == emu::facility_list(emu::Generation::Z13));
 
   TestMachine misaligned;
   misaligned.cpu.gr[2] = TestMachine::kData + 4;

@@ -85,6 +85,28 @@ TEST_CASE("DAT walks region-first, -second and -third, segment and page tables",
     CHECK_FALSE(emu::dat_walk(asce, kVaddr, {}, s).protect);
     CHECK(emu::dat_walk(asce, kVaddr, {true, true}, s).protect);
   }
+  SECTION("the IEP bit (55) of the leaf entry: a page-table entry's, whatever the control") {
+    CHECK_FALSE(emu::dat_walk(asce, kVaddr, {}, s).no_execute);
+    s.words[kPage + 0x12 * 8] |= 0x100;
+    CHECK(emu::dat_walk(asce, kVaddr, {}, s).no_execute);
+    CHECK(emu::dat_walk(asce, kVaddr, {}, s).code == 0);  // not a reserved bit: it translates
+  }
+  SECTION("a segment-table entry's IEP bit counts only where it designates a 1 MB frame (EDAT-1)") {
+    s.words[kSegment] |= 0x100;  // a page-table designation: not a leaf
+    CHECK_FALSE(emu::dat_walk(asce, kVaddr, {true, true}, s).no_execute);
+    s.words[kSegment] = 0x300000 | 0x400 | 0x100;  // FC: a 1 MB frame, IEP
+    w = emu::dat_walk(asce, kVaddr, {true, true}, s);
+    CHECK(w.frame_size == (1u << 20));
+    CHECK(w.no_execute);
+    s.words[kSegment] = 0x300000 | 0x400;
+    CHECK_FALSE(emu::dat_walk(asce, kVaddr, {true, true}, s).no_execute);
+  }
+  SECTION("a region-third-table entry's IEP bit where it designates a 2 GB frame (EDAT-2)") {
+    s.words[kRegionThird] = 0x80000000 | 0x400 | 0x100 | 1 << 2;  // FC, IEP, TT 01
+    w = emu::dat_walk(asce, kVaddr, {true, true}, s);
+    CHECK(w.frame_size == (1ull << 31));
+    CHECK(w.no_execute);
+  }
   SECTION("a real-space designation translates nothing") {
     w = emu::dat_walk(0x20, 0x123456789, {}, s);
     CHECK(w.code == 0);

@@ -47,8 +47,9 @@ struct SystemFixture {
   std::unique_ptr<emu::Machine> machine;
   std::unique_ptr<emu::SystemMachine> system;
   std::string console;
-  SystemFixture() {
-    emu::MachineConfig c = emu::load_exec_machine_config({}, {"machine.storage=16M", "machine.istreams=1"});
+  explicit SystemFixture(const std::string& engine = "compile") {
+    emu::MachineConfig c = emu::load_exec_machine_config(
+        {}, {"machine.storage=16M", "machine.istreams=1", "machine.engine=" + engine});
     const uint64_t real = c.storage;
     c.storage = emu::RealStorage::storage_bytes(real);
     machine = std::make_unique<emu::Machine>(c, false);
@@ -67,11 +68,11 @@ struct SystemFixture {
     for (unsigned k = 0; k < n; ++k) v = v << 8 | b[k];
     return v;
   }
-  emu::SystemRunResult run(const uint8_t* code, unsigned n, uint64_t mask) {
+  emu::SystemRunResult run(const uint8_t* code, unsigned n, uint64_t mask, uint64_t limit = 5) {
     system->real(0).space().write_bytes(kCode, code, n);
     system->cpu(0).load_psw(Psw{mask, kCode});
     machine->set_state(0, emu::IStreamState::Running);
-    return system->run(5);
+    return system->run(limit);
   }
 };
 
@@ -212,8 +213,8 @@ uint8_t key_of(SystemFixture& f, uint64_t absolute) {
 void set_key(SystemFixture& f, uint64_t absolute, uint8_t key) {
   emu::storage_key::write(f.machine->storage(), emu::RealStorage::real_frame(absolute / emu::kPageSize), key);
 }
-emu::SystemRunResult run(SystemFixture& f, const std::vector<uint8_t>& code, uint64_t mask) {
-  return f.run(code.data(), unsigned(code.size()), mask);
+emu::SystemRunResult run(SystemFixture& f, const std::vector<uint8_t>& code, uint64_t mask, uint64_t limit = 5) {
+  return f.run(code.data(), unsigned(code.size()), mask, limit);
 }
 
 }  // namespace
@@ -508,4 +509,113 @@ TEST_CASE("under a host control program MVCK, MVCP and MVCS are privileged opera
     REQUIRE(r.reason == emu::StopReason::ProgramCheck);
     CHECK(r.check.interrupt.code == emu::Pic::PrivilegedOperation);
   }
+}
+
+// Instruction-execution protection (facility 130) [Principles of Operation, chapter 3,
+// "Instruction-Execution Protection"]: DAT through a segment table whose first page
+// table identity-maps the first 1 MB, the page after the code's with the IEP bit, the
+// next DAT-protected.
+namespace {
+constexpr uint64_t kDatOn = 0x0400000000000000ull;
+constexpr uint64_t kSegmentTable = 0x80000, kPageTable = 0x84000;  // in the identity-mapped 1 MB
+constexpr uint64_t kIepPage = kCode + 0x1000, kProtectedPage = kCode + 0x2000;
+constexpr uint64_t kCr0Iep = 1ull << (63 - 43);
+void iep_tables(SystemFixture& f, bool control) {
+  f.poke64(kSegmentTable, kPageTable);
+  for (uint64_t k = 1; k < 2048; ++k) f.poke64(kSegmentTable + 8 * k, 0x20);  // invalid
+  for (uint64_t p = 0; p < 256; ++p) f.poke64(kPageTable + 8 * p, p << 12);
+  f.poke64(kPageTable + 8 * (kIepPage >> 12), kIepPage | 0x100);
+  f.poke64(kPageTable + 8 * (kProtectedPage >> 12), kProtectedPage | 0x200);
+  emu::SystemCpu& s = f.system->cpu(0);
+  s.cr[1] = kSegmentTable | 3;
+  s.cr[0] = control ? s.cr[0] | kCr0Iep : s.cr[0] & ~kCr0Iep;
+}
+const std::vector<uint8_t> kBranchToR1 = {0x07, 0xF1};  // BCR 15,1
+}  // namespace
+
+TEST_CASE("IEP: with CR0's control a fetch from a page whose entry has the IEP bit is a protection exception",
+          "[system][dat][iep]") {
+  const std::string engine = GENERATE("interpret", "compile");
+  INFO("machine.engine=" << engine);
+  SystemFixture f(engine);
+  iep_tables(f, true);
+  f.system->cpu(0).cpu().gr[1] = kIepPage + 0x10;
+  const auto r = run(f, program({kBranchToR1}), kSupervisor | kDatOn);
+  CHECK(r.psw.addr == 0x99);
+  CHECK(f.peek(0x8E, 2) == 0x0004);
+  // ESOP-2's TEID: the page, the fetch indication (10), protection code 101 (bits 56 and
+  // 61), the primary space.
+  CHECK(f.peek(0xA8, 8) == (kIepPage | 0x800 | 0x84));
+  // Suppressed: the old PSW past the fetch by its ILC (2, as QEMU gives).
+  CHECK(f.peek(0x8D, 1) == 2);
+  CHECK(f.peek(0x158, 8) == kIepPage + 0x12);
+}
+
+TEST_CASE("IEP: without CR0's control the page runs; with it, its data are loaded and stored", "[system][dat][iep]") {
+  const std::string engine = GENERATE("interpret", "compile");
+  INFO("machine.engine=" << engine);
+  SystemFixture f(engine);
+  iep_tables(f, false);
+  f.system->cpu(0).cpu().gr[1] = kIepPage;  // its bytes 00 00: the operation exception there
+  run(f, program({kBranchToR1}), kSupervisor | kDatOn);
+  CHECK(f.peek(0x8E, 2) == 0x0001);
+  CHECK(f.peek(0x158, 8) == kIepPage + 2);
+
+  SystemFixture g(engine);
+  iep_tables(g, true);
+  g.system->cpu(0).cpu().gr[1] = 0x1122334455667788ull;
+  g.system->cpu(0).cpu().gr[2] = kIepPage + 0x100;
+  run(g, program({kStgR1AtR2, kLgR1AtR2}), kSupervisor | kDatOn);
+  CHECK(g.peek(0x8E, 2) == 0x0001);  // the program's end, not a protection exception
+  CHECK(g.peek(kIepPage + 0x100, 8) == 0x1122334455667788ull);
+}
+
+TEST_CASE("IEP: a store to a DAT-protected page keeps DAT protection's TEID", "[system][dat][iep]") {
+  SystemFixture f;
+  iep_tables(f, true);
+  f.system->cpu(0).cpu().gr[2] = kProtectedPage + 0x10;
+  run(f, program({kStgR1AtR2}), kSupervisor | kDatOn);
+  CHECK(f.peek(0x8E, 2) == 0x0004);
+  CHECK(f.peek(0xA8, 8) == (kProtectedPage | 0x400 | 0x4));  // store indication, code 001
+}
+
+TEST_CASE("IEP: LCTLG turning the control on is seen by the next fetch from the page", "[system][dat][iep]") {
+  const std::string engine = GENERATE("interpret", "compile");
+  INFO("machine.engine=" << engine);
+  SystemFixture f(engine);
+  iep_tables(f, false);
+  // In the IEP page: LCTLG 0,0,0(2), then BCR 15,14. Run once with CR0 as it is (so
+  // that the BCR is decoded, and compiled, while the control is off), then with the
+  // control on: the BCR's fetch is refused though it was decoded before.
+  const uint8_t code[] = {0xEB, 0x00, 0x20, 0x00, 0x00, 0x2F, 0x07, 0xFE};
+  f.system->real(0).space().write_bytes(kIepPage, code, sizeof code);
+  f.poke64(0x30000, f.system->cpu(0).cr[0]);
+  f.poke64(0x30008, f.system->cpu(0).cr[0] | kCr0Iep);
+  emu::Cpu& c = f.system->cpu(0).cpu();
+  c.gr[1] = kIepPage, c.gr[2] = 0x30000, c.gr[3] = 0x30008;
+  const std::vector<uint8_t> basr = {0x0D, 0xE1}, lgr_2_3 = {0xB9, 0x04, 0x00, 0x23};
+  run(f, program({basr, lgr_2_3, basr}), kSupervisor | kDatOn, 20);
+  CHECK(f.peek(0x8E, 2) == 0x0004);
+  CHECK(f.peek(0xA8, 8) == (kIepPage | 0x800 | 0x84));
+  CHECK(f.peek(0x158, 8) == kIepPage + 8);  // the BCR at +6, past it by the ILC
+}
+
+TEST_CASE("IEP: after IPTE the page's new entry with the IEP bit is seen", "[system][dat][iep]") {
+  const std::string engine = GENERATE("interpret", "compile");
+  INFO("machine.engine=" << engine);
+  SystemFixture f(engine);
+  iep_tables(f, true);
+  const uint64_t plain = kCode + 0x3000;  // identity-mapped, no IEP bit: BCR 15,14 there
+  const uint8_t back[] = {0x07, 0xFE};
+  f.system->real(0).space().write_bytes(plain, back, sizeof back);
+  emu::Cpu& c = f.system->cpu(0).cpu();
+  c.gr[1] = plain, c.gr[3] = kPageTable, c.gr[4] = plain;
+  c.gr[5] = plain | 0x100, c.gr[6] = kPageTable + 8 * (plain >> 12);
+  // BASR 14,1 (runs the page, comes back); IPTE 3,4; STG 5,0(6) (the new entry, IEP);
+  // BASR 14,1 again.
+  const std::vector<uint8_t> basr = {0x0D, 0xE1};
+  run(f, program({basr, {0xB2, 0x21, 0x00, 0x34}, {0xE3, 0x50, 0x60, 0x00, 0x00, 0x24}, basr}), kSupervisor | kDatOn, 20);
+  CHECK(f.peek(0x8E, 2) == 0x0004);
+  CHECK(f.peek(0xA8, 8) == (plain | 0x800 | 0x84));
+  CHECK(f.peek(0x158, 8) == plain + 2);
 }
