@@ -196,6 +196,19 @@ def main():
             fail(f"vmdesc {bad}: status {status}\n{stderr}")
     print("vmdesc: STSI 3.2.2's name, UUID and control program as given, TPFEMU's without; bad input: OK")
 
+    # The message-security assist (tests/system/msa.c): STFLE's bits, each CPACF
+    # instruction's query and program checks (compared with QEMU's console below); on a
+    # z13 no MSA 8, so no KMA.
+    msa = os.path.join(guest, "msa.elf")
+    msa_expected = open(os.path.join(source, "tests", "system", "msa.expected"), encoding="utf-8").read()
+    status, stdout, stderr = run([tpfemu, "ipl", msa])
+    if status != 0 or stdout != msa_expected:
+        fail(f"msa: exit status {status}, console differs from msa.expected:\n{stdout}{stderr}")
+    status, stdout, _ = run([tpfemu, "ipl", msa, "--set", "machine.arch=z13"])
+    if status != 0 or " 77=1 146=0\n" not in stdout or "KMA" in stdout or "KMCTR: query CC 0" not in stdout:
+        fail(f"msa on a z13: MSA 8 (146) and KMA should be absent, the rest there (status {status}):\n{stdout}")
+    print("msa: the CPACF queries and their program checks; no KMA on a z13: OK")
+
     status, stdout, _ = run([tpfemu, "ipl", selftest, "--", "hello", "world"])
     one_istream = stdout
     if status != 0 or "parameters: hello world\n" not in stdout or "SKIP: SIGP (one CPU)\n" not in stdout:
@@ -387,6 +400,17 @@ def main():
         if theirs.replace("\r", "") != vmdesc_expected:
             fail("QEMU's STSI 3.2.2 console differs:\n" + theirs)
         print("vmdesc: the same console as qemu-system-s390x -name -uuid: OK")
+        # The message-security assist under QEMU's default CPU model: the same console.
+        try:
+            p = subprocess.run([qemu, "-machine", "s390-ccw-virtio", "-accel", "tcg", "-nographic", "-nodefaults",
+                                "-serial", "stdio", "-no-reboot", "-action", "panic=shutdown", "-kernel", msa],
+                               capture_output=True, timeout=60)
+            theirs = p.stdout.decode(errors="replace")
+        except subprocess.TimeoutExpired as e:
+            theirs = (e.stdout or b"").decode(errors="replace")
+        if theirs.replace("\r", "") != msa_expected:
+            fail("QEMU's message-security assist console differs:\n" + theirs)
+        print("msa: the same console as qemu-system-s390x: OK")
     print("tpfemu ipl: OK")
 
 
