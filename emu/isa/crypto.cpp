@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "emu/isa/common.h"
+#include "emu/system/system_cpu.h"
 
 namespace emu::isa {
 namespace {
@@ -73,8 +74,12 @@ void km(Cpu& c, const Insn& i) { cpacf(c, i, {kR1 | kR2, true}); }
 void kmc(Cpu& c, const Insn& i) { cpacf(c, i, {kR1 | kR2, true}); }
 void kimd(Cpu& c, const Insn& i) { cpacf(c, i, {kR2, false}); }
 void klmd(Cpu& c, const Insn& i) { cpacf(c, i, {kR2, false}); }
-// Extension 3 (76): no operand registers, the parameter block at GR1.
-void pckmo(Cpu& c, const Insn& i) { cpacf(c, i, {kNone, false}); }
+// Extension 3 (76): no operand registers, the parameter block at GR1. Privileged: under
+// a host control program (run, exec) its programs never have the supervisor state.
+void pckmo(Cpu& c, const Insn& i) {
+  system_of(c);
+  cpacf(c, i, {kNone, false});
+}
 // Extension 4 (77).
 void kmf(Cpu& c, const Insn& i) { cpacf(c, i, {kR1 | kR2, true}); }
 void kmo(Cpu& c, const Insn& i) { cpacf(c, i, {kR1 | kR2, true}); }
