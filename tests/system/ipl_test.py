@@ -257,6 +257,19 @@ def main():
         fail("runs of the instruction-execution-protection test differ (console, end lines or ETIM report), twice or "
              "by engine")
     print("iep: every check PASS, the same bytes twice and under the block compiler: OK")
+    # The message-security assist (tests/system/msa.c): STFLE's bits, each CPACF
+    # instruction's query and program checks (compared with QEMU's console below); on a
+    # z13 no MSA 8, so no KMA.
+    msa = os.path.join(guest, "msa.elf")
+    msa_expected = open(os.path.join(source, "tests", "system", "msa.expected"), encoding="utf-8").read()
+    for engine in ("interpret", "compile"):
+        status, stdout, stderr = run([tpfemu, "ipl", msa, "--set", f"machine.engine={engine}"])
+        if status != 0 or stdout != msa_expected:
+            fail(f"msa ({engine}): exit status {status}, console differs from msa.expected:\n{stdout}{stderr}")
+    status, stdout, _ = run([tpfemu, "ipl", msa, "--set", "machine.arch=z13"])
+    if status != 0 or " 77=1 146=0\n" not in stdout or "\nKMA:" in stdout or "KMCTR: query CC 0" not in stdout:
+        fail(f"msa on a z13: MSA 8 (146) and KMA should be absent, the rest there (status {status}):\n{stdout}")
+    print("msa: the CPACF queries and their program checks under both engines; no KMA on a z13: OK")
 
     status, stdout, _ = run([tpfemu, "ipl", selftest, "--", "hello", "world"])
     one_istream = stdout
@@ -428,6 +441,11 @@ def main():
         if strip(qemu_lines) != strip(ours):
             fail("QEMU's PASS/FAIL lines of iep differ:\n" + "\n".join(qemu_lines))
         print("iep: the same PASS lines as qemu-system-s390x but its two EDAT departures: OK")
+        # The message-security assist under QEMU's default CPU model: the same console.
+        theirs = qemu_console(qemu, msa)
+        if theirs.replace("\r", "") != msa_expected:
+            fail("QEMU's message-security assist console differs:\n" + theirs)
+        print("msa: the same console as qemu-system-s390x: OK")
     print("tpfemu ipl: OK")
 
 

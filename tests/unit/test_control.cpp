@@ -160,39 +160,51 @@ TEST_CASE("machine.arch: an instruction of a later facility is an operation exce
 
 TEST_CASE("STFLE stores the facility list of the machine's level, as much as GR0 allows", "[control][arch]") {
   auto bit = [](unsigned b) { return 1ull << (63 - b); };
-  // z196: N3, z/Architecture installed and active, STFLE, ETF2, long displacement (and
+  auto bit2 = [](unsigned b) { return 1ull << (63 - (b - 64)); };
+  auto bit3 = [](unsigned b) { return 1ull << (63 - (b - 128)); };
+  // z196: N3, z/Architecture installed and active, DAT-enhancement 1 and IDTE's selective
+  // clearing (3, 4), STFLE, ETF2, the message-security assist (17), long displacement (and
   // its high performance), extended immediate, ETF3, store-clock-fast, CSST, GIE,
-  // execute-extensions, bit 41's FP facilities, bit 45's z196 facilities. Not bit 37,
-  // the floating-point extension: its DFP instructions are not in the table.
-  const uint64_t z196 = bit(0) | bit(1) | bit(2) | bit(7) | bit(16) | bit(18) | bit(19) | bit(21) | bit(22) |
-                        bit(25) | bit(32) | bit(34) | bit(35) | bit(41) | bit(45);
+  // execute-extensions, bit 41's FP facilities, bit 45's z196 facilities; MSA extensions
+  // 3 and 4 (76, 77) in the second doubleword. Not bit 37, the floating-point extension:
+  // its DFP instructions are not in the table.
+  const uint64_t z196 = bit(0) | bit(1) | bit(2) | bit(3) | bit(4) | bit(7) | bit(16) | bit(17) | bit(18) |
+                        bit(19) | bit(21) | bit(22) | bit(25) | bit(32) | bit(34) | bit(35) | bit(41) | bit(45);
   TestMachine m;
   m.cpu.set_arch(emu::Generation::Z196);
   m.cpu.gr[0] = 0;  // room for one doubleword
   m.cpu.gr[2] = TestMachine::kData;
+  m.poke<uint64_t>(TestMachine::kData + 8, 0xEEEE);
   auto r = m.run(S(0xB2B0, 2, 0));
   REQUIRE(r.reason != emu::StopReason::ProgramCheck);
   CHECK(m.peek<uint64_t>(TestMachine::kData) == z196);
-  CHECK(m.cpu.gr[0] == 0);  // the list is one doubleword
+  CHECK(m.peek<uint64_t>(TestMachine::kData + 8) == 0xEEEE);  // only what GR0 gave room for
+  CHECK(m.cpu.gr[0] == 1);  // the list is two doublewords
+  CHECK(m.cpu.cc == 3);     // and did not fit
+  m.cpu.gr[0] = 1;
+  r = m.run(S(0xB2B0, 2, 0));
+  REQUIRE(r.reason != emu::StopReason::ProgramCheck);
+  CHECK(m.peek<uint64_t>(TestMachine::kData + 8) == (bit2(76) | bit2(77)));
   CHECK(m.cpu.cc == 0);
 
-  // z10 has no bit 45; zEC12 adds bit 49; z13 load/store-on-condition 2
-  // (53) and the vector facility (129, so the list is three doublewords); z14
-  // miscellaneous-instruction-extensions 2 (58) and vector enhancements 1 (135); z15
-  // miscellaneous-instruction-extensions 3 (61) and vector enhancements 2 (148).
-  CHECK(emu::facility_list(emu::Generation::Z10) == std::vector<uint64_t>{z196 & ~bit(45)});
-  CHECK(emu::facility_list(emu::Generation::ZEC12) == std::vector<uint64_t>{z196 | bit(49)});
-  const uint64_t zec12 = z196 | bit(49);
-  auto bit2 = [&](unsigned b) { return 1ull << (63 - (b - 128)); };
-  CHECK(emu::facility_list(emu::Generation::Z13) == std::vector<uint64_t>{zec12 | bit(53), 0, bit2(129)});
+  // z10 has no bit 45 nor MSA 4 (77); zEC12 adds bit 49 and MSA 5 (57); z13 load/store-
+  // on-condition 2 (53) and the vector facility (129, so the list is three doublewords);
+  // z14 miscellaneous-instruction-extensions 2 (58), vector enhancements 1 (135) and MSA 8
+  // (146); z15 miscellaneous-instruction-extensions 3 (61) and vector enhancements 2 (148).
+  CHECK(emu::facility_list(emu::Generation::Z10) == std::vector<uint64_t>{z196 & ~bit(45), bit2(76)});
+  const uint64_t zec12 = z196 | bit(49) | bit(57);
+  const uint64_t msa34 = bit2(76) | bit2(77);
+  CHECK(emu::facility_list(emu::Generation::ZEC12) == std::vector<uint64_t>{zec12, msa34});
+  CHECK(emu::facility_list(emu::Generation::Z13) == std::vector<uint64_t>{zec12 | bit(53), msa34, bit3(129)});
   CHECK(emu::facility_list(emu::Generation::Z14) ==
-        std::vector<uint64_t>{zec12 | bit(53) | bit(58), 0, bit2(129) | bit2(135)});
+        std::vector<uint64_t>{zec12 | bit(53) | bit(58), msa34, bit3(129) | bit3(135) | bit3(146)});
   CHECK(emu::facility_list(emu::Generation::Z15) ==
-        std::vector<uint64_t>{zec12 | bit(53) | bit(58) | bit(61), 0, bit2(129) | bit2(135) | bit2(148)});
+        std::vector<uint64_t>{zec12 | bit(53) | bit(58) | bit(61), msa34, bit3(129) | bit3(135) | bit3(146) | bit3(148)});
   // Instruction-execution protection (130, z14 on) is system mode's only: its DAT has
   // the IEP bit, run's and exec's spaces do not (the lists above stay theirs).
   CHECK(emu::facility_list(emu::Generation::Z15, true) ==
-        std::vector<uint64_t>{zec12 | bit(53) | bit(58) | bit(61), 0, bit2(129) | bit2(130) | bit2(135) | bit2(148)});
+        std::vector<uint64_t>{zec12 | bit(53) | bit(58) | bit(61), msa34,
+                              bit3(129) | bit3(130) | bit3(135) | bit3(146) | bit3(148)});
   CHECK(emu::facility_list(emu::Generation::Z13, true) == emu::facility_list(emu::Generation::Z13));
 
   TestMachine misaligned;

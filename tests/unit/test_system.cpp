@@ -618,4 +618,32 @@ TEST_CASE("IEP: after IPTE the page's new entry with the IEP bit is seen", "[sys
   CHECK(f.peek(0x8E, 2) == 0x0004);
   CHECK(f.peek(0xA8, 8) == (plain | 0x800 | 0x84));
   CHECK(f.peek(0x158, 8) == plain + 2);
+
+TEST_CASE("the CPACF queries in system mode: PCKMO in the supervisor state, the parameter block's access "
+          "exceptions",
+          "[system][msa]") {
+  // PCKMO (privileged, no operand registers): the status word at GR1, CC 0.
+  {
+    SystemFixture f;
+    f.system->cpu(0).cpu().gr[0] = 0, f.system->cpu(0).cpu().gr[1] = 0x30000;
+    const auto r = run(f, program({{0xB9, 0x28, 0x00, 0x00}}), kSupervisor);
+    CHECK(r.psw.addr == 0x99);
+    CHECK(f.peek(0x8E, 2) == 0x0001);  // the end's operation exception, after PCKMO
+    CHECK(f.peek(0x30000, 8) == 0x8000000000000000ull);
+    CHECK(f.peek(0x30008, 8) == 0);
+    CHECK((f.peek(0x150, 8) >> 44 & 3) == 0);  // CC 0
+  }
+  // KIMD's parameter block at 8 under low-address protection (CR0 bit 35): protection;
+  // beyond the configuration's storage (DAT off): addressing. Nothing is stored.
+  for (const auto& [gr1, code] : {std::pair<uint64_t, uint64_t>{8, 0x0004}, {~0ull, 0x0005}}) {
+    INFO(gr1);
+    SystemFixture f;
+    f.system->cpu(0).cr[0] |= emu::kCr0LowAddressProtection;
+    f.poke64(8, 0x1122334455667788ull);
+    f.system->cpu(0).cpu().gr[0] = 0, f.system->cpu(0).cpu().gr[1] = gr1;
+    const auto r = run(f, program({{0xB9, 0x3E, 0x00, 0x02}}), kSupervisor);  // KIMD
+    CHECK(r.psw.addr == 0x99);
+    CHECK(f.peek(0x8E, 2) == code);
+    CHECK(f.peek(8, 8) == 0x1122334455667788ull);
+  }
 }
