@@ -618,6 +618,7 @@ TEST_CASE("IEP: after IPTE the page's new entry with the IEP bit is seen", "[sys
   CHECK(f.peek(0x8E, 2) == 0x0004);
   CHECK(f.peek(0xA8, 8) == (plain | 0x800 | 0x84));
   CHECK(f.peek(0x158, 8) == plain + 2);
+}
 
 TEST_CASE("the CPACF queries in system mode: PCKMO in the supervisor state, the parameter block's access "
           "exceptions",
