@@ -35,7 +35,6 @@ enum {
 
 #define STE_INVALID 0x20ULL
 #define PTE_INVALID 0x400ULL
-#define TABLE(a) ((volatile uint64_t *)(uintptr_t)(a))
 #define BYTES(a) ((volatile uint8_t *)(uintptr_t)(a))
 #define SID_3390 0x00010000u
 #define SID_EADM 0x00010001u

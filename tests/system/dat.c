@@ -25,7 +25,6 @@ enum {
 #define FC 0x400ULL
 #define FETCH 0x800ULL /* the TEID's fetch indication (bits 52-53 10) */
 #define STORE 0x400ULL /* and its store indication (01) */
-#define TABLE(a) ((volatile uint64_t *)(uintptr_t)(a))
 
 static void set_cr(int r, uint64_t v) {
   switch (r) {
@@ -33,11 +32,6 @@ static void set_cr(int r, uint64_t v) {
     case 1: __asm__ volatile("lctlg 1,1,%0" : : "Q"(v)); break;
     case 13: __asm__ volatile("lctlg 13,13,%0" : : "Q"(v)); break;
   }
-}
-static uint64_t get_cr0(void) {
-  uint64_t v;
-  __asm__ volatile("stctg 0,0,%0" : "=Q"(v));
-  return v;
 }
 
 static void build_tables(void) {

@@ -42,16 +42,8 @@ enum {
 #define TEID_IEP 0x84ULL /* ESOP-2's protection code 101: bits 56 and 61 */
 #define CR0_EDAT (1ULL << (63 - 40))
 #define CR0_IEP (1ULL << (63 - 43))
-#define TABLE(a) ((volatile uint64_t *)(uintptr_t)(a))
 #define HALF(a) (*(volatile uint16_t *)(uintptr_t)(a))
 
-static uint64_t get_cr0(void) {
-  uint64_t v;
-  __asm__ volatile("stctg 0,0,%0" : "=Q"(v));
-  return v;
-}
-static void set_cr0(uint64_t v) { __asm__ volatile("lctlg 0,0,%0" : : "Q"(v) : "memory"); }
-static void set_cr1(uint64_t v) { __asm__ volatile("lctlg 1,1,%0" : : "Q"(v) : "memory"); }
 static void iep_control(int on) { set_cr0(on ? get_cr0() | CR0_IEP : get_cr0() & ~CR0_IEP); }
 
 static void build_tables(void) {

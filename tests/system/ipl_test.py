@@ -29,6 +29,26 @@ def qemu_console(qemu, kernel, *options, cpus=1, timeout=60):
         return (e.stdout or b"").decode(errors="replace")
 
 
+def same_three_ways(tpfemu, out, name, kernel, expected, *options, check=None):
+    """`kernel` run twice under the interpreter and once under the block compiler, with
+    --profile: each time exit status 0 and the console exactly `expected` (and
+    check(stderr), if given, None when the end lines are as they should be), and the three
+    runs' console, end lines and ETIM report the same bytes. The console."""
+    runs = []
+    for k, engine in ((1, "interpret"), (2, "interpret"), (3, "compile")):
+        profile = os.path.join(out, f"{name}{k}.txt")
+        status, stdout, stderr = run([tpfemu, "ipl", kernel, *options, "--profile", profile,
+                                      "--set", f"machine.engine={engine}"])
+        if status != 0 or stdout != expected:
+            fail(f"{name} ({engine}): exit status {status}, console differs from {name}.expected:\n{stdout}{stderr}")
+        if check and check(stderr):
+            fail(f"{name}: {check(stderr)}:\n{stderr}")
+        runs.append((stdout, stderr, open(profile, "rb").read()))
+    if runs[0] != runs[1] or runs[2] != runs[0]:
+        fail(f"runs of {name} differ (console, end lines or ETIM report), twice or by engine")
+    return expected
+
+
 def fail(msg):
     print(f"FAILED: {msg}")
     sys.exit(1)
@@ -104,19 +124,9 @@ def main():
     with open(volume, "wb") as f:
         f.write(data)
     css_expected = open(os.path.join(source, "tests", "system", "css.expected"), encoding="utf-8").read()
-    css_outputs = []
-    for k, engine in ((1, "interpret"), (2, "interpret"), (3, "compile")):
-        profile = os.path.join(out, f"css{k}.txt")
-        status, stdout, stderr = run([tpfemu, "ipl", os.path.join(guest, "css.elf"), "--dasd", volume, "--scm",
-                                      "--device", "virtio-net-ccw",
-                                      "--profile", profile, "--set", f"machine.engine={engine}"])
-        if status != 0 or stdout != css_expected:
-            fail(f"css: exit status {status}, console differs from css.expected:\n{stdout}{stderr}")
-        if " io=" not in stderr or "start_subchannel=" not in stderr:
-            fail(f"css: no I/O counts on the end line:\n{stderr}")
-        css_outputs.append((stdout, stderr, open(profile, "rb").read()))
-    if css_outputs[0] != css_outputs[1] or css_outputs[2] != css_outputs[0]:
-        fail("runs of the channel-subsystem test differ (console, end lines or ETIM report), twice or by engine")
+    same_three_ways(tpfemu, out, "css", os.path.join(guest, "css.elf"), css_expected, "--dasd", volume, "--scm",
+                    "--device", "virtio-net-ccw",
+                    check=lambda err: None if " io=" in err and "start_subchannel=" in err else "no I/O counts on the end line")
     status, _, stderr = run([tpfemu, "ipl", os.path.join(guest, "css.elf"), "--dasd", os.path.join(out, "no-such-volume")])
     if status != 2 or "--dasd" not in stderr:
         fail(f"a missing --dasd file: status {status}\n{stderr}")
@@ -131,15 +141,7 @@ def main():
     # compiler.
     movekey = os.path.join(guest, "movekey.elf")
     movekey_expected = open(os.path.join(source, "tests", "system", "movekey.expected"), encoding="utf-8").read()
-    movekey_outputs = []
-    for k, engine in ((1, "interpret"), (2, "interpret"), (3, "compile")):
-        profile = os.path.join(out, f"movekey{k}.txt")
-        status, stdout, stderr = run([tpfemu, "ipl", movekey, "--profile", profile, "--set", f"machine.engine={engine}"])
-        if status != 0 or stdout != movekey_expected:
-            fail(f"movekey: exit status {status}, console differs from movekey.expected:\n{stdout}{stderr}")
-        movekey_outputs.append((stdout, stderr, open(profile, "rb").read()))
-    if movekey_outputs[0] != movekey_outputs[1] or movekey_outputs[2] != movekey_outputs[0]:
-        fail("runs of the move-with-key test differ (console, end lines or ETIM report), twice or by engine")
+    same_three_ways(tpfemu, out, "movekey", movekey, movekey_expected)
     print("movekey: every check PASS, the same bytes twice and under the block compiler: OK")
 
     # The all-in-one multi-I-stream kernel (tests/system/allinone.c): SIGP starts the
@@ -246,16 +248,7 @@ def main():
     # same PASS lines under QEMU below).
     iep = os.path.join(guest, "iep.elf")
     iep_expected = open(os.path.join(source, "tests", "system", "iep.expected"), encoding="utf-8").read()
-    iep_outputs = []
-    for k, engine in ((1, "interpret"), (2, "interpret"), (3, "compile")):
-        profile = os.path.join(out, f"iep{k}.txt")
-        status, stdout, stderr = run([tpfemu, "ipl", iep, "--profile", profile, "--set", f"machine.engine={engine}"])
-        if status != 0 or stdout != iep_expected:
-            fail(f"iep ({engine}): exit status {status}, console differs from iep.expected:\n{stdout}{stderr}")
-        iep_outputs.append((stdout, stderr, open(profile, "rb").read()))
-    if iep_outputs[0] != iep_outputs[1] or iep_outputs[2] != iep_outputs[0]:
-        fail("runs of the instruction-execution-protection test differ (console, end lines or ETIM report), twice or "
-             "by engine")
+    same_three_ways(tpfemu, out, "iep", iep, iep_expected)
     print("iep: every check PASS, the same bytes twice and under the block compiler: OK")
     # The message-security assist (tests/system/msa.c): STFLE's bits, each CPACF
     # instruction's query and program checks (compared with QEMU's console below); on a

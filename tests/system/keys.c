@@ -86,12 +86,6 @@ static void pfmf_frame(uint64_t controls, uint64_t *a) {
   __asm__ volatile("pfmf %1,%0" : "+a"(r2) : "d"(controls) : "memory");
   *a = r2;
 }
-static uint64_t get_cr0(void) {
-  uint64_t v;
-  __asm__ volatile("stctg 0,0,%0" : "=Q"(v));
-  return v;
-}
-static void set_cr0(uint64_t v) { __asm__ volatile("lctlg 0,0,%0" : : "Q"(v)); }
 
 static int protection(uint64_t teid, const char *insn, unsigned before) {
   const int ok = last_program.count == before + 1 && last_program.code == 4 && last_program.teid == teid &&

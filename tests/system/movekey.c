@@ -34,16 +34,8 @@ enum {
 #define STE_INVALID 0x20ULL
 #define PTE_INVALID 0x400ULL
 #define CR0_SECONDARY_SPACE (1ULL << (63 - 37))
-#define TABLE(a) ((volatile uint64_t *)(uintptr_t)(a))
 #define BYTES(a) ((volatile uint8_t *)(uintptr_t)(a))
 
-static uint64_t get_cr0(void) {
-  uint64_t v;
-  __asm__ volatile("stctg 0,0,%0" : "=Q"(v));
-  return v;
-}
-static void set_cr0(uint64_t v) { __asm__ volatile("lctlg 0,0,%0" : : "Q"(v) : "memory"); }
-static void set_cr1(uint64_t v) { __asm__ volatile("lctlg 1,1,%0" : : "Q"(v) : "memory"); }
 static void set_cr3(uint64_t v) { __asm__ volatile("lctlg 3,3,%0" : : "Q"(v) : "memory"); }
 static void set_cr7(uint64_t v) { __asm__ volatile("lctlg 7,7,%0" : : "Q"(v) : "memory"); }
 static void build_tables(void) {

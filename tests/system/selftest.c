@@ -154,12 +154,6 @@ static void prefix(void) {
         "an SVC under prefix 80000 stores its code in that lowcore");
 }
 
-static void set_cr0_bit(int bit, int on) {
-  uint64_t cr0;
-  __asm__ volatile("stctg 0,0,%0" : "=Q"(cr0));
-  cr0 = on ? cr0 | 1ULL << (63 - bit) : cr0 & ~(1ULL << (63 - bit));
-  __asm__ volatile("lctlg 0,0,%0" : : "Q"(cr0));
-}
 
 /* The clock comparator 10 microseconds ahead, then an enabled wait: its interruption
    (1004) ends the wait. */

@@ -25,12 +25,6 @@ static int all_ff(const uint8_t *p, unsigned n) {
     if (p[k] != 0xff) return 0;
   return 1;
 }
-static void set_cr0_bit(int bit, int on) {
-  uint64_t cr0;
-  __asm__ volatile("stctg 0,0,%0" : "=Q"(cr0));
-  cr0 = on ? cr0 | 1ULL << (63 - bit) : cr0 & ~(1ULL << (63 - bit));
-  __asm__ volatile("lctlg 0,0,%0" : : "Q"(cr0));
-}
 
 /* I-stream 1 stopped, then restarted at `routine`; back once it set cpu1_flag. */
 static void run_on_cpu1(char *routine) {

@@ -100,6 +100,23 @@ __attribute__((unused)) static int sigp(unsigned cpu, unsigned order, uint64_t p
   return cc;
 }
 
+/* A doubleword of a DAT table (or any storage) at address `a`. */
+#define TABLE(a) ((volatile uint64_t *)(uintptr_t)(a))
+
+/* Control registers 0 and 1. */
+__attribute__((unused)) static uint64_t get_cr0(void) {
+  uint64_t v;
+  __asm__ volatile("stctg 0,0,%0" : "=Q"(v));
+  return v;
+}
+__attribute__((unused)) static void set_cr0(uint64_t v) { __asm__ volatile("lctlg 0,0,%0" : : "Q"(v) : "memory"); }
+/* CR0's bit `bit` (PoO numbering) on or off. */
+__attribute__((unused)) static void set_cr0_bit(int bit, int on) {
+  const uint64_t cr0 = get_cr0();
+  set_cr0(on ? cr0 | 1ULL << (63 - bit) : cr0 & ~(1ULL << (63 - bit)));
+}
+__attribute__((unused)) static void set_cr1(uint64_t v) { __asm__ volatile("lctlg 1,1,%0" : : "Q"(v) : "memory"); }
+
 /* DAT on and off: STOSM/STNSM of the PSW's bit 5. */
 __attribute__((unused)) static void dat_on(void) {
   uint8_t old;
