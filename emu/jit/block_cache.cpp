@@ -462,6 +462,9 @@ struct Access {
   // SubLogical, CompareLogical (add_logical, sub_logical, cc_compare unsigned, common.h),
   // And, Or, Xor (op32 / op64 of emu/isa/logical.cpp).
   AluOp op = AluOp::None;
+  // SI/SIY compare logical immediate (CLI, CLIY): the storage operand at B1 + D1, its
+  // byte compared unsigned with I2 (cli, fixed_point.cpp); R1 untouched.
+  bool immediate = false;
 };
 
 Access access_form(uint16_t id) {
@@ -511,7 +514,9 @@ Access access_form(uint16_t id) {
       {"OG", {8, false, false, Into::Full64, false, AluOp::Or}},
       {"X", {4, false, false, Into::Low32, false, AluOp::Xor}},
       {"XY", {4, false, false, Into::Low32, false, AluOp::Xor}},
-      {"XG", {8, false, false, Into::Full64, false, AluOp::Xor}}};
+      {"XG", {8, false, false, Into::Full64, false, AluOp::Xor}},
+      {"CLI", {1, false, false, Into::Low32, false, AluOp::CompareLogical, true}},
+      {"CLIY", {1, false, false, Into::Low32, false, AluOp::CompareLogical, true}}};
   const std::string_view m = mnemonic(id);
   for (const auto& [name, form] : kForms)
     if (m == name) return form;
@@ -538,11 +543,14 @@ void emit_access(asmjit::x86::Assembler& as, const Access& form, const Insn& in,
   using namespace asmjit;
   const x86::Gp cpu = x86::rbx, ea = x86::rax, vpage = x86::rdx, entry = x86::rcx, offset = x86::rdx;
   const unsigned w = form.width;
-  // Cpu::ea2: gr[x2] + gr[b2] + d2, modulo 2^64 (register 16 is zero).
-  if (in.x2 != kZeroReg && in.b2 != kZeroReg) as.mov(ea, gr(in.x2, 8)), as.add(ea, gr(in.b2, 8));
-  else if (in.x2 != kZeroReg || in.b2 != kZeroReg) as.mov(ea, gr(in.x2 != kZeroReg ? in.x2 : in.b2, 8));
+  // Cpu::ea2: gr[x2] + gr[b2] + d2, modulo 2^64 (register 16 is zero); an SI form's
+  // Cpu::ea1: gr[b1] + d1.
+  const uint8_t x = form.immediate ? kZeroReg : in.x2, b = form.immediate ? in.b1 : in.b2;
+  const int32_t d = form.immediate ? in.d1 : in.d2;
+  if (x != kZeroReg && b != kZeroReg) as.mov(ea, gr(x, 8)), as.add(ea, gr(b, 8));
+  else if (x != kZeroReg || b != kZeroReg) as.mov(ea, gr(x != kZeroReg ? x : b, 8));
   else as.xor_(x86::eax, x86::eax);
-  if (in.d2) as.add(ea, imm(in.d2));  // sign-extended imm32, as int64_t(d2)
+  if (d) as.add(ea, imm(d));  // sign-extended imm32, as int64_t(d)
   as.mov(vpage, ea);
   as.shr(vpage, 12);
   as.mov(x86::ecx, x86::edx);
@@ -593,6 +601,11 @@ void emit_access(asmjit::x86::Assembler& as, const Access& form, const Insn& in,
       if (form.sign) as.movsx(x86::rax, x86::ax);
       break;
     default: form.sign ? as.movsx(x86::rax, op) : as.movzx(x86::eax, op); break;
+  }
+  if (form.immediate) {  // cli: the byte against I2, unsigned
+    as.cmp(x86::eax, imm(uint8_t(in.imm)));
+    emit_cc_of_flags(as, at, true);
+    return;
   }
   if (form.op != AluOp::None) {  // R1 op the value; a signed overflow is the handler's
     const bool wide = form.into == Into::Full64;

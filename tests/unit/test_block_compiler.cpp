@@ -669,8 +669,11 @@ TEST_CASE("a page fault at each storage operand of a block stops where the inter
       {RXY(0xE31B, 4, 0, 6, 56), 1, "SLGF", 0},       // SLGF r4,56(r6)
       {RXY(0xE382, 5, 0, 6, 64), 1, "XG", 0},         // XG r5,64(r6)
       {RX(0x55, 2, 0, 6, 72), 1, "CL", 0},            // CL r2,72(r6)
+      {SI(0x95, 0x80, 6, 80), 1, "CLI", 0},          // CLI 80(r6),X'80'
+      {SIY(0xEB55, 0x01, 6, 88), 1, "CLIY", 0},      // CLIY 88(r6),X'01'
       {SS(0xD2, 11, 6, 4090, 7, 100), 2, "MVC", 3}};  // MVC 4090(12,r6),100(r7): crosses
-  const Bytes cc_hash = RRE(0xB222, 9, 0) + RRE(0xB982, 11, 9);  // IPM r9; XGR r11,r9
+  // IPM r9; RLLG r11,r11,3; XGR r11,r9: a CC that differs on every pass cannot cancel out.
+  const Bytes cc_hash = RRE(0xB222, 9, 0) + RSY(0xEB1C, 11, 11, 0, 3) + RRE(0xB982, 11, 9);
   const Bytes head = RI(0xA79, 1, 12) + RIL(0xC0E, 6, 0) + RIL(0xC09, 6, int64_t(kData));  // LGHI r1,12; r6 = kData
   Bytes body;
   struct Page {
@@ -686,7 +689,7 @@ TEST_CASE("a page fault at each storage operand of a block stops where the inter
     body = body + op.insn + cc_hash + RI(0xA7B, 2, 7) + RXY(0xE371, 6, 0, 6, int(4096 * op.pages));  // AGHI r2,7; LAY
   }
   body = body + RXY(0xE371, 6, 0, 6, -int(4096 * pages.size()));  // back to the first page
-  const unsigned body_insns = 6 * unsigned(operands.size()) + 1 + 1;  // and the BRCTG
+  const unsigned body_insns = 7 * unsigned(operands.size()) + 1 + 1;  // and the BRCTG
   body = body + RI(0xA77, 1, -int(body.size()) / 2);                // BRCTG r1,loop
   const Bytes code = head + body + kEndMarker;
   const uint64_t data_bytes = pages.size() * emu::kPageSize;
