@@ -162,14 +162,17 @@ namespace {
 // hottest of the bench's profiles that touch only general registers, set no condition
 // code and cannot raise an exception. Each is its table entry's handler (named beside
 // it, emu/isa/) written in x86-64; engines.same runs both on every guest program.
-enum class Native : uint8_t { None, LR, LGR, LGFR, LLGFR, LHI, LGHI, LLILF, LLIHF, LA, LARL, SLLG, SRLG };
+enum class Native : uint8_t { None, LR, LGR, LGFR, LLGFR, LHI, LGHI, LLILF, LLIHF, LA, LARL, SLLG, SRLG,
+                              MSR, MSGR, MSGFR, MHI, MGHI };
 
 Native native_form(uint16_t id) {
   static const std::pair<std::string_view, Native> kForms[] = {
       {"LR", Native::LR},       {"LGR", Native::LGR},     {"LGFR", Native::LGFR}, {"LLGFR", Native::LLGFR},
       {"LHI", Native::LHI},     {"LGHI", Native::LGHI},   {"LGFI", Native::LGHI}, {"LLILF", Native::LLILF},
       {"LLIHF", Native::LLIHF}, {"LA", Native::LA},       {"LAY", Native::LA},    {"LARL", Native::LARL},
-      {"SLLG", Native::SLLG},   {"SRLG", Native::SRLG}};
+      {"SLLG", Native::SLLG},   {"SRLG", Native::SRLG},   {"MSR", Native::MSR},   {"MSGR", Native::MSGR},
+      {"MSGFR", Native::MSGFR}, {"MHI", Native::MHI},     {"MSFI", Native::MHI},  {"MGHI", Native::MGHI},
+      {"MSGFI", Native::MGHI}};
   const std::string_view m = mnemonic(id);
   for (const auto& [name, form] : kForms)
     if (m == name) return form;
@@ -211,6 +214,15 @@ void emit_native(asmjit::x86::Assembler& as, Native form, const Insn& in, Gr gr)
       else as.shr(rax, x86::cl);
       as.mov(gr(in.r1, 8), rax);
       break;
+    // The single-width multiplies (msr, msgr, msgfr, mhi, msfi, mghi, msgfi): the product's
+    // low bits, the same signed or unsigned, no CC and no overflow condition.
+    case Native::MSR: as.mov(x86::eax, gr(in.r1, 4)), as.imul(x86::eax, gr(in.r2, 4)), as.mov(gr(in.r1, 4), x86::eax); break;
+    case Native::MSGR: as.mov(rax, gr(in.r1, 8)), as.imul(rax, gr(in.r2, 8)), as.mov(gr(in.r1, 8), rax); break;
+    case Native::MSGFR:
+      as.movsxd(rcx, gr(in.r2, 4)), as.mov(rax, gr(in.r1, 8)), as.imul(rax, rcx), as.mov(gr(in.r1, 8), rax);
+      break;
+    case Native::MHI: as.imul(x86::eax, gr(in.r1, 4), imm(int32_t(in.imm))), as.mov(gr(in.r1, 4), x86::eax); break;
+    case Native::MGHI: as.imul(rax, gr(in.r1, 8), imm(int32_t(in.imm))), as.mov(gr(in.r1, 8), rax); break;
     case Native::None: break;
   }
 }
@@ -226,6 +238,8 @@ struct Alu {
   AluOp op = AluOp::None;
   uint8_t bits = 64;       // operand width
   bool immediate = false;  // the second operand is Insn::imm (else R2)
+  uint8_t field = 0;       // the first operand's byte offset in R1 on the host (NIHF: 4, NILH: 2)
+  bool unsigned_imm = false;  // the immediate zero-extended to 64 bits (ALGFI, SLGFI)
 };
 
 Alu alu_form(uint16_t id) {
@@ -239,7 +253,15 @@ Alu alu_form(uint16_t id) {
       {"CLGR", {CompareLogical, 64}},                       {"NR", {And, 32}},         {"NGR", {And, 64}},
       {"OR", {Or, 32}},         {"OGR", {Or, 64}},          {"XR", {Xor, 32}},         {"XGR", {Xor, 64}},
       {"LTR", {LoadTest, 32}},  {"LTGR", {LoadTest, 64}},   {"RISBG", {Risbg}},        {"RISBGN", {Risbgn}},
-      {"RNSBG", {Rnsbg}},       {"ROSBG", {Rosbg}},         {"RXSBG", {Rxsbg}},        {"TMLL", {Tmll, 16, true}}};
+      {"RNSBG", {Rnsbg}},       {"ROSBG", {Rosbg}},         {"RXSBG", {Rxsbg}},        {"TMLL", {Tmll, 16, true}},
+      {"ALR", {AddLogical, 32}}, {"ALGR", {AddLogical, 64}}, {"SLR", {SubLogical, 32}}, {"SLGR", {SubLogical, 64}},
+      {"ALFI", {AddLogical, 32, true}},                     {"SLFI", {SubLogical, 32, true}},
+      {"ALGFI", {AddLogical, 64, true, 0, true}},           {"SLGFI", {SubLogical, 64, true, 0, true}},
+      // op_field: one 32- or 16-bit field of R1, the CC of that field alone
+      {"NILF", {And, 32, true}},  {"NIHF", {And, 32, true, 4}}, {"OILF", {Or, 32, true}}, {"OIHF", {Or, 32, true, 4}},
+      {"XILF", {Xor, 32, true}},  {"XIHF", {Xor, 32, true, 4}}, {"NILL", {And, 16, true}}, {"NILH", {And, 16, true, 2}},
+      {"NIHL", {And, 16, true, 4}}, {"NIHH", {And, 16, true, 6}}, {"OILL", {Or, 16, true}}, {"OILH", {Or, 16, true, 2}},
+      {"OIHL", {Or, 16, true, 4}}, {"OIHH", {Or, 16, true, 6}}};
   const std::string_view m = mnemonic(id);
   for (const auto& [name, form] : kForms)
     if (m == name) return form;
@@ -340,45 +362,81 @@ void emit_cc_of_flags(asmjit::x86::Assembler& as, const CpuLayout& at, bool logi
   as.mov(x86::byte_ptr(x86::rbx, at.cc), x86::dl);
 }
 
-// Emits `in` (an Alu `form`); `slow` is the handler's call (overflow). Uses rax, rcx,
-// rdx, rsi.
+// The CC of ADD LOGICAL and SUBTRACT LOGICAL from the host flags of the add or subtract
+// just done: add_logical's (result != 0) | carry << 1, sub_logical's (result != 0) |
+// (no borrow) << 1; x86's CF is the carry of an add and the borrow of a sub. Uses dl
+// and sil; leaves the other registers as they were.
+void emit_logical_cc(asmjit::x86::Assembler& as, const CpuLayout& at, bool add) {
+  using namespace asmjit;
+  if (add) as.setc(x86::dl);
+  else as.setnc(x86::dl);
+  as.setnz(x86::sil);
+  as.add(x86::dl, x86::dl);
+  as.or_(x86::dl, x86::sil);
+  as.mov(x86::byte_ptr(x86::rbx, at.cc), x86::dl);
+}
+
+// Emits `in` (an Alu `form`); `slow` is the handler's call (an overflow the program mask
+// makes an interruption). Uses rax, rcx, rdx, rsi.
 template <class Gr>
 void emit_alu(asmjit::x86::Assembler& as, const Alu& form, const Insn& in, const CpuLayout& at,
               asmjit::Label slow, Gr gr) {
   using namespace asmjit;
-  const bool wide = form.bits == 64;
-  const x86::Gp acc = wide ? x86::Gp(x86::rax) : x86::Gp(x86::eax);
-  const unsigned bytes = wide ? 8 : 4;
+  const unsigned bytes = form.bits / 8;
+  const x86::Gp acc = bytes == 8 ? x86::Gp(x86::rax) : bytes == 4 ? x86::Gp(x86::eax) : x86::Gp(x86::ax);
   const auto operand2 = [&](auto&& op) {  // op(acc, second operand)
-    if (form.immediate) op(acc, imm(in.imm));  // imm32, sign-extended as the decoder did
+    if (form.unsigned_imm) as.mov(x86::ecx, imm(uint32_t(in.imm))), op(acc, x86::rcx);  // zero-extended
+    else if (form.immediate && bytes == 2) op(acc, imm(int16_t(in.imm)));
+    else if (form.immediate) op(acc, imm(int32_t(in.imm)));  // imm32, sign-extended as the decoder did
     else op(acc, gr(in.r2, bytes));
   };
+  x86::Mem r1 = gr(in.r1, bytes);
+  r1.addOffset(form.field);
   const x86::Mem cc = x86::byte_ptr(x86::rbx, at.cc);
   switch (form.op) {
     case AluOp::Add:
-    case AluOp::Sub:  // add_reg / sub_reg: CC by the result's sign, overflow to the handler
-      as.mov(acc, gr(in.r1, bytes));
+    case AluOp::Sub: {  // add_reg / sub_reg: CC by the result's sign, or 3 on overflow
+      Label overflow = as.newLabel(), stored = as.newLabel();
+      as.mov(acc, r1);
       if (form.op == AluOp::Add) operand2([&](auto a, auto b) { as.add(a, b); });
       else operand2([&](auto a, auto b) { as.sub(a, b); });
-      as.jo(slow);
-      as.mov(gr(in.r1, bytes), acc);
+      as.jo(overflow);
+      as.mov(r1, acc);
       emit_cc_of_flags(as, at, false);  // OF is 0 here: "less" is the sign
+      as.jmp(stored);
+      // set_signed: the truncated result and CC 3; the interruption, when the program
+      // mask enables it (fixed_point_overflow), is the handler's, before anything changed.
+      as.bind(overflow);
+      as.test(x86::byte_ptr(x86::rbx, at.prog_mask), 8);
+      as.jnz(slow);
+      as.mov(r1, acc);
+      as.mov(cc, 3);
+      as.bind(stored);
       break;
+    }
     case AluOp::Compare:
     case AluOp::CompareLogical:  // cc_compare, signed or unsigned
-      as.mov(acc, gr(in.r1, bytes));
+      as.mov(acc, r1);
       operand2([&](auto a, auto b) { as.cmp(a, b); });
       emit_cc_of_flags(as, at, form.op == AluOp::CompareLogical);
       break;
     case AluOp::And:
     case AluOp::Or:
-    case AluOp::Xor:  // op32 / op64: CC 0 zero, 1 not zero
-      as.mov(acc, gr(in.r1, bytes));
+    case AluOp::Xor:  // op32 / op64 / op_field: CC 0 zero, 1 not zero
+      as.mov(acc, r1);
       if (form.op == AluOp::And) operand2([&](auto a, auto b) { as.and_(a, b); });
       else if (form.op == AluOp::Or) operand2([&](auto a, auto b) { as.or_(a, b); });
       else operand2([&](auto a, auto b) { as.xor_(a, b); });
-      as.mov(gr(in.r1, bytes), acc);
+      as.mov(r1, acc);
       as.setnz(cc);
+      break;
+    case AluOp::AddLogical:
+    case AluOp::SubLogical:  // add_logical / sub_logical (emit_logical_cc)
+      as.mov(acc, r1);
+      if (form.op == AluOp::AddLogical) operand2([&](auto a, auto b) { as.add(a, b); });
+      else operand2([&](auto a, auto b) { as.sub(a, b); });
+      emit_logical_cc(as, at, form.op == AluOp::AddLogical);
+      as.mov(r1, acc);
       break;
     case AluOp::LoadTest:  // ltr / ltgr: R1 = R2, CC by its sign
       as.mov(acc, gr(in.r2, bytes));
@@ -442,8 +500,6 @@ void emit_alu(asmjit::x86::Assembler& as, const Alu& form, const Insn& in, const
       as.mov(cc, x86::cl);
       break;
     }
-    case AluOp::AddLogical:  // only with a storage operand (emit_access)
-    case AluOp::SubLogical:
     case AluOp::None: break;
   }
 }
@@ -630,15 +686,10 @@ void emit_access(asmjit::x86::Assembler& as, const Access& form, const Insn& in,
         return;
       case AluOp::AddLogical:
       case AluOp::SubLogical:
-        // add_logical: CC = (result != 0) | carry << 1; sub_logical: CC = (result != 0)
-        // | (no borrow) << 1. x86's CF is the carry of an add and the borrow of a sub.
-        if (form.op == AluOp::AddLogical) as.add(r1, value), as.setc(x86::dl);
-        else as.sub(r1, value), as.setnc(x86::dl);
-        as.setnz(x86::al);
+        if (form.op == AluOp::AddLogical) as.add(r1, value);
+        else as.sub(r1, value);
+        emit_logical_cc(as, at, form.op == AluOp::AddLogical);
         as.mov(gr(in.r1, wide ? 8 : 4), r1);
-        as.add(x86::dl, x86::dl);
-        as.or_(x86::dl, x86::al);
-        as.mov(cc, x86::dl);
         return;
       default:  // Add, Sub: a signed overflow (CC 3, maybe an interruption) is the handler's
         if (form.op == AluOp::Add) as.add(r1, value);

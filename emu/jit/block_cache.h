@@ -28,6 +28,9 @@ struct CpuLayout {
   int32_t tlb = 0, caches = 0, last_rline = 0, last_wline = 0;
   uint32_t tlb_entries = 0;
   int32_t cc = 0;  // the condition code (one byte)
+  // The program mask (one byte, bit 8 fixed-point overflow): a signed add or subtract
+  // that overflows with the interruption disabled completes inline.
+  int32_t prog_mask = 0;
 };
 constexpr int32_t kTlbEntryBytes = 32;
 

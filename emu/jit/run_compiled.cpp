@@ -20,7 +20,7 @@ jit::CpuLayout Cpu::compiled_layout() {
 #pragma GCC diagnostic ignored "-Winvalid-offsetof"
   static_assert(sizeof(TlbEntry) == jit::kTlbEntryBytes && offsetof(TlbEntry, rtag) == 0 &&
                 offsetof(TlbEntry, wtag) == 8 && offsetof(TlbEntry, host) == 16 && offsetof(TlbEntry, abs) == 24);
-  static_assert(sizeof(cc) == 1 && sizeof(caches_) == 8);
+  static_assert(sizeof(cc) == 1 && sizeof(prog_mask) == 1 && sizeof(caches_) == 8);
   jit::CpuLayout l;
   l.cycles = int32_t(offsetof(Cpu, cycles));
   l.psw_addr = int32_t(offsetof(Cpu, psw_addr));
@@ -32,6 +32,7 @@ jit::CpuLayout Cpu::compiled_layout() {
   l.last_wline = int32_t(offsetof(Cpu, last_wline_));
   l.tlb_entries = uint32_t(kTlbSize);
   l.cc = int32_t(offsetof(Cpu, cc));
+  l.prog_mask = int32_t(offsetof(Cpu, prog_mask));
   return l;
 #pragma GCC diagnostic pop
 }

@@ -330,6 +330,62 @@ TEST_CASE("inline ALU instructions set the registers and condition codes of thei
   CHECK(compiled.cpu.gr[13] != 0);
 }
 
+TEST_CASE("inline multiplies, logical adds and field operations set what their handlers set", "[jit]") {
+  // r2 (64 bits) and r3's low word run up through 2^64 and 2^32 by steps that carry some
+  // passes; r4 and r5 are products and sums of them, r6 a field operand and r7 a zero.
+  // Each CC goes into a hash in r13 (IPM, RLLG, XGR), each result into r12.
+  const Bytes hash = RRE(0xB222, 9, 0) + RSY(0xEB1C, 13, 13, 0, 3) + RRE(0xB982, 13, 9)   // IPM; RLLG; XGR r13
+                     + RSY(0xEB1C, 12, 12, 0, 7) + RRE(0xB982, 12, 4) + RRE(0xB982, 12, 5)  // r12 ^= r4, r5
+                     + RRE(0xB982, 12, 6);                                                  // r12 ^= r6
+  const Bytes r4_r2 = RRE(0xB904, 4, 2), r5_r3 = RRE(0xB904, 5, 3), r6_r2 = RRE(0xB904, 6, 2);
+  const Bytes ops[] = {
+      r4_r2 + RRE(0xB252, 4, 3),   r5_r3 + RRE(0xB90C, 5, 2),   r5_r3 + RRE(0xB91C, 5, 2),   // MSR, MSGR, MSGFR
+      r4_r2 + RI(0xA7C, 4, -3),    r5_r3 + RI(0xA7D, 5, 7),     r4_r2 + RIL(0xC21, 4, 0x12345),  // MHI, MGHI, MSFI
+      r5_r3 + RIL(0xC20, 5, -0x54321),                                                      // MSGFI
+      r4_r2 + RR(0x1E, 4, 3),      r5_r3 + RRE(0xB90A, 5, 2),   r4_r2 + RR(0x1F, 4, 3),      // ALR, ALGR, SLR
+      r5_r3 + RRE(0xB90B, 5, 2),   r4_r2 + RIL(0xC2B, 4, -0x10000000),                      // SLGR, ALFI
+      r4_r2 + RIL(0xC25, 4, 0x7),  r5_r3 + RIL(0xC2A, 5, -1),   r5_r3 + RIL(0xC24, 5, -0x80000000),  // SLFI, ALGFI, SLGFI
+      RR(0x1E, 7, 7),              RR(0x1F, 7, 7),              RRE(0xB90B, 7, 7),           // ALR, SLR, SLGR: zero
+      r6_r2 + RIL(0xC0B, 6, int32_t(0xF0F0F0F0)), r6_r2 + RIL(0xC0A, 6, 0x0F0F0F0F),        // NILF, NIHF
+      r6_r2 + RIL(0xC0D, 6, 0x11),  r6_r2 + RIL(0xC0C, 6, int32_t(0x80000000)),             // OILF, OIHF
+      r6_r2 + RIL(0xC07, 6, -1),    r6_r2 + RIL(0xC06, 6, 0x5A5A),                          // XILF, XIHF
+      r6_r2 + RI(0xA57, 6, 0x00FF), r6_r2 + RI(0xA56, 6, 0x0F00), r6_r2 + RI(0xA55, 6, 0x8001),  // NILL, NILH, NIHL
+      r6_r2 + RI(0xA54, 6, 0x0100), r6_r2 + RI(0xA5B, 6, 0x0100), r6_r2 + RI(0xA5A, 6, 0x0001),  // NIHH, OILL, OILH
+      r6_r2 + RI(0xA59, 6, 0x8000), r6_r2 + RI(0xA58, 6, 0x0400),                            // OIHL, OIHH
+      RIL(0xC0B, 7, 0), RI(0xA57, 7, 0), RIL(0xC0D, 7, 0), RI(0xA5B, 7, 0)};  // zero fields: NILF, NILL, OILF, OILL
+  Bytes body;
+  for (const Bytes& op : ops) body = body + op + hash;
+  body = body + RIL(0xC28, 2, 0x51234567) + RIL(0xC29, 3, 0x71234567);  // AGFI r2; AFI r3 (overflow, mask off)
+  const int back = -int(body.size()) / 2;
+  const Bytes code = RI(0xA79, 1, 300) + RIL(0xC01, 2, -0x40000000)      // LGFI r2: 2^64 - 2^30
+                     + RIL(0xC09, 3, -0x40000000) + RI(0xA79, 7, 0)      // IILF r3; LGHI r7,0
+                     + body + RI(0xA77, 1, back);                        // BRCTG r1,loop
+  for (uint64_t chunk : {1, 3, 1000000}) same(code, chunk);
+  same(code, 1000000, 1);  // blocks of one instruction
+  Side interpreted(false, 64, code);
+  interpreted.run(1000000, kCode + code.size());
+  CHECK(interpreted.cpu.gr[13] != 0);
+  CHECK(interpreted.cpu.gr[12] != 0);
+}
+
+TEST_CASE("a signed overflow with the program mask's overflow bit on is the handler's interruption", "[jit]") {
+  // SPM turns fixed-point overflow on (R1 bit 36); AHI r3 overflows on pass 37, in the
+  // middle of the loop's block: the program check is where the interpreter's is, with
+  // its result and CC 3 in place, AGHI r11 of that pass not done.
+  const Bytes body = RI(0xA7B, 2, 1) + RI(0xA7A, 3, 0x7000) + RI(0xA7B, 11, 1);  // AGHI r2; AHI r3; AGHI r11
+  const int back = -int(body.size()) / 2;
+  const Bytes code = RI(0xA79, 1, 300) + RIL(0xC09, 7, 0x08000000) + RR(0x04, 7, 0)  // IILF r7; SPM r7
+                     + RIL(0xC09, 3, 0x7FF00000) + body + RI(0xA77, 1, back);         // IILF r3; BRCTG
+  for (uint64_t chunk : {1, 4, 1000000}) same(code, chunk);
+  same(code, 1000000, 1);
+  Side compiled(true, 64, code);
+  const emu::RunResult r = compiled.run(1000000, kCode + code.size());
+  REQUIRE(r.reason == emu::StopReason::ProgramCheck);
+  CHECK(r.check.mnemonic == "AHI");
+  CHECK(compiled.cpu.cc == 3);
+  CHECK(compiled.cpu.gr[11] == 36);
+}
+
 TEST_CASE("inline branches go where their handlers go, taken and not, for every mask", "[jit]") {
   // Each branch skips an AGHI r13,1 when taken; r13 is stirred after each (RLLG, AGR with
   // the loop count), so the conditions vary from iteration to iteration: the CC from
