@@ -147,16 +147,124 @@ struct CodeCache::Backend {
   std::vector<uint64_t> unwind;
 };
 
-// The arena holds the cache's byte limit, and at least the largest block (under 100
-// bytes an instruction, plus its entry and exits) with room to spare. (A block that
-// does not fit is not compiled: its instructions are interpreted.)
+// The arena holds the cache's byte limit, and at least the largest block (an inline
+// load or store with its out-of-line call, the kept registers stored and loaded around
+// it, stays under 400 bytes an instruction; plus its entry and exits) with room to
+// spare. (A block that does not fit is not compiled: its instructions are interpreted.)
 static size_t arena_bytes(uint64_t limit, unsigned block_length) {
-  return size_t(std::max<uint64_t>(limit, 4096 + 256 * uint64_t(block_length)));
+  return size_t(std::max<uint64_t>(limit, 4096 + 512 * uint64_t(block_length)));
 }
 
 bool CodeCache::available() { return true; }
 
 namespace {
+
+// The guest general registers a block keeps in host registers, spilled around the calls
+// of handlers (which read and write Cpu::gr) and at the block's exits. A block is
+// emitted twice: a first pass with none kept notes how each register is used (every
+// operand of an inline instruction asks for its register through read, put or
+// modify); the registers used at least twice are then kept in the second, up to
+// kHostRegisters of them, the most used first. A register is not kept when the block
+// uses a field of it not at its low end (NIHF, NILH: no host register names those bits)
+// or counts down its low word in place (BRCT). Kept registers are loaded where the block's body starts
+// and after every call; the ones written since are stored before a call and before the
+// block leaves, chains or takes a slow path.
+class GuestRegs {
+ public:
+  static constexpr unsigned kHostRegisters = 5;
+  // The caller-saved r8-r11 (reloaded after every call anyway) and r15 (saved by every
+  // block's frame); the emitters' scratch registers are rax, rcx, rdx, rsi and rdi (rdi
+// free wherever a register is put: put's merge of a low word uses it).
+  static constexpr uint32_t kHostIds[kHostRegisters] = {8, 9, 10, 11, 15};
+
+  // Which host register keeps each guest register (-1: none, its slot in the Cpu).
+  struct Plan {
+    int8_t host[16] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+    bool empty() const { return std::all_of(host, host + 16, [](int8_t h) { return h < 0; }); }
+  };
+  // How a pass used each register: how often, and whether in a way a host register cannot.
+  struct Use {
+    unsigned count[16] = {};
+    bool unkept[16] = {};
+  };
+  static Plan plan_for(const Use& use) {
+    unsigned order[16];
+    for (unsigned r = 0; r < 16; ++r) order[r] = r;
+    std::stable_sort(order, order + 16, [&](unsigned a, unsigned b) { return use.count[a] > use.count[b]; });
+    Plan plan;
+    unsigned next = 0;
+    for (unsigned r : order)
+      if (next < kHostRegisters && use.count[r] >= 2 && !use.unkept[r]) plan.host[r] = int8_t(kHostIds[next++]);
+    return plan;
+  }
+
+  GuestRegs(asmjit::x86::Assembler& as, const CpuLayout& at, const Plan& plan) : as_(as), at_(at), plan_(plan) {}
+  const Use& use() const { return use_; }
+
+  // Operand `bytes` wide of register r (16: the zero register) from its low end, or (a
+  // field) `offset` bytes above it.
+  asmjit::Operand read(unsigned r, unsigned bytes, unsigned offset = 0) { return use(r, bytes, offset, Read); }
+  asmjit::Operand modify(unsigned r, unsigned bytes) { return use(r, bytes, 0, Modify); }
+  // Register r's `bytes` (from its low end, or a field `offset` bytes above) = `value`
+  // (a host register as wide, or an immediate). A kept register's low word is merged in
+  // (SET_R32 keeps the high word; an x86 write of the 32-bit register would clear it).
+  // The merge changes the host flags: a CC taken from them is taken before.
+  void put(unsigned r, unsigned bytes, const asmjit::Operand& value, unsigned offset = 0) {
+    using namespace asmjit;
+    const Operand to = use(r, bytes, offset, Write);
+    if (!to.isReg() || bytes != 4) {
+      as_.emit(x86::Inst::kIdMov, to, value);
+      return;
+    }
+    const x86::Gp kept = x86::gpq(to.as<x86::Gp>().id());
+    as_.emit(x86::Inst::kIdMov, x86::edi, value);  // zero-extended into rdi
+    as_.shr(kept, 32);
+    as_.shl(kept, 32);
+    as_.or_(kept, x86::rdi);
+  }
+
+  void load_kept() {  // the body's start, and after a call: every kept register from the Cpu
+    for (unsigned r = 0; r < 16; ++r)
+      if (plan_.host[r] >= 0) as_.mov(asmjit::x86::gpq(uint32_t(plan_.host[r])), slot(r, 8, 0));
+    dirty_ = 0;
+  }
+  void store_dirty() {  // before a call or an exit: the kept registers written since
+    for (unsigned r = 0; r < 16; ++r)
+      if (dirty_ >> r & 1) as_.mov(slot(r, 8, 0), asmjit::x86::gpq(uint32_t(plan_.host[r])));
+    dirty_ = 0;
+  }
+  uint32_t dirty() const { return dirty_; }
+  void set_dirty(uint32_t d) { dirty_ = d; }
+
+ private:
+  asmjit::x86::Mem slot(unsigned r, unsigned bytes, unsigned offset) const {
+    return asmjit::x86::Mem(asmjit::x86::rbx, at_.gr + int32_t(8 * r + offset), bytes);
+  }
+  enum Access { Read, Write, Modify };
+  asmjit::Operand use(unsigned r, unsigned bytes, unsigned offset, Access access) {
+    using namespace asmjit;
+    const bool written = access != Read;
+    if (r < 16) {
+      use_.count[r]++;
+      if (offset || (access == Modify && bytes == 4)) use_.unkept[r] = true;
+    }
+    if (r >= 16 || plan_.host[r] < 0) return slot(r, bytes, offset);
+    const uint32_t id = uint32_t(plan_.host[r]);
+    if (written) dirty_ |= 1u << r;
+    switch (bytes) {
+      case 8: return x86::gpq(id);
+      case 4: return x86::gpd(id);
+      case 2: return x86::gpw(id);
+      default: return x86::gpb(id);
+    }
+  }
+
+  asmjit::x86::Assembler& as_;
+  const CpuLayout& at_;
+  const Plan plan_;
+  Use use_;
+  uint32_t dirty_ = 0;
+};
 
 // The instructions emitted as host code instead of a call of their handler: the
 // hottest of the bench's profiles that touch only general registers, set no condition
@@ -179,50 +287,49 @@ Native native_form(uint16_t id) {
   return Native::None;
 }
 
-// Emits `form` for `in`; gr(r) is general register r's slot in the Cpu.
-template <class Gr>
-void emit_native(asmjit::x86::Assembler& as, Native form, const Insn& in, Gr gr) {
+// Emits `form` for `in`; gr names the general registers (GuestRegs).
+void emit_native(asmjit::x86::Assembler& as, Native form, const Insn& in, GuestRegs& gr) {
   using namespace asmjit;
   const x86::Gp rax = x86::rax, rcx = x86::rcx;
   switch (form) {
     case Native::LR:  // lr: c.set_r32(r1, c.r32(r2)) (bits 32-63 are the low word on the host)
-      as.mov(x86::eax, gr(in.r2, 4)), as.mov(gr(in.r1, 4), x86::eax);
+      as.emit(x86::Inst::kIdMov, x86::eax, gr.read(in.r2, 4)), gr.put(in.r1, 4, x86::eax);
       break;
-    case Native::LGR: as.mov(rax, gr(in.r2, 8)), as.mov(gr(in.r1, 8), rax); break;  // lgr
-    case Native::LGFR: as.movsxd(rax, gr(in.r2, 4)), as.mov(gr(in.r1, 8), rax); break;  // lgfr
-    case Native::LLGFR: as.mov(x86::eax, gr(in.r2, 4)), as.mov(gr(in.r1, 8), rax); break;  // llgfr
-    case Native::LHI: as.mov(gr(in.r1, 4), imm(uint32_t(in.imm))); break;  // lhi: set_r32(r1, imm)
+    case Native::LGR: as.emit(x86::Inst::kIdMov, rax, gr.read(in.r2, 8)), gr.put(in.r1, 8, rax); break;  // lgr
+    case Native::LGFR: as.emit(x86::Inst::kIdMovsxd, rax, gr.read(in.r2, 4)), gr.put(in.r1, 8, rax); break;  // lgfr
+    case Native::LLGFR: as.emit(x86::Inst::kIdMov, x86::eax, gr.read(in.r2, 4)), gr.put(in.r1, 8, rax); break;  // llgfr
+    case Native::LHI: gr.put(in.r1, 4, imm(uint32_t(in.imm))); break;  // lhi: set_r32(r1, imm)
     case Native::LGHI:  // lghi, lgfi
-      as.mov(rax, imm(uint64_t(in.imm) + (g_miscompile_for_tests == kMiscompileLghi))), as.mov(gr(in.r1, 8), rax);
+      as.mov(rax, imm(uint64_t(in.imm) + (g_miscompile_for_tests == kMiscompileLghi))), gr.put(in.r1, 8, rax);
       break;
-    case Native::LLILF: as.mov(x86::eax, imm(uint32_t(in.imm))), as.mov(gr(in.r1, 8), rax); break;  // llilf
+    case Native::LLILF: as.mov(x86::eax, imm(uint32_t(in.imm))), gr.put(in.r1, 8, rax); break;  // llilf
     case Native::LLIHF:  // llihf
-      as.mov(rax, imm(uint64_t(uint32_t(in.imm)) << 32)), as.mov(gr(in.r1, 8), rax);
+      as.mov(rax, imm(uint64_t(uint32_t(in.imm)) << 32)), gr.put(in.r1, 8, rax);
       break;
     case Native::LA:  // la: gr[r1] = gr[x2] + gr[b2] + d2 (gr[16] is the zero register)
-      as.mov(rax, gr(in.x2, 8)), as.add(rax, gr(in.b2, 8));
+      as.emit(x86::Inst::kIdMov, rax, gr.read(in.x2, 8)), as.emit(x86::Inst::kIdAdd, rax, gr.read(in.b2, 8));
       if (in.d2) as.add(rax, imm(in.d2));
-      as.mov(gr(in.r1, 8), rax);
+      gr.put(in.r1, 8, rax);
       break;
-    case Native::LARL: as.mov(rax, imm(in.target)), as.mov(gr(in.r1, 8), rax); break;  // larl
+    case Native::LARL: as.mov(rax, imm(in.target)), gr.put(in.r1, 8, rax); break;  // larl
     case Native::SLLG:  // sllg, srlg: gr[r1] = gr[r3] shifted by ea2 & 63 (x86 masks the count so)
     case Native::SRLG:
-      as.mov(rcx, gr(in.x2, 8)), as.add(rcx, gr(in.b2, 8));
+      as.emit(x86::Inst::kIdMov, rcx, gr.read(in.x2, 8)), as.emit(x86::Inst::kIdAdd, rcx, gr.read(in.b2, 8));
       if (in.d2) as.add(rcx, imm(in.d2));
-      as.mov(rax, gr(in.r3, 8));
+      as.emit(x86::Inst::kIdMov, rax, gr.read(in.r3, 8));
       if (form == Native::SLLG) as.shl(rax, x86::cl);
       else as.shr(rax, x86::cl);
-      as.mov(gr(in.r1, 8), rax);
+      gr.put(in.r1, 8, rax);
       break;
     // The single-width multiplies (msr, msgr, msgfr, mhi, msfi, mghi, msgfi): the product's
     // low bits, the same signed or unsigned, no CC and no overflow condition.
-    case Native::MSR: as.mov(x86::eax, gr(in.r1, 4)), as.imul(x86::eax, gr(in.r2, 4)), as.mov(gr(in.r1, 4), x86::eax); break;
-    case Native::MSGR: as.mov(rax, gr(in.r1, 8)), as.imul(rax, gr(in.r2, 8)), as.mov(gr(in.r1, 8), rax); break;
+    case Native::MSR: as.emit(x86::Inst::kIdMov, x86::eax, gr.read(in.r1, 4)), as.emit(x86::Inst::kIdImul, x86::eax, gr.read(in.r2, 4)), gr.put(in.r1, 4, x86::eax); break;
+    case Native::MSGR: as.emit(x86::Inst::kIdMov, rax, gr.read(in.r1, 8)), as.emit(x86::Inst::kIdImul, rax, gr.read(in.r2, 8)), gr.put(in.r1, 8, rax); break;
     case Native::MSGFR:
-      as.movsxd(rcx, gr(in.r2, 4)), as.mov(rax, gr(in.r1, 8)), as.imul(rax, rcx), as.mov(gr(in.r1, 8), rax);
+      as.emit(x86::Inst::kIdMovsxd, rcx, gr.read(in.r2, 4)), as.emit(x86::Inst::kIdMov, rax, gr.read(in.r1, 8)), as.imul(rax, rcx), gr.put(in.r1, 8, rax);
       break;
-    case Native::MHI: as.imul(x86::eax, gr(in.r1, 4), imm(int32_t(in.imm))), as.mov(gr(in.r1, 4), x86::eax); break;
-    case Native::MGHI: as.imul(rax, gr(in.r1, 8), imm(int32_t(in.imm))), as.mov(gr(in.r1, 8), rax); break;
+    case Native::MHI: as.emit(x86::Inst::kIdImul, x86::eax, gr.read(in.r1, 4), imm(int32_t(in.imm))), gr.put(in.r1, 4, x86::eax); break;
+    case Native::MGHI: as.emit(x86::Inst::kIdImul, rax, gr.read(in.r1, 8), imm(int32_t(in.imm))), gr.put(in.r1, 8, rax); break;
     case Native::None: break;
   }
 }
@@ -296,8 +403,7 @@ Branch branch_form(uint16_t id) {
 // Emits `in` (a Branch `form`), the last instruction of a block: the PSW address becomes
 // the target or stays at `next` (the instruction after it, already in the PSW). Uses
 // rax, rcx, rdx.
-template <class Gr>
-void emit_branch(asmjit::x86::Assembler& as, const Branch& form, const Insn& in, const CpuLayout& at, Gr gr) {
+void emit_branch(asmjit::x86::Assembler& as, const Branch& form, const Insn& in, const CpuLayout& at, GuestRegs& gr) {
   using namespace asmjit;
   const x86::Mem psw_addr = x86::qword_ptr(x86::rbx, at.psw_addr);
   Label taken = as.newLabel(), not_taken = as.newLabel();
@@ -314,19 +420,19 @@ void emit_branch(asmjit::x86::Assembler& as, const Branch& form, const Insn& in,
       break;
     }
     case BranchOp::OnCount:  // brct, brctg: R1 (bits 32-63 for BRCT) minus one, taken unless zero
-      as.sub(gr(in.r1, form.bits / 8), imm(1));
+      as.emit(x86::Inst::kIdSub, gr.modify(in.r1, form.bits / 8), imm(1));
       as.jz(not_taken);
       break;
     case BranchOp::AndSave:  // bras: R1 the next instruction's address
       as.mov(x86::rax, psw_addr);
-      as.mov(gr(in.r1, 8), x86::rax);
+      gr.put(in.r1, 8, x86::rax);
       break;
     case BranchOp::CompareRegisters:  // crj ...: relation_selected(r1, r2, m3), the CC unchanged
     case BranchOp::CompareImmediate: {  // cij ...: the immediate sign-extended, or (CL) unsigned 8-bit
       const unsigned bytes = form.bits / 8;
       const x86::Gp a = bytes == 8 ? x86::Gp(x86::rax) : x86::Gp(x86::eax);
-      as.mov(a, gr(in.r1, bytes));
-      if (form.op == BranchOp::CompareRegisters) as.cmp(a, gr(in.r2, bytes));
+      as.emit(x86::Inst::kIdMov, a, gr.read(in.r1, bytes));
+      if (form.op == BranchOp::CompareRegisters) as.emit(x86::Inst::kIdCmp, a, gr.read(in.r2, bytes));
       else as.cmp(a, imm(form.logical ? int32_t(uint8_t(in.imm)) : int32_t(in.imm)));
       // M3: 8 equal, 4 first operand low, 2 high [Principles of Operation, "COMPARE AND BRANCH"].
       if (in.m3 & 8) as.je(taken);
@@ -378,69 +484,68 @@ void emit_logical_cc(asmjit::x86::Assembler& as, const CpuLayout& at, bool add) 
 
 // Emits `in` (an Alu `form`); `slow` is the handler's call (an overflow the program mask
 // makes an interruption). Uses rax, rcx, rdx, rsi.
-template <class Gr>
 void emit_alu(asmjit::x86::Assembler& as, const Alu& form, const Insn& in, const CpuLayout& at,
-              asmjit::Label slow, Gr gr) {
+              asmjit::Label slow, GuestRegs& gr) {
   using namespace asmjit;
   const unsigned bytes = form.bits / 8;
   const x86::Gp acc = bytes == 8 ? x86::Gp(x86::rax) : bytes == 4 ? x86::Gp(x86::eax) : x86::Gp(x86::ax);
-  const auto operand2 = [&](auto&& op) {  // op(acc, second operand)
-    if (form.unsigned_imm) as.mov(x86::ecx, imm(uint32_t(in.imm))), op(acc, x86::rcx);  // zero-extended
-    else if (form.immediate && bytes == 2) op(acc, imm(int16_t(in.imm)));
-    else if (form.immediate) op(acc, imm(int32_t(in.imm)));  // imm32, sign-extended as the decoder did
-    else op(acc, gr(in.r2, bytes));
+  const auto operand2 = [&](InstId op) {  // acc op= the second operand
+    if (form.unsigned_imm) as.mov(x86::ecx, imm(uint32_t(in.imm))), as.emit(op, acc, x86::rcx);  // zero-extended
+    else if (form.immediate && bytes == 2) as.emit(op, acc, imm(int16_t(in.imm)));
+    else if (form.immediate) as.emit(op, acc, imm(int32_t(in.imm)));  // imm32, sign-extended as the decoder did
+    else as.emit(op, acc, gr.read(in.r2, bytes));
   };
-  x86::Mem r1 = gr(in.r1, bytes);
-  r1.addOffset(form.field);
+  const auto r1_in = [&] { return gr.read(in.r1, bytes, form.field); };
+  const auto r1_out = [&](const x86::Gp& v) { gr.put(in.r1, bytes, v, form.field); };
   const x86::Mem cc = x86::byte_ptr(x86::rbx, at.cc);
   switch (form.op) {
     case AluOp::Add:
     case AluOp::Sub: {  // add_reg / sub_reg: CC by the result's sign, or 3 on overflow
       Label overflow = as.newLabel(), stored = as.newLabel();
-      as.mov(acc, r1);
-      if (form.op == AluOp::Add) operand2([&](auto a, auto b) { as.add(a, b); });
-      else operand2([&](auto a, auto b) { as.sub(a, b); });
+      as.emit(x86::Inst::kIdMov, acc, r1_in());
+      if (form.op == AluOp::Add) operand2(x86::Inst::kIdAdd);
+      else operand2(x86::Inst::kIdSub);
       as.jo(overflow);
-      as.mov(r1, acc);
       emit_cc_of_flags(as, at, false);  // OF is 0 here: "less" is the sign
+      r1_out(acc);
       as.jmp(stored);
       // set_signed: the truncated result and CC 3; the interruption, when the program
       // mask enables it (fixed_point_overflow), is the handler's, before anything changed.
       as.bind(overflow);
       as.test(x86::byte_ptr(x86::rbx, at.prog_mask), 8);
       as.jnz(slow);
-      as.mov(r1, acc);
+      r1_out(acc);
       as.mov(cc, 3);
       as.bind(stored);
       break;
     }
     case AluOp::Compare:
     case AluOp::CompareLogical:  // cc_compare, signed or unsigned
-      as.mov(acc, r1);
-      operand2([&](auto a, auto b) { as.cmp(a, b); });
+      as.emit(x86::Inst::kIdMov, acc, r1_in());
+      operand2(x86::Inst::kIdCmp);
       emit_cc_of_flags(as, at, form.op == AluOp::CompareLogical);
       break;
     case AluOp::And:
     case AluOp::Or:
     case AluOp::Xor:  // op32 / op64 / op_field: CC 0 zero, 1 not zero
-      as.mov(acc, r1);
-      if (form.op == AluOp::And) operand2([&](auto a, auto b) { as.and_(a, b); });
-      else if (form.op == AluOp::Or) operand2([&](auto a, auto b) { as.or_(a, b); });
-      else operand2([&](auto a, auto b) { as.xor_(a, b); });
-      as.mov(r1, acc);
+      as.emit(x86::Inst::kIdMov, acc, r1_in());
+      if (form.op == AluOp::And) operand2(x86::Inst::kIdAnd);
+      else if (form.op == AluOp::Or) operand2(x86::Inst::kIdOr);
+      else operand2(x86::Inst::kIdXor);
       as.setnz(cc);
+      r1_out(acc);
       break;
     case AluOp::AddLogical:
     case AluOp::SubLogical:  // add_logical / sub_logical (emit_logical_cc)
-      as.mov(acc, r1);
-      if (form.op == AluOp::AddLogical) operand2([&](auto a, auto b) { as.add(a, b); });
-      else operand2([&](auto a, auto b) { as.sub(a, b); });
+      as.emit(x86::Inst::kIdMov, acc, r1_in());
+      if (form.op == AluOp::AddLogical) operand2(x86::Inst::kIdAdd);
+      else operand2(x86::Inst::kIdSub);
       emit_logical_cc(as, at, form.op == AluOp::AddLogical);
-      as.mov(r1, acc);
+      r1_out(acc);
       break;
     case AluOp::LoadTest:  // ltr / ltgr: R1 = R2, CC by its sign
-      as.mov(acc, gr(in.r2, bytes));
-      as.mov(gr(in.r1, bytes), acc);
+      as.emit(x86::Inst::kIdMov, acc, gr.read(in.r2, bytes));
+      gr.put(in.r1, bytes, acc);
       as.test(acc, acc);
       emit_cc_of_flags(as, at, false);
       break;
@@ -448,12 +553,12 @@ void emit_alu(asmjit::x86::Assembler& as, const Alu& form, const Insn& in, const
     case AluOp::Risbgn: {  // rotate_insert over all 64 bits; RISBG: CC by the result's sign
       const uint64_t sel = selected_bits(in.i3 & 63, in.i4 & 63);
       const uint64_t keep = (in.i4 & 0x80) ? 0 : ~sel;
-      as.mov(x86::rax, gr(in.r2, 8));
+      as.emit(x86::Inst::kIdMov, x86::rax, gr.read(in.r2, 8));
       if (in.i5 & 63) as.rol(x86::rax, imm(in.i5 & 63));
       as.mov(x86::rsi, imm(sel));
       as.and_(x86::rax, x86::rsi);
-      if (keep) as.mov(x86::rsi, imm(keep)), as.and_(x86::rsi, gr(in.r1, 8)), as.or_(x86::rax, x86::rsi);
-      as.mov(gr(in.r1, 8), x86::rax);
+      if (keep) as.mov(x86::rsi, imm(keep)), as.emit(x86::Inst::kIdAnd, x86::rsi, gr.read(in.r1, 8)), as.or_(x86::rax, x86::rsi);
+      gr.put(in.r1, 8, x86::rax);
       if (form.op == AluOp::Risbg) as.test(x86::rax, x86::rax), emit_cc_of_flags(as, at, false);
       break;
     }
@@ -461,9 +566,9 @@ void emit_alu(asmjit::x86::Assembler& as, const Alu& form, const Insn& in, const
     case AluOp::Rosbg:
     case AluOp::Rxsbg: {  // rotate_then: CC 0 if the selected bits of the result are zero
       const uint64_t sel = selected_bits(in.i3 & 63, in.i4 & 63);
-      as.mov(x86::rax, gr(in.r2, 8));
+      as.emit(x86::Inst::kIdMov, x86::rax, gr.read(in.r2, 8));
       if (in.i5 & 63) as.rol(x86::rax, imm(in.i5 & 63));
-      as.mov(x86::rdx, gr(in.r1, 8));
+      as.emit(x86::Inst::kIdMov, x86::rdx, gr.read(in.r1, 8));
       if (form.op == AluOp::Rnsbg) as.and_(x86::rax, x86::rdx);
       else if (form.op == AluOp::Rosbg) as.or_(x86::rax, x86::rdx);
       else as.xor_(x86::rax, x86::rdx);
@@ -474,7 +579,7 @@ void emit_alu(asmjit::x86::Assembler& as, const Alu& form, const Insn& in, const
       as.not_(x86::rsi);
       as.and_(x86::rdx, x86::rsi);
       as.or_(x86::rdx, x86::rax);
-      as.mov(gr(in.r1, 8), x86::rdx);
+      gr.put(in.r1, 8, x86::rdx);
       break;
     }
     case AluOp::Tmll: {  // tm_half<0>: 0 none of the mask's bits, 3 all, else by the leftmost
@@ -485,7 +590,7 @@ void emit_alu(asmjit::x86::Assembler& as, const Alu& form, const Insn& in, const
       }
       const uint16_t leftmost = uint16_t(0x8000u >> __builtin_clz(uint32_t(mask) << 16));
       Label done = as.newLabel();
-      as.movzx(x86::eax, gr(in.r1, 2));
+      as.emit(x86::Inst::kIdMovzx, x86::eax, gr.read(in.r1, 2));
       as.xor_(x86::ecx, x86::ecx);
       as.and_(x86::eax, imm(mask));
       as.jz(done);
@@ -593,9 +698,8 @@ Access access_form(uint16_t id) {
 // the whole instruction (fill_tlb, the cache model, exceptions, code invalidation).
 // Then the big-endian access (Principles of Operation, "Storage Addressing"), byte
 // swapped on the little-endian host. Uses rax, rcx, rdx, rsi, rdi.
-template <class Gr>
 void emit_access(asmjit::x86::Assembler& as, const Access& form, const Insn& in, const CpuLayout& at,
-                 asmjit::Label slow, Gr gr) {
+                 asmjit::Label slow, GuestRegs& gr) {
   using namespace asmjit;
   const x86::Gp cpu = x86::rbx, ea = x86::rax, vpage = x86::rdx, entry = x86::rcx, offset = x86::rdx;
   const unsigned w = form.width;
@@ -603,8 +707,8 @@ void emit_access(asmjit::x86::Assembler& as, const Access& form, const Insn& in,
   // Cpu::ea1: gr[b1] + d1.
   const uint8_t x = form.immediate ? kZeroReg : in.x2, b = form.immediate ? in.b1 : in.b2;
   const int32_t d = form.immediate ? in.d1 : in.d2;
-  if (x != kZeroReg && b != kZeroReg) as.mov(ea, gr(x, 8)), as.add(ea, gr(b, 8));
-  else if (x != kZeroReg || b != kZeroReg) as.mov(ea, gr(x != kZeroReg ? x : b, 8));
+  if (x != kZeroReg && b != kZeroReg) as.emit(x86::Inst::kIdMov, ea, gr.read(x, 8)), as.emit(x86::Inst::kIdAdd, ea, gr.read(b, 8));
+  else if (x != kZeroReg || b != kZeroReg) as.emit(x86::Inst::kIdMov, ea, gr.read(x != kZeroReg ? x : b, 8));
   else as.xor_(x86::eax, x86::eax);
   if (d) as.add(ea, imm(d));  // sign-extended imm32, as int64_t(d)
   as.mov(vpage, ea);
@@ -639,10 +743,10 @@ void emit_access(asmjit::x86::Assembler& as, const Access& form, const Insn& in,
   const x86::Mem op = x86::ptr(entry, offset, 0, form.store && g_miscompile_for_tests == kMiscompileStore, w);
   if (form.store) {
     switch (w) {
-      case 8: as.mov(x86::rax, gr(in.r1, 8)), as.bswap(x86::rax), as.mov(op, x86::rax); break;
-      case 4: as.mov(x86::eax, gr(in.r1, 4)), as.bswap(x86::eax), as.mov(op, x86::eax); break;
-      case 2: as.movzx(x86::eax, gr(in.r1, 2)), as.rol(x86::ax, 8), as.mov(op, x86::ax); break;
-      default: as.mov(x86::al, gr(in.r1, 1)), as.mov(op, x86::al); break;
+      case 8: as.emit(x86::Inst::kIdMov, x86::rax, gr.read(in.r1, 8)), as.bswap(x86::rax), as.mov(op, x86::rax); break;
+      case 4: as.emit(x86::Inst::kIdMov, x86::eax, gr.read(in.r1, 4)), as.bswap(x86::eax), as.mov(op, x86::eax); break;
+      case 2: as.emit(x86::Inst::kIdMovzx, x86::eax, gr.read(in.r1, 2)), as.rol(x86::ax, 8), as.mov(op, x86::ax); break;
+      default: as.emit(x86::Inst::kIdMov, x86::al, gr.read(in.r1, 1)), as.mov(op, x86::al); break;
     }
     return;
   }
@@ -666,9 +770,11 @@ void emit_access(asmjit::x86::Assembler& as, const Access& form, const Insn& in,
   if (form.op != AluOp::None) {  // R1 op the value; a signed overflow is the handler's
     const bool wide = form.into == Into::Full64;
     const x86::Gp value = wide ? x86::Gp(x86::rax) : x86::Gp(x86::eax);
-    const x86::Gp r1 = wide ? x86::Gp(x86::rcx) : x86::Gp(x86::ecx);
+    // In rdi: put's merge of a low word takes it from there, and the CC's code uses rcx
+    // and rdx.
+    const x86::Gp r1 = wide ? x86::Gp(x86::rdi) : x86::Gp(x86::edi);
     const x86::Mem cc = x86::byte_ptr(x86::rbx, at.cc);
-    as.mov(r1, gr(in.r1, wide ? 8 : 4));
+    as.emit(x86::Inst::kIdMov, r1, gr.read(in.r1, wide ? 8 : 4));
     switch (form.op) {
       case AluOp::Compare:
       case AluOp::CompareLogical:
@@ -681,29 +787,29 @@ void emit_access(asmjit::x86::Assembler& as, const Access& form, const Insn& in,
         if (form.op == AluOp::And) as.and_(r1, value);
         else if (form.op == AluOp::Or) as.or_(r1, value);
         else as.xor_(r1, value);
-        as.mov(gr(in.r1, wide ? 8 : 4), r1);
         as.setnz(cc);
+        gr.put(in.r1, wide ? 8 : 4, r1);
         return;
       case AluOp::AddLogical:
       case AluOp::SubLogical:
         if (form.op == AluOp::AddLogical) as.add(r1, value);
         else as.sub(r1, value);
         emit_logical_cc(as, at, form.op == AluOp::AddLogical);
-        as.mov(gr(in.r1, wide ? 8 : 4), r1);
+        gr.put(in.r1, wide ? 8 : 4, r1);
         return;
       default:  // Add, Sub: a signed overflow (CC 3, maybe an interruption) is the handler's
         if (form.op == AluOp::Add) as.add(r1, value);
         else as.sub(r1, value);
         as.jo(slow);
-        as.mov(gr(in.r1, wide ? 8 : 4), r1);
         emit_cc_of_flags(as, at, false);
+        gr.put(in.r1, wide ? 8 : 4, r1);
         return;
     }
   }
   switch (form.into) {
-    case Into::Low32: as.mov(gr(in.r1, 4), x86::eax); break;
-    case Into::Full64: as.mov(gr(in.r1, 8), x86::rax); break;
-    case Into::LowByte: as.mov(gr(in.r1, 1), x86::al); break;
+    case Into::Low32: gr.put(in.r1, 4, x86::eax); break;
+    case Into::Full64: gr.put(in.r1, 8, x86::rax); break;
+    case Into::LowByte: gr.put(in.r1, 1, x86::al); break;
   }
   if (form.test) {  // lt, ltg, ltgf: the value as R1 takes it, signed
     if (form.into == Into::Low32) as.test(x86::eax, x86::eax);
@@ -719,10 +825,13 @@ void emit_access(asmjit::x86::Assembler& as, const Access& form, const Insn& in,
 // instruction of the block: no exception, no cycles charged beyond the base, no stop
 // or code change (leave_block_), no branch taken. Whatever else happened, the run
 // loop finishes that instruction as the interpreter would (Cpu::run_compiled).
-// Returns the offset of the body (where a chained block enters).
-size_t emit_block(asmjit::CodeHolder& code, const DecodedPage& page, const Block& b, const CpuLayout& at) {
+// Returns the offset of the body (where a chained block enters). `plan` says which guest
+// registers the code keeps in host registers; `use` receives how it used them.
+size_t emit_block(asmjit::CodeHolder& code, const DecodedPage& page, const Block& b, const CpuLayout& at,
+                  const GuestRegs::Plan& plan, GuestRegs::Use* use) {
   using namespace asmjit;
   x86::Assembler as(&code);
+  GuestRegs gr(as, at, plan);
   const x86::Gp cpu = x86::rbx, clock = x86::r12;
   Label done = as.newLabel();
   std::vector<Label> leave(b.length());
@@ -745,7 +854,7 @@ size_t emit_block(asmjit::CodeHolder& code, const DecodedPage& page, const Block
   as.bind(body);  // a chained block enters here, with rbx, r12, r13 and r14 set
   as.mov(x86::rax, imm(uint64_t(&b.pending)));
   as.inc(x86::qword_ptr(x86::rax));  // every instruction of the block counts once (fold_counts)
-  auto gr = [&](unsigned r, unsigned size) { return x86::Mem(cpu, at.gr + int32_t(8 * r), size); };
+  gr.load_kept();
   // What the interpreter's loop does around a handler: the clock and the PSW address
   // (at the next instruction: the page address in r13 + its offset) stored, the call;
   // if the handler throws, the run loop finds the instruction in RunState::insn.
@@ -754,13 +863,17 @@ size_t emit_block(asmjit::CodeHolder& code, const DecodedPage& page, const Block
     as.lea(x86::rax, x86::ptr(x86::r13, int32_t(2 * b.slots[k] + in.len)));
     as.mov(x86::qword_ptr(cpu, at.psw_addr), x86::rax);
   };
+  // The handler reads and writes the registers in the Cpu: the kept ones written are
+  // stored first, and all kept ones loaded again after.
   const auto call_handler = [&](unsigned k, const Insn& in) {
     store_clock_and_psw(k, in);
+    gr.store_dirty();
     as.mov(x86::dword_ptr(state, int32_t(offsetof(RunState, insn))), k);
     as.mov(x86::rdi, cpu);
     as.mov(x86::rsi, imm(uint64_t(&in)));
     as.mov(x86::rax, imm(uint64_t(in.fn)));
     as.call(x86::rax);
+    gr.load_kept();
   };
   // The run loop's tests after an instruction: the block goes on (or, after its last,
   // on into another block) only with no cycles beyond the base, no leave_block_ and
@@ -776,10 +889,14 @@ size_t emit_block(asmjit::CodeHolder& code, const DecodedPage& page, const Block
     as.cmp(x86::qword_ptr(cpu, at.psw_addr), x86::rax);
     as.jne(out);
   };
-  // Inline loads and stores whose fast-path test failed: the handler, out of line.
+  // Inline loads and stores whose fast-path test failed: the handler, out of line. The
+  // kept registers written before the instruction (`dirty`) are stored there first;
+  // after the handler every kept register is loaded again, so the code it resumes holds
+  // the Cpu's values, whichever of them that code would store.
   struct SlowPath {
     unsigned k;
     Label slow, resume;
+    uint32_t dirty;
   };
   std::vector<SlowPath> slow_paths;
   for (unsigned k = 0; k < b.length(); ++k) {
@@ -796,7 +913,7 @@ size_t emit_block(asmjit::CodeHolder& code, const DecodedPage& page, const Block
       break;
     }
     if (const Alu form = alu_form(in.id); form.op != AluOp::None) {
-      const SlowPath path{k, as.newLabel(), as.newLabel()};
+      const SlowPath path{k, as.newLabel(), as.newLabel(), gr.dirty()};
       emit_alu(as, form, in, at, path.slow, gr);
       if (last) store_clock_and_psw(k, in);
       as.bind(path.resume);
@@ -805,7 +922,7 @@ size_t emit_block(asmjit::CodeHolder& code, const DecodedPage& page, const Block
       break;
     }
     if (const Access form = access_form(in.id); form.width) {
-      const SlowPath path{k, as.newLabel(), as.newLabel()};
+      const SlowPath path{k, as.newLabel(), as.newLabel(), gr.dirty()};
       emit_access(as, form, in, at, path.slow, gr);
       if (last) store_clock_and_psw(k, in);
       as.bind(path.resume);
@@ -821,6 +938,9 @@ size_t emit_block(asmjit::CodeHolder& code, const DecodedPage& page, const Block
     call_handler(k, in);
     test_after_call(k, in, last);
   }
+  // The kept registers written go back to the Cpu before the block leaves or chains. (A
+  // call's test after it leaves with nothing written since the call.)
+  gr.store_dirty();
   // Chaining: the next instruction (the branch target, or the one after) is in this
   // page, a block starts there, and that block passes the run loop's entry test with
   // this block counted: n + length <= limit, clock + base cycles < stop cycle (which
@@ -869,10 +989,12 @@ size_t emit_block(asmjit::CodeHolder& code, const DecodedPage& page, const Block
   for (const SlowPath& path : slow_paths) {
     const Insn& in = page.slot[b.slots[path.k]];
     as.bind(path.slow);
+    gr.set_dirty(path.dirty);
     call_handler(path.k, in);
     test_after_call(path.k, in, path.k + 1 == b.length());
     as.jmp(path.resume);
   }
+  if (use) *use = gr.use();
   return size_t(code.labelOffsetFromBase(body));
 }
 
@@ -931,9 +1053,16 @@ Block* CodeCache::compile(PageBlocks& pb, unsigned slot) {
   b->entry.base_cycles = cycles;
   b->entry.length = b->slots.size();
   b->owner = &pb;
+  // Twice when registers are worth keeping: a first pass keeping none shows which.
   asmjit::CodeHolder code;
   code.init(asmjit::Environment::host());
-  const size_t body = emit_block(code, *pb.page, *b, layout_);
+  GuestRegs::Use use;
+  size_t body = emit_block(code, *pb.page, *b, layout_, GuestRegs::Plan{}, &use);
+  if (const GuestRegs::Plan plan = GuestRegs::plan_for(use); !plan.empty()) {
+    code.reset();
+    code.init(asmjit::Environment::host());
+    body = emit_block(code, *pb.page, *b, layout_, plan, nullptr);
+  }
   if (code.flatten() || code.resolveUnresolvedLinks()) return nullptr;
   const size_t bytes = code.codeSize();
   make_room(bytes);
