@@ -483,9 +483,10 @@ void emit_logical_cc(asmjit::x86::Assembler& as, const CpuLayout& at, bool add) 
 }
 
 // Emits `in` (an Alu `form`); `slow` is the handler's call (an overflow the program mask
-// makes an interruption). Uses rax, rcx, rdx, rsi.
+// makes an interruption). Without `cc_live` the CC it sets is not stored (cc_dead_after).
+// Uses rax, rcx, rdx, rsi.
 void emit_alu(asmjit::x86::Assembler& as, const Alu& form, const Insn& in, const CpuLayout& at,
-              asmjit::Label slow, GuestRegs& gr) {
+              asmjit::Label slow, GuestRegs& gr, bool cc_live) {
   using namespace asmjit;
   const unsigned bytes = form.bits / 8;
   const x86::Gp acc = bytes == 8 ? x86::Gp(x86::rax) : bytes == 4 ? x86::Gp(x86::eax) : x86::Gp(x86::ax);
@@ -506,7 +507,7 @@ void emit_alu(asmjit::x86::Assembler& as, const Alu& form, const Insn& in, const
       if (form.op == AluOp::Add) operand2(x86::Inst::kIdAdd);
       else operand2(x86::Inst::kIdSub);
       as.jo(overflow);
-      emit_cc_of_flags(as, at, false);  // OF is 0 here: "less" is the sign
+      if (cc_live) emit_cc_of_flags(as, at, false);  // OF is 0 here: "less" is the sign
       r1_out(acc);
       as.jmp(stored);
       // set_signed: the truncated result and CC 3; the interruption, when the program
@@ -515,12 +516,13 @@ void emit_alu(asmjit::x86::Assembler& as, const Alu& form, const Insn& in, const
       as.test(x86::byte_ptr(x86::rbx, at.prog_mask), 8);
       as.jnz(slow);
       r1_out(acc);
-      as.mov(cc, 3);
+      if (cc_live) as.mov(cc, 3);
       as.bind(stored);
       break;
     }
     case AluOp::Compare:
     case AluOp::CompareLogical:  // cc_compare, signed or unsigned
+      if (!cc_live) break;  // nothing else
       as.emit(x86::Inst::kIdMov, acc, r1_in());
       operand2(x86::Inst::kIdCmp);
       emit_cc_of_flags(as, at, form.op == AluOp::CompareLogical);
@@ -532,7 +534,7 @@ void emit_alu(asmjit::x86::Assembler& as, const Alu& form, const Insn& in, const
       if (form.op == AluOp::And) operand2(x86::Inst::kIdAnd);
       else if (form.op == AluOp::Or) operand2(x86::Inst::kIdOr);
       else operand2(x86::Inst::kIdXor);
-      as.setnz(cc);
+      if (cc_live) as.setnz(cc);
       r1_out(acc);
       break;
     case AluOp::AddLogical:
@@ -540,14 +542,13 @@ void emit_alu(asmjit::x86::Assembler& as, const Alu& form, const Insn& in, const
       as.emit(x86::Inst::kIdMov, acc, r1_in());
       if (form.op == AluOp::AddLogical) operand2(x86::Inst::kIdAdd);
       else operand2(x86::Inst::kIdSub);
-      emit_logical_cc(as, at, form.op == AluOp::AddLogical);
+      if (cc_live) emit_logical_cc(as, at, form.op == AluOp::AddLogical);
       r1_out(acc);
       break;
     case AluOp::LoadTest:  // ltr / ltgr: R1 = R2, CC by its sign
       as.emit(x86::Inst::kIdMov, acc, gr.read(in.r2, bytes));
       gr.put(in.r1, bytes, acc);
-      as.test(acc, acc);
-      emit_cc_of_flags(as, at, false);
+      if (cc_live) as.test(acc, acc), emit_cc_of_flags(as, at, false);
       break;
     case AluOp::Risbg:
     case AluOp::Risbgn: {  // rotate_insert over all 64 bits; RISBG: CC by the result's sign
@@ -559,7 +560,7 @@ void emit_alu(asmjit::x86::Assembler& as, const Alu& form, const Insn& in, const
       as.and_(x86::rax, x86::rsi);
       if (keep) as.mov(x86::rsi, imm(keep)), as.emit(x86::Inst::kIdAnd, x86::rsi, gr.read(in.r1, 8)), as.or_(x86::rax, x86::rsi);
       gr.put(in.r1, 8, x86::rax);
-      if (form.op == AluOp::Risbg) as.test(x86::rax, x86::rax), emit_cc_of_flags(as, at, false);
+      if (form.op == AluOp::Risbg && cc_live) as.test(x86::rax, x86::rax), emit_cc_of_flags(as, at, false);
       break;
     }
     case AluOp::Rnsbg:
@@ -574,7 +575,7 @@ void emit_alu(asmjit::x86::Assembler& as, const Alu& form, const Insn& in, const
       else as.xor_(x86::rax, x86::rdx);
       as.mov(x86::rsi, imm(sel));
       as.and_(x86::rax, x86::rsi);  // the result's selected bits
-      as.setnz(cc);
+      if (cc_live) as.setnz(cc);
       if (in.i3 & 0x80) break;  // the T bit: a test, R1 unchanged
       as.not_(x86::rsi);
       as.and_(x86::rdx, x86::rsi);
@@ -584,6 +585,7 @@ void emit_alu(asmjit::x86::Assembler& as, const Alu& form, const Insn& in, const
     }
     case AluOp::Tmll: {  // tm_half<0>: 0 none of the mask's bits, 3 all, else by the leftmost
       const uint16_t mask = uint16_t(in.imm);
+      if (!cc_live) break;  // nothing else
       if (!mask) {
         as.mov(cc, 0);
         break;
@@ -818,6 +820,21 @@ void emit_access(asmjit::x86::Assembler& as, const Access& form, const Insn& in,
   }
 }
 
+// Whether the CC each instruction of `b` leaves can be seen: not when a later inline ALU
+// instruction sets the CC (without reading it) with only native instructions between,
+// which neither read the CC nor can stop the block; everything else (a call, an inline
+// load or store that may fault, the branch, the block's end) may see it.
+std::vector<bool> cc_live_after(const DecodedPage& page, const Block& b) {
+  std::vector<bool> live(b.length(), true);
+  for (unsigned k = b.length() - 1; k > 0; --k) {
+    const Insn& in = page.slot[b.slots[k]];
+    const AluOp op = alu_form(in.id).op;
+    if (native_form(in.id) != Native::None || op == AluOp::Risbgn) live[k - 1] = live[k];
+    else live[k - 1] = op == AluOp::None;
+  }
+  return live;
+}
+
 // One block's host code: a function of the Cpu that keeps the I-stream's clock in r12
 // and, for each instruction, does what the interpreter's loop does around the handler
 // (the clock advanced by the base cycles, the PSW address at the next instruction,
@@ -899,6 +916,7 @@ size_t emit_block(asmjit::CodeHolder& code, const DecodedPage& page, const Block
     uint32_t dirty;
   };
   std::vector<SlowPath> slow_paths;
+  const std::vector<bool> cc_live = cc_live_after(page, b);
   for (unsigned k = 0; k < b.length(); ++k) {
     const Insn& in = page.slot[b.slots[k]];
     const bool last = k + 1 == b.length();
@@ -914,7 +932,7 @@ size_t emit_block(asmjit::CodeHolder& code, const DecodedPage& page, const Block
     }
     if (const Alu form = alu_form(in.id); form.op != AluOp::None) {
       const SlowPath path{k, as.newLabel(), as.newLabel(), gr.dirty()};
-      emit_alu(as, form, in, at, path.slow, gr);
+      emit_alu(as, form, in, at, path.slow, gr, cc_live[k]);
       if (last) store_clock_and_psw(k, in);
       as.bind(path.resume);
       if (form.op == AluOp::Add || form.op == AluOp::Sub) slow_paths.push_back(path);

@@ -188,6 +188,26 @@ TEST_CASE("a program check in the middle of a block leaves the interpreter's sta
   CHECK(compiled.cpu.gr[11] == 127);
 }
 
+TEST_CASE("the CC an inline load's program check sees is the one set before it, though a later one replaces it", "[jit]") {
+  // CHI sets CC 1 (r11 < 200); CR after the LG would replace it with 0, but the LG
+  // faults first (past the data page, iteration 128): the program check's CC is CHI's,
+  // 1 (AGHI's, the last stored before it otherwise, is 2), so the block must store
+  // CHI's CC though the CR's follows in the same block.
+  const Bytes extra = RRE(0xB904, 9, 6)           // LGR r9,r6
+                      + RRE(0xB908, 9, 4)         // AGR r9,r4
+                      + RI(0xA7E, 11, 200)        // CHI r11,200
+                      + RXY(0xE304, 10, 0, 9, 0)  // LG r10,0(r9)
+                      + RR(0x19, 3, 3)            // CR r3,r3: CC 0
+                      + RI(0xA7B, 11, 1);         // AGHI r11,1
+  const Bytes code = loop_with(extra);
+  for (uint64_t chunk : {1, 4, 1000000}) same(code, chunk);
+  Side compiled(true, 64, code);
+  const emu::RunResult r = compiled.run(1000000, kCode + code.size());
+  REQUIRE(r.reason == emu::StopReason::ProgramCheck);
+  CHECK(r.check.mnemonic == "LG");
+  CHECK(compiled.cpu.cc == 1);
+}
+
 TEST_CASE("a store into the running block takes effect on the next instruction", "[jit]") {
   // STC of the loop counter over the immediate of the AHI three instructions on. The
   // first two passes (interpreted; the second is the loop start's first arrival as a
