@@ -250,6 +250,14 @@ def main():
     iep_expected = open(os.path.join(source, "tests", "system", "iep.expected"), encoding="utf-8").read()
     same_three_ways(tpfemu, out, "iep", iep, iep_expected)
     print("iep: every check PASS, the same bytes twice and under the block compiler: OK")
+
+    # Secondary-space mode (tests/system/secondary.c): instructions through CR1, operands
+    # through CR7, each fault's TEID naming its space; every check PASS, the console
+    # exactly secondary.expected, the same bytes twice and under the block compiler.
+    secondary = os.path.join(guest, "secondary.elf")
+    secondary_expected = open(os.path.join(source, "tests", "system", "secondary.expected"), encoding="utf-8").read()
+    same_three_ways(tpfemu, out, "secondary", secondary, secondary_expected)
+    print("secondary: every check PASS, the same bytes twice and under the block compiler: OK")
     # The message-security assist (tests/system/msa.c): STFLE's bits, each CPACF
     # instruction's query and program checks (compared with QEMU's console below); on a
     # z13 no MSA 8, so no KMA.
@@ -434,6 +442,12 @@ def main():
         if strip(qemu_lines) != strip(ours):
             fail("QEMU's PASS/FAIL lines of iep differ:\n" + "\n".join(qemu_lines))
         print("iep: the same PASS lines as qemu-system-s390x but its two EDAT departures: OK")
+        # Secondary-space mode: QEMU fetches instructions through the primary space there
+        # too: the same console.
+        theirs = qemu_console(qemu, secondary)
+        if theirs.replace("\r", "") != secondary_expected:
+            fail("QEMU's secondary-space mode console differs:\n" + theirs)
+        print("secondary: the same console as qemu-system-s390x: OK")
         # The message-security assist under QEMU's default CPU model: the same console.
         theirs = qemu_console(qemu, msa)
         if theirs.replace("\r", "") != msa_expected:
