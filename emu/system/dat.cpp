@@ -153,7 +153,18 @@ bool GuestDat::map_page(View& v, uint64_t address, bool store) {
   const uint8_t prot = kProtRead | (w.no_execute ? 0 : kProtExec) | (w.protect ? 0 : kProtWrite);
   // After DAT, the real address is prefixed [Principles of Operation, "Address Types"].
   auto frame_of = [&](uint64_t real) { return RealStorage::real_frame(real_.absolute(real) / kPageSize); };
-  v.space->map_shared(address & ~kPageMask, frame_of(w.real & ~kPageMask), prot);
+  // An EDAT-1 1 MB frame is one large segment, so that it takes one entry of the modelled
+  // 1 MB TLB as `run`'s large pages do; an EDAT-2 2 GB frame is held as the 1 MB
+  // segments of it that are referenced, each such an entry (the model's TLBs have no
+  // 2 GB entries). A segment reaching past storage is held as 4 KB pages.
+  const uint64_t segment_real = w.real & ~(kSegmentSize - 1);
+  if (w.frame_size >= kSegmentSize && segment_real + kSegmentSize <= real_.size()) {
+    std::array<uint64_t, kPagesPerSegment> frames;
+    for (unsigned k = 0; k < kPagesPerSegment; ++k) frames[k] = frame_of(segment_real + k * kPageSize);
+    v.space->map_shared_segment(address, frames, prot);
+  } else {
+    v.space->map_shared(address & ~kPageMask, frame_of(w.real & ~kPageMask), prot);
+  }
   v.pages_by_entry.emplace(w.entry, address / kPageSize);
   return true;
 }

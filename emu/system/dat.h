@@ -121,8 +121,8 @@ class GuestDat final : public PageFaultHandler, private AbsoluteReader {
     uint64_t asce = 0;
     AsceId id = AsceId::Primary;  // as selected last
   };
-  // Walks view `v`'s tables for `address` and maps its page; false with the exception
-  // kept (take_exception).
+  // Walks view `v`'s tables for `address` and maps its page (with an EDAT frame, its
+  // whole 1 MB segment); false with the exception kept (take_exception).
   bool map_page(View& v, uint64_t address, bool store);
   View& view(uint64_t asce, AsceId id);
   RealStorage& real_;

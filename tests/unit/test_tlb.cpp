@@ -181,6 +181,28 @@ TEST_CASE("an unmapped 1 MB segment leaves the 1 MB TLB of every I-stream", "[tl
   CHECK(one.load(kA) == 0);
 }
 
+TEST_CASE("a segment of shared frames (system mode's EDAT frame) takes one 1 MB TLB entry", "[tlb][dat]") {
+  emu::Storage s(256ull << 20);
+  auto space = ecb_space(s, code_frame(s));
+  std::array<uint64_t, emu::kPagesPerSegment> frames;
+  const uint64_t first = *s.allocate_1m();
+  for (unsigned k = 0; k < emu::kPagesPerSegment; ++k) frames[k] = first + k;
+  std::swap(frames[0], frames[1]);  // (prefixing may exchange pages: each page its own frame)
+  std::memset(s.frame(first).data.get(), 0x11, 8);
+  std::memset(s.frame(first + 1).data.get(), 0x22, 8);
+  space->map_shared_segment(kC + 0x3000, frames, kRW);
+  IStream one(*space);
+  CHECK(one.load(kC) == 1);
+  CHECK(one.cpu.gr[1] == 0x2222222222222222ull);
+  CHECK(one.load(kC + 0x1000) == 0);  // another page, the same 1 MB entry
+  CHECK(one.cpu.gr[1] == 0x1111111111111111ull);
+  CHECK(one.cpu.tlb1m().hits >= 1);
+  CHECK(one.cpu.tlb1m().holds(kC >> 20, space->serial()));
+  space->unmap(kC + 0x2000, emu::kPageSize);  // (IPTE of any of its pages: the segment goes)
+  CHECK_FALSE(one.cpu.tlb1m().holds(kC >> 20, space->serial()));
+  CHECK(space->owned_frames() == 2);  // kA, kB: the shared frames are not the space's
+}
+
 TEST_CASE("instructions translate through the code space, operands through the data space", "[tlb][dat][system]") {
   // Secondary-space mode's two spaces [Principles of Operation, "Address-Space Control"]:
   // the code space has the load at kCode, the data space zeros there and its own kA.
