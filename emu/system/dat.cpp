@@ -92,13 +92,13 @@ DatWalk dat_walk(uint64_t asce, uint64_t vaddr, const DatControls& controls, Abs
   return w;
 }
 
-GuestDat::View& GuestDat::view(uint64_t asce, AsceId id) {
+GuestDat::View& GuestDat::view(uint64_t asce) {
   View& v = views_[asce];
   if (!v.space) {
     v.space = std::make_unique<AddressSpace>(real_.space().storage(), ~0ull);
     v.space->set_track_changes(true);  // change recording, as the real view (real_storage.cpp)
   }
-  v.asce = asce, v.id = id;
+  v.asce = asce;
   return v;
 }
 
@@ -106,8 +106,9 @@ GuestDat::View& GuestDat::view(uint64_t asce, AsceId id) {
 // addresses are secondary virtual addresses (CR7) and instruction addresses primary
 // ones (CR1); the other modes translate both through one ASCE.
 void GuestDat::select(uint64_t asce, AsceId id, uint64_t code_asce, AsceId code_id, const DatControls& controls) {
-  selected_ = &view(asce, id);
-  code_ = code_asce == asce ? selected_ : &view(code_asce, code_id);
+  selected_ = &view(asce);
+  code_ = code_asce == asce ? selected_ : &view(code_asce);
+  selected_id_ = id, code_id_ = code_id;
   // Instruction-execution protection [Principles of Operation, "Instruction-Execution
   // Protection"]: under CR0's control, a page mapped without the execute right (its
   // entry's IEP bit) refuses instruction fetches.
@@ -123,18 +124,20 @@ PageFaultHandler::Action GuestDat::page_fault(Cpu& cpu, uint64_t address) {
   }
   if (!selected_) return has_exception_ = true, exception_teid_ = 0, exception_code_ = dat_code::kPageTranslation,
                          Action::Fail;
-  View& v = cpu.fault_was_instruction_fetch() ? *code_ : *selected_;
-  return map_page(v, address, cpu.fault_was_store()) ? Action::Retry : Action::Fail;
+  const bool fetch = cpu.fault_was_instruction_fetch();
+  return map_page(fetch ? *code_ : *selected_, fetch ? code_id_ : selected_id_, address, cpu.fault_was_store())
+             ? Action::Retry
+             : Action::Fail;
 }
 
 bool GuestDat::map_now(uint64_t address, bool store) {
-  if (selected_ && map_page(*selected_, address, store)) return true;
+  if (selected_ && map_page(*selected_, selected_id_, address, store)) return true;
   if (!selected_) has_exception_ = true, exception_teid_ = 0, exception_code_ = dat_code::kPageTranslation;
   held_ = true, held_page_ = page_down(address);
   return false;
 }
 
-bool GuestDat::map_page(View& v, uint64_t address, bool store) {
+bool GuestDat::map_page(View& v, AsceId id, uint64_t address, bool store) {
   has_exception_ = true, exception_teid_ = 0;
   const DatWalk w = dat_walk(v.asce, address, controls_, *this);
   if (w.code) {
@@ -145,7 +148,7 @@ bool GuestDat::map_page(View& v, uint64_t address, bool store) {
     // 62-63) [Principles of Operation, "Translation-Exception Identification"].
     constexpr uint64_t kFetch = 0x800, kStore = 0x400;
     if (w.code != dat_code::kAddressing && w.code != dat_code::kTranslationSpecification)
-      exception_teid_ = (address & ~kPageMask) | (store ? kStore : kFetch) | uint64_t(v.id);
+      exception_teid_ = (address & ~kPageMask) | (store ? kStore : kFetch) | uint64_t(id);
     return false;
   }
   if (w.real >= real_.size()) return exception_code_ = dat_code::kAddressing, false;

@@ -119,16 +119,19 @@ class GuestDat final : public PageFaultHandler, private AbsoluteReader {
     // The pages mapped through each table entry (absolute address), for purge_entry.
     std::multimap<uint64_t, uint64_t> pages_by_entry;
     uint64_t asce = 0;
-    AsceId id = AsceId::Primary;  // as selected last
   };
   // Walks view `v`'s tables for `address` and maps its page (with an EDAT frame, its
-  // whole 1 MB segment); false with the exception kept (take_exception).
-  bool map_page(View& v, uint64_t address, bool store);
-  View& view(uint64_t asce, AsceId id);
+  // whole 1 MB segment); false with the exception kept (take_exception), its TEID
+  // naming ASCE `id`.
+  bool map_page(View& v, AsceId id, uint64_t address, bool store);
+  View& view(uint64_t asce);
   RealStorage& real_;
   std::map<uint64_t, View> views_;  // by ASCE
   View* selected_ = nullptr;  // operands'
   View* code_ = nullptr;      // instructions': selected_ but in secondary-space mode
+  // The ids the TEID names (a fetch's primary, an operand's secondary, in secondary-space
+  // mode, even when CR1 and CR7 hold the same ASCE: one view).
+  AsceId selected_id_ = AsceId::Primary, code_id_ = AsceId::Primary;
   DatControls controls_;
   bool has_exception_ = false;
   bool held_ = false;  // map_now failed: the next page fault at held_page_ is its exception

@@ -147,6 +147,22 @@ static void tests(void) {
   call_at(TEST + 0x2000, 0, &taken);
   check(taken && exception(before, 0x11, (TEST + 0x2000) | FETCH, TEST + 0x2000),
         "and a branch to the secondary space's code page is 0011 still");
+
+  /* CR7 the same ASCE as CR1: one space, but a fetch's TEID names the primary, a load's
+     the secondary. */
+  set_cr7(PRIMARY_SEGMENTS | 0x3);
+  secondary_mode();
+  before = last_program.count;
+  call_at(TEST + 0x2000, 0, &taken);
+  const int fetch_ok = taken && exception(before, 0x11, (TEST + 0x2000) | FETCH, TEST + 0x2000);
+  before = last_program.count;
+  seen = probe_load(TEST + 0x2000);
+  const int load_ok = seen == ~0ULL && exception(before, 0x11, (TEST + 0x2000) | FETCH | SECONDARY_ID,
+                                                 (uint64_t)(uintptr_t)probe_load_insn);
+  primary_mode();
+  set_cr7(SECONDARY_SEGMENTS | 0x3);
+  check(fetch_ok && load_ok,
+        "CR7 the same ASCE as CR1: a fetch's 0011 names the primary space, a load's the secondary");
   dat_off();
 }
 
