@@ -275,6 +275,16 @@ void AddressSpace::map_shared(uint64_t vaddr, uint64_t frame_number, uint8_t pro
   s.page[k].frame = uint32_t(frame_number), s.page[k].prot = prot, s.page[k].common = common;
 }
 
+void AddressSpace::map_shared_segment(uint64_t vaddr, const std::array<uint64_t, kPagesPerSegment>& frames,
+                                      uint8_t prot) {
+  const uint64_t vseg = vaddr / kSegmentSize;
+  unmap(vseg * kSegmentSize, kSegmentSize);
+  Segment& s = segment(vseg);
+  s.large = true;
+  for (unsigned k = 0; k < kPagesPerSegment; ++k) s.page[k] = PageEntry{.frame = uint32_t(frames[k]), .prot = prot};
+  log_page(vseg * kSegmentSize + 1);
+}
+
 // The reservations lose the range: what is left either side stays.
 void AddressSpace::unreserve(uint64_t begin, uint64_t end) {
   if (reserved_.empty()) return;

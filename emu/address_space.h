@@ -79,6 +79,11 @@ class AddressSpace {
   // (the control program's promise, as z's common-segment bit is), so one TLB entry
   // serves them all.
   void map_shared(uint64_t vaddr, uint64_t frame_number, uint8_t prot, bool common = false);
+  // Maps the 1 MB segment at `vaddr` as a large segment (one 1 MB TLB entry) to existing
+  // frames this space does not own, `frames[k]` for its page k: system mode's EDAT
+  // frames, which prefixing may scatter. What the segment mapped before is unmapped
+  // (purged) first.
+  void map_shared_segment(uint64_t vaddr, const std::array<uint64_t, kPagesPerSegment>& frames, uint8_t prot);
   // Takes every segment of `from` as it is, shared until either space changes it (then
   // the one changing it gets a copy): what mapping each of from's pages into this space
   // with map_shared would give, for the cost of one table per segment. This space must

@@ -7,7 +7,9 @@
 
 namespace emu {
 
-Cpu::Cpu(AddressSpace& space) : space_(&space), space_serial_(space.serial()), storage_(space.storage()) {
+Cpu::Cpu(AddressSpace& space)
+    : space_(&space), code_space_(&space), space_serial_(space.serial()), code_serial_(space.serial()),
+      storage_(space.storage()) {
   storage_.add_tlb(this);
   flush_tlb();
 }
@@ -24,9 +26,9 @@ void Cpu::set_timing(const CpuTiming& t) {
   flush_tlb();
 }
 
-void Cpu::set_address_space(AddressSpace& space) {
-  space_ = &space;
-  space_serial_ = space.serial();
+void Cpu::set_address_spaces(AddressSpace& data, AddressSpace& code) {
+  space_ = &data, code_space_ = &code;
+  space_serial_ = data.serial(), code_serial_ = code.serial();
   flush_micro_tlb();
   code_ = nullptr;
 }
@@ -50,18 +52,19 @@ void Cpu::flush_micro_tlb() {
 
 // The micro-TLB holds no page the modelled TLB does not; and a page that became
 // invalid must not stay executable through the decode slots either.
-void Cpu::drop_micro_tlb(uint64_t key, bool large) {
+void Cpu::drop_micro_tlb(uint64_t tag, uint64_t key, bool large) {
   uint64_t first = large ? key << 8 : key, n = large ? kPagesPerSegment : 1;
-  for (uint64_t vp = first; vp < first + n; ++vp) {
-    TlbEntry& e = tlb_[vp & (kTlbSize - 1)];
-    if (e.rtag == vp) e = TlbEntry{~0ull, ~0ull, nullptr, 0};
-  }
-  if (code_vpage_ >= first && code_vpage_ < first + n) code_vpage_ = ~0ull, leave_block_ = true;
+  if (micro_holds(tag))
+    for (uint64_t vp = first; vp < first + n; ++vp) {
+      TlbEntry& e = tlb_[vp & (kTlbSize - 1)];
+      if (e.rtag == vp) e = TlbEntry{~0ull, ~0ull, nullptr, 0};
+    }
+  if (code_holds(tag) && code_vpage_ >= first && code_vpage_ < first + n) code_vpage_ = ~0ull, leave_block_ = true;
 }
 
 void Cpu::purge_page(uint64_t tag, uint64_t vpage) {
   if (tlb4k_.configured()) tlb4k_.purge(vpage, tag);
-  if (micro_holds(tag)) drop_micro_tlb(vpage, false);
+  drop_micro_tlb(tag, vpage, false);
 }
 
 void Cpu::purge_segment(uint64_t tag, uint64_t vseg) {
@@ -69,16 +72,17 @@ void Cpu::purge_segment(uint64_t tag, uint64_t vseg) {
     tlb1m_.purge(vseg, tag);
     for (uint64_t vp = vseg << 8; vp < (vseg + 1) << 8; ++vp) tlb4k_.purge(vp, tag);
   }
-  if (micro_holds(tag)) drop_micro_tlb(vseg, true);
+  drop_micro_tlb(tag, vseg, true);
 }
 
 void Cpu::purge_space(uint64_t tag) {
   if (tlb4k_.configured()) tlb4k_.purge_tag(tag), tlb1m_.purge_tag(tag);
-  if (micro_holds(tag)) flush_micro_tlb();
+  if (micro_holds(tag) || code_holds(tag)) flush_micro_tlb();
 }
 
 const Cpu::TlbEntry& Cpu::fill_tlb(uint64_t addr, bool for_write) {
   uint64_t vpage = addr >> 12;
+  instruction_fetch_ = false;
   Translation t;
   switch (space_->translate_number(addr, t)) {
     case Translate::Ok: break;
@@ -113,7 +117,7 @@ const Cpu::TlbEntry& Cpu::fill_tlb(uint64_t addr, bool for_write) {
       TlbModel::Entry evicted;
       if (!m.access(tlb_key, space_->tlb_tag(t), evicted)) {
         charge(Cause::Tlb, tlb_walk_);
-        if (evicted.key != TlbModel::kEmpty && micro_holds(evicted.tag)) drop_micro_tlb(evicted.key, t.large);
+        if (evicted.key != TlbModel::kEmpty) drop_micro_tlb(evicted.tag, evicted.key, t.large);
       }
     }
     e = TlbEntry{vpage, ~0ull, host, t.number << 12};
@@ -187,19 +191,24 @@ void Cpu::on_code_created(const Frame& f) {
     if (e.rtag != ~0ull && e.abs == f.absolute()) e.wtag = ~0ull;
 }
 
+// Instructions are fetched through the code space: the data space but in system mode's
+// secondary-space mode, where they are primary virtual addresses [Principles of
+// Operation, "Address-Space Control"].
 Frame& Cpu::frame_for_fetch(uint64_t a) {
   Translation t;
-  switch (space_->translate(a, t)) {
+  instruction_fetch_ = true;  // (until the fetch is done: its exceptions are a fetch's)
+  switch (code_space_->translate(a, t)) {
     case Translate::Ok:
       if (!(t.prot & kProtRead)) program_check(Pic::PageTranslation, a);  // as in fill_tlb
       // IEP: the fetch is a protection exception (Principles of Operation,
       // "Instruction-Execution Protection"). Checked here, when a code page is entered
       // or an instruction decoded, so the interpreter's loop pays nothing for it.
-      if (!(t.prot & kProtExec) && space_->execute_protection())
+      if (!(t.prot & kProtExec) && code_space_->execute_protection())
         fault_was_store_ = false, program_check(Pic::Protection, a);
       // Fetch protection applies to instruction fetches too [Principles of Operation,
       // "Fetch Protection"] (system mode only, as in fill_tlb).
       if (system_) [[unlikely]] system_key_permits_store(a, false, t.frame->number);
+      instruction_fetch_ = false;
       return *t.frame;
     case Translate::NotPresent: fault_was_store_ = false, program_check(Pic::PageTranslation, a);
     case Translate::OutOfRange: program_check(Pic::Addressing, a);
@@ -211,7 +220,7 @@ void Cpu::enter_code_page(uint64_t a) {
   retired_code_.clear();
   if (a & 1) program_check(Pic::Specification, a);
   Frame& f = frame_for_fetch(a);
-  space_->storage().reference(f);  // an instruction fetch references its page, as a load does
+  code_space_->storage().reference(f);  // an instruction fetch references its page, as a load does
   if (!f.code) {
     f.set_code(std::make_unique<DecodedPage>());
     on_code_created(f);
@@ -222,9 +231,17 @@ void Cpu::enter_code_page(uint64_t a) {
 }
 
 void Cpu::check_execute_target(uint64_t a, unsigned len) {
-  if (!space_->execute_protection()) return;
+  if (!code_space_->execute_protection()) return;
   frame_for_fetch(a);
   if (((a + len - 1) ^ a) >> 12) frame_for_fetch(a + len - 1);
+}
+
+uint8_t Cpu::fetch_execute_target_byte(uint64_t a) {
+  if (code_space_ == space_) return read<uint8_t>(a);
+  Frame& f = frame_for_fetch(a);
+  code_space_->storage().reference(f);
+  if (caches_) touch(f.absolute() + (a & kPageMask), 1, false);
+  return f.data[a & kPageMask];
 }
 
 // Fetch the first halfword, then the rest once the length is known; a fetch that
@@ -309,10 +326,12 @@ std::optional<RunResult> Cpu::take_interrupt(const ProgramInterrupt& pi, uint64_
   r.check.interrupt = pi;
   r.check.insn_address = a;
   unsigned len = 0;
+  const bool instruction_fetch = instruction_fetch_;  // (the exception's, not this fetch's)
   try {
     fetch_bytes(a, r.check.insn_bytes, len);
   } catch (const ProgramInterrupt&) {
   }
+  instruction_fetch_ = instruction_fetch;
   r.check.insn_length = len;
   if (cur) r.check.mnemonic = mnemonic(cur->id);
   else if (len && lookup_opcode(r.check.insn_bytes) != kNoInsn)

@@ -104,11 +104,16 @@ class Cpu final : public TlbPurgeListener {
   unsigned istream() const { return istream_; }
   // Switches to another address space (an ECB's), as loading its ASCE does: the
   // modelled TLBs keep their entries (tagged by space); only the host's micro-TLB is
-  // dropped.
-  void set_address_space(AddressSpace& space);
+  // dropped. Instructions and operands both translate through it.
+  void set_address_space(AddressSpace& space) { set_address_spaces(space, space); }
   // Switches only if `space` is not the one loaded (by serial).
-  void switch_address_space(AddressSpace& space) {
-    if (space.serial() != space_serial_) set_address_space(space);
+  void switch_address_space(AddressSpace& space) { switch_address_spaces(space, space); }
+  // System mode's secondary-space mode [Principles of Operation, "Address-Space
+  // Control"]: operands translate through `data` (CR7's view), instructions (and
+  // EXECUTE's target) through `code` (CR1's). Every other mode passes one space twice.
+  void set_address_spaces(AddressSpace& data, AddressSpace& code);
+  void switch_address_spaces(AddressSpace& data, AddressSpace& code) {
+    if (data.serial() != space_serial_ || code.serial() != code_serial_) set_address_spaces(data, code);
   }
   ~Cpu() override;
   Cpu(const Cpu&) = delete;
@@ -172,8 +177,13 @@ class Cpu final : public TlbPurgeListener {
   // execute protected (an instruction fetch), was met by a store (else a fetch): the
   // translation-exception identification's fetch/store indication (system mode).
   bool fault_was_store() const { return fault_was_store_; }
+  // Whether the last access exception was met by an instruction fetch (the code space's),
+  // else by an operand's access: which space's page fault it is and which ASCE the
+  // translation-exception identification names (system mode).
+  bool fault_was_instruction_fetch() const { return instruction_fetch_; }
   SvcHandler* svc_handler() const { return svc_; }
   AddressSpace& space() { return *space_; }
+  AddressSpace& code_space() { return *code_space_; }
 
   // Runs until `limit` more instructions have executed, the clock reaches
   // `cycle_end`, a stop is requested, or a program check occurs.
@@ -280,6 +290,10 @@ class Cpu final : public TlbPurgeListener {
   // bytes need the execute right (Principles of Operation, "Instruction-Execution
   // Protection"), else a protection exception.
   void check_execute_target(uint64_t a, unsigned len);
+  // A byte of EXECUTE's target, fetched as an instruction is (through the code space).
+  // With one space for both (every mode but secondary-space) it is read as an operand
+  // (the micro-TLB, the cache model), as it always was.
+  uint8_t fetch_execute_target_byte(uint64_t a);
 
   template <class T> static T load_be(const uint8_t* p) {
     T v;
@@ -323,9 +337,13 @@ class Cpu final : public TlbPurgeListener {
     touch_lines(line, last, store);
   }
   void touch_lines(uint64_t first, uint64_t last, bool store);
-  void drop_micro_tlb(uint64_t key, bool large);
+  // The micro-TLB's entries and the code page of `key` (a page, or a segment if `large`)
+  // formed under `tag`.
+  void drop_micro_tlb(uint64_t tag, uint64_t key, bool large);
   // Whether the micro-TLB may hold translations formed under `tag`.
   bool micro_holds(uint64_t tag) const { return tag == TlbModel::kCommon || tag == space_serial_; }
+  // Whether the code page (code_vpage_) may have been translated under `tag`.
+  bool code_holds(uint64_t tag) const { return tag == TlbModel::kCommon || tag == code_serial_; }
 
   template <class T> static T bswap(T v) {
     if constexpr (sizeof(T) == 1) return v;
@@ -370,8 +388,10 @@ class Cpu final : public TlbPurgeListener {
   bool system_key_permits_store(uint64_t addr, bool store, uint64_t number);
 
   AddressSpace* space_;
+  AddressSpace* code_space_;  // space_ but in secondary-space mode (set_address_spaces)
   SystemCpu* system_ = nullptr;
   uint64_t space_serial_ = 0;
+  uint64_t code_serial_ = 0;
   Storage& storage_;  // every space this I-stream loads lies in it
   SvcHandler* svc_ = nullptr;
   PageFaultHandler* page_fault_ = nullptr;
@@ -388,6 +408,7 @@ class Cpu final : public TlbPurgeListener {
   bool slice_over_ = false;
   bool stop_requested_ = false;
   bool fault_was_store_ = false;
+  bool instruction_fetch_ = false;  // fault_was_instruction_fetch
   bool leave_block_ = false;  // leave the straight-line loop: a stop or a code change
   bool spin_skip_ = false;    // machine.skip_spin_loops
   SpinWatch spin_watch_;      // reset whenever the straight-line loop is left

@@ -25,9 +25,9 @@ void exrl(Cpu& c, const Insn& i);
 static void execute_target(Cpu& c, uint64_t target, unsigned r1) {
   if (target & 1) program_check(Pic::Specification, target);
   uint8_t bytes[6];
-  bytes[0] = c.read<uint8_t>(target);
+  bytes[0] = c.fetch_execute_target_byte(target);
   unsigned n = insn_length(bytes[0]);
-  for (unsigned k = 1; k < n; ++k) bytes[k] = c.read<uint8_t>(target + k);
+  for (unsigned k = 1; k < n; ++k) bytes[k] = c.fetch_execute_target_byte(target + k);
   c.check_execute_target(target, n);
   if (r1) bytes[1] |= uint8_t(c.gr[r1]);
   Insn t;

@@ -92,18 +92,29 @@ DatWalk dat_walk(uint64_t asce, uint64_t vaddr, const DatControls& controls, Abs
   return w;
 }
 
-AddressSpace& GuestDat::select(uint64_t asce, AsceId id, const DatControls& controls) {
+GuestDat::View& GuestDat::view(uint64_t asce) {
   View& v = views_[asce];
   if (!v.space) {
     v.space = std::make_unique<AddressSpace>(real_.space().storage(), ~0ull);
     v.space->set_track_changes(true);  // change recording, as the real view (real_storage.cpp)
   }
+  v.asce = asce;
+  return v;
+}
+
+// [Principles of Operation, "Address-Space Control"]: in secondary-space mode operand
+// addresses are secondary virtual addresses (CR7) and instruction addresses primary
+// ones (CR1); the other modes translate both through one ASCE.
+void GuestDat::select(uint64_t asce, AsceId id, uint64_t code_asce, AsceId code_id, const DatControls& controls) {
+  selected_ = &view(asce);
+  code_ = code_asce == asce ? selected_ : &view(code_asce);
+  selected_id_ = id, code_id_ = code_id;
   // Instruction-execution protection [Principles of Operation, "Instruction-Execution
   // Protection"]: under CR0's control, a page mapped without the execute right (its
   // entry's IEP bit) refuses instruction fetches.
-  v.space->set_execute_protection(controls.iep);
-  selected_ = &v, selected_asce_ = asce, selected_id_ = id, controls_ = controls;
-  return *v.space;
+  selected_->space->set_execute_protection(controls.iep);
+  code_->space->set_execute_protection(controls.iep);
+  controls_ = controls;
 }
 
 PageFaultHandler::Action GuestDat::page_fault(Cpu& cpu, uint64_t address) {
@@ -111,19 +122,24 @@ PageFaultHandler::Action GuestDat::page_fault(Cpu& cpu, uint64_t address) {
     held_ = false;
     return Action::Fail;
   }
-  return map_page(address, cpu.fault_was_store()) ? Action::Retry : Action::Fail;
+  if (!selected_) return has_exception_ = true, exception_teid_ = 0, exception_code_ = dat_code::kPageTranslation,
+                         Action::Fail;
+  const bool fetch = cpu.fault_was_instruction_fetch();
+  return map_page(fetch ? *code_ : *selected_, fetch ? code_id_ : selected_id_, address, cpu.fault_was_store())
+             ? Action::Retry
+             : Action::Fail;
 }
 
 bool GuestDat::map_now(uint64_t address, bool store) {
-  if (map_page(address, store)) return true;
+  if (selected_ && map_page(*selected_, selected_id_, address, store)) return true;
+  if (!selected_) has_exception_ = true, exception_teid_ = 0, exception_code_ = dat_code::kPageTranslation;
   held_ = true, held_page_ = page_down(address);
   return false;
 }
 
-bool GuestDat::map_page(uint64_t address, bool store) {
+bool GuestDat::map_page(View& v, AsceId id, uint64_t address, bool store) {
   has_exception_ = true, exception_teid_ = 0;
-  if (!selected_) return exception_code_ = dat_code::kPageTranslation, false;
-  const DatWalk w = dat_walk(selected_asce_, address, controls_, *this);
+  const DatWalk w = dat_walk(v.asce, address, controls_, *this);
   if (w.code) {
     exception_code_ = w.code;
     // The translation-exception identification: the address's bits 0-51, whether a
@@ -132,16 +148,27 @@ bool GuestDat::map_page(uint64_t address, bool store) {
     // 62-63) [Principles of Operation, "Translation-Exception Identification"].
     constexpr uint64_t kFetch = 0x800, kStore = 0x400;
     if (w.code != dat_code::kAddressing && w.code != dat_code::kTranslationSpecification)
-      exception_teid_ = (address & ~kPageMask) | (store ? kStore : kFetch) | uint64_t(selected_id_);
+      exception_teid_ = (address & ~kPageMask) | (store ? kStore : kFetch) | uint64_t(id);
     return false;
   }
   if (w.real >= real_.size()) return exception_code_ = dat_code::kAddressing, false;
   has_exception_ = false;
-  // After DAT, the real address is prefixed [Principles of Operation, "Address Types"].
-  const uint64_t absolute = real_.absolute(w.real & ~kPageMask);
   const uint8_t prot = kProtRead | (w.no_execute ? 0 : kProtExec) | (w.protect ? 0 : kProtWrite);
-  selected_->space->map_shared(address & ~kPageMask, RealStorage::real_frame(absolute / kPageSize), prot);
-  selected_->pages_by_entry.emplace(w.entry, address / kPageSize);
+  // After DAT, the real address is prefixed [Principles of Operation, "Address Types"].
+  auto frame_of = [&](uint64_t real) { return RealStorage::real_frame(real_.absolute(real) / kPageSize); };
+  // An EDAT-1 1 MB frame is one large segment, so that it takes one entry of the modelled
+  // 1 MB TLB as `run`'s large pages do; an EDAT-2 2 GB frame is held as the 1 MB
+  // segments of it that are referenced, each such an entry (the model's TLBs have no
+  // 2 GB entries). A segment reaching past storage is held as 4 KB pages.
+  const uint64_t segment_real = w.real & ~(kSegmentSize - 1);
+  if (w.frame_size >= kSegmentSize && segment_real + kSegmentSize <= real_.size()) {
+    std::array<uint64_t, kPagesPerSegment> frames;
+    for (unsigned k = 0; k < kPagesPerSegment; ++k) frames[k] = frame_of(segment_real + k * kPageSize);
+    v.space->map_shared_segment(address, frames, prot);
+  } else {
+    v.space->map_shared(address & ~kPageMask, frame_of(w.real & ~kPageMask), prot);
+  }
+  v.pages_by_entry.emplace(w.entry, address / kPageSize);
   return true;
 }
 

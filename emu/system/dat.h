@@ -80,10 +80,15 @@ class GuestDat final : public PageFaultHandler, private AbsoluteReader {
  public:
   explicit GuestDat(RealStorage& real) : real_(real) {}
 
-  // The view of `asce` (made at its first use); the CPU runs in it until the next select.
-  AddressSpace& select(uint64_t asce, AsceId id, const DatControls& controls);
-  // PageFaultHandler: a page of the selected view not mapped yet is translated and
-  // mapped (Retry), or the translation's exception is kept for take_exception (Fail).
+  // The views of `asce`, which operands translate through, and of `code_asce`, which
+  // instructions translate through (made at their first use; one view when the two are
+  // the same ASCE); the CPU runs in them until the next select.
+  void select(uint64_t asce, AsceId id, uint64_t code_asce, AsceId code_id, const DatControls& controls);
+  AddressSpace& data_space() { return *selected_->space; }
+  AddressSpace& code_space() { return *code_->space; }
+  // PageFaultHandler: a page of the selected view (the code view for an instruction
+  // fetch) not mapped yet is translated and mapped (Retry), or the translation's
+  // exception is kept for take_exception (Fail).
   Action page_fault(Cpu& cpu, uint64_t address) override;
   // The exception of the last failed translation: its code and the translation-exception
   // identification (0 when the PoO stores none for it). False if there is none.
@@ -109,19 +114,24 @@ class GuestDat final : public PageFaultHandler, private AbsoluteReader {
   bool write64(uint64_t absolute, uint64_t value);
 
  private:
-  // Walks the selected view's tables for `address` and maps its page; false with the
-  // exception kept (take_exception).
-  bool map_page(uint64_t address, bool store);
   struct View {
     std::unique_ptr<AddressSpace> space;
     // The pages mapped through each table entry (absolute address), for purge_entry.
     std::multimap<uint64_t, uint64_t> pages_by_entry;
+    uint64_t asce = 0;
   };
+  // Walks view `v`'s tables for `address` and maps its page (with an EDAT frame, its
+  // whole 1 MB segment); false with the exception kept (take_exception), its TEID
+  // naming ASCE `id`.
+  bool map_page(View& v, AsceId id, uint64_t address, bool store);
+  View& view(uint64_t asce);
   RealStorage& real_;
   std::map<uint64_t, View> views_;  // by ASCE
-  View* selected_ = nullptr;
-  uint64_t selected_asce_ = 0;
-  AsceId selected_id_ = AsceId::Primary;
+  View* selected_ = nullptr;  // operands'
+  View* code_ = nullptr;      // instructions': selected_ but in secondary-space mode
+  // The ids the TEID names (a fetch's primary, an operand's secondary, in secondary-space
+  // mode, even when CR1 and CR7 hold the same ASCE: one view).
+  AsceId selected_id_ = AsceId::Primary, code_id_ = AsceId::Primary;
   DatControls controls_;
   bool has_exception_ = false;
   bool held_ = false;  // map_now failed: the next page fault at held_page_ is its exception

@@ -69,13 +69,25 @@ uint64_t SystemCpu::asce(AsceId& id) const {
   }
 }
 
+namespace {
+// The ASCE instruction addresses translate through [Principles of Operation, "Address-
+// Space Control"]: the primary (CR1) in secondary-space mode, else the operands' one.
+uint64_t instruction_asce(const SystemCpu& s, AsceId& id) {
+  if ((s.mask() & psw::kAsc) >> psw::kAscShift == 2) return id = AsceId::Primary, s.cr[1];
+  return s.asce(id);
+}
+// The ASCE id a protection exception's TEID names: the instruction fetch's or the operand's.
+AsceId teid_asce_id(const SystemCpu& s, bool instruction_fetch) {
+  AsceId id;
+  instruction_fetch ? instruction_asce(s, id) : s.asce(id);
+  return id;
+}
+}  // namespace
+
 // [Principles of Operation, "Address-Space Control"]: primary-space mode translates
-// instructions and data through CR1, secondary-space mode data through CR7, home-space
-// mode both through CR13. In secondary-space mode the CPU's one space is CR7's, so its
-// instructions are fetched through CR7 too: the same bytes as through CR1 when the code's
-// pages translate alike in both spaces (what the PoO's programs keep; a fetch through CR1
-// needs a second space in the Cpu, not done). Access-register mode needs an ASCE per
-// access register: the run stops.
+// instructions and data through CR1, secondary-space mode data through CR7 and
+// instructions through CR1 (the Cpu's code space), home-space mode both through CR13.
+// Access-register mode needs an ASCE per access register: the run stops.
 void SystemCpu::select_space() {
   if (!(mask_ & psw::kDat)) return use_real_space();
   const unsigned asc = unsigned((mask_ & psw::kAsc) >> psw::kAscShift);
@@ -83,9 +95,10 @@ void SystemCpu::select_space() {
     return machine_.halt(address(), fmt::format("PSW {:016X} {:016X} is in access-register mode with DAT on; tpfemu "
                                                 "translates primary-, secondary- and home-space mode only "
                                                 "(docs/system-mode.md)", psw().mask, psw().addr));
-  AsceId id;
-  const uint64_t designation = asce(id);
-  cpu_.switch_address_space(dat_.select(designation, id, dat_controls()));
+  AsceId id, code_id;
+  const uint64_t designation = asce(id), code_designation = instruction_asce(*this, code_id);
+  dat_.select(designation, id, code_designation, code_id, dat_controls());
+  cpu_.switch_address_spaces(dat_.data_space(), dat_.code_space());
   cpu_.set_page_fault_handler(&dat_);
 }
 
@@ -145,8 +158,8 @@ bool SystemCpu::check_key(uint64_t addr, bool store, uint64_t number) {
   const bool override = cr[0] & kCr0StorageProtectionOverride;
   const bool store_ok = storage_key::store_permitted(access_key, block, override);
   if (store ? store_ok : storage_key::fetch_permitted(access_key, block, override)) return store_ok && store_cacheable;
-  AsceId id = AsceId::Primary;
-  if (mask_ & psw::kDat) asce(id);
+  // (An instruction fetch's in secondary-space mode names the primary space.)
+  const AsceId id = mask_ & psw::kDat ? teid_asce_id(*this, cpu_.fault_was_instruction_fetch()) : AsceId::Primary;
   key_teid_ = page_down(addr) | (store ? kTeidStore : kTeidFetch) | kTeidKeyProtection |
               (mask_ & psw::kDat ? uint64_t(id) : 0);
   key_teid_pending_ = true;
@@ -160,10 +173,9 @@ bool SystemCpu::take_protection_teid(uint64_t addr, bool store, uint64_t& teid) 
     return true;
   }
   if (!(mask_ & psw::kDat)) return false;  // (low-address protection: not modelled)
-  AsceId id;
-  asce(id);
   // DAT's two: a store to a DAT-protected page, or an instruction fetched from a page
-  // its IEP bit protects (the only fetch DAT refuses).
+  // its IEP bit protects (the only fetch DAT refuses; through CR1 in secondary-space mode).
+  const AsceId id = teid_asce_id(*this, !store);
   teid = page_down(addr) | (store ? kTeidStore | kTeidDatProtection : kTeidFetch | kTeidExecuteProtection) |
          uint64_t(id);
   return true;

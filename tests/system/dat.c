@@ -59,6 +59,9 @@ static void build_tables(void) {
   TABLE(REGION_THIRD_TABLE)[2] = 0x0 | FC | 0x4;
   for (unsigned k = 0; k < 0x5000 / 8; ++k) TABLE(FRAMES)[k] = FRAMES + k * 8;
   for (unsigned k = 0; k < 16; ++k) TABLE(LARGE_FRAME + 0x1000)[k] = 0x1a2b3c4d00000000ULL + k;
+  /* A doubleword in each of the 1 MB frame's first 16 pages but page 1 (its 16 above). */
+  for (unsigned p = 0; p < 16; ++p)
+    if (p != 1) TABLE(LARGE_FRAME + p * 0x1000 + 0x800)[0] = 0x5a5a000000000000ULL + p;
 }
 
 static int lrag(uint64_t a, uint64_t *out) {
@@ -191,13 +194,18 @@ void dat_tests(void) {
   dat_off();
   check(t0 == 0 && t1 == 1 && t3 == 3, "TPROT: CC 0 writable, 1 DAT-protected, 3 no translation");
 
-  /* EDAT-1: the segment entry with FC designates a 1 MB frame. */
+  /* EDAT-1: the segment entry with FC designates a 1 MB frame. Loads from 16 of its
+     pages: tpfemu holds it as one entry of the modelled 1 MB TLB (ipl_test.py checks
+     the 1 MB TLB's hits). */
   set_cr(0, get_cr0() | 1ULL << (63 - 40));
   dat_on();
   uint64_t large = probe_load(TEST + 0x200000 + 0x1008);
+  int pages_ok = 1;
+  for (unsigned p = 0; p < 16; ++p)
+    if (p != 1) pages_ok &= probe_load(TEST + 0x200000 + p * 0x1000 + 0x800) == 0x5a5a000000000000ULL + p;
   dat_off();
-  if (large != 0x1a2b3c4d00000001ULL) print("EDAT-1: %lx\n", large);
-  check(large == 0x1a2b3c4d00000001ULL, "EDAT-1 (CR0 bit 40): a segment-table entry's 1 MB frame");
+  if (large != 0x1a2b3c4d00000001ULL || !pages_ok) print("EDAT-1: %lx %d\n", large, pages_ok);
+  check(large == 0x1a2b3c4d00000001ULL && pages_ok, "EDAT-1 (CR0 bit 40): a segment-table entry's 1 MB frame");
 
   /* A region-third table over the segment table; its entry 2 an EDAT-2 2 GB frame at 0. */
   set_cr(1, REGION_THIRD_TABLE | 0x4 | 0x3);

@@ -8,6 +8,7 @@ installed, the self-test's PASS lines are compared with QEMU's (skipped otherwis
 usage: ipl_test.py TPFEMU GUEST_SYSTEM_DIR SOURCE_DIR OUT_DIR
 """
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -112,6 +113,12 @@ def main():
     if outputs[2] != outputs[0]:
         fail("the self-test under machine.engine=compile differs from the interpreter's run")
     print("selftest: every check PASS, the same bytes twice and under the block compiler: OK")
+    # EDAT frames in the modelled 1 MB TLB: the DAT checks' loads from 15 pages of an
+    # EDAT-1 1 MB frame after one from its page 1 take one 1 MB entry, so 15 hits at least.
+    tlb = re.search(r"tpfemu: tlb4k_hits=\d+ tlb4k_misses=\d+ tlb1m_hits=(\d+) tlb1m_misses=(\d+)", outputs[0][1])
+    if not tlb or int(tlb.group(1)) < 15 or int(tlb.group(2)) < 1:
+        fail(f"the self-test's EDAT frames are not in the 1 MB TLB:\n{outputs[0][1]}")
+    print(f"selftest: its EDAT-1 frame in the 1 MB TLB ({tlb.group(1)} hits, {tlb.group(2)} misses): OK")
 
     # The channel subsystem (tests/system/css.c) on a 3390 volume of one cylinder whose
     # first record begins with a label, Flash Express on an EADM subchannel and a
@@ -250,6 +257,14 @@ def main():
     iep_expected = open(os.path.join(source, "tests", "system", "iep.expected"), encoding="utf-8").read()
     same_three_ways(tpfemu, out, "iep", iep, iep_expected)
     print("iep: every check PASS, the same bytes twice and under the block compiler: OK")
+
+    # Secondary-space mode (tests/system/secondary.c): instructions through CR1, operands
+    # through CR7, each fault's TEID naming its space; every check PASS, the console
+    # exactly secondary.expected, the same bytes twice and under the block compiler.
+    secondary = os.path.join(guest, "secondary.elf")
+    secondary_expected = open(os.path.join(source, "tests", "system", "secondary.expected"), encoding="utf-8").read()
+    same_three_ways(tpfemu, out, "secondary", secondary, secondary_expected)
+    print("secondary: every check PASS, the same bytes twice and under the block compiler: OK")
     # The message-security assist (tests/system/msa.c): STFLE's bits, each CPACF
     # instruction's query and program checks (compared with QEMU's console below); on a
     # z13 no MSA 8, so no KMA.
@@ -434,6 +449,12 @@ def main():
         if strip(qemu_lines) != strip(ours):
             fail("QEMU's PASS/FAIL lines of iep differ:\n" + "\n".join(qemu_lines))
         print("iep: the same PASS lines as qemu-system-s390x but its two EDAT departures: OK")
+        # Secondary-space mode: QEMU fetches instructions through the primary space there
+        # too: the same console.
+        theirs = qemu_console(qemu, secondary)
+        if theirs.replace("\r", "") != secondary_expected:
+            fail("QEMU's secondary-space mode console differs:\n" + theirs)
+        print("secondary: the same console as qemu-system-s390x: OK")
         # The message-security assist under QEMU's default CPU model: the same console.
         theirs = qemu_console(qemu, msa)
         if theirs.replace("\r", "") != msa_expected:

@@ -3,6 +3,7 @@
 // by a map or a dispatch, and a page that becomes invalid or loses a right purged
 // from every I-stream's TLB, and nothing else.
 #include <catch2/catch.hpp>
+#include <array>
 #include <cstring>
 #include <memory>
 
@@ -178,4 +179,54 @@ TEST_CASE("an unmapped 1 MB segment leaves the 1 MB TLB of every I-stream", "[tl
   CHECK_FALSE(two.cpu.tlb1m().holds(kC >> 20, space->serial()));
   CHECK(one.holds(kA, space->serial()));  // a 4 KB page outside the segment stays
   CHECK(one.load(kA) == 0);
+}
+
+TEST_CASE("a segment of shared frames (system mode's EDAT frame) takes one 1 MB TLB entry", "[tlb][dat]") {
+  emu::Storage s(256ull << 20);
+  auto space = ecb_space(s, code_frame(s));
+  std::array<uint64_t, emu::kPagesPerSegment> frames;
+  const uint64_t first = *s.allocate_1m();
+  for (unsigned k = 0; k < emu::kPagesPerSegment; ++k) frames[k] = first + k;
+  std::swap(frames[0], frames[1]);  // (prefixing may exchange pages: each page its own frame)
+  std::memset(s.frame(first).data.get(), 0x11, 8);
+  std::memset(s.frame(first + 1).data.get(), 0x22, 8);
+  space->map_shared_segment(kC + 0x3000, frames, kRW);
+  IStream one(*space);
+  CHECK(one.load(kC) == 1);
+  CHECK(one.cpu.gr[1] == 0x2222222222222222ull);
+  CHECK(one.load(kC + 0x1000) == 0);  // another page, the same 1 MB entry
+  CHECK(one.cpu.gr[1] == 0x1111111111111111ull);
+  CHECK(one.cpu.tlb1m().hits >= 1);
+  CHECK(one.cpu.tlb1m().holds(kC >> 20, space->serial()));
+  space->unmap(kC + 0x2000, emu::kPageSize);  // (IPTE of any of its pages: the segment goes)
+  CHECK_FALSE(one.cpu.tlb1m().holds(kC >> 20, space->serial()));
+  CHECK(space->owned_frames() == 2);  // kA, kB: the shared frames are not the space's
+}
+
+TEST_CASE("instructions translate through the code space, operands through the data space", "[tlb][dat][system]") {
+  // Secondary-space mode's two spaces [Principles of Operation, "Address-Space Control"]:
+  // the code space has the load at kCode, the data space zeros there and its own kA.
+  emu::Storage s(256ull << 20);
+  auto code = ecb_space(s, code_frame(s));
+  emu::AddressSpace data(s);
+  REQUIRE(data.map(kCode, emu::kPageSize, kRW));  // zeros: an operation exception if fetched
+  REQUIRE(data.map(kA, emu::kPageSize, kRW));
+  const uint8_t value[8] = {0, 0, 0, 0, 0, 0, 0x12, 0x34};
+  REQUIRE(data.write_bytes(kA, value, sizeof value));
+  IStream one(*code);
+  one.cpu.set_address_spaces(data, *code);
+  CHECK(one.load(kA) == 1);
+  CHECK(one.cpu.gr[1] == 0x1234);
+  CHECK(&one.cpu.code_space() == code.get());
+  // The code page leaves the code space: the next fetch faults, as an instruction fetch.
+  code->unmap(kCode, emu::kPageSize);
+  one.cpu.psw_addr = kCode;
+  const emu::RunResult r = one.cpu.run(1);
+  CHECK(r.reason == emu::StopReason::ProgramCheck);
+  CHECK(r.check.interrupt.code == emu::Pic::PageTranslation);
+  CHECK(one.cpu.fault_was_instruction_fetch());
+  // One space again: the data space's zeros are fetched (an operation exception).
+  one.cpu.set_address_space(data);
+  one.cpu.psw_addr = kCode;
+  CHECK(one.cpu.run(1).check.interrupt.code == emu::Pic::Operation);
 }
