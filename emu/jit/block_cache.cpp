@@ -271,7 +271,7 @@ class GuestRegs {
 // code and cannot raise an exception. Each is its table entry's handler (named beside
 // it, emu/isa/) written in x86-64; engines.same runs both on every guest program.
 enum class Native : uint8_t { None, LR, LGR, LGFR, LLGFR, LHI, LGHI, LLILF, LLIHF, LA, LARL, SLLG, SRLG,
-                              MSR, MSGR, MSGFR, MHI, MGHI };
+                              MSR, MSGR, MSGFR, MHI, MGHI, IILF, SLL, SRL, SLLK, SRLK, LDGR, LGDR };
 
 Native native_form(uint16_t id) {
   static const std::pair<std::string_view, Native> kForms[] = {
@@ -280,15 +280,28 @@ Native native_form(uint16_t id) {
       {"LLIHF", Native::LLIHF}, {"LA", Native::LA},       {"LAY", Native::LA},    {"LARL", Native::LARL},
       {"SLLG", Native::SLLG},   {"SRLG", Native::SRLG},   {"MSR", Native::MSR},   {"MSGR", Native::MSGR},
       {"MSGFR", Native::MSGFR}, {"MHI", Native::MHI},     {"MSFI", Native::MHI},  {"MGHI", Native::MGHI},
-      {"MSGFI", Native::MGHI}};
+      {"MSGFI", Native::MGHI},  {"IILF", Native::IILF},   {"SLL", Native::SLL},   {"SRL", Native::SRL},
+      {"SLLK", Native::SLLK},   {"SRLK", Native::SRLK},   {"LDGR", Native::LDGR}, {"LGDR", Native::LGDR}};
   const std::string_view m = mnemonic(id);
   for (const auto& [name, form] : kForms)
     if (m == name) return form;
   return Native::None;
 }
 
-// Emits `form` for `in`; gr names the general registers (GuestRegs).
-void emit_native(asmjit::x86::Assembler& as, Native form, const Insn& in, GuestRegs& gr) {
+// Cpu::ea2 into `to`: gr[x2] + gr[b2] + d2 modulo 2^64, register 16 (none) zero.
+void emit_ea2(asmjit::x86::Assembler& as, const asmjit::x86::Gp& to, const Insn& in, GuestRegs& gr) {
+  using namespace asmjit;
+  if (in.x2 != kZeroReg && in.b2 != kZeroReg)
+    as.emit(x86::Inst::kIdMov, to, gr.read(in.x2, 8)), as.emit(x86::Inst::kIdAdd, to, gr.read(in.b2, 8));
+  else if (in.x2 != kZeroReg || in.b2 != kZeroReg)
+    as.emit(x86::Inst::kIdMov, to, gr.read(in.x2 != kZeroReg ? in.x2 : in.b2, 8));
+  else as.xor_(to.r32(), to.r32());
+  if (in.d2) as.add(to, imm(in.d2));  // sign-extended imm32, as int64_t(d2)
+}
+
+// Emits `form` for `in`; gr names the general registers (GuestRegs); fpr is floating-
+// point register 0's doubleword in the Cpu.
+void emit_native(asmjit::x86::Assembler& as, Native form, const Insn& in, GuestRegs& gr, const CpuLayout& at) {
   using namespace asmjit;
   const x86::Gp rax = x86::rax, rcx = x86::rcx;
   switch (form) {
@@ -306,19 +319,40 @@ void emit_native(asmjit::x86::Assembler& as, Native form, const Insn& in, GuestR
     case Native::LLIHF:  // llihf
       as.mov(rax, imm(uint64_t(uint32_t(in.imm)) << 32)), gr.put(in.r1, 8, rax);
       break;
-    case Native::LA:  // la: gr[r1] = gr[x2] + gr[b2] + d2 (gr[16] is the zero register)
-      as.emit(x86::Inst::kIdMov, rax, gr.read(in.x2, 8)), as.emit(x86::Inst::kIdAdd, rax, gr.read(in.b2, 8));
-      if (in.d2) as.add(rax, imm(in.d2));
+    case Native::LA:  // la: gr[r1] = ea2
+      emit_ea2(as, rax, in, gr);
       gr.put(in.r1, 8, rax);
       break;
     case Native::LARL: as.mov(rax, imm(in.target)), gr.put(in.r1, 8, rax); break;  // larl
     case Native::SLLG:  // sllg, srlg: gr[r1] = gr[r3] shifted by ea2 & 63 (x86 masks the count so)
     case Native::SRLG:
-      as.emit(x86::Inst::kIdMov, rcx, gr.read(in.x2, 8)), as.emit(x86::Inst::kIdAdd, rcx, gr.read(in.b2, 8));
-      if (in.d2) as.add(rcx, imm(in.d2));
+      emit_ea2(as, rcx, in, gr);
       as.emit(x86::Inst::kIdMov, rax, gr.read(in.r3, 8));
       if (form == Native::SLLG) as.shl(rax, x86::cl);
       else as.shr(rax, x86::cl);
+      gr.put(in.r1, 8, rax);
+      break;
+    // sll, srl, sllk, srlk: the low word of R1 (R3) zero-extended, shifted by ea2 & 63 as a
+    // 64-bit value (a count of 32 or more leaves 0), into R1's low word.
+    case Native::SLL:
+    case Native::SRL:
+    case Native::SLLK:
+    case Native::SRLK: {
+      emit_ea2(as, rcx, in, gr);
+      const bool distinct = form == Native::SLLK || form == Native::SRLK;
+      as.emit(x86::Inst::kIdMov, x86::eax, gr.read(distinct ? in.r3 : in.r1, 4));
+      if (form == Native::SLL || form == Native::SLLK) as.shl(rax, x86::cl);
+      else as.shr(rax, x86::cl);
+      gr.put(in.r1, 4, x86::eax);
+      break;
+    }
+    case Native::IILF: gr.put(in.r1, 4, imm(uint32_t(in.imm))); break;  // iilf: insert_imm<0, 32>
+    case Native::LDGR:  // ldgr: fpr(r1) = gr[r2]
+      as.emit(x86::Inst::kIdMov, rax, gr.read(in.r2, 8));
+      as.mov(x86::qword_ptr(x86::rbx, at.fpr + int32_t(16 * in.r1)), rax);
+      break;
+    case Native::LGDR:  // lgdr: gr[r1] = fpr(r2)
+      as.mov(rax, x86::qword_ptr(x86::rbx, at.fpr + int32_t(16 * in.r2)));
       gr.put(in.r1, 8, rax);
       break;
     // The single-width multiplies (msr, msgr, msgfr, mhi, msfi, mghi, msgfi): the product's
@@ -340,14 +374,16 @@ void emit_native(asmjit::x86::Assembler& as, Native form, const Insn& in, GuestR
 // (CC 3, and the fixed-point-overflow interruption if the program mask enables it)
 // before anything changed.
 enum class AluOp : uint8_t { None, Add, Sub, Compare, CompareLogical, And, Or, Xor, LoadTest,
-                             Risbg, Risbgn, Rnsbg, Rosbg, Rxsbg, Tmll, AddLogical, SubLogical };
+                             Risbg, Risbgn, Rnsbg, Rosbg, Rxsbg, Tmll, AddLogical, SubLogical, Srag };
 struct Alu {
   AluOp op = AluOp::None;
   uint8_t bits = 64;       // operand width
   bool immediate = false;  // the second operand is Insn::imm (else R2)
   uint8_t field = 0;       // the first operand's byte offset in R1 on the host (NIHF: 4, NILH: 2)
   bool unsigned_imm = false;  // the immediate zero-extended to 64 bits (ALGFI, SLGFI)
+  uint8_t r2_word = 0;        // R2's low word, sign- (kSigned) or zero-extended (kUnsigned) (AGFR, ALGFR)
 };
+constexpr uint8_t kSigned = 1, kUnsigned = 2;
 
 Alu alu_form(uint16_t id) {
   using enum AluOp;
@@ -368,7 +404,12 @@ Alu alu_form(uint16_t id) {
       {"NILF", {And, 32, true}},  {"NIHF", {And, 32, true, 4}}, {"OILF", {Or, 32, true}}, {"OIHF", {Or, 32, true, 4}},
       {"XILF", {Xor, 32, true}},  {"XIHF", {Xor, 32, true, 4}}, {"NILL", {And, 16, true}}, {"NILH", {And, 16, true, 2}},
       {"NIHL", {And, 16, true, 4}}, {"NIHH", {And, 16, true, 6}}, {"OILL", {Or, 16, true}}, {"OILH", {Or, 16, true, 2}},
-      {"OIHL", {Or, 16, true, 4}}, {"OIHH", {Or, 16, true, 6}}};
+      {"OIHL", {Or, 16, true, 4}}, {"OIHH", {Or, 16, true, 6}},
+      // R2's low word extended: agfr, sgfr, cgfr (signed), algfr, slgfr, clgfr (unsigned)
+      {"AGFR", {Add, 64, false, 0, false, kSigned}},      {"SGFR", {Sub, 64, false, 0, false, kSigned}},
+      {"CGFR", {Compare, 64, false, 0, false, kSigned}},  {"ALGFR", {AddLogical, 64, false, 0, false, kUnsigned}},
+      {"SLGFR", {SubLogical, 64, false, 0, false, kUnsigned}}, {"CLGFR", {CompareLogical, 64, false, 0, false, kUnsigned}},
+      {"SRAG", {Srag}}};
   const std::string_view m = mnemonic(id);
   for (const auto& [name, form] : kForms)
     if (m == name) return form;
@@ -494,6 +535,8 @@ void emit_alu(asmjit::x86::Assembler& as, const Alu& form, const Insn& in, const
     if (form.unsigned_imm) as.mov(x86::ecx, imm(uint32_t(in.imm))), as.emit(op, acc, x86::rcx);  // zero-extended
     else if (form.immediate && bytes == 2) as.emit(op, acc, imm(int16_t(in.imm)));
     else if (form.immediate) as.emit(op, acc, imm(int32_t(in.imm)));  // imm32, sign-extended as the decoder did
+    else if (form.r2_word == kSigned) as.emit(x86::Inst::kIdMovsxd, x86::rcx, gr.read(in.r2, 4)), as.emit(op, acc, x86::rcx);
+    else if (form.r2_word == kUnsigned) as.emit(x86::Inst::kIdMov, x86::ecx, gr.read(in.r2, 4)), as.emit(op, acc, x86::rcx);
     else as.emit(op, acc, gr.read(in.r2, bytes));
   };
   const auto r1_in = [&] { return gr.read(in.r1, bytes, form.field); };
@@ -607,6 +650,13 @@ void emit_alu(asmjit::x86::Assembler& as, const Alu& form, const Insn& in, const
       as.mov(cc, x86::cl);
       break;
     }
+    case AluOp::Srag:  // srag: gr[r1] = gr[r3] >> (ea2 & 63) arithmetically, CC by its sign
+      emit_ea2(as, x86::rcx, in, gr);
+      as.emit(x86::Inst::kIdMov, x86::rax, gr.read(in.r3, 8));
+      as.sar(x86::rax, x86::cl);
+      if (cc_live) as.test(x86::rax, x86::rax), emit_cc_of_flags(as, at, false);
+      gr.put(in.r1, 8, x86::rax);
+      break;
     case AluOp::None: break;
   }
 }
@@ -925,7 +975,7 @@ size_t emit_block(asmjit::CodeHolder& code, const DecodedPage& page, const Block
     // the next handler or the exit, which store them; only registers (and, for a store
     // hit, the operand's bytes) change, and nothing can go otherwise.
     if (const Native form = native_form(in.id); form != Native::None) {
-      emit_native(as, form, in, gr);
+      emit_native(as, form, in, gr, at);
       if (!last) continue;
       store_clock_and_psw(k, in);
       break;

@@ -31,6 +31,7 @@ struct CpuLayout {
   // The program mask (one byte, bit 8 fixed-point overflow): a signed add or subtract
   // that overflows with the interruption disabled completes inline.
   int32_t prog_mask = 0;
+  int32_t fpr = 0;  // floating-point register 0 (the leftmost doubleword of vector register 0; 16 bytes apart)
 };
 constexpr int32_t kTlbEntryBytes = 32;
 

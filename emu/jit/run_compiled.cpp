@@ -33,6 +33,8 @@ jit::CpuLayout Cpu::compiled_layout() {
   l.tlb_entries = uint32_t(kTlbSize);
   l.cc = int32_t(offsetof(Cpu, cc));
   l.prog_mask = int32_t(offsetof(Cpu, prog_mask));
+  static_assert(sizeof(VectorRegister) == 16 && offsetof(VectorRegister, hi) == 0);
+  l.fpr = int32_t(offsetof(Cpu, vr));
   return l;
 #pragma GCC diagnostic pop
 }

@@ -350,7 +350,7 @@ TEST_CASE("inline ALU instructions set the registers and condition codes of thei
   CHECK(compiled.cpu.gr[13] != 0);
 }
 
-TEST_CASE("inline multiplies, logical adds and field operations set what their handlers set", "[jit]") {
+TEST_CASE("inline multiplies, logical adds, field operations and shifts set what their handlers set", "[jit]") {
   // r2 (64 bits) and r3's low word run up through 2^64 and 2^32 by steps that carry some
   // passes; r4 and r5 are products and sums of them, r6 a field operand and r7 a zero.
   // Each CC goes into a hash in r13 (IPM, RLLG, XGR), each result into r12.
@@ -372,7 +372,16 @@ TEST_CASE("inline multiplies, logical adds and field operations set what their h
       r6_r2 + RI(0xA57, 6, 0x00FF), r6_r2 + RI(0xA56, 6, 0x0F00), r6_r2 + RI(0xA55, 6, 0x8001),  // NILL, NILH, NIHL
       r6_r2 + RI(0xA54, 6, 0x0100), r6_r2 + RI(0xA5B, 6, 0x0100), r6_r2 + RI(0xA5A, 6, 0x0001),  // NIHH, OILL, OILH
       r6_r2 + RI(0xA59, 6, 0x8000), r6_r2 + RI(0xA58, 6, 0x0400),                            // OIHL, OIHH
-      RIL(0xC0B, 7, 0), RI(0xA57, 7, 0), RIL(0xC0D, 7, 0), RI(0xA5B, 7, 0)};  // zero fields: NILF, NILL, OILF, OILL
+      RIL(0xC0B, 7, 0), RI(0xA57, 7, 0), RIL(0xC0D, 7, 0), RI(0xA5B, 7, 0),  // zero fields: NILF, NILL, OILF, OILL
+      // Shifts by the loop count r1 (300 down to 1: counts 0-63, 32 and more among them)
+      r4_r2 + RS(0x89, 4, 0, 1, 0),  r5_r3 + RS(0x88, 5, 0, 1, 3),       // SLL, SRL
+      RSY(0xEBDF, 4, 2, 1, 0),       RSY(0xEBDE, 5, 3, 1, 1),            // SLLK, SRLK
+      RSY(0xEB0A, 6, 2, 1, 0),       RSY(0xEB0A, 6, 3, 0, 63),           // SRAG (by r1, by 63)
+      RRE(0xB903, 6, 2) + RSY(0xEB0A, 6, 6, 1, 0),                       // LCGR r6,r2; SRAG r6,r6 (negative)
+      r4_r2 + RIL(0xC09, 4, 0x1234567), RRE(0xB3C1, 2, 2) + RRE(0xB3CD, 5, 2),  // IILF; LDGR f2,r2; LGDR r5,f2
+      // R2's low word extended: AGFR, SGFR, CGFR, ALGFR, SLGFR, CLGFR
+      r4_r2 + RRE(0xB918, 4, 3),  r5_r3 + RRE(0xB919, 5, 2),  RRE(0xB930, 2, 3),
+      r4_r2 + RRE(0xB91A, 4, 3),  r5_r3 + RRE(0xB91B, 5, 2),  RRE(0xB931, 3, 2)};
   Bytes body;
   for (const Bytes& op : ops) body = body + op + hash;
   body = body + RIL(0xC28, 2, 0x51234567) + RIL(0xC29, 3, 0x71234567);  // AGFI r2; AFI r3 (overflow, mask off)
