@@ -135,6 +135,7 @@ bool SystemCpu::check_key(uint64_t addr, bool store, uint64_t number) {
   // store right in the TLB entry while it is on, so that every store to them is checked
   // here, and the first 512 bytes of each refused.
   bool store_cacheable = true;
+  fetch_override_used_ = false;
   if (!interruption_access_ && (cr[0] & kCr0LowAddressProtection) && addr < 2 * kPageSize) {
     if (store && low_address_protected(addr)) low_address_protection_exception(addr);
     store_cacheable = false;
@@ -145,12 +146,23 @@ bool SystemCpu::check_key(uint64_t addr, bool store, uint64_t number) {
   const bool override = cr[0] & kCr0StorageProtectionOverride;
   const bool store_ok = storage_key::store_permitted(access_key, block, override);
   if (store ? store_ok : storage_key::fetch_permitted(access_key, block, override)) return store_ok && store_cacheable;
+  if (!store && fetch_protection_overridden(addr)) {
+    fetch_override_used_ = true;
+    return false;  // (a store there is not permitted: store_ok is false)
+  }
   AsceId id = AsceId::Primary;
   if (mask_ & psw::kDat) asce(id);
   key_teid_ = page_down(addr) | (store ? kTeidStore : kTeidFetch) | kTeidKeyProtection |
               (mask_ & psw::kDat ? uint64_t(id) : 0);
   key_teid_pending_ = true;
   program_check(Pic::Protection, addr);
+}
+
+bool SystemCpu::fetch_protection_overridden(uint64_t addr) const {
+  if (!(cr[0] & kCr0FetchProtectionOverride) || addr >= 2048) return false;
+  if (!(mask_ & psw::kDat)) return true;
+  AsceId id;
+  return !(asce(id) & kAscePrivateSpace);
 }
 
 bool SystemCpu::take_protection_teid(uint64_t addr, bool store, uint64_t& teid) {

@@ -362,6 +362,10 @@ def main():
                  "its TEID: the block, the store indication, key-controlled protection (ESOP-2)",
                  "fetch protection: a load under another PSW key is exception 0004, with its TEID",
                  "TPROT reads the block's key: CC 0, 1 and 2",
+                 # (and so no fetch-protection override to compare: tpfemu's against the PoO)
+                 "fetch protection applies to locations 0-2047 with CR0 bit 38 off",
+                 "the fetch-protection override (CR0 bit 38): loads from 0-2047 permitted, 2048 and stores not",
+                 "TPROT with the fetch-protection override: CC 1 below 2048, CC 2 from 2048 and without it",
                  "conditional SSKE (MR, MC): an equal ACC and F leave the key",
                  "conditional SSKE (MC): a new key, the change bit kept",
                  "SSKE's multiple-block control: the blocks up to the 1 MB boundary, R2 past them",
