@@ -379,9 +379,20 @@ void SystemCpu::restart_interruption() {
   interrupt(lowcore::kRestartOldPsw, lowcore::kRestartNewPsw);
 }
 
-// The external interruptions by their priority among themselves [Principles of
+// The pending interruptions the PSW enables, at an instruction boundary [Principles of
+// Operation, chapter 6, "Priority of Interruptions"]: supervisor call and program
+// (taken where the instruction ends: SystemMachine), machine check (none are generated),
+// external, I/O, restart. One is taken here; its new PSW is loaded by load_psw, which
+// calls this again, so the next is taken at once only if that new PSW enables it, and
+// the handlers run in the reverse of the order their new PSWs were fetched, as the PoO
+// gives. A condition that arrives (a timer's cycle, an I/O completion, a SIGP order) is
+// taken when it arrives if enabled, so none enabled is left pending at a boundary: the
+// restart interruption, last in priority, is taken when it is signalled (on a stopped
+// I-stream before any other, as QEMU does). Among external conditions [Principles of
 // Operation, "External Interruption"]: emergency signal, external call, clock
-// comparator, CPU timer, service signal.
+// comparator, CPU timer, service signal; among I/O interruptions, the lowest
+// interruption subclass first (ChannelSubsystem390::take_interruption).
+// (tests/system/priority.c checks the order, the same under QEMU.)
 void SystemCpu::deliver_pending() {
   if (state_ == State::Stopped) return;
   if (mask_ & psw::kExternal) {

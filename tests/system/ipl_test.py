@@ -264,6 +264,15 @@ def main():
         fail(f"msa on a z13: MSA 8 (146) and KMA should be absent, the rest there (status {status}):\n{stdout}")
     print("msa: the CPACF queries and their program checks under both engines; no KMA on a z13: OK")
 
+    # Interruption priorities (tests/system/priority.c): SVC, program, external, I/O, and
+    # among external conditions, taken in the Principles of Operation's order, each new
+    # PSW deciding whether the next is taken at once; one virtio-net-ccw device gives the
+    # I/O interruption.
+    priority = os.path.join(guest, "priority.elf")
+    priority_expected = open(os.path.join(source, "tests", "system", "priority.expected"), encoding="utf-8").read()
+    same_three_ways(tpfemu, out, "priority", priority, priority_expected, "--device", "virtio-net-ccw")
+    print("priority: every check PASS, the same bytes twice and under the block compiler: OK")
+
     status, stdout, _ = run([tpfemu, "ipl", selftest, "--", "hello", "world"])
     one_istream = stdout
     if status != 0 or "parameters: hello world\n" not in stdout or "SKIP: SIGP (one CPU)\n" not in stdout:
@@ -443,6 +452,10 @@ def main():
         if theirs.replace("\r", "") != msa_expected:
             fail("QEMU's message-security assist console differs:\n" + theirs)
         print("msa: the same console as qemu-system-s390x: OK")
+        theirs = qemu_console(qemu, priority, "-device", "virtio-net-ccw")
+        if theirs.replace("\r", "") != priority_expected:
+            fail("QEMU's interruption-priority console differs:\n" + theirs)
+        print("priority: the same console as qemu-system-s390x: OK")
     print("tpfemu ipl: OK")
 
 
