@@ -194,8 +194,17 @@ void SystemCpu::storage_key_changed() {
   for (unsigned k = 0; k < machine_.machine().istreams(); ++k) machine_.cpu(k).cpu().flush_micro_tlb();
 }
 
+// The exception-access identification goes with it [Principles of Operation,
+// "Exception-Access Identification"]: for the translation exceptions (ASCE-type,
+// region-first, -second, -third, segment and page translation) and the protection
+// exceptions that store a TEID, real location 160 names the access register used when
+// the exception is recognized in the access-register mode (bits 4-7; bits 0-3 zero).
+// tpfemu translates in the real, primary-, secondary- and home-space modes only, where no
+// access register is used: it stores zero (as Hercules does; what the PoO leaves the
+// byte in those modes, a program cannot rely on).
 void SystemCpu::store_translation_exception_id(uint64_t teid) {
   store<uint64_t>(lowcore::kTranslationExceptionId, teid);
+  store<uint8_t>(lowcore::kExceptionAccessId, 0);
 }
 
 void SystemCpu::load_psw(const Psw& p) {

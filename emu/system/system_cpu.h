@@ -185,7 +185,7 @@ class SystemCpu {
   // home CR13; access-register mode uses the primary here) and its id for the TEID.
   uint64_t asce(AsceId& id) const;
   // Stores the translation-exception identification of the program interruption about
-  // to be taken (lowcore 0xA8).
+  // to be taken (lowcore 0xA8), and its exception-access identification (0xA0).
   void store_translation_exception_id(uint64_t teid);
   uint32_t prefix() const { return real_.prefix(); }
   void set_prefix(uint32_t prefix);
