@@ -97,8 +97,12 @@ const Cpu::TlbEntry& Cpu::fill_tlb(uint64_t addr, bool for_write) {
   // host control program (run, exec) this predicted branch of the slow path is all they
   // cost; the entry keeps what the check permitted until the PSW key or a storage key
   // changes, which flushes the micro-TLB.
-  bool key_permits_store = true;
-  if (system_) [[unlikely]] key_permits_store = system_key_permits_store(addr, for_write, t.number);
+  bool key_permits_store = true, fetch_right_cacheable = true;
+  if (system_) [[unlikely]] {
+    key_permits_store = system_key_permits_store(addr, for_write, t.number);
+    // (a fetch the fetch-protection override permits: bytes 0-2047 of the page only)
+    fetch_right_cacheable = !system_->fetch_override_used();
+  }
   // The frame's key byte and bytes by its number: the Frame itself stays untouched.
   Storage& storage = space_->storage();
   uint8_t* const host = storage.host_page(t.number);
@@ -120,7 +124,7 @@ const Cpu::TlbEntry& Cpu::fill_tlb(uint64_t addr, bool for_write) {
         if (evicted.key != TlbModel::kEmpty) drop_micro_tlb(evicted.tag, evicted.key, t.large);
       }
     }
-    e = TlbEntry{vpage, ~0ull, host, t.number << 12};
+    e = TlbEntry{fetch_right_cacheable ? vpage : ~0ull, ~0ull, host, t.number << 12};
     if (filled_count_ < kFilledMax) filled_[filled_count_] = uint16_t(vpage & (kTlbSize - 1));
     filled_count_ += filled_count_ <= kFilledMax;
   }

@@ -51,7 +51,8 @@ template <class T> void load_control(Cpu& c, const Insn& i, uint64_t a) {
   // the code page the CPU runs in was entered under the old IEP control: the next
   // instruction fetch enters it again (Cpu::frame_for_fetch checks the execute right).
   constexpr uint64_t kRightsControls =
-      kCr0LowAddressProtection | kCr0StorageProtectionOverride | kCr0InstructionExecutionProtection;
+      kCr0LowAddressProtection | kCr0StorageProtectionOverride | kCr0FetchProtectionOverride |
+      kCr0InstructionExecutionProtection;
   if ((cr0 ^ s.cr[0]) & kRightsControls) c.flush_micro_tlb();
   s.control_changed();
 }
@@ -367,7 +368,9 @@ void tprot(Cpu& c, const Insn& i) {
   const bool storage_override = s.cr[0] & kCr0StorageProtectionOverride;
   const bool store_ok = !protect && !s.low_address_protected(a) &&
                         storage_key::store_permitted(uint8_t(key), block, storage_override);
-  c.cc = store_ok ? 0 : storage_key::fetch_permitted(uint8_t(key), block, storage_override) ? 1 : 2;
+  const bool fetch_ok = storage_key::fetch_permitted(uint8_t(key), block, storage_override) ||
+                        s.fetch_protection_overridden(a);  // (the effective address)
+  c.cc = store_ok ? 0 : fetch_ok ? 1 : 2;
 }
 
 // --- Storage keys [Principles of Operation, "Storage Key" and chapter 10] ---------------

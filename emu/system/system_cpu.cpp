@@ -148,6 +148,7 @@ bool SystemCpu::check_key(uint64_t addr, bool store, uint64_t number) {
   // store right in the TLB entry while it is on, so that every store to them is checked
   // here, and the first 512 bytes of each refused.
   bool store_cacheable = true;
+  fetch_override_used_ = false;
   if (!interruption_access_ && (cr[0] & kCr0LowAddressProtection) && addr < 2 * kPageSize) {
     if (store && low_address_protected(addr)) low_address_protection_exception(addr);
     store_cacheable = false;
@@ -158,12 +159,23 @@ bool SystemCpu::check_key(uint64_t addr, bool store, uint64_t number) {
   const bool override = cr[0] & kCr0StorageProtectionOverride;
   const bool store_ok = storage_key::store_permitted(access_key, block, override);
   if (store ? store_ok : storage_key::fetch_permitted(access_key, block, override)) return store_ok && store_cacheable;
+  if (!store && fetch_protection_overridden(addr)) {
+    fetch_override_used_ = true;
+    return false;  // (a store there is not permitted: store_ok is false)
+  }
   // (An instruction fetch's in secondary-space mode names the primary space.)
   const AsceId id = mask_ & psw::kDat ? teid_asce_id(*this, cpu_.fault_was_instruction_fetch()) : AsceId::Primary;
   key_teid_ = page_down(addr) | (store ? kTeidStore : kTeidFetch) | kTeidKeyProtection |
               (mask_ & psw::kDat ? uint64_t(id) : 0);
   key_teid_pending_ = true;
   program_check(Pic::Protection, addr);
+}
+
+bool SystemCpu::fetch_protection_overridden(uint64_t addr) const {
+  if (!(cr[0] & kCr0FetchProtectionOverride) || addr >= 2048) return false;
+  if (!(mask_ & psw::kDat)) return true;
+  AsceId id;
+  return !(asce(id) & kAscePrivateSpace);
 }
 
 bool SystemCpu::take_protection_teid(uint64_t addr, bool store, uint64_t& teid) {
@@ -194,8 +206,17 @@ void SystemCpu::storage_key_changed() {
   for (unsigned k = 0; k < machine_.machine().istreams(); ++k) machine_.cpu(k).cpu().flush_micro_tlb();
 }
 
+// The exception-access identification goes with it [Principles of Operation,
+// "Exception-Access Identification"]: for the translation exceptions (ASCE-type,
+// region-first, -second, -third, segment and page translation) and the protection
+// exceptions that store a TEID, real location 160 names the access register used when
+// the exception is recognized in the access-register mode (bits 4-7; bits 0-3 zero).
+// tpfemu translates in the real, primary-, secondary- and home-space modes only, where no
+// access register is used: it stores zero (as Hercules does; what the PoO leaves the
+// byte in those modes, a program cannot rely on).
 void SystemCpu::store_translation_exception_id(uint64_t teid) {
   store<uint64_t>(lowcore::kTranslationExceptionId, teid);
+  store<uint8_t>(lowcore::kExceptionAccessId, 0);
 }
 
 void SystemCpu::load_psw(const Psw& p) {
@@ -379,9 +400,20 @@ void SystemCpu::restart_interruption() {
   interrupt(lowcore::kRestartOldPsw, lowcore::kRestartNewPsw);
 }
 
-// The external interruptions by their priority among themselves [Principles of
+// The pending interruptions the PSW enables, at an instruction boundary [Principles of
+// Operation, chapter 6, "Priority of Interruptions"]: supervisor call and program
+// (taken where the instruction ends: SystemMachine), machine check (none are generated),
+// external, I/O, restart. One is taken here; its new PSW is loaded by load_psw, which
+// calls this again, so the next is taken at once only if that new PSW enables it, and
+// the handlers run in the reverse of the order their new PSWs were fetched, as the PoO
+// gives. A condition that arrives (a timer's cycle, an I/O completion, a SIGP order) is
+// taken when it arrives if enabled, so none enabled is left pending at a boundary: the
+// restart interruption, last in priority, is taken when it is signalled (on a stopped
+// I-stream before any other, as QEMU does). Among external conditions [Principles of
 // Operation, "External Interruption"]: emergency signal, external call, clock
-// comparator, CPU timer, service signal.
+// comparator, CPU timer, service signal; among I/O interruptions, the lowest
+// interruption subclass first (ChannelSubsystem390::take_interruption).
+// (tests/system/priority.c checks the order, the same under QEMU.)
 void SystemCpu::deliver_pending() {
   if (state_ == State::Stopped) return;
   if (mask_ & psw::kExternal) {

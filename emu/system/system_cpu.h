@@ -75,6 +75,12 @@ constexpr uint64_t kCr0EnhancedDat = 1ull << (63 - 40);
 constexpr uint64_t kCr0InstructionExecutionProtection = 1ull << (63 - 43);
 // CR0 bit 39, storage-protection-override control.
 constexpr uint64_t kCr0StorageProtectionOverride = 1ull << (63 - 39);
+// CR0 bit 38, fetch-protection-override control [Principles of Operation,
+// "Fetch-Protection Override"].
+constexpr uint64_t kCr0FetchProtectionOverride = 1ull << (63 - 38);
+// The private-space control of an ASCE (bit 55): fetch-protection override does not
+// apply to its space.
+constexpr uint64_t kAscePrivateSpace = 1ull << (63 - 55);
 // CR0 bit 33, SSM-suppression control.
 constexpr uint64_t kCr0SsmSuppression = 1ull << (63 - 33);
 // CR0 bit 35, low-address-protection control.
@@ -112,6 +118,16 @@ class SystemCpu {
   // permitted, with its translation-exception identification kept for the interruption;
   // else whether a store would be permitted.
   bool check_key(uint64_t addr, bool store, uint64_t number);
+  // Whether the last check_key permitted a fetch by the fetch-protection override only:
+  // the right holds for effective addresses 0-2047, not for the rest of the page, so
+  // the micro-TLB must not keep it (Cpu::fill_tlb).
+  bool fetch_override_used() const { return fetch_override_used_; }
+  // Fetch-protection override [Principles of Operation, "Fetch-Protection Override"]:
+  // with CR0 bit 38 on, fetch protection does not apply to effective addresses 0-2047
+  // (the logical address, before DAT and prefixing), with DAT off, and with DAT on
+  // unless the ASCE used is a private space's (its bit 55). Not to the channel
+  // subsystem's references (the ORB's key is checked without it).
+  bool fetch_protection_overridden(uint64_t addr) const;
   // The translation-exception identification of the protection exception being taken
   // (the key's; else DAT protection's for a store to `addr`, instruction-execution
   // protection's for an instruction fetched there), or false when the PoO stores none.
@@ -169,7 +185,7 @@ class SystemCpu {
   // home CR13; access-register mode uses the primary here) and its id for the TEID.
   uint64_t asce(AsceId& id) const;
   // Stores the translation-exception identification of the program interruption about
-  // to be taken (lowcore 0xA8).
+  // to be taken (lowcore 0xA8), and its exception-access identification (0xA0).
   void store_translation_exception_id(uint64_t teid);
   uint32_t prefix() const { return real_.prefix(); }
   void set_prefix(uint32_t prefix);
@@ -281,6 +297,7 @@ class SystemCpu {
   Cpu& cpu_;
   bool interruption_access_ = false;  // an interruption's lowcore references: key 0
   bool key_teid_pending_ = false;     // check_key raised a protection exception
+  bool fetch_override_used_ = false;  // check_key's fetch permitted by CR0 bit 38 only
   uint64_t key_teid_ = 0;
   RealStorage& real_;
   GuestDat dat_{real_};

@@ -112,10 +112,17 @@ void dat_tests(void) {
   check(first == FRAMES && pattern_written == 0x5555aaaa5555aaaaULL,
         "DAT: the kernel runs identity-mapped; a load and a store through a page of the test segment");
 
+  /* The exception-access identification (real 160) of each exception below that stores a
+     TEID: 0xFF before it, what the interruption stored after [Principles of Operation,
+     "Exception-Access Identification": the access register's number in the access-
+     register mode; tpfemu, in the primary-space mode, zero]. */
+  int access_id_zero = 1;
   unsigned before = last_program.count;
+  LC8(0xa0) = 0xff;
   dat_on();
   uint64_t v = probe_load(TEST + 0x1000);
   dat_off();
+  access_id_zero &= LC8(0xa0) == 0;
   check(v == ~0ULL && exception(0x11, TEST + 0x1000 + FETCH, probe_load_insn, before),
         "page-translation exception 0011: TEID, the instruction nullified");
   before = last_program.count;
@@ -142,15 +149,19 @@ void dat_tests(void) {
         "MVPG's condition-code option: CC 1 for the first operand's page, CC 2 for the second's");
 
   before = last_program.count;
+  LC8(0xa0) = 0xff;
   dat_on();
   probe_load(TEST + 0x100000);
   dat_off();
+  access_id_zero &= LC8(0xa0) == 0;
   check(exception(0x10, TEST + 0x100000 + FETCH, probe_load_insn, before), "segment-translation exception 0010 with its TEID");
 
   before = last_program.count;
+  LC8(0xa0) = 0xff;
   dat_on();
   probe_load(0x80000000ULL);
   dat_off();
+  access_id_zero &= LC8(0xa0) == 0;
   check(exception(0x38, 0x80000000ULL + FETCH, probe_load_insn, before),
         "ASCE-type exception 0038: an address past a segment table's 2 GB");
 
@@ -168,13 +179,17 @@ void dat_tests(void) {
   before = last_program.count;
   dat_on();
   uint64_t readable = probe_load(TEST + 0x3000);
+  LC8(0xa0) = 0xff;
   probe_store(TEST + 0x3000, 1);
   dat_off();
+  access_id_zero &= LC8(0xa0) == 0;
   check(readable == FRAMES + 0x3000 && last_program.count == before + 1 && last_program.code == 0x04 &&
             TABLE(FRAMES + 0x3000)[0] == FRAMES + 0x3000,
         "DAT protection: a load passes, a store is a protection exception 0004");
   check(last_program.teid == ((TEST + 0x3000) | STORE | 0x4),
         "DAT protection's TEID: the page, the store indication, DAT protection (ESOP-2: bit 61)");
+  check(access_id_zero,
+        "the exception-access identification at 0xA0: 0 for page, segment, ASCE-type and DAT protection in the primary-space mode");
 
   uint64_t r0, r1, r2, r3;
   dat_on(); /* (LRAG translates with DAT off too; QEMU's gives the address back then) */

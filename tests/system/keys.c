@@ -54,6 +54,29 @@ __asm__(".text\n"
         "  mvghi 0(%r5),0\n"
         "  br %r14\n");
 
+/* keyed_load_after(a, b, key): the doubleword at b loaded under PSW key `key` right after
+   one at a under the same key (so through the micro-TLB entry a's load left), ~0 when a
+   load took a program interruption. */
+uint64_t keyed_load_after(uint64_t a, uint64_t b, uint64_t key);
+extern char keyed_load_after_insn[];
+__asm__(".text\n"
+        ".globl keyed_load_after\n"
+        "keyed_load_after:\n"
+        "  larl %r5,resume_at\n"
+        "  larl %r0,1f\n"
+        "  stg %r0,0(%r5)\n"
+        "  lgr %r1,%r2\n"
+        "  lghi %r2,-1\n"
+        "  sllg %r4,%r4,4\n"
+        "  spka 0(%r4)\n"
+        "  lg %r0,0(%r1)\n"
+        ".globl keyed_load_after_insn\n"
+        "keyed_load_after_insn:\n"
+        "  lg %r2,0(%r3)\n"
+        "1: spka 0\n"
+        "  mvghi 0(%r5),0\n"
+        "  br %r14\n");
+
 static void sske(uint64_t a, uint64_t key) { __asm__ volatile("sske %0,%1" : : "d"(key), "a"(a) : "memory"); }
 static uint64_t sske_m3(uint64_t *a, uint64_t key, int mr_mc_mb) {
   switch (mr_mc_mb) {
@@ -141,6 +164,46 @@ void storage_key_tests(void) {
   set_cr0(get_cr0() & ~(1ULL << (63 - 39)));
   check(last_program.count == before && *block == 0x4444,
         "the storage-protection override (CR0 bit 39): any key stores into a block of key 9");
+
+  /* The fetch-protection override [Principles of Operation, "Fetch-Protection
+     Override"]: with CR0 bit 38 on, fetch protection does not apply to effective
+     addresses 0-2047 (here with DAT off: the real page 0, this CPU's lowcore through its
+     prefix), whatever the block's fetch-protection bit; 2048 on stays protected, and
+     stores are not affected. */
+  volatile uint64_t *low = (volatile uint64_t *)0x100;
+  const uint64_t at_0x100 = *low, at_2040 = *(volatile uint64_t *)2040;
+  sske(0, 0x18);
+  before = last_program.count;
+  const uint64_t without = keyed_load(0x100, 2);
+  const int fetch_protected = without == ~0ULL &&
+                              protection(0 | KEY_TEID_FETCH | KEY_TEID_KEY, keyed_load_insn, before);
+  set_cr0(get_cr0() | 1ULL << (63 - 38));
+  before = last_program.count;
+  const uint64_t with = keyed_load(0x100, 2), with_last = keyed_load(2040, 2);
+  const int overridden = last_program.count == before && with == at_0x100 && with_last == at_2040;
+  const uint64_t beyond = keyed_load(2048, 2);
+  const int beyond_protected = beyond == ~0ULL &&
+                               protection(0 | KEY_TEID_FETCH | KEY_TEID_KEY, keyed_load_insn, before);
+  const uint64_t beyond_after = keyed_load_after(0x100, 2048, 2);
+  const int beyond_after_protected =
+      beyond_after == ~0ULL && protection(0 | KEY_TEID_FETCH | KEY_TEID_KEY, keyed_load_after_insn, before + 1);
+  const unsigned override_tprot = tprot(0x100, 2), beyond_tprot = tprot(2048, 2);
+  before = last_program.count;
+  keyed_store(0x7f0, 0x6666, 2);
+  const int store_protected = last_program.count == before + 1 && last_program.code == 4;
+  set_cr0(get_cr0() & ~(1ULL << (63 - 38)));
+  const unsigned plain_tprot = tprot(0x100, 2);
+  sske(0, 0);
+  if (!(fetch_protected && overridden && beyond_protected && beyond_after_protected && store_protected))
+    print("fetch-protection override: %d %d %d %d %d\n", fetch_protected, overridden, beyond_protected,
+          beyond_after_protected, store_protected);
+  check(fetch_protected, "fetch protection applies to locations 0-2047 with CR0 bit 38 off");
+  check(overridden && beyond_protected && beyond_after_protected && store_protected,
+        "the fetch-protection override (CR0 bit 38): loads from 0-2047 permitted, 2048 and stores not");
+  if (!(override_tprot == 1 && beyond_tprot == 2 && plain_tprot == 2))
+    print("TPROT under the override: %u %u %u\n", override_tprot, beyond_tprot, plain_tprot);
+  check(override_tprot == 1 && beyond_tprot == 2 && plain_tprot == 2,
+        "TPROT with the fetch-protection override: CC 1 below 2048, CC 2 from 2048 and without it");
 
   sske(BLOCK, 0x10);
   const int t0 = tprot(BLOCK, 1), t1 = tprot(BLOCK, 2);

@@ -22,7 +22,19 @@ void *memcpy(void *d, const void *s, unsigned long n) {
   return d;
 }
 
+volatile struct taken taken_log[16];
+volatile unsigned taken_count;
+volatile int taken_recording;
+
+/* The handlers' order of running (priority.c), while taken_recording is on. */
+static void log_taken(char kind, uint16_t code, uint64_t old_psw) {
+  if (!taken_recording || taken_count >= sizeof taken_log / sizeof taken_log[0]) return;
+  volatile struct taken *t = &taken_log[taken_count++];
+  t->kind = kind, t->code = code, t->old_mask = LC64(old_psw), t->old_addr = LC64(old_psw + 8);
+}
+
 static void record(volatile struct interruption *r, uint16_t code, uint8_t ilc, uint64_t old_psw) {
+  log_taken(old_psw == LC_PGM_OLD_PSW ? 'P' : old_psw == LC_SVC_OLD_PSW ? 'S' : 'E', code, old_psw);
   r->count++;
   r->code = code;
   r->ilc = ilc;
@@ -66,6 +78,7 @@ void external_handler(void) {
 }
 
 void io_handler(void) {
+  log_taken('I', 0, LC_IO_OLD_PSW);
   last_io.count++;
   last_io.sid = LC32(LC_SUBSYSTEM_ID);
   last_io.parameter = LC32(LC_IO_PARAM);

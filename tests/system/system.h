@@ -53,6 +53,16 @@ struct io_interruption {
   uint64_t old_mask;
 };
 extern volatile struct io_interruption last_io;
+/* The interruptions whose handlers ran while taken_recording was on, in the order they
+   ran: kind P, S, E or I, the code (external, program, SVC), the old PSW. */
+struct taken {
+  char kind;
+  uint16_t code;
+  uint64_t old_mask, old_addr;
+};
+extern volatile struct taken taken_log[16];
+extern volatile unsigned taken_count;
+extern volatile int taken_recording;
 
 void exit(int code) __attribute__((noreturn));
 void setup_interruptions(void);
