@@ -183,9 +183,6 @@ int run_ipl(const IplOptions& opts) {
       return 2;
     }
   }
-  // The modelled TLBs count guest DAT's translations (the tlb line below), but a miss is
-  // not charged a walk's cycles: system mode does not model them yet.
-  config.tlb_walk = 0;
   const uint64_t real_size = config.storage;
   emu::MachineConfig machine_config = config;
   machine_config.storage = emu::RealStorage::storage_bytes(real_size);

@@ -43,6 +43,12 @@ class AddressSpace {
   // The tag a TLB entry formed through `t` carries.
   uint64_t tlb_tag(const Translation& t) const { return t.common ? TlbModel::kCommon : serial_; }
   uint64_t limit() const { return limit_; }
+  // Whether references through this space are translated by DAT, so that the modelled
+  // TLBs hold them and a miss costs a walk. Every space is, but system mode's real space
+  // (DAT off: real addresses are not translated [Principles of Operation, "Translation-
+  // Lookaside Buffer": entries are formed by DAT]).
+  bool translated() const { return translated_; }
+  void set_translated(bool on) { translated_ = on; }
 
   // Maps every 4 KB page touching [addr, addr+len) to a new zero-filled frame with
   // `prot`; pages already mapped keep their frames and get `prot`. Returns false when
@@ -283,6 +289,7 @@ class AddressSpace {
   std::function<bool(uint64_t)> host_fault_;
   bool host_translate(uint64_t vaddr, Translation& t);
   uint64_t serial_;
+  bool translated_ = true;
 };
 
 }  // namespace emu

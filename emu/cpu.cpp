@@ -115,7 +115,7 @@ const Cpu::TlbEntry& Cpu::fill_tlb(uint64_t addr, bool for_write) {
   TlbEntry& e = tlb_[vpage & (kTlbSize - 1)];
   if (e.rtag != vpage) {
     // A new micro-TLB entry: the modelled TLB decides whether DAT walked the tables.
-    if (tlb4k_.configured()) {
+    if (tlb4k_.configured() && space_->translated()) {
       TlbModel& m = t.large ? tlb1m_ : tlb4k_;
       const uint64_t tlb_key = t.large ? addr >> 20 : vpage;
       TlbModel::Entry evicted;

@@ -11,6 +11,8 @@ RealStorage::RealStorage(Storage& storage, uint64_t size) : size_(size), space_(
   // Change recording [Principles of Operation, "Change Recording"]: a store after a load
   // sets the change bit, so a load does not give the micro-TLB entry the write right.
   space_.set_track_changes(true);
+  // Real addresses are not translated: no TLB entry, no walk.
+  space_.set_translated(false);
 }
 
 uint64_t RealStorage::absolute(uint64_t real) const {
