@@ -166,15 +166,15 @@ namespace {
 // modify); the registers used at least twice are then kept in the second, up to
 // kHostRegisters of them, the most used first. A register is not kept when the block
 // uses a field of it not at its low end (NIHF, NILH: no host register names those bits)
-// or counts down its low word in place (BRCT). Kept registers are loaded where the block's body starts
-// and after every call; the ones written since are stored before a call and before the
-// block leaves, chains or takes a slow path.
+// or counts down its low word in place (BRCT). Kept registers are loaded where the
+// block's body starts and after every call; the ones written since are stored before a
+// call and before the block leaves, chains or takes a slow path.
 class GuestRegs {
  public:
   static constexpr unsigned kHostRegisters = 5;
   // The caller-saved r8-r11 (reloaded after every call anyway) and r15 (saved by every
   // block's frame); the emitters' scratch registers are rax, rcx, rdx, rsi and rdi (rdi
-// free wherever a register is put: put's merge of a low word uses it).
+  // free wherever a register is put: put's merge of a low word uses it).
   static constexpr uint32_t kHostIds[kHostRegisters] = {8, 9, 10, 11, 15};
 
   // Which host register keeps each guest register (-1: none, its slot in the Cpu).
@@ -267,8 +267,8 @@ class GuestRegs {
 };
 
 // The instructions emitted as host code instead of a call of their handler: the
-// hottest of the bench's profiles that touch only general registers, set no condition
-// code and cannot raise an exception. Each is its table entry's handler (named beside
+// hottest of the bench's profiles that touch only general registers (LDGR and LGDR a
+// floating-point register too), set no condition code and cannot raise an exception. Each is its table entry's handler (named beside
 // it, emu/isa/) written in x86-64; engines.same runs both on every guest program.
 enum class Native : uint8_t { None, LR, LGR, LGFR, LLGFR, LHI, LGHI, LLILF, LLIHF, LA, LARL, SLLG, SRLG,
                               MSR, MSGR, MSGFR, MHI, MGHI, IILF, SLL, SRL, SLLK, SRLK, LDGR, LGDR };
@@ -524,8 +524,8 @@ void emit_logical_cc(asmjit::x86::Assembler& as, const CpuLayout& at, bool add) 
 }
 
 // Emits `in` (an Alu `form`); `slow` is the handler's call (an overflow the program mask
-// makes an interruption). Without `cc_live` the CC it sets is not stored (cc_dead_after).
-// Uses rax, rcx, rdx, rsi.
+// makes an interruption). Without `cc_live` the CC it sets is not stored (cc_live_after).
+// Uses rax, rcx, rdx, rsi (and rdi, in GuestRegs::put).
 void emit_alu(asmjit::x86::Assembler& as, const Alu& form, const Insn& in, const CpuLayout& at,
               asmjit::Label slow, GuestRegs& gr, bool cc_live) {
   using namespace asmjit;
