@@ -14,13 +14,6 @@
 #include "channel.h"
 #include "system.h"
 
-static unsigned failures;
-
-void check(int ok, const char *what) {
-  print("%s: %s\n", ok ? "PASS" : "FAIL", what);
-  failures += !ok;
-}
-
 enum {
   MAX_CPUS = 4,
   SEGMENTS = 0x800000,      /* 2048 entries, TL 3 */
@@ -41,10 +34,7 @@ enum {
 
 static void build_tables(void) {
   for (unsigned k = 0; k < 2048; ++k) TABLE(SEGMENTS)[k] = STE_INVALID;
-  for (unsigned s = 0; s < 16; ++s) {
-    for (unsigned p = 0; p < 256; ++p) TABLE(IDENTITY_PAGES + s * 2048)[p] = ((uint64_t)s << 20) + ((uint64_t)p << 12);
-    TABLE(SEGMENTS)[s] = IDENTITY_PAGES + s * 2048;
-  }
+  map_first_16mb(IDENTITY_PAGES, SEGMENTS, 0);
   for (unsigned p = 0; p < 256; ++p) TABLE(BUFFER_PAGES)[p] = p < MAX_CPUS ? BUFFERS + p * 0x1000 : PTE_INVALID;
   TABLE(SEGMENTS)[1024] = BUFFER_PAGES;
 }

@@ -16,13 +16,6 @@
 #include "channel.h"
 #include "system.h"
 
-static unsigned failures;
-
-void check(int ok, const char *what) {
-  print("%s: %s\n", ok ? "PASS" : "FAIL", what);
-  failures += !ok;
-}
-
 #define SID0 0x00010000u
 #define CD 0x80
 #define CC 0x40

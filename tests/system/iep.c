@@ -12,16 +12,6 @@
    exit status is the failures. */
 #include "system.h"
 
-static unsigned failures;
-
-void check(int ok, const char *what) {
-  print("%s: %s\n", ok ? "PASS" : "FAIL", what);
-  if (!ok)
-    print("  (the last program interruption: code %x, ILC %u, old PSW %lx, TEID %lx)\n", last_program.code,
-          last_program.ilc, last_program.old_addr, last_program.teid);
-  failures += !ok;
-}
-
 enum {
   SEGMENT_TABLE = 0x800000,      /* 2048 entries: TL 3, 16 KB */
   IDENTITY_PAGES = 0x810000,     /* 16 page tables of 2 KB: the first 16 MB */
@@ -48,10 +38,7 @@ static void iep_control(int on) { set_cr0(on ? get_cr0() | CR0_IEP : get_cr0() &
 
 static void build_tables(void) {
   for (unsigned k = 0; k < 2048; ++k) TABLE(SEGMENT_TABLE)[k] = STE_INVALID;
-  for (unsigned s = 0; s < 16; ++s) {
-    for (unsigned p = 0; p < 256; ++p) TABLE(IDENTITY_PAGES + s * 2048)[p] = ((uint64_t)s << 20) + ((uint64_t)p << 12);
-    TABLE(SEGMENT_TABLE)[s] = IDENTITY_PAGES + s * 2048;
-  }
+  map_first_16mb(IDENTITY_PAGES, SEGMENT_TABLE, 0);
   for (unsigned p = 0; p < 256; ++p) TABLE(TEST_PAGES)[p] = 0x400; /* invalid */
   TABLE(TEST_PAGES)[0] = IEP_FRAME | IEP;
   TABLE(TEST_PAGES)[1] = PLAIN_FRAME;

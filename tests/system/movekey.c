@@ -12,13 +12,6 @@
    failures. */
 #include "system.h"
 
-static unsigned failures;
-
-void check(int ok, const char *what) {
-  print("%s: %s\n", ok ? "PASS" : "FAIL", what);
-  failures += !ok;
-}
-
 enum {
   PRIMARY_SEGMENTS = 0x800000,   /* 2048 entries each: TL 3 */
   SECONDARY_SEGMENTS = 0x804000,
@@ -37,13 +30,9 @@ enum {
 #define BYTES(a) ((volatile uint8_t *)(uintptr_t)(a))
 
 static void set_cr3(uint64_t v) { __asm__ volatile("lctlg 3,3,%0" : : "Q"(v) : "memory"); }
-static void set_cr7(uint64_t v) { __asm__ volatile("lctlg 7,7,%0" : : "Q"(v) : "memory"); }
 static void build_tables(void) {
   for (unsigned k = 0; k < 2048; ++k) TABLE(PRIMARY_SEGMENTS)[k] = TABLE(SECONDARY_SEGMENTS)[k] = STE_INVALID;
-  for (unsigned s = 0; s < 16; ++s) {
-    for (unsigned p = 0; p < 256; ++p) TABLE(IDENTITY_PAGES + s * 2048)[p] = ((uint64_t)s << 20) + ((uint64_t)p << 12);
-    TABLE(PRIMARY_SEGMENTS)[s] = TABLE(SECONDARY_SEGMENTS)[s] = IDENTITY_PAGES + s * 2048;
-  }
+  map_first_16mb(IDENTITY_PAGES, PRIMARY_SEGMENTS, SECONDARY_SEGMENTS);
   for (unsigned p = 0; p < 256; ++p) TABLE(PRIMARY_TEST_PAGES)[p] = TABLE(SECONDARY_TEST_PAGES)[p] = PTE_INVALID;
   TABLE(PRIMARY_TEST_PAGES)[0] = PRIMARY_FRAME;
   TABLE(SECONDARY_TEST_PAGES)[0] = SECONDARY_FRAME;

@@ -15,13 +15,6 @@ IO_SID(msch)
 IO_SID(ssch)
 IO_SID(tsch)
 
-static unsigned failures;
-
-void check(int ok, const char *what) {
-  print("%s: %s\n", ok ? "PASS" : "FAIL", what);
-  failures += !ok;
-}
-
 #define SID0 0x00010000u
 #define SLI 0x20
 #define ORB_FORMAT1 0x00800000u

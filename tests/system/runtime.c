@@ -4,6 +4,16 @@
 #include "system.h"
 
 volatile struct interruption last_program, last_svc, last_external;
+
+unsigned failures;
+
+void check(int ok, const char *what) {
+  print("%s: %s\n", ok ? "PASS" : "FAIL", what);
+  if (!ok)
+    print("  (the last program interruption: code %x, ILC %u, old PSW %lx, TEID %lx)\n", last_program.code,
+          last_program.ilc, last_program.old_addr, last_program.teid);
+  failures += !ok;
+}
 volatile struct io_interruption last_io;
 static volatile int sclp_busy;
 static uint8_t sccb[4096] __attribute__((aligned(4096)));

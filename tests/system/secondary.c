@@ -13,16 +13,6 @@
    names the secondary. One line a check, PASS or FAIL; the exit status is the failures. */
 #include "system.h"
 
-static unsigned failures;
-
-void check(int ok, const char *what) {
-  print("%s: %s\n", ok ? "PASS" : "FAIL", what);
-  if (!ok)
-    print("  (the last program interruption: code %x, ILC %u, old PSW %lx, TEID %lx)\n", last_program.code,
-          last_program.ilc, last_program.old_addr, last_program.teid);
-  failures += !ok;
-}
-
 enum {
   PRIMARY_SEGMENTS = 0x800000,   /* 2048 entries: TL 3, 16 KB */
   IDENTITY_PAGES = 0x810000,     /* 16 page tables of 2 KB: the first 16 MB, both spaces */
@@ -43,7 +33,6 @@ enum {
 #define HALF(a) (*(volatile uint16_t *)(uintptr_t)(a))
 #define CR0_SECONDARY_SPACE (1ULL << (63 - 37))
 
-static void set_cr7(uint64_t v) { __asm__ volatile("lctlg 7,7,%0" : : "Q"(v) : "memory"); }
 static void secondary_mode(void) { __asm__ volatile("sacf 0x100" : : : "memory"); }
 static void primary_mode(void) { __asm__ volatile("sacf 0" : : : "memory"); }
 
@@ -52,10 +41,7 @@ enum { PRIMARY_VALUE = 0x1111, SECONDARY_VALUE = 0x2222, PRIMARY_ONLY_VALUE = 0x
 
 static void build_tables(void) {
   for (unsigned k = 0; k < 2048; ++k) TABLE(PRIMARY_SEGMENTS)[k] = TABLE(SECONDARY_SEGMENTS)[k] = STE_INVALID;
-  for (unsigned s = 0; s < 16; ++s) {
-    for (unsigned p = 0; p < 256; ++p) TABLE(IDENTITY_PAGES + s * 2048)[p] = ((uint64_t)s << 20) + ((uint64_t)p << 12);
-    TABLE(PRIMARY_SEGMENTS)[s] = TABLE(SECONDARY_SEGMENTS)[s] = IDENTITY_PAGES + s * 2048;
-  }
+  map_first_16mb(IDENTITY_PAGES, PRIMARY_SEGMENTS, SECONDARY_SEGMENTS);
   for (unsigned p = 0; p < 256; ++p) TABLE(PRIMARY_TEST_PAGES)[p] = TABLE(SECONDARY_TEST_PAGES)[p] = PTE_INVALID;
   TABLE(PRIMARY_TEST_PAGES)[0] = CODE_FRAME;
   TABLE(PRIMARY_TEST_PAGES)[1] = PRIMARY_ONLY_FRAME;

@@ -4,13 +4,6 @@
    check, PASS or FAIL; the exit status (the disabled wait's code) is the failures. */
 #include "system.h"
 
-static unsigned failures;
-
-void check(int ok, const char *what) {
-  print("%s: %s\n", ok ? "PASS" : "FAIL", what);
-  failures += !ok;
-}
-
 static uint64_t epsw(void) {
   uint32_t hi, lo;
   __asm__ volatile("epsw %0,%1" : "=d"(hi), "=d"(lo));

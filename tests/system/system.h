@@ -79,6 +79,10 @@ void probe_store(uint64_t a, uint64_t v);
 extern char probe_load_insn[], probe_store_insn[];
 extern uint64_t resume_at;
 
+/* One line a check, "PASS: what" or "FAIL: what" (a failure with the last program
+   interruption's code, ILC, old PSW and TEID beside it), counted in `failures`: the
+   kernels' exit status. */
+extern unsigned failures;
 void check(int ok, const char *what);
 void dat_tests(void);
 void stsi_tests(void);
@@ -119,6 +123,16 @@ __attribute__((unused)) static uint64_t get_cr0(void) {
   __asm__ volatile("stctg 0,0,%0" : "=Q"(v));
   return v;
 }
+/* The first 16 MB mapped to themselves: 16 page tables of 2 KB (256 entries) from
+   `pages`, entered in the segment table `segments` and, when not 0, in a second space's
+   segment table `also`. */
+__attribute__((unused)) static void map_first_16mb(uint64_t pages, uint64_t segments, uint64_t also) {
+  for (unsigned s = 0; s < 16; ++s) {
+    for (unsigned p = 0; p < 256; ++p) TABLE(pages + s * 2048)[p] = ((uint64_t)s << 20) + ((uint64_t)p << 12);
+    TABLE(segments)[s] = pages + s * 2048;
+    if (also) TABLE(also)[s] = pages + s * 2048;
+  }
+}
 __attribute__((unused)) static void set_cr0(uint64_t v) { __asm__ volatile("lctlg 0,0,%0" : : "Q"(v) : "memory"); }
 /* CR0's bit `bit` (PoO numbering) on or off. */
 __attribute__((unused)) static void set_cr0_bit(int bit, int on) {
@@ -126,6 +140,7 @@ __attribute__((unused)) static void set_cr0_bit(int bit, int on) {
   set_cr0(on ? cr0 | 1ULL << (63 - bit) : cr0 & ~(1ULL << (63 - bit)));
 }
 __attribute__((unused)) static void set_cr1(uint64_t v) { __asm__ volatile("lctlg 1,1,%0" : : "Q"(v) : "memory"); }
+__attribute__((unused)) static void set_cr7(uint64_t v) { __asm__ volatile("lctlg 7,7,%0" : : "Q"(v) : "memory"); }
 
 /* DAT on and off: STOSM/STNSM of the PSW's bit 5. */
 __attribute__((unused)) static void dat_on(void) {

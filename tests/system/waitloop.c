@@ -9,13 +9,6 @@
    console the same as QEMU's. One line a check; the exit status is the failures. */
 #include "system.h"
 
-static unsigned failures;
-
-void check(int ok, const char *what) {
-  print("%s: %s\n", ok ? "PASS" : "FAIL", what);
-  failures += !ok;
-}
-
 static uint64_t stck(void) {
   uint64_t t;
   __asm__ volatile("stck %0" : "=Q"(t) : : "cc");

@@ -6,13 +6,6 @@
    wait. One line a check, PASS or FAIL; the exit status is the failures. */
 #include "system.h"
 
-static unsigned failures;
-
-void check(int ok, const char *what) {
-  print("%s: %s\n", ok ? "PASS" : "FAIL", what);
-  failures += !ok;
-}
-
 enum { INIT = 0, CHANGE = 1, CANCEL = 2, RESTART = 0 };
 
 /* DIAGNOSE X'288': function in R1 (GR0), seconds in R1+1 (GR1), action in R3 (GR2); the
