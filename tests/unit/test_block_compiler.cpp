@@ -161,6 +161,15 @@ Bytes loop_with(const Bytes& body_extra) {
   return head + body + RI(0xA77, 1, back);       // BRCTG r1,loop
 }
 
+// `code` run compiled to its program check, which must be at `mnemonic`: the side,
+// for the state it left.
+std::unique_ptr<Side> compiled_to_program_check(const Bytes& code, const char* mnemonic) {
+  auto compiled = std::make_unique<Side>(true, 64, code);
+  const emu::RunResult r = compiled->run(1000000, kCode + code.size());
+  REQUIRE(r.reason == emu::StopReason::ProgramCheck);
+  CHECK(r.check.mnemonic == mnemonic);
+  return compiled;
+}
 }  // namespace
 
 TEST_CASE("compiled blocks stop where the interpreter stops, at every run limit", "[jit]") {
@@ -181,11 +190,8 @@ TEST_CASE("a program check in the middle of a block leaves the interpreter's sta
                 + RI(0xA7B, 11, 1);              // AGHI r11,1
   const Bytes code = loop_with(extra);
   for (uint64_t chunk : {1, 4, 1000000}) same(code, chunk);
-  Side compiled(true, 64, code);
-  const emu::RunResult r = compiled.run(1000000, kCode + code.size());
-  REQUIRE(r.reason == emu::StopReason::ProgramCheck);
-  CHECK(r.check.mnemonic == "LG");
-  CHECK(compiled.cpu.gr[11] == 127);
+  const std::unique_ptr<Side> compiled = compiled_to_program_check(code, "LG");
+  CHECK(compiled->cpu.gr[11] == 127);
 }
 
 TEST_CASE("the CC an inline load's program check sees is the one set before it, though a later one replaces it", "[jit]") {
@@ -201,11 +207,8 @@ TEST_CASE("the CC an inline load's program check sees is the one set before it, 
                       + RI(0xA7B, 11, 1);         // AGHI r11,1
   const Bytes code = loop_with(extra);
   for (uint64_t chunk : {1, 4, 1000000}) same(code, chunk);
-  Side compiled(true, 64, code);
-  const emu::RunResult r = compiled.run(1000000, kCode + code.size());
-  REQUIRE(r.reason == emu::StopReason::ProgramCheck);
-  CHECK(r.check.mnemonic == "LG");
-  CHECK(compiled.cpu.cc == 1);
+  const std::unique_ptr<Side> compiled = compiled_to_program_check(code, "LG");
+  CHECK(compiled->cpu.cc == 1);
 }
 
 TEST_CASE("a store into the running block takes effect on the next instruction", "[jit]") {
@@ -407,12 +410,9 @@ TEST_CASE("a signed overflow with the program mask's overflow bit on is the hand
                      + RIL(0xC09, 3, 0x7FF00000) + body + RI(0xA77, 1, back);         // IILF r3; BRCTG
   for (uint64_t chunk : {1, 4, 1000000}) same(code, chunk);
   same(code, 1000000, 1);
-  Side compiled(true, 64, code);
-  const emu::RunResult r = compiled.run(1000000, kCode + code.size());
-  REQUIRE(r.reason == emu::StopReason::ProgramCheck);
-  CHECK(r.check.mnemonic == "AHI");
-  CHECK(compiled.cpu.cc == 3);
-  CHECK(compiled.cpu.gr[11] == 36);
+  const std::unique_ptr<Side> compiled = compiled_to_program_check(code, "AHI");
+  CHECK(compiled->cpu.cc == 3);
+  CHECK(compiled->cpu.gr[11] == 36);
 }
 
 TEST_CASE("inline branches go where their handlers go, taken and not, for every mask", "[jit]") {
