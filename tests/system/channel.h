@@ -38,6 +38,13 @@ struct irb {
   uint8_t esw[20], ecw[32];
 } __attribute__((aligned(4)));
 
+/* Subchannel 0's id (SID: bit 15 one, subchannel set 0), a CCW's suppress-length
+   flag, and the ORB's format-1 bit and logical-path mask (all paths). */
+#define SID0 0x00010000u
+#define SLI 0x20
+#define ORB_FORMAT1 0x00800000u /* bit 8 */
+#define ORB_LPM 0x0000ff00u
+
 /* An I/O instruction whose GR1 is the subsystem identification and whose operand is a
  * control block (STSCH, MSCH, SSCH, TSCH): `IO_SID(ssch)` defines `int ssch(sid, block)`,
  * returning the condition code. A kernel instantiates the ones it uses. */

@@ -16,12 +16,8 @@
 #include "channel.h"
 #include "system.h"
 
-#define SID0 0x00010000u
 #define CD 0x80
 #define CC 0x40
-#define SLI 0x20
-#define ORB_FORMAT1 0x00800000u /* bit 8 */
-#define ORB_LPM 0x0000ff00u
 
 IO_SID(stsch)
 IO_SID(msch)

@@ -15,10 +15,6 @@ IO_SID(msch)
 IO_SID(ssch)
 IO_SID(tsch)
 
-#define SID0 0x00010000u
-#define SLI 0x20
-#define ORB_FORMAT1 0x00800000u
-#define ORB_LPM 0x0000ff00u
 
 static struct schib schib;
 static struct orb orb;
