@@ -3,6 +3,8 @@
 #include "emu/jit/block_cache.h"
 
 #include <algorithm>
+#include <bit>
+#include <cassert>
 #include <chrono>
 #include <cstddef>
 #include <cstring>
@@ -419,7 +421,8 @@ Alu alu_form(uint16_t id) {
 // The relative branches a block ends with, emitted inline: the PSW address set as their
 // handlers set it (emu/isa/branch.cpp), then the block's exit or chain. None charges
 // cycles beyond its base, reads storage or can raise an exception.
-enum class BranchOp : uint8_t { None, OnCondition, OnCount, AndSave, CompareRegisters, CompareImmediate };
+enum class BranchOp : uint8_t { None, OnCondition, OnCount, AndSave, CompareRegisters, CompareImmediate,
+                                OnConditionRegister, AndSaveRegister };
 struct Branch {
   BranchOp op = BranchOp::None;
   uint8_t bits = 64;     // operand width (on count, compare and branch)
@@ -434,7 +437,8 @@ Branch branch_form(uint16_t id) {
       {"CRJ", {CompareRegisters, 32}}, {"CGRJ", {CompareRegisters, 64}}, {"CLRJ", {CompareRegisters, 32, true}},
       {"CLGRJ", {CompareRegisters, 64, true}},                           {"CIJ", {CompareImmediate, 32}},
       {"CGIJ", {CompareImmediate, 64}},                                  {"CLIJ", {CompareImmediate, 32, true}},
-      {"CLGIJ", {CompareImmediate, 64, true}}};
+      {"CLGIJ", {CompareImmediate, 64, true}},                           {"BCR", {OnConditionRegister}},
+      {"BASR", {AndSaveRegister}}};
   const std::string_view m = mnemonic(id);
   for (const auto& [name, form] : kForms)
     if (m == name) return form;
@@ -442,22 +446,39 @@ Branch branch_form(uint16_t id) {
 }
 
 // Emits `in` (a Branch `form`), the last instruction of a block: the PSW address becomes
-// the target or stays at `next` (the instruction after it, already in the PSW). Uses
-// rax, rcx, rdx.
-void emit_branch(asmjit::x86::Assembler& as, const Branch& form, const Insn& in, const CpuLayout& at, GuestRegs& gr) {
+// the target, and the code jumps to `taken_out`, or it stays at `next` (the instruction
+// after it, already in the PSW) and the code falls through. Registers it writes are
+// written before either way parts. Uses rax, rcx, rdx.
+void emit_branch(asmjit::x86::Assembler& as, const Branch& form, const Insn& in, const CpuLayout& at, GuestRegs& gr,
+                 asmjit::Label taken_out) {
   using namespace asmjit;
   const x86::Mem psw_addr = x86::qword_ptr(x86::rbx, at.psw_addr);
   Label taken = as.newLabel(), not_taken = as.newLabel();
   switch (form.op) {
-    case BranchOp::OnCondition: {  // brc: cc_matches(c, m1): mask bit 8 >> cc
+    case BranchOp::OnCondition:  // brc: cc_matches(c, m1): mask bit 8 >> cc
+    case BranchOp::OnConditionRegister: {  // bcr with R2 not 0: the same test, to gr[r2]
       const unsigned mask = in.r1 & 15;
       if (mask == 0) return;
       if (mask == 15) break;
-      as.movzx(x86::ecx, x86::byte_ptr(x86::rbx, at.cc));
-      as.mov(x86::edx, imm(mask));
-      as.shl(x86::edx, x86::cl);
-      as.test(x86::dl, imm(8));
-      as.jz(not_taken);
+      // The CCs that take it, as bits 0-3: one (or all but one) is a comparison with
+      // it; 0 and 1, or 2 and 3, an order; the other pairs a bit test.
+      unsigned ccs = 0;
+      for (unsigned c = 0; c < 4; ++c) ccs |= (mask >> (3 - c) & 1) << c;
+      const x86::Mem cc = x86::byte_ptr(x86::rbx, at.cc);
+      const int count = std::popcount(ccs);
+      if (count == 1 || count == 3) {
+        const unsigned c = unsigned(std::countr_zero(count == 1 ? ccs : ~ccs & 15));
+        as.cmp(cc, imm(c));
+        count == 1 ? as.jne(not_taken) : as.je(not_taken);
+      } else if (ccs == 0b0011 || ccs == 0b1100) {
+        as.cmp(cc, imm(ccs == 0b0011 ? 1 : 2));
+        ccs == 0b0011 ? as.ja(not_taken) : as.jb(not_taken);
+      } else {
+        as.movzx(x86::ecx, cc);
+        as.mov(x86::edx, imm(ccs));
+        as.bt(x86::edx, x86::ecx);
+        as.jnc(not_taken);
+      }
       break;
     }
     case BranchOp::OnCount:  // brct, brctg: R1 (bits 32-63 for BRCT) minus one, taken unless zero
@@ -468,6 +489,14 @@ void emit_branch(asmjit::x86::Assembler& as, const Branch& form, const Insn& in,
       as.mov(x86::rax, psw_addr);
       gr.put(in.r1, 8, x86::rax);
       break;
+    case BranchOp::AndSaveRegister:  // basr: the target read before R1 (which may be R2) is set
+      if (in.r2) as.emit(x86::Inst::kIdMov, x86::rcx, gr.read(in.r2, 8));
+      as.mov(x86::rax, psw_addr);
+      gr.put(in.r1, 8, x86::rax);
+      if (!in.r2) return;  // R2 = 0: the link alone
+      as.mov(psw_addr, x86::rcx);
+      as.jmp(taken_out);
+      return;
     case BranchOp::CompareRegisters:  // crj ...: relation_selected(r1, r2, m3), the CC unchanged
     case BranchOp::CompareImmediate: {  // cij ...: the immediate sign-extended, or (CL) unsigned 8-bit
       const unsigned bytes = form.bits / 8;
@@ -485,8 +514,10 @@ void emit_branch(asmjit::x86::Assembler& as, const Branch& form, const Insn& in,
     case BranchOp::None: return;
   }
   as.bind(taken);
-  as.mov(x86::rax, imm(in.target));
+  if (form.op == BranchOp::OnConditionRegister) as.emit(x86::Inst::kIdMov, x86::rax, gr.read(in.r2, 8));
+  else as.mov(x86::rax, imm(in.target));
   as.mov(psw_addr, x86::rax);
+  as.jmp(taken_out);
   as.bind(not_taken);
 }
 
@@ -504,22 +535,20 @@ void emit_cc_of_flags(asmjit::x86::Assembler& as, const CpuLayout& at, bool logi
   using namespace asmjit;
   if (logical) as.setb(x86::cl), as.seta(x86::dl);
   else as.setl(x86::cl), as.setg(x86::dl);
-  as.add(x86::dl, x86::dl);
-  as.or_(x86::dl, x86::cl);
+  as.lea(x86::edx, x86::ptr(x86::rcx, x86::rdx, 1));  // dl * 2 + cl in the low byte, whatever above
   as.mov(x86::byte_ptr(x86::rbx, at.cc), x86::dl);
 }
 
 // The CC of ADD LOGICAL and SUBTRACT LOGICAL from the host flags of the add or subtract
 // just done: add_logical's (result != 0) | carry << 1, sub_logical's (result != 0) |
 // (no borrow) << 1; x86's CF is the carry of an add and the borrow of a sub. Uses dl
-// and sil; leaves the other registers as they were.
+// and sil (edx and esi whole); leaves the other registers as they were.
 void emit_logical_cc(asmjit::x86::Assembler& as, const CpuLayout& at, bool add) {
   using namespace asmjit;
   if (add) as.setc(x86::dl);
   else as.setnc(x86::dl);
   as.setnz(x86::sil);
-  as.add(x86::dl, x86::dl);
-  as.or_(x86::dl, x86::sil);
+  as.lea(x86::edx, x86::ptr(x86::rsi, x86::rdx, 1));  // dl * 2 + sil in the low byte
   as.mov(x86::byte_ptr(x86::rbx, at.cc), x86::dl);
 }
 
@@ -610,6 +639,28 @@ void emit_alu(asmjit::x86::Assembler& as, const Alu& form, const Insn& in, const
     case AluOp::Rosbg:
     case AluOp::Rxsbg: {  // rotate_then: CC 0 if the selected bits of the result are zero
       const uint64_t sel = selected_bits(in.i3 & 63, in.i4 & 63);
+      if (!(in.i3 & 0x80)) {
+        // R1 changes only in the selected bits, to (R1 op rotated) there: R1 ^ (rotated &
+        // sel), R1 | (rotated & sel), R1 & (rotated | ~sel). The CC is of the new R1's
+        // selected bits, which are the result's.
+        const uint64_t m = form.op == AluOp::Rnsbg ? ~sel : sel;
+        as.emit(x86::Inst::kIdMov, x86::rax, gr.read(in.r2, 8));
+        if (in.i5 & 63) as.rol(x86::rax, imm(in.i5 & 63));
+        const auto with_m = [&](InstId op) {  // an imm32 is sign-extended
+          if (int64_t(m) == int64_t(int32_t(m))) as.emit(op, x86::rax, imm(int32_t(m)));
+          else as.mov(x86::rsi, imm(m)), as.emit(op, x86::rax, x86::rsi);
+        };
+        if (form.op == AluOp::Rnsbg) with_m(x86::Inst::kIdOr), as.emit(x86::Inst::kIdAnd, x86::rax, gr.read(in.r1, 8));
+        else if (form.op == AluOp::Rosbg) with_m(x86::Inst::kIdAnd), as.emit(x86::Inst::kIdOr, x86::rax, gr.read(in.r1, 8));
+        else with_m(x86::Inst::kIdAnd), as.emit(x86::Inst::kIdXor, x86::rax, gr.read(in.r1, 8));
+        gr.put(in.r1, 8, x86::rax);
+        if (cc_live) {
+          if (int64_t(sel) == int64_t(int32_t(sel))) as.test(x86::rax, imm(int32_t(sel)));
+          else as.mov(x86::rsi, imm(sel)), as.test(x86::rax, x86::rsi);
+          as.setnz(cc);
+        }
+        break;
+      }
       as.emit(x86::Inst::kIdMov, x86::rax, gr.read(in.r2, 8));
       if (in.i5 & 63) as.rol(x86::rax, imm(in.i5 & 63));
       as.emit(x86::Inst::kIdMov, x86::rdx, gr.read(in.r1, 8));
@@ -618,12 +669,7 @@ void emit_alu(asmjit::x86::Assembler& as, const Alu& form, const Insn& in, const
       else as.xor_(x86::rax, x86::rdx);
       as.mov(x86::rsi, imm(sel));
       as.and_(x86::rax, x86::rsi);  // the result's selected bits
-      if (cc_live) as.setnz(cc);
-      if (in.i3 & 0x80) break;  // the T bit: a test, R1 unchanged
-      as.not_(x86::rsi);
-      as.and_(x86::rdx, x86::rsi);
-      as.or_(x86::rdx, x86::rax);
-      gr.put(in.r1, 8, x86::rdx);
+      if (cc_live) as.setnz(cc);  // the T bit: a test, R1 unchanged
       break;
     }
     case AluOp::Tmll: {  // tm_half<0>: 0 none of the mask's bits, 3 all, else by the leftmost
@@ -676,8 +722,13 @@ struct Access {
   // And, Or, Xor (op32 / op64 of emu/isa/logical.cpp).
   AluOp op = AluOp::None;
   // SI/SIY compare logical immediate (CLI, CLIY): the storage operand at B1 + D1, its
-  // byte compared unsigned with I2 (cli, fixed_point.cpp); R1 untouched.
+  // byte compared unsigned with I2 (cli, fixed_point.cpp); R1 untouched. With `store`,
+  // the SIL moves (MVHHI, MVHI, MVGHI, load_store.cpp): I2 sign-extended to the width,
+  // stored at B1 + D1.
   bool immediate = false;
+  // The floating-point register R1 instead of the general one (LD, LDY, STD, STDY:
+  // ld / std_ in float.cpp; the leftmost doubleword of vector register R1).
+  bool fpr = false;
 };
 
 Access access_form(uint16_t id) {
@@ -729,7 +780,14 @@ Access access_form(uint16_t id) {
       {"XY", {4, false, false, Into::Low32, false, AluOp::Xor}},
       {"XG", {8, false, false, Into::Full64, false, AluOp::Xor}},
       {"CLI", {1, false, false, Into::Low32, false, AluOp::CompareLogical, true}},
-      {"CLIY", {1, false, false, Into::Low32, false, AluOp::CompareLogical, true}}};
+      {"CLIY", {1, false, false, Into::Low32, false, AluOp::CompareLogical, true}},
+      {"MVHHI", {2, true, false, Into::Low32, false, AluOp::None, true}},
+      {"MVHI", {4, true, false, Into::Low32, false, AluOp::None, true}},
+      {"MVGHI", {8, true, false, Into::Low32, false, AluOp::None, true}},
+      {"LD", {8, false, false, Into::Full64, false, AluOp::None, false, true}},
+      {"LDY", {8, false, false, Into::Full64, false, AluOp::None, false, true}},
+      {"STD", {8, true, false, Into::Full64, false, AluOp::None, false, true}},
+      {"STDY", {8, true, false, Into::Full64, false, AluOp::None, false, true}}};
   const std::string_view m = mnemonic(id);
   for (const auto& [name, form] : kForms)
     if (m == name) return form;
@@ -773,8 +831,7 @@ void emit_access(asmjit::x86::Assembler& as, const Access& form, const Insn& in,
   as.jne(slow);
   as.mov(x86::edx, x86::eax);
   as.and_(x86::edx, imm(kPageMask));
-  as.cmp(x86::edx, imm(kPageSize - w));
-  as.ja(slow);
+  if (w > 1) as.cmp(x86::edx, imm(kPageSize - w)), as.ja(slow);  // one byte is always in the page
   Label hit = as.newLabel();
   as.cmp(x86::qword_ptr(cpu, at.caches), 0);
   as.je(hit);
@@ -793,6 +850,21 @@ void emit_access(asmjit::x86::Assembler& as, const Access& form, const Insn& in,
   as.bind(hit);
   as.mov(entry, x86::qword_ptr(cpu, entry, 0, at.tlb + 16));  // host: the page's bytes
   const x86::Mem op = x86::ptr(entry, offset, 0, form.store && g_miscompile_for_tests == kMiscompileStore, w);
+  const x86::Mem fpr = x86::qword_ptr(cpu, at.fpr + 16 * int32_t(in.r1));
+  if (form.store && form.immediate) {  // mvhhi, mvhi, mvghi: the immediate's big-endian bytes
+    const uint64_t v = uint64_t(in.imm);
+    switch (w) {
+      case 8: as.mov(x86::rax, imm(__builtin_bswap64(v))), as.mov(op, x86::rax); break;
+      case 4: as.mov(op, imm(int32_t(__builtin_bswap32(uint32_t(v))))); break;
+      default: as.mov(op, imm(int16_t(__builtin_bswap16(uint16_t(v))))); break;
+    }
+    return;
+  }
+  if (form.fpr) {  // ld, std_: eight bytes
+    if (form.store) as.mov(x86::rax, fpr), as.bswap(x86::rax), as.mov(op, x86::rax);
+    else as.mov(x86::rax, op), as.bswap(x86::rax), as.mov(fpr, x86::rax);
+    return;
+  }
   if (form.store) {
     switch (w) {
       case 8: as.emit(x86::Inst::kIdMov, x86::rax, gr.read(in.r1, 8)), as.bswap(x86::rax), as.mov(op, x86::rax); break;
@@ -919,13 +991,26 @@ size_t emit_block(asmjit::CodeHolder& code, const DecodedPage& page, const Block
   as.mov(clock, x86::qword_ptr(cpu, at.cycles));
   Label body = as.newLabel(), chain_exit = as.newLabel();
   as.bind(body);  // a chained block enters here, with rbx, r12, r13 and r14 set
+  gr.load_kept();
+  // A block that branches back to its own start goes on here: the kept registers hold
+  // what the Cpu holds (the written ones were stored before the branch).
+  Label again = as.newLabel();
+  as.bind(again);
   as.mov(x86::rax, imm(uint64_t(&b.pending)));
   as.inc(x86::qword_ptr(x86::rax));  // every instruction of the block counts once (fold_counts)
-  gr.load_kept();
   // What the interpreter's loop does around a handler: the clock and the PSW address
   // (at the next instruction: the page address in r13 + its offset) stored, the call;
   // if the handler throws, the run loop finds the instruction in RunState::insn.
+  // The base cycles of the instructions since the clock was last brought up to date:
+  // added once, where something reads the clock (a handler, a slow path, the exit or
+  // the chain), instead of once an instruction.
+  uint32_t owed = 0;
+  const auto settle_clock = [&] {
+    if (owed) as.add(clock, imm(owed));
+    owed = 0;
+  };
   const auto store_clock_and_psw = [&](unsigned k, const Insn& in) {
+    settle_clock();
     as.mov(x86::qword_ptr(cpu, at.cycles), clock);
     as.lea(x86::rax, x86::ptr(x86::r13, int32_t(2 * b.slots[k] + in.len)));
     as.mov(x86::qword_ptr(cpu, at.psw_addr), x86::rax);
@@ -945,13 +1030,15 @@ size_t emit_block(asmjit::CodeHolder& code, const DecodedPage& page, const Block
   // The run loop's tests after an instruction: the block goes on (or, after its last,
   // on into another block) only with no cycles beyond the base, no leave_block_ and
   // (inside the block) no branch taken.
-  const auto test_after_call = [&](unsigned k, const Insn& in, bool last) {
+  // (After the last instruction's handler the chain reads the PSW address itself; a slow
+  // path's resumes where the block goes on to the next instruction: `check_next`.)
+  const auto test_after_call = [&](unsigned k, const Insn& in, bool last, bool check_next) {
     const Label out = last ? chain_exit : leave[k];
     as.cmp(x86::qword_ptr(cpu, at.cycles), clock);
     as.jne(out);
     as.cmp(x86::byte_ptr(cpu, at.leave_block), 0);
     as.jne(out);
-    if (last) return;
+    if (!check_next) return;
     as.lea(x86::rax, x86::ptr(x86::r13, int32_t(2 * b.slots[k] + in.len)));
     as.cmp(x86::qword_ptr(cpu, at.psw_addr), x86::rax);
     as.jne(out);
@@ -959,18 +1046,26 @@ size_t emit_block(asmjit::CodeHolder& code, const DecodedPage& page, const Block
   // Inline loads and stores whose fast-path test failed: the handler, out of line. The
   // kept registers written before the instruction (`dirty`) are stored there first;
   // after the handler every kept register is loaded again, so the code it resumes holds
-  // the Cpu's values, whichever of them that code would store.
+  // the Cpu's values, whichever of them that code would store. The clock owes `owed`
+  // cycles there (this instruction's included) and `owed_at_resume` where it resumes.
   struct SlowPath {
     unsigned k;
     Label slow, resume;
     uint32_t dirty;
+    uint32_t owed = 0, owed_at_resume = 0;
   };
   std::vector<SlowPath> slow_paths;
   const std::vector<bool> cc_live = cc_live_after(page, b);
+  // How the block ends: after a handler (the PSW address is the Cpu's), or at a known
+  // address: the next instruction, or a relative branch's target (`taken`).
+  bool ends_in_handler = false;
+  Label taken = as.newLabel();
+  const Insn* branch = nullptr;
+  uint32_t dirty_when_taken = 0;
   for (unsigned k = 0; k < b.length(); ++k) {
     const Insn& in = page.slot[b.slots[k]];
     const bool last = k + 1 == b.length();
-    if (in.cycles) as.add(clock, imm(in.cycles));
+    owed += in.cycles;
     // Native and inline instructions: nothing reads the clock or the PSW address until
     // the next handler or the exit, which store them; only registers (and, for a store
     // hit, the operand's bytes) change, and nothing can go otherwise.
@@ -981,40 +1076,86 @@ size_t emit_block(asmjit::CodeHolder& code, const DecodedPage& page, const Block
       break;
     }
     if (const Alu form = alu_form(in.id); form.op != AluOp::None) {
-      const SlowPath path{k, as.newLabel(), as.newLabel(), gr.dirty()};
+      SlowPath path{k, as.newLabel(), as.newLabel(), gr.dirty(), owed};
       emit_alu(as, form, in, at, path.slow, gr, cc_live[k]);
       if (last) store_clock_and_psw(k, in);
       as.bind(path.resume);
+      path.owed_at_resume = owed;
       if (form.op == AluOp::Add || form.op == AluOp::Sub) slow_paths.push_back(path);
       if (!last) continue;
       break;
     }
     if (const Access form = access_form(in.id); form.width) {
-      const SlowPath path{k, as.newLabel(), as.newLabel(), gr.dirty()};
+      SlowPath path{k, as.newLabel(), as.newLabel(), gr.dirty(), owed};
       emit_access(as, form, in, at, path.slow, gr);
       if (last) store_clock_and_psw(k, in);
       as.bind(path.resume);
+      path.owed_at_resume = owed;
       slow_paths.push_back(path);
       if (!last) continue;
       break;
     }
-    if (const Branch form = branch_form(in.id); last && form.op != BranchOp::None) {
+    // BCR 14,0 and 15,0 serialize (cycles charged by the handler): not inline.
+    if (const Branch form = branch_form(in.id);
+        last && form.op != BranchOp::None && !(form.op == BranchOp::OnConditionRegister && in.r2 == 0)) {
       store_clock_and_psw(k, in);
-      emit_branch(as, form, in, at, gr);
+      emit_branch(as, form, in, at, gr, taken);
+      branch = &in;
+      dirty_when_taken = gr.dirty();
       break;
     }
     call_handler(k, in);
-    test_after_call(k, in, last);
+    test_after_call(k, in, last, !last);
+    ends_in_handler = last;
   }
   // The kept registers written go back to the Cpu before the block leaves or chains. (A
-  // call's test after it leaves with nothing written since the call.)
+  // call's test after it leaves with nothing written since the call.) Every way the
+  // last instruction is emitted stored the clock, so it owes nothing here.
   gr.store_dirty();
+  assert(owed == 0);
   // Chaining: the next instruction (the branch target, or the one after) is in this
   // page, a block starts there, and that block passes the run loop's entry test with
   // this block counted: n + length <= limit, clock + base cycles < stop cycle (which
   // also says that the run loop would not have stopped after this instruction).
-  if (b.chains) {
-    const x86::Gp to = x86::rax, next = x86::rcx, n = x86::rdx, t = x86::rsi;
+  // Where the next address is known here (the instruction after the last, a relative
+  // branch's target), its slot is too: the block there is read from the page's table
+  // at a fixed place, with no look at the PSW address.
+  const x86::Gp to = x86::rax, next = x86::rcx, n = x86::rdx, t = x86::rsi;
+  Label chain_tail = as.newLabel();
+  const auto chain_to_slot = [&](uint64_t slot) {
+    if (!b.chains || slot >= kSlots) {
+      as.jmp(chain_exit);
+      return;
+    }
+    if (slot == b.slots[0]) {
+      // Back to its own start (a loop of one block): the block at that slot is this one
+      // (it cannot have gone: whatever retires code makes the block leave before this),
+      // so its length and base cycles are known here, and RunState::block stays.
+      as.mov(n, x86::qword_ptr(state, int32_t(offsetof(RunState, n))));
+      as.add(n, imm(b.length()));
+      as.lea(t, x86::ptr(n, int32_t(b.length())));
+      as.cmp(t, x86::qword_ptr(state, int32_t(offsetof(RunState, limit))));
+      as.ja(chain_exit);
+      as.mov(t, imm(b.entry.base_cycles));
+      as.add(t, clock);
+      as.cmp(t, x86::qword_ptr(state, int32_t(offsetof(RunState, stop_cycle))));
+      as.jae(chain_exit);
+      as.mov(x86::qword_ptr(state, int32_t(offsetof(RunState, n))), n);
+      as.mov(x86::qword_ptr(state, int32_t(offsetof(RunState, clock))), clock);
+      as.jmp(again);
+      return;
+    }
+    as.mov(next, imm(uint64_t(&b.owner->at[slot])));
+    as.mov(next, x86::qword_ptr(next));
+    as.test(next, next);
+    as.jnz(chain_tail);
+    as.jmp(chain_exit);
+  };
+  const auto chain_by_psw = [&] {
+    if (!b.chains) {
+      as.jmp(chain_exit);
+      return;
+    }
     as.mov(to, x86::qword_ptr(cpu, at.psw_addr));
     as.mov(t, to);
     as.xor_(t, x86::r13);
@@ -1024,22 +1165,45 @@ size_t emit_block(asmjit::CodeHolder& code, const DecodedPage& page, const Block
     as.mov(t, imm(uint64_t(&b.owner->at[0])));
     as.mov(next, x86::qword_ptr(t, to, 2));  // at[slot]: 8 bytes each
     as.test(next, next);
-    as.jz(chain_exit);
-    as.mov(n, x86::qword_ptr(state, int32_t(offsetof(RunState, n))));
-    as.add(n, imm(b.length()));
-    as.mov(t, n);
-    as.add(t, x86::qword_ptr(next, int32_t(offsetof(ChainEntry, length))));
-    as.cmp(t, x86::qword_ptr(state, int32_t(offsetof(RunState, limit))));
-    as.ja(chain_exit);
-    as.mov(t, clock);
-    as.add(t, x86::qword_ptr(next, int32_t(offsetof(ChainEntry, base_cycles))));
-    as.cmp(t, x86::qword_ptr(state, int32_t(offsetof(RunState, stop_cycle))));
-    as.jae(chain_exit);
-    as.mov(x86::qword_ptr(state, int32_t(offsetof(RunState, n))), n);
-    as.mov(x86::qword_ptr(state, int32_t(offsetof(RunState, block))), next);
-    as.mov(x86::qword_ptr(state, int32_t(offsetof(RunState, clock))), clock);
-    as.jmp(x86::qword_ptr(next, int32_t(offsetof(ChainEntry, body))));
+    as.jnz(chain_tail);
+    as.jmp(chain_exit);
+  };
+  const Insn& last_in = page.slot[b.slots.back()];
+  if (ends_in_handler) chain_by_psw();
+  else chain_to_slot(b.slots.back() + last_in.len / 2u);
+  if (branch) {
+    as.bind(taken);
+    gr.set_dirty(dirty_when_taken);
+    gr.store_dirty();
+    const Branch form = branch_form(branch->id);
+    if (form.op == BranchOp::OnConditionRegister || form.op == BranchOp::AndSaveRegister) {
+      chain_by_psw();
+    } else if (branch->target & 1) {
+      as.jmp(chain_exit);
+    } else {
+      // The target was formed from the address the page was decoded at: the chain
+      // goes on in this page only where the block runs from that address.
+      as.mov(to, imm(branch->target & ~kPageMask));
+      as.cmp(to, x86::r13);
+      as.jne(chain_exit);
+      chain_to_slot((branch->target & kPageMask) / 2);
+    }
   }
+  as.bind(chain_tail);  // the next block in rcx
+  as.mov(n, x86::qword_ptr(state, int32_t(offsetof(RunState, n))));
+  as.add(n, imm(b.length()));
+  as.mov(t, n);
+  as.add(t, x86::qword_ptr(next, int32_t(offsetof(ChainEntry, length))));
+  as.cmp(t, x86::qword_ptr(state, int32_t(offsetof(RunState, limit))));
+  as.ja(chain_exit);
+  as.mov(t, clock);
+  as.add(t, x86::qword_ptr(next, int32_t(offsetof(ChainEntry, base_cycles))));
+  as.cmp(t, x86::qword_ptr(state, int32_t(offsetof(RunState, stop_cycle))));
+  as.jae(chain_exit);
+  as.mov(x86::qword_ptr(state, int32_t(offsetof(RunState, n))), n);
+  as.mov(x86::qword_ptr(state, int32_t(offsetof(RunState, block))), next);
+  as.mov(x86::qword_ptr(state, int32_t(offsetof(RunState, clock))), clock);
+  as.jmp(x86::qword_ptr(next, int32_t(offsetof(ChainEntry, body))));
   as.bind(chain_exit);
   as.mov(x86::eax, b.length() - 1);
   as.bind(done);
@@ -1058,8 +1222,10 @@ size_t emit_block(asmjit::CodeHolder& code, const DecodedPage& page, const Block
     const Insn& in = page.slot[b.slots[path.k]];
     as.bind(path.slow);
     gr.set_dirty(path.dirty);
+    owed = path.owed;
     call_handler(path.k, in);
-    test_after_call(path.k, in, path.k + 1 == b.length());
+    test_after_call(path.k, in, path.k + 1 == b.length(), true);
+    if (path.owed_at_resume) as.sub(clock, imm(path.owed_at_resume));
     as.jmp(path.resume);
   }
   if (use) *use = gr.use();

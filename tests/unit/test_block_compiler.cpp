@@ -903,3 +903,45 @@ TEST_CASE("inline logical RX forms set the registers and condition codes of thei
   CHECK(interpreted.cpu.gr[13] != 0);
   CHECK(interpreted.cpu.gr[2] == uint64_t(-0x400000 + 300 * 0x7000));
 }
+
+TEST_CASE("BCR, BASR, the SIL moves and the floating-point loads and stores do what their handlers do", "[jit]") {
+  // A subroutine (called by BASR r14,r7, back by BCR 15,r14) stores immediates of three
+  // widths (MVHI, MVHHI, MVGHI) and a floating-point register holding r13 (STD, STDY),
+  // loads two of them back (LD, LDY) into r13's hash. The loop's 16 diamonds branch by
+  // BCR m,r8 over an AGHI, the CC from TMLL r13,3 (all four as r13 is stirred), the
+  // target from LARL; BASR r11,0 links alone; BCR 15,0 and 14,0 serialize (the
+  // handler's cycles).
+  const Bytes sub = SIL(0xE54C, 6, 0, -2) + SIL(0xE544, 6, 8, 0x1234) + SIL(0xE548, 6, 16, -3)  // MVHI, MVHHI, MVGHI
+                    + RRE(0xB3C1, 2, 13) + RX(0x60, 2, 0, 6, 24) + RXY(0xED67, 2, 0, 6, 40)     // LDGR f2,r13; STD; STDY
+                    + RX(0x68, 4, 0, 6, 0) + RXY(0xED65, 5, 0, 6, 16)                            // LD f4; LDY f5
+                    + RRE(0xB3CD, 9, 4) + RRE(0xB908, 13, 9) + RRE(0xB3CD, 9, 5) + RRE(0xB982, 13, 9)  // LGDR; AGR; LGDR; XGR
+                    + RXY(0xE304, 10, 0, 6, 24) + RRE(0xB908, 13, 10)                            // LG r10,24(r6); AGR
+                    + RR(0x07, 15, 14);                                                          // BCR 15,r14
+  const Bytes skipped = RI(0xA7B, 13, 1);                              // AGHI r13,1
+  const Bytes stir = RSY(0xEB1C, 13, 13, 0, 5) + RRE(0xB908, 13, 1);  // RLLG r13,r13,5; AGR r13,r1
+  Bytes body;
+  for (unsigned m = 0; m < 16; ++m)  // TMLL r13,3; LARL r8,past the AGHI; BCR m,r8; AGHI; stir
+    body = body + RI(0xA71, 13, 3) + RIL(0xC00, 8, (6 + 2 + 4) / 2) + RR(0x07, m, 8) + skipped + stir;
+  body = body + RR(0x0D, 14, 7) + stir                  // BASR r14,r7: the subroutine
+         + RR(0x0D, 11, 0) + RRE(0xB908, 13, 11)        // BASR r11,0: the link alone
+         + RR(0x07, 15, 0) + RR(0x07, 14, 0);           // BCR 15,0; BCR 14,0
+  const int back = -int(body.size()) / 2;
+  const Bytes over_sub = RI(0xA74, 15, int(4 + sub.size()) / 2);  // J past the subroutine
+  const Bytes init = RIL(0xC00, 7, -int64_t(sub.size()) / 2)     // LARL r7,sub
+                     + RI(0xA79, 1, 300) + RIL(0xC0E, 6, 0) + RIL(0xC09, 6, int64_t(kData))
+                     + RIL(0xC0E, 13, 0x12345) + RIL(0xC09, 13, 0x6789ABCD);
+  const Bytes code = over_sub + sub + init + body + RI(0xA77, 1, back);  // BRCTG r1,loop
+  for (uint64_t chunk : {1, 3, 1000000}) same(code, chunk);
+  same(code, 1000000, 1);  // blocks of one instruction
+  same(code, 1000000, Setup{64, 1 << 20, 0x1000, true});  // the full timing model
+  // The BCRs went both ways: of the 16, masks 0 and 15 go one way; the AGHI after each of
+  // the other 14 ran some of the 300 times and not others.
+  Side interpreted(false, 64, code);
+  interpreted.run(1000000, kCode + code.size());
+  const uint64_t loop = kCode + over_sub.size() + sub.size() + init.size();
+  unsigned both_ways = 0;
+  for (const auto& row : emu::slot_counts(interpreted.space))
+    for (unsigned m = 0; m < 16; ++m)
+      if (row.address == loop + m * 26 + 12 && row.count > 0 && row.count < 300) ++both_ways;
+  CHECK(both_ways == 14);
+}
