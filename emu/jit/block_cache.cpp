@@ -729,6 +729,12 @@ struct Access {
   // The floating-point register R1 instead of the general one (LD, LDY, STD, STDY:
   // ld / std_ in float.cpp; the leftmost doubleword of vector register R1).
   bool fpr = false;
+  // Registers R1 through R3 (wrapping from 15 to 0), one operand of `width` each, at
+  // consecutive addresses (LM, LMY, LMG, STM, STMY, STMG: load_multiple and
+  // store_multiple in load_store.cpp). Inline only when every one of them would be a
+  // plain hit of Cpu::read or Cpu::write: the whole run in one page and, with the cache
+  // model, in the one line last touched.
+  bool multiple = false;
 };
 
 Access access_form(uint16_t id) {
@@ -787,7 +793,13 @@ Access access_form(uint16_t id) {
       {"LD", {8, false, false, Into::Full64, false, AluOp::None, false, true}},
       {"LDY", {8, false, false, Into::Full64, false, AluOp::None, false, true}},
       {"STD", {8, true, false, Into::Full64, false, AluOp::None, false, true}},
-      {"STDY", {8, true, false, Into::Full64, false, AluOp::None, false, true}}};
+      {"STDY", {8, true, false, Into::Full64, false, AluOp::None, false, true}},
+      {"LM", {4, false, false, Into::Low32, false, AluOp::None, false, false, true}},
+      {"LMY", {4, false, false, Into::Low32, false, AluOp::None, false, false, true}},
+      {"LMG", {8, false, false, Into::Full64, false, AluOp::None, false, false, true}},
+      {"STM", {4, true, false, Into::Low32, false, AluOp::None, false, false, true}},
+      {"STMY", {4, true, false, Into::Low32, false, AluOp::None, false, false, true}},
+      {"STMG", {8, true, false, Into::Full64, false, AluOp::None, false, false, true}}};
   const std::string_view m = mnemonic(id);
   for (const auto& [name, form] : kForms)
     if (m == name) return form;
@@ -813,6 +825,9 @@ void emit_access(asmjit::x86::Assembler& as, const Access& form, const Insn& in,
   using namespace asmjit;
   const x86::Gp cpu = x86::rbx, ea = x86::rax, vpage = x86::rdx, entry = x86::rcx, offset = x86::rdx;
   const unsigned w = form.width;
+  // The bytes the instruction reaches: one operand, or (LM, STM ...) one per register.
+  const unsigned registers = form.multiple ? ((in.r3 - in.r1) & 15) + 1 : 1;
+  const unsigned total = w * registers;
   // Cpu::ea2: gr[x2] + gr[b2] + d2, modulo 2^64 (register 16 is zero); an SI form's
   // Cpu::ea1: gr[b1] + d1.
   const uint8_t x = form.immediate ? kZeroReg : in.x2, b = form.immediate ? in.b1 : in.b2;
@@ -831,7 +846,7 @@ void emit_access(asmjit::x86::Assembler& as, const Access& form, const Insn& in,
   as.jne(slow);
   as.mov(x86::edx, x86::eax);
   as.and_(x86::edx, imm(kPageMask));
-  if (w > 1) as.cmp(x86::edx, imm(kPageSize - w)), as.ja(slow);  // one byte is always in the page
+  if (total > 1) as.cmp(x86::edx, imm(kPageSize - total)), as.ja(slow);  // one byte is always in the page
   Label hit = as.newLabel();
   as.cmp(x86::qword_ptr(cpu, at.caches), 0);
   as.je(hit);
@@ -839,9 +854,9 @@ void emit_access(asmjit::x86::Assembler& as, const Access& form, const Insn& in,
     const x86::Gp line = x86::rsi, last = x86::rdi;
     as.mov(line, x86::qword_ptr(cpu, entry, 0, at.tlb + 24));  // abs: the page's absolute address
     as.add(line, offset);
-    if (w > 1) as.lea(last, x86::ptr(line, int32_t(w - 1))), as.shr(last, kLineShift);
+    if (total > 1) as.lea(last, x86::ptr(line, int32_t(total - 1))), as.shr(last, kLineShift);
     as.shr(line, kLineShift);
-    if (w > 1) as.cmp(line, last), as.jne(slow);
+    if (total > 1) as.cmp(line, last), as.jne(slow);
     as.cmp(line, x86::qword_ptr(cpu, at.last_wline));
     as.je(hit);
     if (!form.store) as.cmp(line, x86::qword_ptr(cpu, at.last_rline)), as.je(hit);
@@ -851,6 +866,16 @@ void emit_access(asmjit::x86::Assembler& as, const Access& form, const Insn& in,
   as.mov(entry, x86::qword_ptr(cpu, entry, 0, at.tlb + 16));  // host: the page's bytes
   const x86::Mem op = x86::ptr(entry, offset, 0, form.store && g_miscompile_for_tests == kMiscompileStore, w);
   const x86::Mem fpr = x86::qword_ptr(cpu, at.fpr + 16 * int32_t(in.r1));
+  if (form.multiple) {  // R1 through R3 in order; a load has nothing left that can fault
+    for (unsigned j = 0; j < registers; ++j) {
+      const unsigned r = (in.r1 + j) & 15;
+      const x86::Mem word = x86::ptr(entry, offset, 0, int32_t(w * j), w);
+      const x86::Gp v = w == 8 ? x86::Gp(x86::rax) : x86::Gp(x86::eax);
+      if (form.store) as.emit(x86::Inst::kIdMov, v, gr.read(r, w)), as.bswap(v), as.mov(word, v);
+      else as.mov(v, word), as.bswap(v), gr.put(r, w, v);
+    }
+    return;
+  }
   if (form.store && form.immediate) {  // mvhhi, mvhi, mvghi: the immediate's big-endian bytes
     const uint64_t v = uint64_t(in.imm);
     switch (w) {
