@@ -20,7 +20,7 @@ uint32_t extra(unsigned latency, unsigned l1, const char* name) {
 
 }  // namespace
 
-template <class Word> void MemoryHierarchy::Level<Word>::init(const CacheLevelConfig& c, const char* name) {
+void MemoryHierarchy::Level::init(const CacheLevelConfig& c, const char* name) {
   ways = c.ways;
   sets = ways ? c.size / (uint64_t(kLineSize) * ways) : 0;
   if (sets == 0)
@@ -29,9 +29,8 @@ template <class Word> void MemoryHierarchy::Level<Word>::init(const CacheLevelCo
   pow2 = (sets & (sets - 1)) == 0;
   set_mask = sets - 1;
   ways_pow2 = (ways & (ways - 1)) == 0;
-  set_shift = unsigned(std::countr_zero(sets));
   way_shift = unsigned(std::countr_zero(ways));
-  tags.assign(sets * ways, kEmpty);
+  tags.assign(sets * ways, kInvalid);
   lru.init(sets, ways);
 }
 
@@ -51,12 +50,6 @@ MemoryHierarchy::MemoryHierarchy(const MachineConfig& config) {
     p.l2.init(config.l2, "L2");
   }
   l3_.init(config.l3, "L3");
-  // The private levels' tags keep line / sets in 30 bits (cache.h, Level); every line
-  // of the configured storage must fit, or two lines would share a tag.
-  for (const auto& [level, name] : {std::pair{&priv_[0].l1, "l1"}, std::pair{&priv_[0].l2, "l2"}})
-    if (!private_tags_fit(config.storage, level->sets))
-      throw std::invalid_argument(std::string("cache model: machine.storage has too many lines for the ") + name +
-                                  "'s sets (machine.cache." + name + ".size / ways): line / sets must fit 30 bits");
   if (l3_.sets * l3_.ways > (uint64_t(1) << 32))
     throw std::invalid_argument("cache model: the L3 has more than 2^32 lines");
   for (auto& p : priv_) p.l3_way.assign(p.l2.sets * p.l2.ways, 0);
@@ -163,7 +156,7 @@ uint32_t MemoryHierarchy::miss(unsigned istream, uint64_t line, AccessKind kind)
     const uint64_t others = dir_[z].mask;  // `me` is not in it: the line is not in my L2
     if (l3_.state(z)) {  // one other I-stream holds it exclusive
       const unsigned owner = unsigned(std::countr_zero(others));
-      const PrivateLevel& ol2 = priv_[owner].l2;
+      const Level& ol2 = priv_[owner].l2;
       const bool modified = ol2.state(uint64_t(ol2.find(line))) == kM;
       if (modified) {  // the data is in the owner's cache: a line transfer
         cost = c_xfer_;
@@ -255,7 +248,7 @@ void MemoryHierarchy::set_private_state(unsigned istream, uint64_t line, uint8_t
 }
 
 void MemoryHierarchy::fill_l1(unsigned istream, uint64_t line, uint8_t st) {
-  PrivateLevel& l1 = priv_[istream].l1;
+  Level& l1 = priv_[istream].l1;
   const uint64_t x = l1.victim(line);
   const uint64_t v = l1.tag(x);
   l1.put(x, line, st);
@@ -297,7 +290,7 @@ uint64_t MemoryHierarchy::fill_l3(uint64_t line) {
 }
 
 bool MemoryHierarchy::holds(unsigned istream, uint64_t line, AccessKind kind) const {
-  const PrivateLevel& l1 = priv_[istream].l1;
+  const Level& l1 = priv_[istream].l1;
   const int64_t x = l1.find(line);
   if (x < 0) return false;
   return kind == AccessKind::Load || l1.state(uint64_t(x)) == kM;
@@ -325,7 +318,7 @@ std::string MemoryHierarchy::check_invariants() const {
   auto fail = [&](const std::string& e) {
     if (err.empty()) err = e;
   };
-  auto placement = [&](const auto& lv, const std::string& name) {
+  auto placement = [&](const Level& lv, const std::string& name) {
     lv.for_each_valid([&](uint64_t s, uint64_t way) {
       const uint64_t t = lv.tag(way);
       if (lv.set_of(t) != s) fail(name + ": line " + hex(t) + " in the wrong set");

@@ -183,35 +183,20 @@ class MemoryHierarchy {
   static constexpr uint64_t kInvalid = ~uint64_t(0);
   enum : uint8_t { kS = 1, kE = 2, kM = 3 };
 
-  // One set-associative array, flat: way (set * ways + w) has its tag word in `tags`,
-  // so that a set's tags and states are contiguous; its replacement state (LRU ranks,
-  // free ways) is one small block per set in `lru` (emu/lru.h: constant-time victims,
-  // the same choices as the age stamps it replaced). The L3's directory entries are in
-  // MemoryHierarchy::dir_, indexed by way. A way is named by that index.
-  //
-  // Tag words, by Word:
-  //   uint64_t (the L3): line << 2 | state, or all ones when invalid; its state 0 is a
-  //     valid line (no exclusive holder).
-  //   uint32_t (the private L1 and L2): (line / sets) << 2 | state, state S, E or M
-  //     (1 to 3), or 0 when invalid. A set's line is known from its set, so the quotient
-  //     is all the tag needs, and half the bytes of a 64-bit word put a set's tags on
-  //     half the host lines: the miss-heavy runs take a host miss on nearly every L2
-  //     search, and 16 I-streams' L2 tags are 1 MB instead of 2. The quotient must
-  //     fit 30 bits (MemoryHierarchy's constructor checks it against machine.storage,
-  //     as machine_config's "cache tags" check does for the user); with the invalid
-  //     word 0, every 30-bit quotient is a valid tag, so 16 TB of storage fits a level of
-  //     64 sets (the z15's L1).
-  template <class Word> struct Level {
-    static constexpr bool kWide = sizeof(Word) == 8;
-    static constexpr Word kEmpty = kWide ? Word(~Word(0)) : Word(0);
+  // One set-associative array, flat: way (set * ways + w) has its tag word in `tags`
+  // (line << 2 | state, or kInvalid), so that a set's tags and states are ways x 8
+  // contiguous bytes; its replacement state (LRU ranks, free ways) is one small block
+  // per set in `lru` (emu/lru.h: constant-time victims, the same choices as the age
+  // stamps it replaced). The L3's directory entries are in MemoryHierarchy::dir_,
+  // indexed by way. A way is named by that index.
+  struct Level {
     unsigned ways = 0;
     unsigned way_shift = 0;  // log2(ways) when ways is a power of two
     bool ways_pow2 = true;
     uint64_t sets = 0;
     uint64_t set_mask = 0;  // sets - 1 when sets is a power of two
-    unsigned set_shift = 0;  // log2(sets) when sets is a power of two
     bool pow2 = true;
-    LineAlignedArray<Word> tags;
+    LineAlignedArray<uint64_t> tags;
     LruSets lru;
 
     void init(const CacheLevelConfig& c, const char* name);
@@ -219,47 +204,26 @@ class MemoryHierarchy {
     uint64_t set_of_way(uint64_t way) const { return ways_pow2 ? way >> way_shift : way / ways; }
     unsigned index_in_set(uint64_t way) const { return unsigned(way - set_of_way(way) * ways); }
     uint64_t base(uint64_t line) const { return set_of(line) * ways; }
-    // What the tag word keeps of `line` (shifted into place, state bits 0).
-    Word key(uint64_t line) const {
-      if constexpr (kWide)
-        return line << 2;
-      else
-        return Word((pow2 ? line >> set_shift : line / sets) << 2);
-    }
-    static bool matches(Word t, Word k) {
-      if constexpr (kWide)
-        return (t >> 2) == (k >> 2);  // all ones never matches: a line number is below 2^56
-      else
-        return Word((t ^ k) - 1) < 3;  // the same quotient and a state of 1 to 3 (not invalid)
-    }
-    // The way holding `line`, or -1.
+    // The way holding `line`, or -1. (An invalid tag, all ones, never matches: a line
+    // number is below 2^56.)
     int64_t find(uint64_t line) const {
       const uint64_t b = base(line);
-      const Word k = key(line);
-      const Word* t = tags.data() + b;
+      const uint64_t* t = tags.data() + b;
       for (unsigned w = 0; w < ways; ++w)
-        if (matches(t[w], k)) return int64_t(b + w);
+        if ((t[w] >> 2) == line) return int64_t(b + w);
       return -1;
     }
-    bool valid(uint64_t way) const { return tags[way] != kEmpty; }
-    // The line in `way`, or kInvalid.
-    uint64_t tag(uint64_t way) const {
-      if (!valid(way)) return kInvalid;
-      if constexpr (kWide)
-        return tags[way] >> 2;
-      else
-        return uint64_t(tags[way] >> 2) * sets + set_of_way(way);
-    }
+    uint64_t tag(uint64_t way) const { return tags[way] == kInvalid ? kInvalid : tags[way] >> 2; }
     void invalidate(uint64_t way) {
-      tags[way] = kEmpty;
+      tags[way] = kInvalid;
       lru.release(set_of_way(way), index_in_set(way));
     }
     uint8_t state(uint64_t way) const { return uint8_t(tags[way] & 3); }
-    void set_state(uint64_t way, uint8_t st) { tags[way] = Word((tags[way] & ~Word(3)) | st); }
+    void set_state(uint64_t way, uint8_t st) { tags[way] = (tags[way] & ~uint64_t(3)) | st; }
     void touch(uint64_t way) { lru.touch(set_of_way(way), index_in_set(way)); }
     // Install `line` in `way` with state `st`, as most recently used.
     void put(uint64_t way, uint64_t line, uint8_t st) {
-      tags[way] = Word(key(line) | st);
+      tags[way] = line << 2 | st;
       lru.fill(set_of_way(way), index_in_set(way));
     }
     // The way to replace in line's set: the first invalid way, else the LRU way.
@@ -271,19 +235,17 @@ class MemoryHierarchy {
     void prefetch(uint64_t line) const {
       const uint64_t s = set_of(line);
       const char* t = reinterpret_cast<const char*>(tags.data() + s * ways);
-      for (unsigned k = 0; k < ways * sizeof(Word); k += 64) __builtin_prefetch(t + k);
+      for (unsigned k = 0; k < ways * 8; k += 64) __builtin_prefetch(t + k);
       lru.prefetch(s);
     }
     template <class F> void for_each_valid(F f) const {
       for (uint64_t s = 0; s < sets; ++s)
         for (unsigned w = 0; w < ways; ++w) {
           const uint64_t way = s * ways + w;
-          if (valid(way)) f(s, way);
+          if (tags[way] != kInvalid) f(s, way);
         }
     }
   };
-  using PrivateLevel = Level<uint32_t>;
-  using SharedLevel = Level<uint64_t>;
 
   // The L3's coherence directory, one entry per L3 way (16 bytes: four to a host line):
   // the mask of I-streams whose L2 holds the line, and the time its last ownership
@@ -295,7 +257,7 @@ class MemoryHierarchy {
   // One I-stream's caches and counters, on host lines of its own (no other I-stream's
   // references write them).
   struct alignas(64) Private {
-    PrivateLevel l1, l2;
+    Level l1, l2;
     // For each L2 way, the L3 way holding the same line (the L3 includes the L2, and a
     // line keeps its L3 way until the L3 evicts it, which takes it from every L2 first):
     // an L2 eviction or an upgrade reaches the directory without searching the L3.
@@ -330,7 +292,7 @@ class MemoryHierarchy {
   uint32_t upgrade(unsigned istream, uint64_t line, uint64_t y, bool in_l1);
 
   std::vector<Private> priv_;
-  SharedLevel l3_;  // state: 1 when the single holder holds the line exclusive
+  Level l3_;  // state: 1 when the single holder holds the line exclusive
   LineAlignedArray<DirEntry> dir_;  // by L3 way
   uint32_t c_l2_, c_l3_, c_mem_, c_xfer_, c_inval_;
   bool serialize_ = true;

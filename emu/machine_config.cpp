@@ -412,22 +412,6 @@ Section<MachineConfig> make_machine_section() {
   s.check("cache geometry", [](const Config& c) {
     for (const char* level : {"l1", "l2", "l3"}) check_cache_geometry(c, level);
   });
-  s.check("cache tags fit", [](const Config& c) {
-    // The private levels' tags are line / sets in 30 bits (emu/cache.h): a level of very
-    // few sets cannot tell every line of a large storage apart.
-    for (const char* level : {"l1", "l2"}) {
-      const std::string size_key = std::string("machine.cache.") + level + ".size";
-      const std::string ways_key = std::string("machine.cache.") + level + ".ways";
-      const uint64_t sets = c.get_uint(size_key) / (uint64_t(c.get_int(ways_key)) * kLineSize);
-      if (sets && !private_tags_fit(c.get_uint("machine.storage"), sets))
-        throw c.error({size_key, ways_key, "machine.storage"},
-                      fmt::format("{} with {} ways is {} set(s), too few for machine.storage {}: a private cache "
-                                  "level needs at least one set per {} of storage (its tags keep {} bits of a line "
-                                  "number beyond the set)",
-                                  c.text(size_key), c.get_int(ways_key), sets, c.text("machine.storage"),
-                                  format_size(uint64_t(1) << (kPrivateTagBits + kLineShift)), kPrivateTagBits));
-    }
-  });
   s.check("cache sizes grow outward", [](const Config& c) {
     check_size_order(c, "machine.cache.l1.size", "L1", "machine.cache.l2.size", "L2");
     check_size_order(c, "machine.cache.l2.size", "L2", "machine.cache.l3.size", "L3");

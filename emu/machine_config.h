@@ -13,15 +13,6 @@ constexpr unsigned kLineSize = 256;  // IBM Z cache line
 constexpr unsigned kLineShift = 8;
 constexpr unsigned kMaxIStreams = 64;
 
-// The cache model's private levels (L1, L2) keep a line's tag as line / sets in 30 bits
-// (emu/cache.h, Level): whether every line of `storage` bytes fits with `sets` sets.
-// At the 16 TB the schema allows, a level needs 64 sets (the z15's L1 has 64); at 1 TB, 4.
-constexpr unsigned kPrivateTagBits = 30;
-constexpr bool private_tags_fit(uint64_t storage, uint64_t sets) {
-  const uint64_t last_line = storage ? (storage - 1) >> kLineShift : 0;
-  return sets && last_line / sets < (uint64_t(1) << kPrivateTagBits);
-}
-
 // Values only: defaults, units, checks and sources are declared once, in the schema
 // (machine_config.cpp). Take a default machine from default_machine_config().
 struct CacheLevelConfig {

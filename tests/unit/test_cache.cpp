@@ -22,12 +22,9 @@ constexpr AccessKind S = AccessKind::Store;
 //   L1: 2 sets x 2 ways (set = line & 1)
 //   L2: 4 sets x 4 ways (set = line & 3)
 //   L3: 16 sets x 4 ways (set = line & 15)
-// Storage 1 GB: the private levels' tags keep line / sets in 30 bits, and 2 sets would
-// not tell the default 1 TB's lines apart (the model rejects that: below).
 MachineConfig small(unsigned istreams) {
   MachineConfig c = emu::default_machine_config();
   c.istreams = istreams;
-  c.storage = uint64_t(1) << 30;
   c.l1 = {4 * 256, 2, 4};
   c.l2 = {16 * 256, 4, 16};
   c.l3 = {64 * 256, 4, 50};
@@ -104,38 +101,6 @@ TEST_CASE("the default configuration: z15-sized caches, costs from the configure
   for (uint64_t k = 0; k < 9; ++k) CHECK(m.access(0, 0x100000 + 64 * k, L) == c.memory_latency - l1);
   CHECK(m.access(0, 0x100000, L) == c.l2.latency - l1);
   CHECK(m.check_invariants() == "");
-}
-
-TEST_CASE("the private levels' 30-bit tags: the last line of 16 TB, and lines a set apart", "[cache]") {
-  MachineConfig c = emu::default_machine_config();  // L1 64 sets, L2 2048 sets
-  c.istreams = 2;
-  c.storage = uint64_t(16) << 40;
-  MemoryHierarchy m(c);
-  const uint32_t l1 = c.l1.latency;
-  // Line 2^36 - 1: L1 set 63, quotient 2^30 - 1, and modified: its L1 tag word is all
-  // ones; the invalid word is 0, never a line's.
-  const uint64_t top = (uint64_t(1) << 36) - 1;
-  CHECK(m.access(0, top, S) == c.memory_latency - l1);
-  CHECK(m.holds(0, top, S));
-  CHECK(m.in_l2(0, top));
-  // Lines of the same L1 and L2 sets with other quotients (0, and one below) are other lines.
-  CHECK(!m.in_l1(0, 63));
-  CHECK(!m.in_l1(0, top - 2048));
-  CHECK(m.access(0, 63, L) == c.memory_latency - l1);
-  CHECK(m.access(0, top - 2048, L) == c.memory_latency - l1);
-  CHECK(m.access(1, top, L) == c.transfer_latency - l1);
-  CHECK(m.holds(0, top, L));
-  CHECK(!m.holds(0, top, S));
-  // A non-power-of-two L2 (3 x 2048 sets) at 16 TB: its lines too.
-  c.l2 = {6144 * 8 * 256, 8, 16};
-  MemoryHierarchy n(c);
-  for (uint64_t line : {top, top - 6144, top - 1, uint64_t(0), uint64_t(6144)})
-    CHECK(n.access(0, line, L) == c.memory_latency - l1);
-  CHECK(n.in_l2(0, top));
-  CHECK(n.in_l2(0, top - 6144));
-  CHECK(n.access(0, top, L) == 0);
-  CHECK(m.check_invariants() == "");
-  CHECK(n.check_invariants() == "");
 }
 
 TEST_CASE("a working set larger than the L1 but smaller than the L2 hits in the L2", "[cache]") {
@@ -483,13 +448,6 @@ TEST_CASE("the model rejects geometries it cannot build", "[cache]") {
   c = small(1);
   c.transfer_latency = 2;  // below the L1's
   CHECK_THROWS_AS(MemoryHierarchy(c), std::invalid_argument);
-  c = small(1);
-  c.storage = uint64_t(1) << 40;  // 2^32 lines: 2^31 per L1 set, beyond the 30-bit tags
-  CHECK_THROWS_AS(MemoryHierarchy(c), std::invalid_argument);
-  c.storage = (uint64_t(1) << 39) + (uint64_t(1) << 20);  // one line past 2^30 per L1 set
-  CHECK_THROWS_AS(MemoryHierarchy(c), std::invalid_argument);
-  c.storage = uint64_t(1) << 39;  // 2^30 lines per L1 set (quotients 0 to 2^30 - 1): fits
-  CHECK_NOTHROW(MemoryHierarchy(c));
   c = small(64);
   c.l2 = {12 * 256, 4, 16};  // 3 sets: not a power of two, still works
   MemoryHierarchy m(c);

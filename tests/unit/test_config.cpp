@@ -422,17 +422,6 @@ TEST_CASE("cache and TLB geometry must give whole sets", "[config]") {
   CHECK(m.l1.size == 96 * 1024);
   CHECK(m.l3.ways == 60);
 
-  // The private levels' tags keep line / sets in 30 bits: one set per 256 GB of storage.
-  CHECK(set_error({"machine.cache.l1.size=1K", "machine.cache.l1.ways=4"}) ==
-        "--set: machine.cache.l1.size: 1K with 4 ways is 1 set(s), too few for machine.storage 1T: a private cache "
-        "level needs at least one set per 256G of storage (its tags keep 30 bits of a line number beyond the set)");
-  CHECK(set_error({"machine.cache.l1.size=1K", "machine.cache.l1.ways=4", "machine.storage=256G"}) == "(no error)");
-  CHECK(set_error({"machine.storage=16T"}) == "(no error)");  // the z15's L1: 64 sets
-  CHECK(set_error({"machine.storage=16T", "machine.cache.l1.ways=16"}) ==
-        "--set: machine.cache.l1.ways: 128K with 16 ways is 32 set(s), too few for machine.storage 16T: a private "
-        "cache level needs at least one set per 256G of storage (its tags keep 30 bits of a line number beyond the "
-        "set)");
-
   CHECK(yaml_error("machine:\n  tlb:\n    4k:\n      entries: 100\n") ==
         "configs/x.yaml:4: machine.tlb.4k.entries: 100 entries do not divide into sets of 8 ways (entries must be a "
         "multiple of ways)");
@@ -506,7 +495,7 @@ TEST_CASE("every key has a description, a default, a unit and a source, and the 
                   "    frequency, GHz, 1MHz..10GHz\n"
                   "    source: z15: 5.2 GHz (IBM z15 Technical Guide, SG24-8851).\n") != std::string::npos);
   CHECK(text.find("\n[machine.cache.l1] L1 data cache, private to each I-stream.\n") != std::string::npos);
-  CHECK(schema.check_count() == 8);
+  CHECK(schema.check_count() == 7);
 }
 
 TEST_CASE("a declaration that is wrong is a programming error", "[config]") {
